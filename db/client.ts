@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createClient, type Client } from '@libsql/client';
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import * as schema from './schema';
+
+export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
+/** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type DbOrTx = Database | Tx;
+
+export type DatabaseConfig = { url: string; authToken?: string };
+
+/** Milliseconds a writer waits for the lock before giving up (then the API answers 503). */
+export const BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase({ url, authToken }: DatabaseConfig): Database {
+  if (url.startsWith('file:')) {
+    // libSQL does not create the folder of a database file.
+    const path = url.slice('file:'.length).split('?')[0] ?? '';
+    if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  }
+  const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
+  return drizzle({ client, schema, casing: 'snake_case' }) as Database;
+}
+
+/** WAL lets readers run beside the one writer; it is a property of the file, set once. */
+export async function configureLocalDatabase(database: Database, url: string): Promise<void> {
+  if (!url.startsWith('file:')) return;
+  await database.$client.execute('PRAGMA journal_mode = WAL');
+}
+
+export { schema };

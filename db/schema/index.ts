@@ -1,0 +1,5 @@
+export * from './sites';
+export * from './catalog';
+export * from './signups';
+export * from './checkout';
+export * from './ops';

@@ -1,0 +1,76 @@
+import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const sites = sqliteTable('sites', {
+  id: text().primaryKey(),
+  handle: text().notNull(),
+  name: text().notNull(),
+  defaultMarketId: text().notNull(),
+  defaultLocale: text().notNull(),
+  /** Hosted checkout base URL; a session's checkoutUrl is this plus the session id. */
+  checkoutBaseUrl: text().notNull(),
+  /** Bumped by triggers on any catalog change: the cheap "has anything changed?" read. */
+  catalogVersion: integer().notNull().default(1),
+  createdAt: integer().notNull(),
+}, (t) => [
+  // credential CLI and seed: find a Site by handle
+  uniqueIndex('sites_handle_uq').on(t.handle),
+]);
+
+export const markets = sqliteTable('markets', {
+  siteId: text().notNull().references(() => sites.id),
+  id: text().notNull(),
+  name: text().notNull(),
+  currency: text().notNull(),
+  defaultLocale: text().notNull(),
+  taxInclusive: integer({ mode: 'boolean' }).notNull(),
+  /** Tax rate in basis points (2500 = 25%), used to show the tax part of a total. */
+  taxRateBp: integer().notNull().default(0),
+  position: integer().notNull(),
+}, (t) => [primaryKey({ columns: [t.siteId, t.id] })]);
+
+export const marketCountries = sqliteTable('market_countries', {
+  siteId: text().notNull().references(() => sites.id),
+  country: text().notNull(),
+  marketId: text().notNull(),
+  position: integer().notNull(),
+}, (t) => [
+  // a country is served by at most one market of a Site (change-country looks it up)
+  primaryKey({ columns: [t.siteId, t.country] }),
+]);
+
+export const marketLocales = sqliteTable('market_locales', {
+  siteId: text().notNull().references(() => sites.id),
+  marketId: text().notNull(),
+  locale: text().notNull(),
+  position: integer().notNull(),
+}, (t) => [primaryKey({ columns: [t.siteId, t.marketId, t.locale] })]);
+
+export const credentials = sqliteTable('credentials', {
+  id: text().primaryKey(),
+  siteId: text().notNull().references(() => sites.id),
+  scope: text({ enum: ['core', 'extended'] }).notNull(),
+  /** sha256 of the whole credential, hex. The credential itself is never stored. */
+  tokenHash: text().notNull(),
+  /** First characters, to tell credentials apart in listings (`site_core_AbC…`). */
+  displayPrefix: text().notNull(),
+  label: text(),
+  createdAt: integer().notNull(),
+  revokedAt: integer(),
+}, (t) => [
+  // every request: look the presented credential up by its hash
+  uniqueIndex('credentials_token_hash_uq').on(t.tokenHash),
+  index('credentials_site_idx').on(t.siteId),
+]);
+
+export const notificationFlows = sqliteTable('notification_flows', {
+  id: text().primaryKey(),
+  siteId: text().notNull().references(() => sites.id),
+  handle: text().notNull(),
+  kind: text({ enum: ['stock'] }).notNull(),
+  channel: text({ enum: ['email', 'sms'] }).notNull(),
+  enabled: integer({ mode: 'boolean' }).notNull(),
+  isDefault: integer({ mode: 'boolean' }).notNull().default(false),
+}, (t) => [
+  // stock subscription: resolve `flow` by handle within the Site
+  uniqueIndex('notification_flows_site_handle_uq').on(t.siteId, t.handle),
+]);

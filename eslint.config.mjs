@@ -1,0 +1,28 @@
+import { defineConfig, globalIgnores } from 'eslint/config';
+import nextVitals from 'eslint-config-next/core-web-vitals';
+import nextTs from 'eslint-config-next/typescript';
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores(['.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**']),
+  {
+    // The domain never reaches up into the app or the framework.
+    files: ['lib/commerce/**', 'db/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@/app/*', '../app/*', '../../app/*'], message: 'lib/commerce and db never import from app/.' },
+        { group: ['next', 'next/*'], message: 'The domain is framework-free.' },
+      ] }],
+    },
+  },
+  {
+    // The storefront talks to the API only through the typed client.
+    files: ['app/(storefront)/**', 'lib/site-client/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*'], message: 'The storefront uses lib/site-client only.' },
+      ] }],
+    },
+  },
+]);

@@ -1,0 +1,122 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull, or } from 'drizzle-orm';
+import { credentials, sites } from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+import { DomainError } from './errors';
+import { newId } from './ids';
+
+export type Scope = 'core' | 'extended';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const CREDENTIAL_PATTERN = /^site_(core|extended)_[0-9A-Za-z]{32,128}$/;
+
+/** 40 base62 characters from the CSPRNG, with rejection sampling so every character is uniform. */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function hashCredential(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** The Site and scope a request acts for. */
+export type SiteContext = {
+  credentialId: string;
+  scope: Scope;
+  site: {
+    id: string;
+    handle: string;
+    name: string;
+    defaultMarketId: string;
+    defaultLocale: string;
+    checkoutBaseUrl: string;
+    catalogVersion: number;
+  };
+};
+
+/** Makes a credential; the token is returned once and only its hash is kept. */
+export async function createCredential(
+  database: DbOrTx,
+  input: { siteHandle: string; scope: Scope; label?: string },
+): Promise<{ id: string; token: string; siteId: string }> {
+  const [site] = await database.select({ id: sites.id }).from(sites).where(eq(sites.handle, input.siteHandle));
+  if (!site) throw new DomainError('not_found', `No Site with handle "${input.siteHandle}".`);
+  const token = `site_${input.scope}_${randomBase62(40)}`;
+  const id = newId('cred');
+  await database.insert(credentials).values({
+    id,
+    siteId: site.id,
+    scope: input.scope,
+    tokenHash: hashCredential(token),
+    displayPrefix: token.slice(0, input.scope.length + 9),
+    label: input.label ?? null,
+    createdAt: Date.now(),
+  });
+  return { id, token, siteId: site.id };
+}
+
+/** Revokes by credential id or by the credential itself. Returns whether one was revoked. */
+export async function revokeCredential(database: DbOrTx, credentialOrId: string): Promise<boolean> {
+  const match = CREDENTIAL_PATTERN.test(credentialOrId)
+    ? eq(credentials.tokenHash, hashCredential(credentialOrId))
+    : eq(credentials.id, credentialOrId);
+  const revoked = await database
+    .update(credentials)
+    .set({ revokedAt: Date.now() })
+    .where(and(match, isNull(credentials.revokedAt)))
+    .returning({ id: credentials.id });
+  return revoked.length > 0;
+}
+
+/** Is this credential live (known and not revoked)? */
+export async function isLiveCredential(database: DbOrTx, token: string): Promise<boolean> {
+  return (await authenticateCredential(database, token)) !== null;
+}
+
+/**
+ * Looks a presented credential up by its hash and compares the hashes in constant
+ * time. Answers null for anything unknown, malformed or revoked.
+ */
+export async function authenticateCredential(database: DbOrTx, token: string): Promise<SiteContext | null> {
+  if (!CREDENTIAL_PATTERN.test(token)) return null;
+  const presented = hashCredential(token);
+  const [row] = await database
+    .select({
+      credentialId: credentials.id,
+      scope: credentials.scope,
+      tokenHash: credentials.tokenHash,
+      revokedAt: credentials.revokedAt,
+      site: {
+        id: sites.id,
+        handle: sites.handle,
+        name: sites.name,
+        defaultMarketId: sites.defaultMarketId,
+        defaultLocale: sites.defaultLocale,
+        checkoutBaseUrl: sites.checkoutBaseUrl,
+        catalogVersion: sites.catalogVersion,
+      },
+    })
+    .from(credentials)
+    .innerJoin(sites, eq(sites.id, credentials.siteId))
+    .where(eq(credentials.tokenHash, presented));
+  if (!row || row.revokedAt !== null) return null;
+  const a = Buffer.from(row.tokenHash, 'hex');
+  const b = Buffer.from(presented, 'hex');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  // The scope is also in the token; the stored one is authoritative.
+  return { credentialId: row.credentialId, scope: row.scope, site: row.site };
+}
+
+export async function listCredentials(database: DbOrTx, siteHandle?: string) {
+  const q = database
+    .select({ id: credentials.id, site: sites.handle, scope: credentials.scope, prefix: credentials.displayPrefix, createdAt: credentials.createdAt, revokedAt: credentials.revokedAt })
+    .from(credentials)
+    .innerJoin(sites, eq(sites.id, credentials.siteId));
+  return siteHandle ? q.where(or(eq(sites.handle, siteHandle))) : q;
+}

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { AvailabilityStatus, Handle, Image, Money, page, Timestamp } from './common';
+
+export const Market = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    countries: z.array(z.string()),
+    currency: z.string(),
+    locales: z.array(z.string()),
+    defaultLocale: z.string(),
+    taxInclusive: z.boolean(),
+  })
+  .meta({ id: 'Market' });
+export type Market = z.infer<typeof Market>;
+
+export const Site = z
+  .object({
+    id: z.string(),
+    handle: z.string(),
+    name: z.string(),
+    defaultMarket: z.string(),
+    defaultLocale: z.string(),
+    markets: z.array(Market),
+  })
+  .meta({ id: 'Site' });
+export type Site = z.infer<typeof Site>;
+
+export const PriceRange = z.object({ min: Money, max: Money }).meta({ id: 'PriceRange' });
+
+export const ProductSummary = z
+  .object({
+    id: z.string(),
+    handle: Handle,
+    title: z.string(),
+    featuredImage: Image.nullable(),
+    priceRange: PriceRange,
+    compareAtPrice: Money.nullable().meta({ description: 'The lowest variant\'s compare-at price, when it has one.' }),
+    availability: AvailabilityStatus.meta({ description: 'The best status among the product\'s variants.' }),
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'ProductSummary' });
+export type ProductSummary = z.infer<typeof ProductSummary>;
+
+export const Variant = z
+  .object({
+    id: z.string(),
+    sku: z.string(),
+    title: z.string(),
+    options: z.record(z.string(), z.string()),
+    price: Money,
+    compareAtPrice: Money.nullable(),
+    availability: AvailabilityStatus,
+  })
+  .meta({ id: 'Variant' });
+export type Variant = z.infer<typeof Variant>;
+
+export const ProductOption = z.object({ name: z.string(), values: z.array(z.string()) }).meta({ id: 'ProductOption' });
+
+export const Bundle = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    items: z.array(z.object({ variantId: z.string(), quantity: z.number().int() })),
+    price: Money,
+  })
+  .meta({ id: 'Bundle' });
+
+export const Product = z
+  .object({
+    id: z.string(),
+    handle: Handle,
+    title: z.string(),
+    description: z.string(),
+    images: z.array(Image),
+    options: z.array(ProductOption),
+    variants: z.array(Variant),
+    bundles: z.array(Bundle),
+    seo: z.object({ title: z.string(), description: z.string() }),
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Product' });
+export type Product = z.infer<typeof Product>;
+
+export const CatalogProduct = z
+  .object({
+    id: z.string(),
+    handle: Handle,
+    title: z.string(),
+    featuredImage: Image.nullable(),
+    options: z.array(ProductOption),
+    variants: z.array(Variant),
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'CatalogProduct' });
+export type CatalogProduct = z.infer<typeof CatalogProduct>;
+
+export const CollectionSummary = z
+  .object({
+    id: z.string(),
+    handle: Handle,
+    title: z.string(),
+    description: z.string(),
+    image: Image.nullable(),
+    productCount: z.number().int(),
+  })
+  .meta({ id: 'CollectionSummary' });
+export type CollectionSummary = z.infer<typeof CollectionSummary>;
+
+export const Collection = z
+  .object({
+    id: z.string(),
+    handle: Handle,
+    title: z.string(),
+    description: z.string(),
+    image: Image.nullable(),
+    products: z.array(ProductSummary),
+    page: page(ProductSummary).shape.page,
+  })
+  .meta({ id: 'Collection', description: 'A collection with one page of its members in stored order.' });
+export type Collection = z.infer<typeof Collection>;
+
+export const Availability = z
+  .object({
+    variantId: z.string(),
+    status: AvailabilityStatus,
+    purchasable: z.boolean(),
+    canSubscribe: z.boolean(),
+    asOf: Timestamp,
+  })
+  .meta({ id: 'Availability' });
+export type Availability = z.infer<typeof Availability>;
+
+export const AvailabilityBatch = z
+  .object({
+    data: z.array(Availability.omit({ asOf: true })),
+    notFound: z.array(z.string()),
+    asOf: Timestamp,
+  })
+  .meta({ id: 'AvailabilityBatch' });
+export type AvailabilityBatch = z.infer<typeof AvailabilityBatch>;
+
+export const StorefrontSnapshot = z
+  .object({
+    version: z.string().meta({ description: 'Changes whenever anything in the snapshot changes.' }),
+    site: z.object({ id: z.string(), handle: z.string(), name: z.string() }),
+    market: Market,
+    locale: z.string(),
+    markets: z.array(Market),
+    navigation: z.array(z.object({ handle: z.string(), title: z.string(), productCount: z.number().int() })),
+    featured: z.array(ProductSummary),
+  })
+  .meta({ id: 'StorefrontSnapshot' });
+export type StorefrontSnapshot = z.infer<typeof StorefrontSnapshot>;
+
+export const ProductPage = page(ProductSummary).meta({ id: 'ProductPage' });
+export const CatalogPage = page(CatalogProduct).meta({ id: 'CatalogPage' });
+export const CollectionPage = page(CollectionSummary).meta({ id: 'CollectionPage' });

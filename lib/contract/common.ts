@@ -1,0 +1,64 @@
+import 'zod-openapi';
+import { z } from 'zod';
+import { PROBLEM_CODES } from '@/lib/commerce/errors';
+
+export const Money = z
+  .object({
+    amount: z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description: 'Decimal string in the currency\'s minor-unit precision.', example: '199.00' }),
+    currency: z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 code.', example: 'SEK' }),
+  })
+  .meta({ id: 'Money' });
+export type Money = z.infer<typeof Money>;
+
+export const Timestamp = z.string().meta({ description: 'RFC 3339 UTC time.', example: '2026-11-21T10:00:00.000Z' });
+
+export const AvailabilityStatus = z.enum(['in_stock', 'low_stock', 'out_of_stock', 'preorder']).meta({ id: 'AvailabilityStatus' });
+export type AvailabilityStatus = z.infer<typeof AvailabilityStatus>;
+
+export const Image = z
+  .object({ url: z.string(), alt: z.string(), width: z.number().int(), height: z.number().int() })
+  .meta({ id: 'Image' });
+export type Image = z.infer<typeof Image>;
+
+/** ?market=&locale= — both default to the Site's defaults; unknown values are 422s of their own. */
+export const MarketQuery = z.object({
+  market: z.string().min(1).max(64).optional().meta({ description: 'Market id (e.g. `se`). Default: the Site\'s default market.' }),
+  locale: z.string().min(1).max(64).optional().meta({ description: 'BCP 47 locale offered in the market. Default: the market\'s default locale.' }),
+});
+export type MarketQuery = z.infer<typeof MarketQuery>;
+
+export const Cursor = z.string().min(1).max(512).meta({ description: 'Opaque cursor from `page.nextCursor`.' });
+
+export function pageQuery(maxLimit: number) {
+  return z.object({
+    limit: z.coerce.number().int().min(1).max(maxLimit).default(24).meta({ description: `1–${maxLimit}, default 24.` }),
+    cursor: Cursor.optional(),
+  });
+}
+
+export const PageInfo = z
+  .object({ limit: z.number().int(), nextCursor: z.string().nullable() })
+  .meta({ id: 'PageInfo' });
+
+export function page<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), page: PageInfo });
+}
+
+export const Handle = z.string().min(1).max(200).meta({ description: 'URL handle.' });
+export const HandleParams = z.object({ handle: Handle });
+
+export const FieldError = z.object({ pointer: z.string(), code: z.string(), detail: z.string() });
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.enum(PROBLEM_CODES),
+    requestId: z.string(),
+    errors: z.array(FieldError).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
+export type Problem = z.infer<typeof Problem>;

@@ -1,0 +1,5 @@
+import type { Operation } from '../operation';
+import { readOperations } from './reads';
+
+/** Every operation of /site/v1, in contract order. Each area adds its list here. */
+export const operations: Operation[] = [...readOperations];

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { defineOperation } from '../operation';
+import { HandleParams, MarketQuery, pageQuery } from '../common';
+import {
+  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductPage, Site, StorefrontSnapshot,
+} from '../catalog';
+
+const localised = ['ETag', 'Cache-Control', 'Content-Language'];
+const marketErrors = ['validation_failed', 'unknown_market', 'unsupported_locale'] as const;
+
+export const getSite = defineOperation({
+  operationId: 'getSite', method: 'get', path: '/site', scope: 'core', tag: 'Storefront',
+  summary: 'The Site: identity, markets, locales',
+  success: { status: 200, description: 'The Site the credential belongs to.', schema: Site, headers: ['ETag', 'Cache-Control'] },
+  errors: [],
+});
+
+export const getStorefront = defineOperation({
+  operationId: 'getStorefrontSnapshot', method: 'get', path: '/commerce/storefront', scope: 'core', tag: 'Storefront',
+  summary: 'Storefront snapshot: identity, market, navigation, featured products',
+  description: 'Read in one database transaction. `version` changes whenever anything in it changes.',
+  query: MarketQuery,
+  success: { status: 200, description: 'The snapshot.', schema: StorefrontSnapshot, headers: localised },
+  errors: [...marketErrors],
+});
+
+export const listCatalog = defineOperation({
+  operationId: 'listCatalog', method: 'get', path: '/commerce/catalog', scope: 'core', tag: 'Catalog',
+  summary: 'The catalog with variants, prices and availability (for feeds and sync)',
+  query: MarketQuery.extend(pageQuery(250).shape),
+  success: { status: 200, description: 'A page of products, ordered by handle.', schema: CatalogPage, headers: localised },
+  errors: [...marketErrors],
+});
+
+export const listProducts = defineOperation({
+  operationId: 'listProducts', method: 'get', path: '/commerce/products', scope: 'core', tag: 'Catalog',
+  summary: 'Published products',
+  query: MarketQuery.extend(pageQuery(100).shape),
+  success: { status: 200, description: 'A page of product summaries, ordered by handle.', schema: ProductPage, headers: localised },
+  errors: [...marketErrors],
+});
+
+export const getProduct = defineOperation({
+  operationId: 'getProduct', method: 'get', path: '/commerce/products/{handle}', scope: 'core', tag: 'Catalog',
+  summary: 'A product by handle',
+  params: HandleParams,
+  query: MarketQuery,
+  success: { status: 200, description: 'The product.', schema: Product, headers: localised },
+  errors: ['not_found', ...marketErrors],
+});
+
+export const listCollections = defineOperation({
+  operationId: 'listCollections', method: 'get', path: '/commerce/collections', scope: 'core', tag: 'Catalog',
+  summary: 'Collections in navigation order',
+  query: MarketQuery.extend(pageQuery(100).shape),
+  success: { status: 200, description: 'A page of collections.', schema: CollectionPage, headers: localised },
+  errors: [...marketErrors],
+});
+
+export const getCollection = defineOperation({
+  operationId: 'getCollection', method: 'get', path: '/commerce/collections/{handle}', scope: 'core', tag: 'Catalog',
+  summary: 'A collection and a page of its products in stored order',
+  params: HandleParams,
+  query: MarketQuery.extend(pageQuery(100).shape),
+  success: { status: 200, description: 'The collection.', schema: Collection, headers: localised },
+  errors: ['not_found', ...marketErrors],
+});
+
+export const VariantIdParams = z.object({ variantId: z.string().min(1).max(200) });
+
+export const getAvailability = defineOperation({
+  operationId: 'getAvailability', method: 'get', path: '/commerce/availability/{variantId}', scope: 'core', tag: 'Availability',
+  summary: 'Coarse availability of one variant',
+  params: VariantIdParams,
+  success: { status: 200, description: 'The variant\'s availability. Exact quantities are never exposed.', schema: Availability, headers: ['ETag', 'Cache-Control'] },
+  errors: ['not_found', 'validation_failed'],
+});
+
+export const MAX_BATCH_VARIANTS = 100;
+
+export const AvailabilityBatchQuery = z.object({
+  variantIds: z
+    .string()
+    .min(1)
+    .max(100 * 210)
+    .meta({ description: 'Comma-separated variant ids, 1–100 after folding duplicates.' }),
+});
+
+export const getAvailabilityBatch = defineOperation({
+  operationId: 'getAvailabilityBatch', method: 'get', path: '/commerce/availability', scope: 'core', tag: 'Availability',
+  summary: 'Coarse availability of up to 100 variants',
+  query: AvailabilityBatchQuery,
+  success: { status: 200, description: 'Availability of the known variants; the rest are listed in `notFound`.', schema: AvailabilityBatch, headers: ['ETag', 'Cache-Control'] },
+  errors: ['validation_failed', 'too_many_variant_ids'],
+});
+
+export const readOperations = [
+  getSite, getStorefront, listCatalog, listProducts, getProduct, listCollections, getCollection, getAvailabilityBatch, getAvailability,
+];

@@ -1,0 +1,14 @@
+import 'server-only';
+import { openDatabase, type Database } from '@/db/client';
+import { env } from './env';
+
+// One client per process (per server instance). It holds connections only, no shared state.
+const holder = globalThis as unknown as { __siteDb?: Database };
+
+export function db(): Database {
+  if (!holder.__siteDb) {
+    const { DATABASE_URL, DATABASE_AUTH_TOKEN } = env();
+    holder.__siteDb = openDatabase({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN });
+  }
+  return holder.__siteDb;
+}

@@ -1,0 +1,43 @@
+import 'server-only';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Validated once, on first use, so a bad setting
+ * fails loudly at start rather than on some later request.
+ */
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, 'must be file:, libsql://, http(s):// or ws(s)://')
+    .default('file:./data/site.db'),
+  DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
+  /** Checkout sessions live this long (seconds). */
+  CHECKOUT_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(86400),
+  /** Per-credential budgets per window; generous defaults that never trouble the demo. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  RATE_LIMIT_READS: z.coerce.number().int().min(1).default(100_000),
+  RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(20_000),
+  /** The storefront's own Site credential (server-only). */
+  SITE_API_CREDENTIAL: z.string().optional(),
+  /** Where the storefront finds the API; defaults to this same server. */
+  SITE_API_BASE_URL: z.string().url().optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Only the benchmark sets this: it enables the framework-ceiling route. */
+  BENCH_CEILING: z.enum(['0', '1']).default('0'),
+});
+export type Env = z.infer<typeof Env>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = Env.safeParse(process.env);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      throw new Error(`Invalid environment: ${issues}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}

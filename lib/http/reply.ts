@@ -1,0 +1,22 @@
+import type { CacheProfile } from './cache';
+
+/** What a handler returns; the route wrapper turns it into a Response. */
+export type Reply = {
+  status: number;
+  body: unknown;
+  cache?: CacheProfile;
+  contentLanguage?: string;
+  headers?: Record<string, string>;
+};
+
+export function ok(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}): Reply {
+  return { status: 200, body, ...options };
+}
+
+export function created(body: unknown, location: string, options: Omit<Reply, 'status' | 'body'> = {}): Reply {
+  return { status: 201, body, cache: 'none', ...options, headers: { ...options.headers, Location: location } };
+}
+
+export function accepted(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}): Reply {
+  return { status: 202, body, cache: 'none', ...options };
+}

@@ -1,0 +1,9 @@
+import { randomBytes } from 'node:crypto';
+
+const VALID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Echo a well-formed incoming X-Request-Id, else make one. */
+export function requestIdFor(req: Request): string {
+  const incoming = req.headers.get('x-request-id');
+  return incoming && VALID.test(incoming) ? incoming : `req_${randomBytes(12).toString('base64url')}`;
+}

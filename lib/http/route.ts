@@ -1,0 +1,188 @@
+import 'server-only';
+import { z, ZodError, type ZodType } from 'zod';
+import { LibsqlError } from '@libsql/client';
+import { DomainError } from '@/lib/commerce/errors';
+import { authenticateCredential, type Scope, type SiteContext } from '@/lib/commerce/credentials';
+import { db } from '@/lib/db';
+import { CACHE_PROFILES, etagMatches, strongEtag } from './cache';
+import { problemResponse, zodFieldErrors } from './problems';
+import { requestIdFor } from './request-id';
+import { readJsonBody } from './body';
+import { applyRateLimit } from './rate-limit';
+import { withIdempotency } from './idempotency';
+import type { Reply } from './reply';
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
+
+type Spec<P extends ZodType, Q extends ZodType, B extends ZodType> = {
+  scope: Scope;
+  params?: P;
+  query?: Q;
+  body?: B;
+};
+
+export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType> = SiteContext & {
+  req: Request;
+  requestId: string;
+  params: z.infer<P>;
+  query: z.infer<Q>;
+  body: z.infer<B>;
+  /** The shopper's address as passed by a server-side caller (Site-Buyer-IP); limits only. */
+  buyerIp: string | null;
+};
+
+const Empty = z.object({});
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+class HttpFailure extends Error {
+  constructor(readonly response: Response) {
+    super('http failure');
+  }
+}
+
+/**
+ * The one wrapper every /site/v1 handler goes through: request id, credential and
+ * scope, rate limit, params/query/body validation, idempotency for POST, the handler,
+ * ETag/304, caching headers, and problem+json for anything thrown.
+ */
+export function route<P extends ZodType = typeof Empty, Q extends ZodType = typeof Empty, B extends ZodType = typeof Empty>(
+  spec: Spec<P, Q, B>,
+  handler: (input: HandlerInput<P, Q, B>) => Promise<Reply>,
+): RouteHandler {
+  return async (req, ctx) => {
+    const requestId = requestIdFor(req);
+    const method = req.method.toUpperCase();
+    const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId, Vary: 'Authorization' };
+    try {
+      const auth = await authenticate(req, requestId);
+      if (spec.scope === 'extended' && auth.scope !== 'extended') {
+        throw new DomainError('insufficient_scope', 'This operation needs a credential with the extended scope.');
+      }
+      const buyerIp = parseBuyerIp(req.headers.get('site-buyer-ip'));
+      Object.assign(
+        baseHeaders,
+        await applyRateLimit({ credentialId: auth.credentialId, kind: WRITE_METHODS.has(method) ? 'write' : 'read', buyerIp }),
+      );
+
+      const url = new URL(req.url);
+      const params = parseOrThrow(spec.params ?? Empty, await ctx.params, 'path');
+      const query = parseOrThrow(spec.query ?? Empty, firstValues(url.searchParams), 'query');
+      const rawBody = spec.body ? await readJsonBody(req) : null;
+      const body = spec.body ? parseOrThrow(spec.body, rawBody!.value, 'body') : {};
+
+      const run = async () => {
+        const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
+        return toResponse(req, reply, baseHeaders);
+      };
+      if (method === 'POST') {
+        return await withIdempotency(
+          { credentialId: auth.credentialId, key: req.headers.get('idempotency-key'), method, path: url.pathname, bodyText: rawBody?.text ?? '' },
+          run,
+          baseHeaders,
+        );
+      }
+      return await run();
+    } catch (error) {
+      return toProblem(error, requestId, baseHeaders);
+    }
+  };
+}
+
+async function authenticate(req: Request, requestId: string): Promise<SiteContext> {
+  const header = req.headers.get('authorization');
+  const match = header ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
+  const context = match?.[1] ? await authenticateCredential(db(), match[1]) : null;
+  if (!context) {
+    throw new HttpFailure(
+      problemResponse({
+        code: 'unauthorized',
+        detail: header ? 'The credential is not valid.' : 'Send a Site credential as "Authorization: Bearer <credential>".',
+        requestId,
+        headers: { 'WWW-Authenticate': 'Bearer realm="site"' },
+      }),
+    );
+  }
+  return context;
+}
+
+function parseBuyerIp(value: string | null): string | null {
+  if (!value) return null;
+  const v = value.trim();
+  // IPv4 or IPv6 text form; anything else is ignored rather than trusted.
+  return /^[0-9A-Fa-f:.]{2,45}$/.test(v) ? v.toLowerCase() : null;
+}
+
+function firstValues(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of params) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+function parseOrThrow<S extends ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new DomainError('validation_failed', `The request ${where === 'path' ? 'path' : where} is not valid.`, {
+    errors: zodFieldErrors(parsed.error, where),
+  });
+}
+
+function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>): Response {
+  const text = JSON.stringify(reply.body);
+  const headers: Record<string, string> = {
+    ...baseHeaders,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': CACHE_PROFILES[reply.cache ?? 'none'],
+    ...(reply.contentLanguage ? { 'Content-Language': reply.contentLanguage } : {}),
+    ...reply.headers,
+  };
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const etag = headers.ETag ?? strongEtag(text);
+    headers.ETag = etag;
+    if (etagMatches(req.headers.get('if-none-match'), etag)) {
+      delete headers['Content-Type'];
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  return new Response(text, { status: reply.status, headers });
+}
+
+function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>): Response {
+  if (error instanceof HttpFailure) {
+    for (const [k, v] of Object.entries(baseHeaders)) if (!error.response.headers.has(k)) error.response.headers.set(k, v);
+    return error.response;
+  }
+  if (error instanceof DomainError) {
+    return problemResponse({
+      code: error.code,
+      detail: error.detail,
+      requestId,
+      errors: error.options.errors,
+      extensions: error.options.extensions,
+      headers: { ...baseHeaders, ...error.options.headers },
+    });
+  }
+  if (error instanceof ZodError) {
+    // A response that does not match its own schema is our bug, never the caller's.
+    console.error(`[${requestId}] response failed its schema`, error.issues.slice(0, 5));
+  } else if (isBusy(error)) {
+    return problemResponse({
+      code: 'service_unavailable',
+      detail: 'The service is busy. Try again shortly.',
+      requestId,
+      headers: { ...baseHeaders, 'Retry-After': '1' },
+    });
+  } else {
+    console.error(`[${requestId}] unhandled error`, error);
+  }
+  return problemResponse({ code: 'internal_error', detail: 'Something went wrong on our side.', requestId, headers: baseHeaders });
+}
+
+function isBusy(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof LibsqlError && /BUSY|LOCKED/.test(`${e.code} ${e.extendedCode ?? ''}`)) return true;
+    if (e instanceof Error && /SQLITE_BUSY|database is locked/i.test(e.message)) return true;
+  }
+  return false;
+}
+
