@@ -27,7 +27,7 @@ function problemResponses(operation: Operation): ZodOpenApiResponsesObject {
   }
   const out: ZodOpenApiResponsesObject = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[String(status) as `${number}`] = {
+    (out as Record<string, unknown>)[String(status)] = {
       description: list.map((c) => `\`${c}\``).join(', '),
       content: { 'application/problem+json': { schema: Problem } },
     };

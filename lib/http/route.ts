@@ -186,3 +186,30 @@ function isBusy(error: unknown): boolean {
   return false;
 }
 
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof ALL_METHODS)[number];
+
+/**
+ * Every method a path does not serve answers 405 with Allow, as problem+json, from here.
+ * Use: `export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({ GET: route(...) })`.
+ */
+export function endpoint(served: Partial<Record<Exclude<Method, 'HEAD'>, RouteHandler>>): Record<Method, RouteHandler> {
+  const allowed: string[] = Object.keys(served);
+  if (served.GET) allowed.splice(1, 0, 'HEAD');
+  const allow = allowed.join(', ');
+  const notAllowed: RouteHandler = async (req) => {
+    const requestId = requestIdFor(req);
+    return problemResponse({
+      code: 'method_not_allowed',
+      detail: `${req.method} is not served here. Allowed: ${allow}.`,
+      requestId,
+      headers: { Allow: allow, 'X-Request-Id': requestId },
+    });
+  };
+  const out = {} as Record<Method, RouteHandler>;
+  for (const m of ALL_METHODS) {
+    out[m] = m === 'HEAD' ? (served.GET ?? notAllowed) : (served[m] ?? notAllowed);
+  }
+  return out;
+}

@@ -76,14 +76,13 @@ export const getAvailability = defineOperation({
   errors: ['not_found', 'validation_failed'],
 });
 
-export const MAX_BATCH_VARIANTS = 100;
-
 export const AvailabilityBatchQuery = z.object({
   variantIds: z
     .string()
-    .min(1)
-    .max(100 * 210)
-    .meta({ description: 'Comma-separated variant ids, 1–100 after folding duplicates.' }),
+    .max(64 * 1024)
+    .transform((list) => list.split(',').map((id) => id.trim()).filter((id) => id.length > 0))
+    .pipe(z.array(z.string().max(200)).min(1, 'Give at least one variant id.'))
+    .meta({ description: `Comma-separated variant ids, 1–${100} after folding duplicates.`, override: { type: 'string' } }),
 });
 
 export const getAvailabilityBatch = defineOperation({

@@ -1,0 +1,10 @@
+import { problemResponse } from '@/lib/http/problems';
+import { requestIdFor } from '@/lib/http/request-id';
+
+// Any other path under /site/v1: a problem+json 404, never the storefront's HTML page.
+function notFound(req: Request): Response {
+  const requestId = requestIdFor(req);
+  return problemResponse({ code: 'not_found', detail: 'No such operation.', requestId, headers: { 'X-Request-Id': requestId } });
+}
+
+export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

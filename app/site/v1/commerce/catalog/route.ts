@@ -1,0 +1,15 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { listCatalog as listCatalogOperation } from '@/lib/contract/operations/reads';
+import { CatalogPage } from '@/lib/contract/catalog';
+import { listCatalog } from '@/lib/commerce/catalog';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+
+// GET /site/v1/commerce/catalog
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(listCatalogOperation, async ({ site, query }) => {
+    const choice = await chooseMarket(db(), site, query);
+    return ok(CatalogPage.parse(await listCatalog(db(), site, choice, query)), { cache: 'catalog', contentLanguage: choice.locale });
+  }),
+});

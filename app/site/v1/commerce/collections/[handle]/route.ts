@@ -1,0 +1,16 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { getCollection as getCollectionOperation } from '@/lib/contract/operations/reads';
+import { Collection } from '@/lib/contract/catalog';
+import { getCollection } from '@/lib/commerce/catalog';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+
+// GET /site/v1/commerce/collections/{handle}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(getCollectionOperation, async ({ site, params, query }) => {
+    const choice = await chooseMarket(db(), site, query);
+    const collection = await getCollection(db(), site, params.handle, choice, query);
+    return ok(Collection.parse(collection), { cache: 'catalog', contentLanguage: choice.locale });
+  }),
+});

@@ -1,0 +1,15 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { listCollections as listCollectionsOperation } from '@/lib/contract/operations/reads';
+import { CollectionPage } from '@/lib/contract/catalog';
+import { listCollections } from '@/lib/commerce/catalog';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+
+// GET /site/v1/commerce/collections
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(listCollectionsOperation, async ({ site, query }) => {
+    const choice = await chooseMarket(db(), site, query);
+    return ok(CollectionPage.parse(await listCollections(db(), site, choice, query)), { cache: 'catalog', contentLanguage: choice.locale });
+  }),
+});

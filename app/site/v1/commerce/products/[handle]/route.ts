@@ -1,0 +1,16 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { getProduct } from '@/lib/contract/operations/reads';
+import { Product } from '@/lib/contract/catalog';
+import { getPublishedProduct } from '@/lib/commerce/catalog';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+
+// GET /site/v1/commerce/products/{handle}
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(getProduct, async ({ site, params, query }) => {
+    const choice = await chooseMarket(db(), site, query);
+    const product = await getPublishedProduct(db(), site, params.handle, choice);
+    return ok(Product.parse(product), { cache: 'catalog', contentLanguage: choice.locale });
+  }),
+});

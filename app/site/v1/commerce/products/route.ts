@@ -1,0 +1,15 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { listProducts as listProductsOperation } from '@/lib/contract/operations/reads';
+import { ProductPage } from '@/lib/contract/catalog';
+import { listProducts } from '@/lib/commerce/catalog';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+
+// GET /site/v1/commerce/products
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(listProductsOperation, async ({ site, query }) => {
+    const choice = await chooseMarket(db(), site, query);
+    return ok(ProductPage.parse(await listProducts(db(), site, choice, query)), { cache: 'catalog', contentLanguage: choice.locale });
+  }),
+});

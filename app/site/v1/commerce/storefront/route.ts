@@ -1,0 +1,14 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { getStorefront } from '@/lib/contract/operations/reads';
+import { StorefrontSnapshot } from '@/lib/contract/catalog';
+import { readStorefrontSnapshot } from '@/lib/commerce/catalog';
+import { db } from '@/lib/db';
+
+// GET /site/v1/commerce/storefront
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(getStorefront, async ({ site, query }) => {
+    const snapshot = StorefrontSnapshot.parse(await readStorefrontSnapshot(db(), site, query));
+    return ok(snapshot, { cache: 'snapshot', contentLanguage: snapshot.locale });
+  }),
+});

@@ -1,0 +1,11 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import { getSite } from '@/lib/contract/operations/reads';
+import { Site } from '@/lib/contract/catalog';
+import { readSite } from '@/lib/commerce/catalog';
+import { db } from '@/lib/db';
+
+// GET /site/v1/site
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  GET: route(getSite, async ({ site }) => ok(Site.parse(await readSite(db(), site)), { cache: 'site' })),
+});

@@ -1,0 +1,144 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import {
+  bundleItems, bundlePrices, bundles, inventoryLevels, productImages, productTranslations, productVariants, products, variantPrices,
+} from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+import type { AvailabilityStatus, Image } from '@/lib/contract/common';
+import type { ProductSummary, Variant } from '@/lib/contract/catalog';
+import { availabilityStatus, bestStatus } from '../availability';
+import { toMoney } from '../money';
+import type { MarketChoice } from '../markets';
+
+export type ProductRow = typeof products.$inferSelect;
+type Translation = typeof productTranslations.$inferSelect;
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Text in the chosen locale, else the Site's default locale, else any. */
+export async function loadTranslations(database: DbOrTx, ids: string[], locale: string, fallback: string) {
+  const rows = ids.length
+    ? await database.select().from(productTranslations).where(and(inArray(productTranslations.productId, ids), inArray(productTranslations.locale, [locale, fallback])))
+    : [];
+  const out = new Map<string, Translation>();
+  for (const row of rows) {
+    if (row.locale === locale || !out.has(row.productId)) out.set(row.productId, row);
+  }
+  return out;
+}
+
+export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean) {
+  const rows = ids.length
+    ? await database
+        .select()
+        .from(productImages)
+        .where(firstOnly ? and(inArray(productImages.productId, ids), eq(productImages.position, 0)) : inArray(productImages.productId, ids))
+        .orderBy(asc(productImages.productId), asc(productImages.position))
+    : [];
+  const out = new Map<string, Image[]>();
+  for (const { productId, url, alt, width, height } of rows) {
+    out.set(productId, [...(out.get(productId) ?? []), { url, alt, width, height }]);
+  }
+  return out;
+}
+
+/**
+ * Variants sold in the chosen market (a variant without a price there is not sold there),
+ * with prices and coarse availability, grouped by product in display order.
+ */
+export async function loadVariants(database: DbOrTx, ids: string[], choice: MarketChoice) {
+  const rows = ids.length
+    ? await database
+        .select({
+          id: productVariants.id,
+          productId: productVariants.productId,
+          sku: productVariants.sku,
+          title: productVariants.title,
+          options: productVariants.options,
+          amount: variantPrices.amount,
+          compareAtAmount: variantPrices.compareAtAmount,
+          quantity: inventoryLevels.quantity,
+          lowStockThreshold: inventoryLevels.lowStockThreshold,
+          policy: inventoryLevels.policy,
+        })
+        .from(productVariants)
+        .innerJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, choice.market.id)))
+        .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
+        .where(inArray(productVariants.productId, ids))
+        .orderBy(asc(productVariants.productId), asc(productVariants.position))
+    : [];
+  const { currency } = choice.market;
+  const out = new Map<string, (Variant & { amount: number })[]>();
+  for (const r of rows) {
+    const level = r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! };
+    const variant = {
+      id: r.id,
+      sku: r.sku,
+      title: r.title,
+      options: r.options,
+      price: toMoney(r.amount, currency),
+      compareAtPrice: r.compareAtAmount !== null && r.compareAtAmount > r.amount ? toMoney(r.compareAtAmount, currency) : null,
+      availability: availabilityStatus(level),
+      amount: r.amount,
+    };
+    out.set(r.productId, [...(out.get(r.productId) ?? []), variant]);
+  }
+  return out;
+}
+
+/** Bundles whose every item is sold in the market, priced there. */
+export async function loadBundles(database: DbOrTx, productId: string, choice: MarketChoice) {
+  const list = await database
+    .select({ id: bundles.id, title: bundles.title, amount: bundlePrices.amount })
+    .from(bundles)
+    .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, choice.market.id)))
+    .where(eq(bundles.productId, productId))
+    .orderBy(asc(bundles.position));
+  if (list.length === 0) return [];
+  const items = await database
+    .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity, status: products.status })
+    .from(bundleItems)
+    .innerJoin(productVariants, eq(productVariants.id, bundleItems.variantId))
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(inArray(bundleItems.bundleId, list.map((b) => b.id)))
+    .orderBy(asc(bundleItems.bundleId), asc(bundleItems.position));
+  return list
+    .map((b) => ({ b, mine: items.filter((i) => i.bundleId === b.id) }))
+    // a bundle with an unpublished item cannot be bought, so it does not exist for the API
+    .filter(({ mine }) => mine.length > 0 && mine.every((i) => i.status === 'published'))
+    .map(({ b, mine }) => ({
+      id: b.id,
+      title: b.title,
+      items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity })),
+      price: toMoney(b.amount, choice.market.currency),
+    }));
+}
+
+/** The list view of products: title, first image, price range, best availability. */
+export async function summarise(database: DbOrTx, rows: ProductRow[], choice: MarketChoice, siteDefaultLocale: string): Promise<ProductSummary[]> {
+  const ids = rows.map((r) => r.id);
+  const [texts, images, variants] = await Promise.all([
+    loadTranslations(database, ids, choice.locale, siteDefaultLocale),
+    loadImages(database, ids, true),
+    loadVariants(database, ids, choice),
+  ]);
+  return rows.flatMap((row) => {
+    const vs = variants.get(row.id) ?? [];
+    if (vs.length === 0) return []; // not sold in this market
+    const cheapest = vs.reduce((a, b) => (b.amount < a.amount ? b : a));
+    const dearest = vs.reduce((a, b) => (b.amount > a.amount ? b : a));
+    return [{
+      id: row.id,
+      handle: row.handle,
+      title: texts.get(row.id)?.title ?? row.handle,
+      featuredImage: images.get(row.id)?.[0] ?? null,
+      priceRange: { min: cheapest.price, max: dearest.price },
+      compareAtPrice: cheapest.compareAtPrice,
+      availability: bestStatus(vs.map((v) => v.availability as AvailabilityStatus)),
+      updatedAt: iso(row.updatedAt),
+    }];
+  });
+}
+
+export function publicVariant({ amount: _amount, ...variant }: Variant & { amount: number }): Variant {
+  return variant;
+}

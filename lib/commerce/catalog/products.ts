@@ -1,0 +1,96 @@
+import { and, asc, eq, exists, gt, sql } from 'drizzle-orm';
+import { productVariants, products, variantPrices } from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+import type { CatalogProduct, Product, ProductSummary } from '@/lib/contract/catalog';
+import type { SiteContext } from '../credentials';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { NotFound } from '../errors';
+import type { MarketChoice } from '../markets';
+import { isPublished } from '../published';
+import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
+
+type Site = SiteContext['site'];
+export type PageRequest = { limit: number; cursor?: string };
+export type Page<T> = { data: T[]; page: { limit: number; nextCursor: string | null } };
+
+/** Has at least one variant with a price in the market (else it is not sold there). */
+export function soldIn(marketId: string) {
+  return exists(
+    sql`(select 1 from ${productVariants} inner join ${variantPrices} on ${variantPrices.variantId} = ${productVariants.id}
+      where ${productVariants.productId} = ${products.id} and ${variantPrices.marketId} = ${marketId})`,
+  );
+}
+
+export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
+  const [row] = await database
+    .select()
+    .from(products)
+    .where(and(isPublished(site.id), eq(products.handle, handle)));
+  if (!row) throw new NotFound('The product');
+  const [texts, images, variants, bundleList] = await Promise.all([
+    loadTranslations(database, [row.id], choice.locale, site.defaultLocale),
+    loadImages(database, [row.id], false),
+    loadVariants(database, [row.id], choice),
+    loadBundles(database, row.id, choice),
+  ]);
+  const vs = variants.get(row.id) ?? [];
+  if (vs.length === 0) throw new NotFound('The product');
+  const text = texts.get(row.id);
+  const title = text?.title ?? row.handle;
+  const description = text?.description ?? '';
+  return {
+    id: row.id,
+    handle: row.handle,
+    title,
+    description,
+    images: images.get(row.id) ?? [],
+    options: row.options,
+    variants: vs.map(publicVariant),
+    bundles: bundleList,
+    seo: { title: text?.seoTitle ?? title, description: text?.seoDescription ?? description.slice(0, 160) },
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** One page of published products sold in the market, in handle order (keyset on handle). */
+async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest, kind: string) {
+  const after = decodeCursor(request.cursor, kind, 'string');
+  const rows = await database
+    .select()
+    .from(products)
+    .where(and(isPublished(site.id), soldIn(choice.market.id), after === undefined ? undefined : gt(products.handle, after)))
+    .orderBy(asc(products.handle))
+    .limit(request.limit + 1);
+  const more = rows.length > request.limit;
+  const pageRows = more ? rows.slice(0, request.limit) : rows;
+  const last = pageRows.at(-1);
+  return { rows: pageRows, page: { limit: request.limit, nextCursor: more && last ? encodeCursor(kind, last.handle) : null } };
+}
+
+export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<ProductSummary>> {
+  const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
+  return { data: await summarise(database, rows, choice, site.defaultLocale), page };
+}
+
+/** The catalog for feeds and sync: every published product with its variants, prices and availability. */
+export async function listCatalog(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CatalogProduct>> {
+  const { rows, page } = await pageOfProducts(database, site, choice, request, 'catalog');
+  const ids = rows.map((r) => r.id);
+  const [texts, images, variants] = await Promise.all([
+    loadTranslations(database, ids, choice.locale, site.defaultLocale),
+    loadImages(database, ids, true),
+    loadVariants(database, ids, choice),
+  ]);
+  const data = rows.map((row) => ({
+    id: row.id,
+    handle: row.handle,
+    title: texts.get(row.id)?.title ?? row.handle,
+    featuredImage: images.get(row.id)?.[0] ?? null,
+    options: row.options,
+    variants: (variants.get(row.id) ?? []).map(publicVariant),
+    updatedAt: iso(row.updatedAt),
+  }));
+  return { data, page };
+}
+
+export { summarise };

@@ -1,0 +1,59 @@
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { products, sites } from '@/db/schema';
+import type { Database } from '@/db/client';
+import type { Site, StorefrontSnapshot } from '@/lib/contract/catalog';
+import type { SiteContext } from '../credentials';
+import { chooseMarket, loadMarkets, publicMarket } from '../markets';
+import { isPublished } from '../published';
+import { navigation } from './collections';
+import { summarise } from './parts';
+import { soldIn } from './products';
+
+const FEATURED_LIMIT = 8;
+
+export async function readSite(database: Database, site: SiteContext['site']): Promise<Site> {
+  const markets = await loadMarkets(database, site);
+  return {
+    id: site.id,
+    handle: site.handle,
+    name: site.name,
+    defaultMarket: site.defaultMarketId,
+    defaultLocale: site.defaultLocale,
+    markets: markets.map(publicMarket),
+  };
+}
+
+/**
+ * Everything a storefront's first paint needs, read in one transaction so the parts agree;
+ * `version` is the Site's catalog version inside that transaction (bumped by any change).
+ */
+export async function readStorefrontSnapshot(
+  database: Database,
+  site: SiteContext['site'],
+  requested: { market?: string; locale?: string },
+): Promise<StorefrontSnapshot> {
+  return database.transaction(
+    async (tx) => {
+      const [current] = await tx.select({ catalogVersion: sites.catalogVersion, name: sites.name }).from(sites).where(eq(sites.id, site.id));
+      const fresh = { ...site, catalogVersion: current?.catalogVersion ?? site.catalogVersion, name: current?.name ?? site.name };
+      const choice = await chooseMarket(tx, fresh, requested);
+      const featuredRows = await tx
+        .select()
+        .from(products)
+        .where(and(isPublished(site.id), isNotNull(products.featuredPosition), soldIn(choice.market.id)))
+        .orderBy(asc(products.featuredPosition))
+        .limit(FEATURED_LIMIT);
+      const [nav, featured] = await Promise.all([navigation(tx, fresh, choice), summarise(tx, featuredRows, choice, site.defaultLocale)]);
+      return {
+        version: `${fresh.catalogVersion}`,
+        site: { id: site.id, handle: site.handle, name: fresh.name },
+        market: publicMarket(choice.market),
+        locale: choice.locale,
+        markets: choice.markets.map(publicMarket),
+        navigation: nav,
+        featured,
+      };
+    },
+    { behavior: 'deferred' },
+  );
+}

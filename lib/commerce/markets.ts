@@ -1,0 +1,84 @@
+import { asc, eq } from 'drizzle-orm';
+import { marketCountries, marketLocales, markets } from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+import type { Market } from '@/lib/contract/catalog';
+import type { SiteContext } from './credentials';
+import { DomainError } from './errors';
+
+export type MarketInfo = Market & { taxRateBp: number };
+export type MarketChoice = { market: MarketInfo; locale: string; markets: MarketInfo[] };
+
+/**
+ * Markets change rarely and every change bumps the Site's catalog version (a trigger),
+ * which each request reads fresh from the database with its credential. So a memo keyed
+ * by (Site, version) is never stale and holds no state another instance needs.
+ */
+const memo = new Map<string, Promise<MarketInfo[]>>();
+
+export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promise<MarketInfo[]> {
+  const key = `${site.id}:${site.catalogVersion}`;
+  let hit = memo.get(key);
+  if (!hit) {
+    hit = queryMarkets(database, site.id);
+    hit.catch(() => memo.delete(key));
+    if (memo.size > 256) memo.clear();
+    memo.set(key, hit);
+  }
+  return hit;
+}
+
+async function queryMarkets(database: DbOrTx, siteId: string): Promise<MarketInfo[]> {
+  const [rows, countries, locales] = await Promise.all([
+    database.select().from(markets).where(eq(markets.siteId, siteId)).orderBy(asc(markets.position)),
+    database.select().from(marketCountries).where(eq(marketCountries.siteId, siteId)).orderBy(asc(marketCountries.position)),
+    database.select().from(marketLocales).where(eq(marketLocales.siteId, siteId)).orderBy(asc(marketLocales.position)),
+  ]);
+  return rows.map((m) => ({
+    id: m.id,
+    name: m.name,
+    currency: m.currency,
+    countries: countries.filter((c) => c.marketId === m.id).map((c) => c.country),
+    locales: locales.filter((l) => l.marketId === m.id).map((l) => l.locale),
+    defaultLocale: m.defaultLocale,
+    taxInclusive: m.taxInclusive,
+    taxRateBp: m.taxRateBp,
+  }));
+}
+
+/** `?market=&locale=`: both default (the Site's market; the Site's locale if that market offers it, else the market's). */
+export async function chooseMarket(
+  database: DbOrTx,
+  site: SiteContext['site'],
+  requested: { market?: string; locale?: string },
+): Promise<MarketChoice> {
+  const all = await loadMarkets(database, site);
+  const marketId = requested.market ?? site.defaultMarketId;
+  const market = all.find((m) => m.id === marketId.toLowerCase());
+  if (!market) {
+    throw new DomainError('unknown_market', `The Site has no market "${marketId.slice(0, 64)}".`, {
+      errors: [{ pointer: '#/query/market', code: 'unknown_market', detail: `Known markets: ${all.map((m) => m.id).join(', ')}.` }],
+    });
+  }
+  let locale: string | undefined;
+  if (requested.locale !== undefined) {
+    locale = market.locales.find((l) => l.toLowerCase() === requested.locale!.toLowerCase());
+    if (!locale) {
+      throw new DomainError('unsupported_locale', `Market "${market.id}" does not offer locale "${requested.locale.slice(0, 64)}".`, {
+        errors: [{ pointer: '#/query/locale', code: 'unsupported_locale', detail: `Offered: ${market.locales.join(', ')}.` }],
+      });
+    }
+  } else {
+    locale = market.locales.includes(site.defaultLocale) ? site.defaultLocale : market.defaultLocale;
+  }
+  return { market, locale, markets: all };
+}
+
+/** The market of a Site that serves a country, if any. */
+export async function marketForCountry(database: DbOrTx, site: SiteContext['site'], country: string): Promise<MarketInfo | undefined> {
+  const all = await loadMarkets(database, site);
+  return all.find((m) => m.countries.includes(country.toUpperCase()));
+}
+
+export function publicMarket(m: MarketInfo): Market {
+  return { id: m.id, name: m.name, countries: m.countries, currency: m.currency, locales: m.locales, defaultLocale: m.defaultLocale, taxInclusive: m.taxInclusive };
+}

@@ -1,0 +1,45 @@
+import { defineConfig } from '@playwright/test';
+import { resolve } from 'node:path';
+
+// Each run gets its own port, database and build folder, so runs can live side by side.
+const port = Number(process.env.E2E_PORT || 3100);
+const dataDir = resolve(process.env.E2E_DATA_DIR || `.e2e-data/${port}`);
+process.env.E2E_DATA_DIR = dataDir;
+process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run', '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 3,
+  retries: 0,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  timeout: 30_000,
+  use: { baseURL: `http://127.0.0.1:${port}`, trace: 'retain-on-failure' },
+  projects: [
+    { name: 'api', testDir: 'e2e/api' },
+    {
+      name: 'storefront',
+      testDir: 'e2e/storefront',
+      use: {
+        browserName: 'chromium',
+        launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS },
+        screenshot: 'only-on-failure',
+      },
+    },
+  ],
+  webServer: {
+    command: `bash scripts/e2e-server.sh`,
+    url: `http://127.0.0.1:${port}/site/v1/openapi.json`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { E2E_PORT: String(port), E2E_DATA_DIR: dataDir },
+  },
+});
