@@ -1,0 +1,30 @@
+// GET /docs — the human API reference: Swagger UI (swagger-ui-dist, a maintained renderer)
+// over the generated OpenAPI document. "Try it out" is off: credentials belong on servers.
+const html = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Site Delivery API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <style>body{margin:0} .topbar{display:none}</style>
+</head>
+<body>
+  <main id="reference" aria-label="Site Delivery API reference"></main>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: '/site/v1/openapi.json',
+      dom_id: '#reference',
+      deepLinking: true,
+      supportedSubmitMethods: [],
+      defaultModelsExpandDepth: 0,
+      docExpansion: 'list',
+    });
+  </script>
+</body>
+</html>`;
+
+export function GET(): Response {
+  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
+}

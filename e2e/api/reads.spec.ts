@@ -1,0 +1,293 @@
+import { expect, test } from '@playwright/test';
+import {
+  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductPage, Site, StorefrontSnapshot,
+} from '@/lib/contract/catalog';
+import { creds, expectProblem, get, V1 } from '../support/api';
+
+// Every read: happy path (checked with the same zod schemas), 401, 304, and its own edges.
+const READS = [
+  { path: '/site', schema: Site },
+  { path: '/commerce/storefront', schema: StorefrontSnapshot, localised: true },
+  { path: '/commerce/catalog?limit=5', schema: CatalogPage, localised: true },
+  { path: '/commerce/products?limit=5', schema: ProductPage, localised: true },
+  { path: '/commerce/products/fjord-ceramic-mug', schema: Product, localised: true },
+  { path: '/commerce/collections', schema: CollectionPage, localised: true },
+  { path: '/commerce/collections/kitchen', schema: Collection, localised: true },
+] as const;
+
+for (const read of READS) {
+  test.describe(`GET ${read.path}`, () => {
+    test('answers 200 with a body matching its schema, ETag, caching headers', async ({ request }) => {
+      const res = await get(request, read.path);
+      expect(res.status(), await res.text()).toBe(200);
+      read.schema.parse(await res.json());
+      const h = res.headers();
+      expect(h.etag).toMatch(/^"[^"]+"$/);
+      expect(h['cache-control']).toContain('max-age');
+      expect(h.vary).toContain('Authorization');
+      expect(h['x-request-id']).toBeTruthy();
+      if ('localised' in read) expect(h['content-language']).toBe('sv-SE');
+    });
+
+    test('answers 304 to a matching If-None-Match', async ({ request }) => {
+      const first = await get(request, read.path);
+      const again = await get(request, read.path, creds().core, { 'If-None-Match': first.headers().etag! });
+      expect(again.status()).toBe(304);
+      expect(await again.text()).toBe('');
+    });
+
+    test('answers 401 without, with a malformed, an unknown or a revoked credential', async ({ request }) => {
+      const none = await request.get(`${V1}${read.path}`);
+      await expectProblem(none, 401, 'unauthorized');
+      expect(none.headers()['www-authenticate']).toBe('Bearer realm="site"');
+      for (const token of ['nonsense', 'site_core_short', `site_core_${'A'.repeat(40)}`, creds().revoked]) {
+        await expectProblem(await get(request, read.path, token), 401, 'unauthorized');
+      }
+    });
+
+    if ('localised' in read) {
+      test('rejects an unknown market and a locale the market does not offer', async ({ request }) => {
+        const sep = read.path.includes('?') ? '&' : '?';
+        await expectProblem(await get(request, `${read.path}${sep}market=xx`), 422, 'unknown_market');
+        await expectProblem(await get(request, `${read.path}${sep}market=de&locale=sv-SE`), 422, 'unsupported_locale');
+        const de = await get(request, `${read.path}${sep}market=de`);
+        expect(de.status()).toBe(200);
+        expect(de.headers()['content-language']).toBe('de-DE');
+      });
+    }
+  });
+}
+
+test('the Site lists the demo markets with currencies and locales', async ({ request }) => {
+  const site = Site.parse(await (await get(request, '/site')).json());
+  expect(site.handle).toBe('demo');
+  expect(site.defaultMarket).toBe('se');
+  const byId = Object.fromEntries(site.markets.map((m) => [m.id, m]));
+  expect(byId.se).toMatchObject({ currency: 'SEK', countries: ['SE'] });
+  expect(byId.de?.countries.sort()).toEqual(['AT', 'DE']);
+  expect(byId.us).toMatchObject({ currency: 'USD', locales: ['en-US'], taxInclusive: false });
+});
+
+test('prices are per market, as decimal strings in that currency', async ({ request }) => {
+  const se = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
+  const us = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug?market=us')).json());
+  expect(se.variants[0]!.price.currency).toBe('SEK');
+  expect(us.variants[0]!.price.currency).toBe('USD');
+  for (const v of [...se.variants, ...us.variants]) expect(v.price.amount).toMatch(/^\d+\.\d{2}$/);
+  const en = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug?locale=en-SE')).json());
+  expect(en.title).not.toBe(se.title);
+});
+
+test('product availability covers every coarse status and never shows quantities', async ({ request }) => {
+  const statuses = new Set<string>();
+  for (const handle of ['fjord-ceramic-mug', 'polar-down-jacket', 'aurora-wool-throw', 'linen-tote-bag']) {
+    const res = await get(request, `/commerce/products/${handle}`);
+    const text = await res.text();
+    expect(text).not.toMatch(/quantity|threshold|policy/i);
+    Product.parse(JSON.parse(text)).variants.forEach((v) => statuses.add(v.availability));
+  }
+  expect([...statuses].sort()).toEqual(['in_stock', 'low_stock', 'out_of_stock', 'preorder']);
+});
+
+test('a product with a bundle lists it with its price', async ({ request }) => {
+  const product = Product.parse(await (await get(request, '/commerce/products/morning-coffee-set')).json());
+  expect(product.bundles.length).toBeGreaterThan(0);
+  expect(product.bundles[0]!.items.length).toBeGreaterThan(0);
+});
+
+test.describe('published only', () => {
+  test('a draft product answers 404 and is absent from lists, catalog and collections', async ({ request }) => {
+    await expectProblem(await get(request, '/commerce/products/draft-winter-parka'), 404, 'not_found');
+    const seen = new Set<string>();
+    for (const list of ['/commerce/products', '/commerce/catalog']) {
+      let cursor: string | null = null;
+      do {
+        const res = await get(request, `${list}?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+        const body = (await res.json()) as { data: { handle: string }[]; page: { nextCursor: string | null } };
+        body.data.forEach((p) => seen.add(p.handle));
+        cursor = body.page.nextCursor;
+      } while (cursor);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(40);
+    expect(seen.has('draft-winter-parka')).toBe(false);
+    const collections = CollectionPage.parse(await (await get(request, '/commerce/collections')).json());
+    for (const c of collections.data) {
+      const body = Collection.parse(await (await get(request, `/commerce/collections/${c.handle}?limit=100`)).json());
+      expect(body.products.map((p) => p.handle)).not.toContain('draft-winter-parka');
+      expect(body.products.length).toBe(Math.min(c.productCount, 100));
+    }
+  });
+});
+
+test.describe('pagination', () => {
+  test('walks the product list with cursors: stable order, no repeats, no gaps', async ({ request }) => {
+    const all = ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.map((p) => p.handle);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = ProductPage.parse(await (await get(request, `/commerce/products?limit=7${cursor ? `&cursor=${cursor}` : ''}`)).json());
+      expect(page.data.length).toBeLessThanOrEqual(7);
+      walked.push(...page.data.map((p) => p.handle));
+      cursor = page.page.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(all);
+    expect([...walked].sort()).toEqual(walked);
+  });
+
+  test('keeps a collection in its stored order across pages', async ({ request }) => {
+    const whole = Collection.parse(await (await get(request, '/commerce/collections/kitchen?limit=100')).json());
+    const first = Collection.parse(await (await get(request, '/commerce/collections/kitchen?limit=2')).json());
+    expect(first.products.map((p) => p.handle)).toEqual(whole.products.slice(0, 2).map((p) => p.handle));
+    const second = Collection.parse(await (await get(request, `/commerce/collections/kitchen?limit=2&cursor=${first.page.nextCursor}`)).json());
+    expect(second.products.map((p) => p.handle)).toEqual(whole.products.slice(2, 4).map((p) => p.handle));
+  });
+
+  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'cursor=garbage', "cursor=' OR 1=1--"]) {
+    test(`rejects ${q} as validation_failed`, async ({ request }) => {
+      const body = await expectProblem(await get(request, `/commerce/products?${q}`), 422, 'validation_failed');
+      expect(body.errors?.[0]?.pointer).toMatch(/^#\/query\/(limit|cursor)$/);
+    });
+  }
+
+  test('the catalog allows up to 250 a page, not 251', async ({ request }) => {
+    expect((await get(request, '/commerce/catalog?limit=250')).status()).toBe(200);
+    await expectProblem(await get(request, '/commerce/catalog?limit=251'), 422, 'validation_failed');
+  });
+
+  test('a cursor from one list is refused by another', async ({ request }) => {
+    const page = ProductPage.parse(await (await get(request, '/commerce/products?limit=1')).json());
+    await expectProblem(await get(request, `/commerce/catalog?cursor=${page.page.nextCursor}`), 422, 'validation_failed');
+  });
+});
+
+test.describe('availability', () => {
+  test('one variant, and a batch with duplicates folded and unknown ids in notFound', async ({ request }) => {
+    const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
+    const id = mug.variants[0]!.id;
+    const one = Availability.parse(await (await get(request, `/commerce/availability/${id}`)).json());
+    expect(one.variantId).toBe(id);
+    expect(one.purchasable).toBe(one.status !== 'out_of_stock');
+    expect((await get(request, `/commerce/availability/${id}`)).headers()['cache-control']).toMatch(/max-age=\d{1,2}\b/);
+    const ids = mug.variants.map((v) => v.id);
+    const res = await get(request, `/commerce/availability?variantIds=${[...ids, ids[0], 'var_nope'].join(',')}`);
+    const batch = AvailabilityBatch.parse(await res.json());
+    expect(batch.data.map((d) => d.variantId)).toEqual(ids);
+    expect(batch.notFound).toEqual(['var_nope']);
+  });
+
+  test('answers too_many_variant_ids past 100 distinct ids, and 422 for none', async ({ request }) => {
+    const ids = Array.from({ length: 101 }, (_, i) => `var_x${i}`);
+    await expectProblem(await get(request, `/commerce/availability?variantIds=${ids.join(',')}`), 422, 'too_many_variant_ids');
+    const folded = Array.from({ length: 150 }, () => 'var_same').join(',');
+    expect((await get(request, `/commerce/availability?variantIds=${folded}`)).status()).toBe(200);
+    await expectProblem(await get(request, '/commerce/availability?variantIds=,,'), 422, 'validation_failed');
+    await expectProblem(await get(request, '/commerce/availability'), 422, 'validation_failed');
+  });
+
+  test('an unknown or unpublished variant answers 404', async ({ request }) => {
+    await expectProblem(await get(request, '/commerce/availability/var_doesnotexist'), 404, 'not_found');
+  });
+});
+
+test.describe('Site isolation', () => {
+  test("another Site's product, variant and collection answer 404 exactly like unknown ones", async ({ request }) => {
+    const outletProducts = ProductPage.parse(await (await get(request, '/commerce/products?limit=100', creds().outletCore)).json());
+    const demoHandles = new Set(ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.map((p) => p.handle));
+    const onlyOutlet = outletProducts.data.find((p) => !demoHandles.has(p.handle));
+    expect(onlyOutlet, 'the outlet seed has a product demo lacks').toBeTruthy();
+    await expectProblem(await get(request, `/commerce/products/${onlyOutlet!.handle}`), 404, 'not_found');
+
+    const outletTote = Product.parse(await (await get(request, '/commerce/products/linen-tote-bag', creds().outletCore)).json());
+    const demoTote = Product.parse(await (await get(request, '/commerce/products/linen-tote-bag')).json());
+    expect(outletTote.id).not.toBe(demoTote.id);
+    const foreign = outletTote.variants[0]!.id;
+    await expectProblem(await get(request, `/commerce/availability/${foreign}`), 404, 'not_found');
+    const batch = AvailabilityBatch.parse(await (await get(request, `/commerce/availability?variantIds=${foreign}`)).json());
+    expect(batch.notFound).toEqual([foreign]);
+
+    const outletCollections = CollectionPage.parse(await (await get(request, '/commerce/collections', creds().outletCore)).json());
+    const demoCollections = new Set(CollectionPage.parse(await (await get(request, '/commerce/collections')).json()).data.map((c) => c.handle));
+    for (const c of outletCollections.data.filter((c) => !demoCollections.has(c.handle))) {
+      await expectProblem(await get(request, `/commerce/collections/${c.handle}`), 404, 'not_found');
+    }
+    const outletSite = Site.parse(await (await get(request, '/site', creds().outletCore)).json());
+    expect(outletSite.handle).toBe('outlet');
+    expect(outletSite.markets.map((m) => m.id)).toEqual(['se']);
+  });
+});
+
+test.describe('hostile input never answers 500', () => {
+  const HOSTILE = [
+    "' OR 1=1 --", '"; DROP TABLE products; --', 'a'.repeat(3000), '%2F..%2F..%2Fetc%2Fpasswd', '..%2F..%2F', '%00',
+    '<script>alert(1)</script>', '😀', '%E0%A4%A', 'linen-tote-bag%2Fx', 'Robert%27);DROP',
+  ];
+  for (const h of HOSTILE) {
+    test(`handle ${h.slice(0, 30)}`, async ({ request }) => {
+      for (const base of ['/commerce/products/', '/commerce/collections/', '/commerce/availability/']) {
+        const res = await get(request, `${base}${h}`);
+        expect([404, 422], `${base}${h.slice(0, 40)} → ${res.status()}`).toContain(res.status());
+        expect(res.headers()['content-type']).toContain('application/problem+json');
+        expect(await res.text()).not.toMatch(/SQLITE|stack|at \/|Error:/);
+      }
+    });
+  }
+
+  test('hostile market, locale and query values', async ({ request }) => {
+    for (const q of ["market=' OR 1=1", `market=${'x'.repeat(3000)}`, 'locale=%00', 'market=se&locale=../../x', 'limit=1e309', 'limit=-1']) {
+      const res = await get(request, `/commerce/products?${q}`);
+      expect([422]).toContain(res.status());
+      expect(res.headers()['content-type']).toContain('application/problem+json');
+    }
+  });
+});
+
+test.describe('protocol', () => {
+  test('a method a path does not serve answers 405 with Allow', async ({ request }) => {
+    const res = await request.post(`${V1}/commerce/products`, { headers: { Authorization: `Bearer ${creds().core}` }, data: {} });
+    await expectProblem(res, 405, 'method_not_allowed');
+    expect(res.headers().allow).toContain('GET');
+    const del = await request.delete(`${V1}/site`, { headers: { Authorization: `Bearer ${creds().core}` } });
+    await expectProblem(del, 405, 'method_not_allowed');
+  });
+
+  test('an unknown path under /site/v1 is a problem+json 404', async ({ request }) => {
+    await expectProblem(await get(request, '/nope/not-here'), 404, 'not_found');
+  });
+
+  test('echoes a valid X-Request-Id and replaces an invalid one', async ({ request }) => {
+    const mine = await get(request, '/site', creds().core, { 'X-Request-Id': 'trace-12345678' });
+    expect(mine.headers()['x-request-id']).toBe('trace-12345678');
+    const bad = await get(request, '/site', creds().core, { 'X-Request-Id': 'bad id <script>' });
+    expect(bad.headers()['x-request-id']).toMatch(/^req_/);
+  });
+
+  test('the storefront snapshot version changes only when its data does', async ({ request }) => {
+    const a = StorefrontSnapshot.parse(await (await get(request, '/commerce/storefront')).json());
+    const b = StorefrontSnapshot.parse(await (await get(request, '/commerce/storefront')).json());
+    expect(b.version).toBe(a.version);
+    expect(a.featured.length).toBeGreaterThan(0);
+    expect(a.navigation.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+test.describe('the description', () => {
+  test('openapi.json is public OpenAPI 3.1 covering every read with its errors', async ({ request }) => {
+    const res = await request.get(`${V1}/openapi.json`);
+    expect(res.status()).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const path of ['/site/v1/site', '/site/v1/commerce/products/{handle}', '/site/v1/commerce/availability']) {
+      expect(doc.paths[path]?.get?.responses?.['200']).toBeTruthy();
+      expect(doc.paths[path]?.get?.responses?.['401']).toBeTruthy();
+    }
+    expect(doc.components.schemas.Problem).toBeTruthy();
+  });
+
+  test('/docs renders the reference', async ({ request }) => {
+    const res = await request.get('/docs');
+    expect(res.status()).toBe(200);
+    expect(await res.text()).toContain('/site/v1/openapi.json');
+    expect((await request.get('/docs/assets/swagger-ui-bundle.js')).status()).toBe(200);
+    expect((await request.get('/docs/assets/..%2Fpackage.json')).status()).toBe(404);
+  });
+});

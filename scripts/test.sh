@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# npm test: lint, types, unit/integration (vitest), then the Playwright API and storefront
+# projects against a fresh production build on a fresh seeded database.
+set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
+export NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next-test}"
+export E2E_PORT="${E2E_PORT:-3100}"
+
+echo "== lint"; npx eslint .
+echo "== typecheck"; npx next typegen >/dev/null; npx tsc --noEmit
+echo "== vitest"; npx vitest run
+echo "== build ($NEXT_DIST_DIR)"; rm -rf "$NEXT_DIST_DIR"; npx next build
+echo "== playwright"; npx playwright test
