@@ -139,6 +139,8 @@ export async function summarise(database: DbOrTx, rows: ProductRow[], choice: Ma
   });
 }
 
-export function publicVariant({ amount: _amount, ...variant }: Variant & { amount: number }): Variant {
-  return variant;
+/** Drops the internal minor-unit amount kept for sorting. */
+export function publicVariant(variant: Variant & { amount: number }): Variant {
+  const { id, sku, title, options, price, compareAtPrice, availability } = variant;
+  return { id, sku, title, options, price, compareAtPrice, availability };
 }
