@@ -18,6 +18,8 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_READS: z.coerce.number().int().min(1).default(100_000),
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(20_000),
+  /** HMAC key for the per-shopper write buckets (Site-Buyer-IP); the same on every instance. */
+  RATE_LIMIT_KEY: z.string().min(32).optional(),
   /** The storefront's own Site credential (server-only). */
   SITE_API_CREDENTIAL: z.string().optional(),
   /** Where the storefront finds the API; defaults to this same server. */

@@ -1,8 +1,88 @@
-// Issue #4 fills this in: per-credential fixed-window budgets counted in the database.
-export type RateLimitInput = { credentialId: string; kind: 'read' | 'write'; buyerIp: string | null };
+import 'server-only';
+import { createClient } from '@libsql/client';
+import { drizzle } from 'drizzle-orm/libsql';
+import { schema, type Database } from '@/db/client';
+import { DomainError } from '@/lib/commerce/errors';
+import {
+  consumeRateLimit, purgeRateLimitWindows, rateLimitBucket, windowStartOf, PURGE_PROBABILITY,
+  type RateLimitKind, type RateLimitPolicy, type RateLimitState,
+} from '@/lib/commerce/rate-limits';
+import { env } from '@/lib/env';
 
-/** Counts the request and answers the RateLimit headers; throws rate_limited past the budget. */
+export type RateLimitInput = { credentialId: string; kind: RateLimitKind; buyerIp: string | null };
+
+// Without RATE_LIMIT_KEY the shopper buckets are only pseudonymous (see README).
+const FALLBACK_KEY = 'site-delivery/rate-limit/v1';
+
+export function policyFor(kind: RateLimitKind): RateLimitPolicy {
+  const { RATE_LIMIT_READS, RATE_LIMIT_WRITES, RATE_LIMIT_WINDOW_SECONDS } = env();
+  return kind === 'read'
+    ? { name: 'reads', limit: RATE_LIMIT_READS, windowSeconds: RATE_LIMIT_WINDOW_SECONDS }
+    : { name: 'writes', limit: RATE_LIMIT_WRITES, windowSeconds: RATE_LIMIT_WINDOW_SECONDS };
+}
+
+/**
+ * Counts the request in the database (one statement) and answers the RateLimit headers;
+ * throws rate_limited (429, with Retry-After) past the budget. Only authenticated
+ * requests get here: a 401 has no credential to charge.
+ */
 export async function applyRateLimit(input: RateLimitInput): Promise<Record<string, string>> {
-  void input;
-  return {};
+  const policy = policyFor(input.kind);
+  const now = Date.now();
+  const database = await counterDatabase();
+  const bucket = rateLimitBucket({
+    ...input,
+    windowStart: windowStartOf(now, policy.windowSeconds),
+    secret: env().RATE_LIMIT_KEY ?? FALLBACK_KEY,
+  });
+  const state = await consumeRateLimit(database, { bucket, policy, now });
+  if (Math.random() < PURGE_PROBABILITY) {
+    // Off the request's path: a failed sweep only means the next one has more to do.
+    purgeRateLimitWindows(database, { now, windowSeconds: policy.windowSeconds }).catch(() => {});
+  }
+  const headers = rateLimitHeaders(state);
+  if (!state.allowed) {
+    throw new DomainError(
+      'rate_limited',
+      `This credential's ${policy.name} budget of ${policy.limit} requests per ${policy.windowSeconds} s is used up. Retry in ${state.resetSeconds} s.`,
+      { headers: { ...headers, 'Retry-After': String(state.resetSeconds) } },
+    );
+  }
+  return headers;
+}
+
+const holder = globalThis as unknown as { __siteCounterDb?: Promise<Database> };
+
+/**
+ * The counters' own connection to the same database. Every request writes a counter, so
+ * for a local file it runs with `synchronous = NORMAL` (WAL still never corrupts; a power
+ * cut may lose the last few increments, which a counter can afford) instead of paying an
+ * fsync per request. One connection (concurrency 1) so the setting holds: libSQL runs
+ * statements synchronously anyway, so a pool would not add parallelism.
+ */
+function counterDatabase(): Promise<Database> {
+  holder.__siteCounterDb ??= (async () => {
+    const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS } = env();
+    const client = createClient({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, timeout: DATABASE_BUSY_TIMEOUT_MS, concurrency: 1 });
+    if (DATABASE_URL.startsWith('file:')) await client.execute('PRAGMA synchronous = NORMAL');
+    return drizzle({ client, schema, casing: 'snake_case' }) as Database;
+  })().catch((error: unknown) => {
+    holder.__siteCounterDb = undefined;
+    throw error;
+  });
+  return holder.__siteCounterDb;
+}
+
+/**
+ * The headers of draft-ietf-httpapi-ratelimit-headers (-08 and later): the policy that
+ * applies to this request, and what is left of it.
+ *   RateLimit-Policy: "reads";q=100000;w=60
+ *   RateLimit: "reads";r=99994;t=42
+ */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const { name, limit, windowSeconds } = state.policy;
+  return {
+    'RateLimit-Policy': `"${name}";q=${limit};w=${windowSeconds}`,
+    RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
+  };
 }

@@ -1,5 +1,6 @@
 import type { Operation } from '../operation';
 import { readOperations } from './reads';
+import { analyticsOperations } from './analytics';
 
 /** Every operation of /site/v1, in contract order. Each area adds its list here. */
-export const operations: Operation[] = [...readOperations];
+export const operations: Operation[] = [...readOperations, ...analyticsOperations];

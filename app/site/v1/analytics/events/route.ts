@@ -1,0 +1,14 @@
+import { endpoint, route } from '@/lib/http/route';
+import { accepted } from '@/lib/http/reply';
+import { submitAnalyticsEvents } from '@/lib/contract/operations/analytics';
+import { AnalyticsReceipt } from '@/lib/contract/analytics';
+import { recordAnalyticsEvents } from '@/lib/commerce/analytics';
+import { db } from '@/lib/db';
+
+// POST /site/v1/analytics/events
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  POST: route(submitAnalyticsEvents, async ({ site, body }) => {
+    const receipt = await recordAnalyticsEvents(db(), site, body.events);
+    return accepted(AnalyticsReceipt.parse(receipt));
+  }),
+});

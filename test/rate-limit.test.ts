@@ -1,0 +1,126 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { rateLimitCounters } from '@/db/schema';
+import {
+  consumeRateLimit, purgeRateLimitWindows, rateLimitBucket, windowStartOf, type RateLimitPolicy,
+} from '@/lib/commerce/rate-limits';
+import { DomainError } from '@/lib/commerce/errors';
+
+// lib/http modules are server-only; under vitest there is no bundler to enforce that.
+vi.mock('server-only', () => ({}));
+
+const dir = mkdtempSync(join(tmpdir(), 'sd-'));
+const url = 'file:' + join(dir, 'site.db');
+let database: Database;
+
+// lib/env reads these once, on first use (applyRateLimit below).
+process.env.DATABASE_URL = url;
+process.env.RATE_LIMIT_READS = '3';
+process.env.RATE_LIMIT_WRITES = '2';
+process.env.RATE_LIMIT_WINDOW_SECONDS = '60';
+
+beforeAll(async () => {
+  database = openDatabase({ url });
+  await migrateDatabase(database, url);
+});
+
+const reads: RateLimitPolicy = { name: 'reads', limit: 3, windowSeconds: 60 };
+const T0 = Date.parse('2026-11-21T12:00:00.000Z'); // a window boundary for 60 s windows
+
+describe('consumeRateLimit', () => {
+  it('counts up to the budget, then refuses, and says how long until the window resets', async () => {
+    const seen = [];
+    for (let i = 0; i < 5; i++) seen.push(await consumeRateLimit(database, { bucket: 'c1:r', policy: reads, now: T0 + 18_000 }));
+    expect(seen.map((s) => [s.allowed, s.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+    expect(seen[0]!.resetSeconds).toBe(42);
+  });
+
+  it('starts afresh in the next window', async () => {
+    expect(windowStartOf(T0 + 59_999, 60)).toBe(T0);
+    expect(windowStartOf(T0 + 60_000, 60)).toBe(T0 + 60_000);
+    const last = await consumeRateLimit(database, { bucket: 'c1:r', policy: reads, now: T0 + 59_999 });
+    expect(last).toMatchObject({ allowed: false, resetSeconds: 1 });
+    const next = await consumeRateLimit(database, { bucket: 'c1:r', policy: reads, now: T0 + 60_000 });
+    expect(next).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
+  });
+
+  it('keeps buckets apart', async () => {
+    await consumeRateLimit(database, { bucket: 'c2:r', policy: reads, now: T0 });
+    const other = await consumeRateLimit(database, { bucket: 'c3:r', policy: reads, now: T0 });
+    expect(other.remaining).toBe(2);
+  });
+
+  it('counts every one of many concurrent requests exactly once', async () => {
+    const policy: RateLimitPolicy = { name: 'writes', limit: 1000, windowSeconds: 60 };
+    const all = await Promise.all(Array.from({ length: 40 }, () => consumeRateLimit(database, { bucket: 'c4:w', policy, now: T0 })));
+    expect(new Set(all.map((s) => s.remaining)).size).toBe(40);
+    expect(Math.min(...all.map((s) => s.remaining))).toBe(960);
+  });
+});
+
+describe('rateLimitBucket', () => {
+  const common = { credentialId: 'cred_A', windowStart: T0, secret: 'k'.repeat(32) };
+
+  it('charges reads per credential, writes per credential or per shopper', () => {
+    expect(rateLimitBucket({ ...common, kind: 'read', buyerIp: '203.0.113.9' })).toBe('cred_A:r');
+    expect(rateLimitBucket({ ...common, kind: 'write', buyerIp: null })).toBe('cred_A:w');
+    const a = rateLimitBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' });
+    const b = rateLimitBucket({ ...common, kind: 'write', buyerIp: '198.51.100.7' });
+    expect(a).not.toBe(b);
+    expect(a).toBe(rateLimitBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' }));
+    expect(a.startsWith('cred_A:w:')).toBe(true);
+  });
+
+  it('never carries the address, and does not link a shopper across windows or keys', () => {
+    const a = rateLimitBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' });
+    expect(a).not.toContain('203.0.113.9');
+    expect(a).not.toContain('203');
+    expect(rateLimitBucket({ ...common, windowStart: T0 + 60_000, kind: 'write', buyerIp: '203.0.113.9' })).not.toBe(a);
+    expect(rateLimitBucket({ ...common, secret: 'x'.repeat(32), kind: 'write', buyerIp: '203.0.113.9' })).not.toBe(a);
+  });
+});
+
+describe('purgeRateLimitWindows', () => {
+  it('drops windows older than the previous one and keeps the rest', async () => {
+    const policy = reads;
+    const start = Date.parse('2026-11-22T00:00:00.000Z');
+    for (const offset of [0, 1, 2, 3]) {
+      await consumeRateLimit(database, { bucket: 'p:r', policy, now: start + offset * 60_000 });
+    }
+    await purgeRateLimitWindows(database, { now: start + 3 * 60_000 + 5, windowSeconds: 60 });
+    const left = (await database.select().from(rateLimitCounters)).filter((r) => r.bucket === 'p:r').map((r) => r.windowStart);
+    expect(left.sort()).toEqual([start + 2 * 60_000, start + 3 * 60_000]);
+  });
+});
+
+describe('applyRateLimit', () => {
+  it('answers the draft RateLimit headers and a 429 problem with Retry-After past the budget', async () => {
+    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const credentialId = `cred_${Date.now()}`;
+    const first = await applyRateLimit({ credentialId, kind: 'read', buyerIp: null });
+    expect(first['RateLimit-Policy']).toBe('"reads";q=3;w=60');
+    expect(first.RateLimit).toMatch(/^"reads";r=2;t=([1-9]|[1-5]\d|60)$/);
+    await applyRateLimit({ credentialId, kind: 'read', buyerIp: null });
+    await applyRateLimit({ credentialId, kind: 'read', buyerIp: null });
+    const refused = await applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DomainError);
+    const error = refused as DomainError;
+    expect(error.code).toBe('rate_limited');
+    expect(Number(error.options.headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect(error.options.headers?.RateLimit).toMatch(/^"reads";r=0;t=\d+$/);
+
+    // Writes have their own budget, and each named shopper has their own.
+    expect((await applyRateLimit({ credentialId, kind: 'write', buyerIp: null })).RateLimit).toMatch(/^"writes";r=1;/);
+    await applyRateLimit({ credentialId, kind: 'write', buyerIp: '203.0.113.9' });
+    await applyRateLimit({ credentialId, kind: 'write', buyerIp: '203.0.113.9' });
+    await expect(applyRateLimit({ credentialId, kind: 'write', buyerIp: '203.0.113.9' })).rejects.toMatchObject({ code: 'rate_limited' });
+    expect((await applyRateLimit({ credentialId, kind: 'write', buyerIp: '198.51.100.7' })).RateLimit).toMatch(/^"writes";r=1;/);
+
+    const stored = await database.select().from(rateLimitCounters);
+    expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113|198\.51\.100/);
+  });
+});
