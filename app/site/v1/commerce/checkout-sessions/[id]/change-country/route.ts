@@ -1,0 +1,14 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import * as op from '@/lib/contract/operations/checkout';
+import { CountryChangeQuote } from '@/lib/contract/checkout';
+import { changeCheckoutCountry, toCheckoutSession } from '@/lib/commerce/checkout';
+import { db } from '@/lib/db';
+
+// POST /site/v1/commerce/checkout-sessions/{id}/change-country
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  POST: route(op.changeCheckoutCountry, async ({ site, params, body }) => {
+    const { session, quote } = await changeCheckoutCountry(db(), site, params.id, body.country);
+    return ok(CountryChangeQuote.parse({ session: toCheckoutSession(session, site), quote }), { cache: 'none', contentLanguage: session.locale });
+  }),
+});

@@ -1,0 +1,14 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import * as op from '@/lib/contract/operations/checkout';
+import { DeliveryOptions } from '@/lib/contract/checkout';
+import { deliveryOptions, toCheckoutSession } from '@/lib/commerce/checkout';
+import { db } from '@/lib/db';
+
+// POST /site/v1/commerce/checkout-sessions/{id}/delivery-options
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  POST: route(op.listDeliveryOptions, async ({ site, params, body }) => {
+    const { options, selected, session } = await deliveryOptions(db(), site, params.id, body);
+    return ok(DeliveryOptions.parse({ options, selected, session: toCheckoutSession(session, site) }), { cache: 'none' });
+  }),
+});

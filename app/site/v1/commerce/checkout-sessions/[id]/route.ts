@@ -1,0 +1,27 @@
+import { endpoint, route } from '@/lib/http/route';
+import { ok } from '@/lib/http/reply';
+import * as op from '@/lib/contract/operations/checkout';
+import { CheckoutSession } from '@/lib/contract/checkout';
+import { getCheckoutSession, sessionEtag, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
+import { db } from '@/lib/db';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  // GET /site/v1/commerce/checkout-sessions/{id}
+  GET: route(op.getCheckoutSession, async ({ site, params }) => {
+    const session = await getCheckoutSession(db(), site, params.id);
+    return ok(CheckoutSession.parse(toCheckoutSession(session, site)), {
+      cache: 'session',
+      contentLanguage: session.locale,
+      headers: { ETag: sessionEtag(session) },
+    });
+  }),
+  // PATCH /site/v1/commerce/checkout-sessions/{id}
+  PATCH: route(op.updateCheckoutSession, async ({ site, params, body, req }) => {
+    const session = await updateCheckoutSession(db(), site, params.id, body, { ifMatch: req.headers.get('if-match') });
+    return ok(CheckoutSession.parse(toCheckoutSession(session, site)), {
+      cache: 'session',
+      contentLanguage: session.locale,
+      headers: { ETag: sessionEtag(session) },
+    });
+  }),
+});

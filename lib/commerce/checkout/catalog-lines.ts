@@ -1,0 +1,69 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { inventoryLevels, productVariants, products, variantPrices } from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+import type { SiteContext } from '../credentials';
+import type { StockLevel } from '../availability';
+import { loadTranslations } from '../catalog/parts';
+import { isPublished } from '../published';
+
+/** A published variant of the Site as checkout sees it in one market. */
+export type CatalogVariant = {
+  variantId: string;
+  productHandle: string;
+  /** "Product title — Variant title" in the requested locale. */
+  title: string;
+  /** Minor units in the market's currency; null when the variant is not sold there. */
+  unitPrice: number | null;
+  level: StockLevel | null;
+};
+
+/**
+ * Published variants of the Site by id, priced in one market. Unknown, unpublished and
+ * other Sites' variants are simply absent: checkout cannot tell them apart, nor should it.
+ */
+export async function readCatalogVariants(
+  database: DbOrTx,
+  site: SiteContext['site'],
+  marketId: string,
+  locale: string,
+  variantIds: string[],
+): Promise<Map<string, CatalogVariant>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await database
+    .select({
+      variantId: productVariants.id,
+      productId: products.id,
+      productHandle: products.handle,
+      variantTitle: productVariants.title,
+      amount: variantPrices.amount,
+      quantity: inventoryLevels.quantity,
+      lowStockThreshold: inventoryLevels.lowStockThreshold,
+      policy: inventoryLevels.policy,
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .leftJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, marketId)))
+    .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
+    .where(and(eq(productVariants.siteId, site.id), inArray(productVariants.id, [...new Set(variantIds)]), isPublished(site.id)));
+  const texts = await loadTranslations(database, [...new Set(rows.map((r) => r.productId))], locale, site.defaultLocale);
+  return new Map(
+    rows.map((r) => [
+      r.variantId,
+      {
+        variantId: r.variantId,
+        productHandle: r.productHandle,
+        title: lineTitle(texts.get(r.productId)?.title ?? r.productHandle, r.variantTitle),
+        unitPrice: r.amount,
+        level: r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! },
+      },
+    ]),
+  );
+}
+
+/** A product without options has one placeholder variant ("Default"); its line is just the product. */
+const PLACEHOLDER_VARIANT_TITLES = new Set(['', 'default', 'default title']);
+
+function lineTitle(productTitle: string, variantTitle: string): string {
+  const variant = variantTitle.trim();
+  return PLACEHOLDER_VARIANT_TITLES.has(variant.toLowerCase()) || variant === productTitle ? productTitle : `${productTitle} — ${variant}`;
+}

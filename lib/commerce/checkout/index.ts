@@ -1,0 +1,10 @@
+/** Checkout sessions: the domain behind operations 12 and 14–19. */
+export { createCheckoutSession, getCheckoutSession, updateCheckoutSession, completeCheckoutSession, sessionMarket } from './sessions';
+export { changeCheckoutCountry, type CountryChangeWarning } from './country';
+export { deliveryOptions } from './delivery';
+export { suggestAddresses, addressSourceFor, addressBookSource, type AddressSource } from './address-source';
+export { prepareCheckoutPayment, paymentProvider, sandboxPaymentProvider, paymentView, type PaymentProvider } from './payment';
+export { toCheckoutSession } from './view';
+export { sessionEtag, type LoadedSession } from './store';
+export { transition, statusAt, assertOpen, type SessionStatus, type SessionEvent } from './state';
+export { computeTotals, mergeLines } from './pricing';

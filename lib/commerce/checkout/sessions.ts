@@ -1,0 +1,185 @@
+import type { StoredAddress } from '@/db/schema';
+import type { Database, DbOrTx } from '@/db/client';
+import type { CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
+import { canSell } from '../availability';
+import type { SiteContext } from '../credentials';
+import { DomainError, type FieldError } from '../errors';
+import { newId } from '../ids';
+import { loadMarkets, type MarketInfo } from '../markets';
+import { readCatalogVariants } from './catalog-lines';
+import { lineTotal, mergeLines } from './pricing';
+import { busy, findSession, insertSession, loadSession, mutateSession, saveSession, type LineRow, type LoadedSession, type SessionChanges } from './store';
+import { transition } from './state';
+import { sessionCountry, totalsFor } from './view';
+
+type Site = SiteContext['site'];
+export type Clock = { now?: number };
+
+/** The market a session lives in (it may have been removed since: then the session cannot be priced). */
+export async function sessionMarket(database: DbOrTx, site: Site, marketId: string): Promise<MarketInfo> {
+  const market = (await loadMarkets(database, site)).find((m) => m.id === marketId);
+  if (!market) throw new DomainError('session_not_open', 'The checkout session\'s market is no longer offered.');
+  return market;
+}
+
+/** `market`/`locale` of a create body: like the read query, but the pointers point into the body. */
+async function chooseSessionMarket(database: DbOrTx, site: Site, requested: { market?: string; locale?: string }) {
+  const all = await loadMarkets(database, site);
+  const wanted = (requested.market ?? site.defaultMarketId).toLowerCase();
+  const market = all.find((m) => m.id === wanted);
+  if (!market) {
+    throw new DomainError('unknown_market', `The Site has no market "${wanted.slice(0, 64)}".`, {
+      errors: [{ pointer: '/market', code: 'unknown_market', detail: `Known markets: ${all.map((m) => m.id).join(', ')}.` }],
+    });
+  }
+  if (requested.locale === undefined) {
+    return { market, locale: market.locales.includes(site.defaultLocale) ? site.defaultLocale : market.defaultLocale };
+  }
+  const locale = market.locales.find((l) => l.toLowerCase() === requested.locale!.toLowerCase());
+  if (!locale) {
+    throw new DomainError('unsupported_locale', `Market "${market.id}" does not offer locale "${requested.locale.slice(0, 64)}".`, {
+      errors: [{ pointer: '/locale', code: 'unsupported_locale', detail: `Offered: ${market.locales.join(', ')}.` }],
+    });
+  }
+  return { market, locale };
+}
+
+/**
+ * Creates an open session from catalog prices of the session's market. Every line that
+ * names an unknown variant (or one not sold in the market) is reported at once (422
+ * unknown_variant); then every line that cannot be sold now (409 insufficient_stock).
+ */
+export async function createCheckoutSession(
+  database: Database,
+  context: Pick<SiteContext, 'site' | 'credentialId'>,
+  input: CreateCheckoutSessionBody,
+  options: { ttlSeconds: number } & Clock,
+): Promise<LoadedSession> {
+  const { site } = context;
+  const now = options.now ?? Date.now();
+  const { market, locale } = await chooseSessionMarket(database, site, input);
+  const merged = mergeLines(input.lines);
+  const catalog = await readCatalogVariants(database, site, market.id, locale, merged.map((l) => l.variantId));
+
+  const pointAt = (indexes: number[], code: string, detail: string): FieldError[] =>
+    indexes.map((i) => ({ pointer: `/lines/${i}/variantId`, code, detail }));
+  const unknown = merged.filter((l) => catalog.get(l.variantId)?.unitPrice == null);
+  if (unknown.length > 0) {
+    throw new DomainError('unknown_variant', `${unknown.length} line(s) name a variant this Site does not sell in market "${market.id}".`, {
+      errors: byPointer(unknown.flatMap((l) => pointAt(l.indexes, 'unknown_variant', 'No such variant for sale in this market.'))),
+    });
+  }
+  const short = merged.filter((l) => !canSell(catalog.get(l.variantId)!.level, l.quantity));
+  if (short.length > 0) {
+    throw new DomainError('insufficient_stock', `${short.length} line(s) cannot be sold in the quantity asked for.`, {
+      errors: byPointer(short.flatMap((l) => pointAt(l.indexes, 'insufficient_stock', `Not enough stock for ${l.quantity}.`))),
+    });
+  }
+
+  const lines: LineRow[] = merged.map((l, position) => {
+    const variant = catalog.get(l.variantId)!;
+    return {
+      position,
+      variantId: l.variantId,
+      productHandle: variant.productHandle,
+      title: variant.title,
+      quantity: l.quantity,
+      unitPrice: variant.unitPrice!,
+      total: lineTotal(variant.unitPrice!, l.quantity),
+    };
+  });
+  const totals = totalsFor(lines, null, market);
+  return insertSession(
+    database,
+    {
+      id: newId('cs'),
+      siteId: site.id,
+      credentialId: context.credentialId,
+      status: 'open',
+      marketId: market.id,
+      locale,
+      currency: market.currency,
+      email: input.email ?? null,
+      phone: null,
+      shippingAddress: null,
+      billingAddress: null,
+      deliveryOption: null,
+      payment: null,
+      subtotal: totals.subtotal!,
+      shipping: null,
+      tax: totals.tax!,
+      total: totals.total!,
+      revision: 1,
+      expiresAt: now + options.ttlSeconds * 1000,
+      createdAt: now,
+      updatedAt: now,
+    },
+    lines,
+  );
+}
+
+function byPointer(errors: FieldError[]): FieldError[] {
+  const index = (p: string) => Number(p.split('/')[2]);
+  return errors.sort((a, b) => index(a.pointer) - index(b.pointer));
+}
+
+/** A session of the Site as it is now (expiry applied). */
+export async function getCheckoutSession(database: Database, site: Site, id: string, clock: Clock = {}): Promise<LoadedSession> {
+  return loadSession(database, site.id, id, clock.now ?? Date.now());
+}
+
+/**
+ * PATCH: given fields replace the stored ones (null clears). Addresses must be in the
+ * session's market. When the shipping country changes, a selected pickup point (which is
+ * in the old country) is dropped; home-delivery rates are per market and stay.
+ */
+export async function updateCheckoutSession(
+  database: Database,
+  site: Site,
+  id: string,
+  input: UpdateCheckoutSessionBody,
+  options: { ifMatch?: string | null } & Clock,
+): Promise<LoadedSession> {
+  const now = options.now ?? Date.now();
+  const { session } = await mutateSession(database, site.id, id, { now, ifMatch: options.ifMatch }, async (before, tx) => {
+    const market = await sessionMarket(tx, site, before.marketId);
+    const outside = (['shippingAddress', 'billingAddress'] as const).filter((field) => {
+      const a = input[field];
+      return a && !market.countries.includes(a.country);
+    });
+    if (outside.length > 0) {
+      throw new DomainError('country_not_in_market', `Addresses must be in the session's market "${market.id}" (${market.countries.join(', ')}); use change-country to move the session.`, {
+        errors: outside.map((field) => ({ pointer: `/${field}/country`, code: 'country_not_in_market', detail: `Not one of ${market.countries.join(', ')}.` })),
+      });
+    }
+    const changes: SessionChanges = {};
+    if (input.email !== undefined) changes.email = input.email;
+    if (input.phone !== undefined) changes.phone = input.phone;
+    if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress as StoredAddress | null;
+    if (input.billingAddress !== undefined) changes.billingAddress = input.billingAddress as StoredAddress | null;
+    const after = { shippingAddress: changes.shippingAddress === undefined ? before.shippingAddress : changes.shippingAddress };
+    if (before.deliveryOption?.kind === 'pickup' && sessionCountry(after, market) !== sessionCountry(before, market)) {
+      Object.assign(changes, { deliveryOption: null }, totalsFor(before.lines, null, market));
+    }
+    return { changes, result: null };
+  });
+  return session;
+}
+
+/**
+ * payment_pending → completed, for the payment provider's confirmation (a webhook of a
+ * real adapter). No /site/v1 operation calls it: completion happens at the provider.
+ */
+export async function completeCheckoutSession(database: Database, siteId: string, id: string, reference: string, clock: Clock = {}): Promise<LoadedSession> {
+  const now = clock.now ?? Date.now();
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const session = await loadSession(database, siteId, id, now);
+    const next = transition(session.status, 'complete');
+    if (session.payment?.reference !== reference) throw new DomainError('not_found', 'No such payment for this session.');
+    const saved = await database.transaction((tx) => saveSession(tx, session, { status: next }, undefined, now));
+    if (saved) return saved;
+  }
+  throw busy();
+}
+
+export { findSession };

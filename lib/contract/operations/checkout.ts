@@ -1,0 +1,103 @@
+import { defineOperation } from '../operation';
+import {
+  AddressSuggestions, AddressSuggestionsQuery, ChangeCountryBody, CheckoutSession, CheckoutSessionParams, CountryChangeQuote,
+  CreateCheckoutSessionBody, DeliveryOptions, DeliveryOptionsBody, PaymentPreparation, PreparePaymentBody, UpdateCheckoutSessionBody,
+} from '../checkout';
+
+const STATE_RULES =
+  'Only `open` sessions change: a change to a `payment_pending` or `completed` session is 409 `session_not_open`, to an expired one ' +
+  '410 `session_expired` (a session past `expiresAt` is expired; that is recorded on the first read or write after it).';
+
+export const createCheckoutSession = defineOperation({
+  operationId: 'createCheckoutSession', method: 'post', path: '/commerce/checkout-sessions', scope: 'core', tag: 'Checkout',
+  summary: 'Start a checkout session from cart lines',
+  description:
+    'Lines of the same variant are merged (the merged quantity must stay ≤ 99). Prices, currency and totals come from the catalog for ' +
+    'the session\'s market; a price in the body is an unknown field. Every line naming an unknown, unpublished or not-sold-in-market ' +
+    'variant is listed in one 422 `unknown_variant`; every line that cannot be sold in that quantity now in one 409 ' +
+    '`insufficient_stock` (pointers `/lines/<index>/variantId`, indexes as sent). The session expires after 24 h by default. ' +
+    'Tax-inclusive markets: `tax` is the tax contained in the total; tax-exclusive markets: `tax` is added to the total.',
+  body: CreateCheckoutSessionBody,
+  success: { status: 201, description: 'The new session; `Location` is its URL.', schema: CheckoutSession, headers: ['Location', 'Idempotent-Replayed'] },
+  errors: ['unknown_variant', 'insufficient_stock', 'unknown_market', 'unsupported_locale', 'idempotency_key_reused', 'idempotency_key_in_use'],
+});
+
+export const getCheckoutSession = defineOperation({
+  operationId: 'getCheckoutSession', method: 'get', path: '/commerce/checkout-sessions/{id}', scope: 'extended', tag: 'Merchant checkout',
+  summary: 'A checkout session',
+  description: 'The ETag is strong and changes with every change to the session (send it as If-Match on PATCH). An expired session reads as `expired`.',
+  params: CheckoutSessionParams,
+  success: { status: 200, description: 'The session.', schema: CheckoutSession, headers: ['ETag', 'Cache-Control', 'Content-Language'] },
+  errors: ['not_found'],
+});
+
+export const updateCheckoutSession = defineOperation({
+  operationId: 'updateCheckoutSession', method: 'patch', path: '/commerce/checkout-sessions/{id}', scope: 'extended', tag: 'Merchant checkout',
+  summary: 'Set email, phone and addresses',
+  description:
+    'Merge semantics: absent fields stay, `null` clears. Honours `If-Match` (412 `precondition_failed` when the session changed since); ' +
+    'without it the change applies to the current version. Addresses must be in a country of the session\'s market (422 ' +
+    '`country_not_in_market`; use change-country to move). When the shipping country changes, a selected pickup point is cleared. ' +
+    STATE_RULES,
+  params: CheckoutSessionParams,
+  body: UpdateCheckoutSessionBody,
+  success: { status: 200, description: 'The updated session with its new ETag.', schema: CheckoutSession, headers: ['ETag', 'Cache-Control'] },
+  errors: ['not_found', 'country_not_in_market', 'precondition_failed', 'session_not_open', 'session_expired'],
+});
+
+export const suggestCheckoutAddresses = defineOperation({
+  operationId: 'suggestCheckoutAddresses', method: 'get', path: '/commerce/checkout-sessions/{id}/address-suggestions', scope: 'extended', tag: 'Merchant checkout',
+  summary: 'Address suggestions as the shopper types',
+  description:
+    'Up to 10 addresses in the session\'s country (the shipping address\'s, else the market\'s first country) whose street, postal code ' +
+    'or city starts with `q`. From a built-in address book that a provider can replace. The query is never logged or stored.',
+  params: CheckoutSessionParams,
+  query: AddressSuggestionsQuery,
+  success: { status: 200, description: 'Suggestions, best first.', schema: AddressSuggestions, headers: ['ETag', 'Cache-Control'] },
+  errors: ['not_found', 'validation_failed'],
+});
+
+export const changeCheckoutCountry = defineOperation({
+  operationId: 'changeCheckoutCountry', method: 'post', path: '/commerce/checkout-sessions/{id}/change-country', scope: 'extended', tag: 'Merchant checkout',
+  summary: 'Move the session to the market serving a country',
+  description:
+    'Re-prices every line from the new market\'s prices (no currency conversion); a line not sold there, or not in stock, is removed ' +
+    'with a warning. Clears the delivery option, the shipping address unless it is in that country, and the billing address unless it ' +
+    'is in the new market. The locale stays if the new market offers it, else becomes the market\'s default. ' + STATE_RULES,
+  params: CheckoutSessionParams,
+  body: ChangeCountryBody,
+  success: { status: 200, description: 'The session and a quote: old total (old currency), new total, warnings.', schema: CountryChangeQuote },
+  errors: ['not_found', 'unsupported_country', 'session_not_open', 'session_expired', 'idempotency_key_reused', 'idempotency_key_in_use'],
+});
+
+export const listDeliveryOptions = defineOperation({
+  operationId: 'listDeliveryOptions', method: 'post', path: '/commerce/checkout-sessions/{id}/delivery-options', scope: 'extended', tag: 'Merchant checkout',
+  summary: 'Delivery and pickup options; select one',
+  description:
+    'Home delivery (every speed of the session\'s market) and up to 5 pickup points of the session\'s country nearest to `postalCode` ' +
+    '(default: the shipping address\'s; with neither, no pickup points are listed). `select` stores an option (any pickup point of the ' +
+    'country may be selected by id, listed or not) and re-totals: total = subtotal + shipping (+ tax in tax-exclusive markets). ' +
+    'Listing works in every state; selecting needs an open session. ' + STATE_RULES,
+  params: CheckoutSessionParams,
+  body: DeliveryOptionsBody,
+  success: { status: 200, description: 'The options, the selected option id and the session.', schema: DeliveryOptions },
+  errors: ['not_found', 'unknown_delivery_option', 'session_not_open', 'session_expired', 'idempotency_key_reused', 'idempotency_key_in_use'],
+});
+
+export const prepareCheckoutPayment = defineOperation({
+  operationId: 'prepareCheckoutPayment', method: 'post', path: '/commerce/checkout-sessions/{id}/prepare-payment', scope: 'extended', tag: 'Merchant checkout',
+  summary: 'Prepare the payment (open → payment_pending)',
+  description:
+    'Needs email, shipping address, a delivery option and at least one line, else 409 `session_incomplete` with `missing: [...]` naming ' +
+    'them. Prepares a payment with the payment provider adapter (built in: `sandbox`, which moves no money), stores it on the session ' +
+    'and moves it to `payment_pending`; calling again answers the same payment. The session then no longer changes; it becomes ' +
+    '`completed` when the provider confirms the payment, or `expired` at `expiresAt`.',
+  params: CheckoutSessionParams,
+  body: PreparePaymentBody,
+  success: { status: 200, description: 'The session and the payment to complete at the provider.', schema: PaymentPreparation },
+  errors: ['not_found', 'session_incomplete', 'session_not_open', 'session_expired', 'idempotency_key_reused', 'idempotency_key_in_use'],
+});
+
+export const checkoutOperations = [
+  createCheckoutSession, getCheckoutSession, updateCheckoutSession, suggestCheckoutAddresses, changeCheckoutCountry, listDeliveryOptions, prepareCheckoutPayment,
+];
