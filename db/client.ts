@@ -3,24 +3,28 @@ import { dirname, resolve } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
+import { createLocalClient } from './local-client';
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 /** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Tx;
 
-export type DatabaseConfig = { url: string; authToken?: string };
+export type DatabaseConfig = { url: string; authToken?: string; busyTimeoutMs?: number };
 
 /** Milliseconds a writer waits for the lock before giving up (then the API answers 503). */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase({ url, authToken }: DatabaseConfig): Database {
+export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS }: DatabaseConfig): Database {
   if (url.startsWith('file:')) {
     // libSQL does not create the folder of a database file.
     const path = url.slice('file:'.length).split('?')[0] ?? '';
     if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   }
-  const client = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS });
+  // A local file gets the client that queues this process's writes (see local-client.ts).
+  const client = url.startsWith('file:')
+    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs })
+    : createClient({ url, authToken, timeout: busyTimeoutMs });
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }
 

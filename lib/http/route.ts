@@ -20,6 +20,11 @@ type Spec<P extends ZodType, Q extends ZodType, B extends ZodType> = {
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Runs on the parsed JSON before the body schema, for a contract rule that answers its
+   * own code rather than `validation_failed` (signups: a missing consent is `consent_required`).
+   */
+  precheck?: (rawBody: unknown) => void;
 };
 
 export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType> = SiteContext & {
@@ -69,11 +74,18 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       const params = parseOrThrow(spec.params ?? Empty, await ctx.params, 'path');
       const query = parseOrThrow(spec.query ?? Empty, firstValues(url.searchParams), 'query');
       const rawBody = spec.body ? await readJsonBody(req) : null;
+      if (spec.body && spec.precheck) spec.precheck(rawBody!.value);
       const body = spec.body ? parseOrThrow(spec.body, rawBody!.value, 'body') : {};
 
+      // Always a Response, errors included: idempotency stores a handler's 4xx answer
+      // (a retry gets the same answer) and releases the key on a 5xx (a retry runs again).
       const run = async () => {
-        const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
-        return toResponse(req, reply, baseHeaders);
+        try {
+          const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
+          return toResponse(req, reply, baseHeaders);
+        } catch (error) {
+          return toProblem(error, requestId, baseHeaders);
+        }
       };
       if (method === 'POST') {
         return await withIdempotency(

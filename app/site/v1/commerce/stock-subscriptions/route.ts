@@ -1,0 +1,15 @@
+import { endpoint, route } from '@/lib/http/route';
+import { accepted } from '@/lib/http/reply';
+import { createStockSubscription } from '@/lib/contract/operations/signups';
+import { SignupReceipt } from '@/lib/contract/signups';
+import { requireConsent, subscribeToStockNotifications } from '@/lib/commerce/signups';
+import { db } from '@/lib/db';
+
+// POST /site/v1/commerce/stock-subscriptions
+export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+  POST: route({ ...createStockSubscription, precheck: requireConsent }, async ({ site, credentialId, body }) => {
+    await subscribeToStockNotifications(db(), { site, credentialId }, body);
+    // New or known address: the same answer, so the endpoint cannot be used to probe subscribers.
+    return accepted(SignupReceipt.parse({ status: 'accepted' }));
+  }),
+});

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { idempotencyKeys } from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+
+/** Keys are kept this long (CONTRACT §8); an expired key is as good as never used. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * A claim still in flight after this long belongs to a request that died (a killed process,
+ * a lost connection) and is taken over by the next request with that key. Far above any
+ * real request: a write waits at most the busy timeout for its lock.
+ */
+export const IN_FLIGHT_STALE_MS = 60_000;
+
+export type IdempotencyScope = { credentialId: string; key: string };
+export type StoredResponse = { status: number; headers: Record<string, string>; body: string };
+
+/** What a request learns when it presents its key. `claimedAt` identifies its own claim. */
+export type ClaimOutcome =
+  | { kind: 'claimed'; claimedAt: number }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'in_flight' }
+  | { kind: 'mismatch' };
+
+/** sha256 over method, path and the exact body text: the request a key stands for. */
+export function idempotencyRequestHash(method: string, path: string, bodyText: string): string {
+  return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n`).update(bodyText, 'utf8').digest('hex');
+}
+
+/**
+ * Claims a key atomically: the INSERT wins or it does not, in every instance sharing the
+ * database. A losing request reads what the winner left: the stored answer, a claim still
+ * in flight, or a key that stands for another request. An expired key, or a claim in
+ * flight so long its request must have died, is taken over with a compare-and-set so that
+ * two requests cannot both take it.
+ */
+export async function claimIdempotencyKey(
+  database: DbOrTx,
+  scope: IdempotencyScope & { method: string; path: string; requestHash: string },
+  now = Date.now(),
+): Promise<ClaimOutcome> {
+  const fresh = {
+    method: scope.method,
+    path: scope.path,
+    requestHash: scope.requestHash,
+    state: 'in_flight' as const,
+    responseStatus: null,
+    responseHeaders: null,
+    responseBody: null,
+    createdAt: now,
+    expiresAt: now + IDEMPOTENCY_TTL_MS,
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await database
+      .insert(idempotencyKeys)
+      .values({ credentialId: scope.credentialId, key: scope.key, ...fresh })
+      .onConflictDoNothing()
+      .returning({ createdAt: idempotencyKeys.createdAt });
+    if (inserted.length > 0) return { kind: 'claimed', claimedAt: now };
+
+    const [row] = await database.select().from(idempotencyKeys).where(keyIs(scope));
+    if (!row) continue; // purged between the two statements: try the insert again
+
+    const abandoned = row.expiresAt <= now || (row.state === 'in_flight' && row.createdAt <= now - IN_FLIGHT_STALE_MS);
+    if (abandoned) {
+      const taken = await database
+        .update(idempotencyKeys)
+        .set(fresh)
+        .where(and(keyIs(scope), eq(idempotencyKeys.state, row.state), eq(idempotencyKeys.createdAt, row.createdAt)))
+        .returning({ createdAt: idempotencyKeys.createdAt });
+      if (taken.length > 0) return { kind: 'claimed', claimedAt: now };
+      continue; // someone else took it over first: read again
+    }
+    if (row.requestHash !== scope.requestHash) return { kind: 'mismatch' };
+    if (row.state === 'in_flight') return { kind: 'in_flight' };
+    return {
+      kind: 'replay',
+      response: { status: row.responseStatus ?? 500, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' },
+    };
+  }
+  // Three lost races in a row on one key is a storm of identical requests: the others are in flight.
+  return { kind: 'in_flight' };
+}
+
+/** Stores the answer of the request that holds the claim; it is replayed from now on. */
+export async function completeIdempotencyKey(
+  database: DbOrTx,
+  scope: IdempotencyScope & { claimedAt: number },
+  response: StoredResponse,
+): Promise<boolean> {
+  const done = await database
+    .update(idempotencyKeys)
+    .set({ state: 'done', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body })
+    .where(ownClaim(scope))
+    .returning({ key: idempotencyKeys.key });
+  return done.length > 0;
+}
+
+/** Gives a claim up (the request failed on our side), so a retry with the key runs afresh. */
+export async function releaseIdempotencyKey(database: DbOrTx, scope: IdempotencyScope & { claimedAt: number }): Promise<void> {
+  await database.delete(idempotencyKeys).where(ownClaim(scope));
+}
+
+/** Deletes up to `limit` expired keys (oldest first, by the expiry index). Cheap enough to run often. */
+export async function purgeExpiredIdempotencyKeys(database: DbOrTx, now = Date.now(), limit = 500): Promise<number> {
+  const expired = database
+    .select({ rowid: sql`rowid` })
+    .from(idempotencyKeys)
+    .where(lte(idempotencyKeys.expiresAt, now))
+    .orderBy(idempotencyKeys.expiresAt)
+    .limit(limit);
+  const deleted = await database
+    .delete(idempotencyKeys)
+    .where(inArray(sql`rowid`, expired))
+    .returning({ key: idempotencyKeys.key });
+  return deleted.length;
+}
+
+function keyIs(scope: IdempotencyScope) {
+  return and(eq(idempotencyKeys.credentialId, scope.credentialId), eq(idempotencyKeys.key, scope.key));
+}
+
+function ownClaim(scope: IdempotencyScope & { claimedAt: number }) {
+  return and(keyIs(scope), eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.createdAt, scope.claimedAt));
+}

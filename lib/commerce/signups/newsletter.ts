@@ -1,0 +1,81 @@
+import { inArray } from 'drizzle-orm';
+import { newsletterSubscriptions } from '@/db/schema';
+import type { Database } from '@/db/client';
+import type { SiteContext } from '../credentials';
+import { newId } from '../ids';
+import { recordConsent } from './consent';
+import { chooseSignupMarket } from './market';
+import { enqueueOutboxMessage, OUTBOX_TOPICS } from './outbox';
+import type { SignupInput, SignupOutcome } from './types';
+
+export type NewsletterSignupInput = SignupInput & { source?: string };
+
+/**
+ * The Site's newsletter. In one transaction: the consent record (always), the
+ * subscription (once per address and Site, by the unique index; an unsubscribed address
+ * signing up again is armed again) and, when it is new, one confirmation message in the outbox.
+ * A stock-notification consent never stands in for this one.
+ */
+export async function subscribeToNewsletter(
+  database: Database,
+  ctx: Pick<SiteContext, 'site' | 'credentialId'>,
+  input: NewsletterSignupInput,
+  now = Date.now(),
+): Promise<SignupOutcome> {
+  const { site, credentialId } = ctx;
+  const choice = await chooseSignupMarket(database, site, { market: input.market, locale: input.locale });
+  const source = input.source ?? 'newsletter-subscriptions';
+
+  return database.transaction(async (tx) => {
+    const consentId = await recordConsent(tx, {
+      siteId: site.id,
+      purpose: 'newsletter',
+      email: input.email,
+      text: input.consent.text,
+      version: input.consent.version,
+      locale: choice.locale,
+      source,
+      credentialId,
+      at: now,
+    });
+
+    const [subscription] = await tx
+      .insert(newsletterSubscriptions)
+      .values({
+        id: newId('nls'),
+        siteId: site.id,
+        email: input.email,
+        status: 'pending_confirmation',
+        consentId,
+        locale: choice.locale,
+        marketId: choice.market.id,
+        source,
+        createdAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [newsletterSubscriptions.siteId, newsletterSubscriptions.email],
+        set: { status: 'pending_confirmation', consentId, locale: choice.locale, marketId: choice.market.id, source },
+        setWhere: inArray(newsletterSubscriptions.status, ['unsubscribed']),
+      })
+      .returning({ id: newsletterSubscriptions.id });
+    if (!subscription) return { created: false, consentId };
+
+    await enqueueOutboxMessage(tx, {
+      siteId: site.id,
+      topic: OUTBOX_TOPICS.newsletterConfirmation,
+      aggregateId: subscription.id,
+      at: now,
+      payload: {
+        subscriptionId: subscription.id,
+        siteId: site.id,
+        email: input.email,
+        locale: choice.locale,
+        marketId: choice.market.id,
+        source,
+        consentId,
+        requestedAt: new Date(now).toISOString(),
+      },
+    });
+    return { created: true, subscriptionId: subscription.id, consentId };
+  });
+}

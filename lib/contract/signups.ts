@@ -1,0 +1,106 @@
+import 'zod-openapi';
+import { z } from 'zod';
+import { MAX_EMAIL_LENGTH, normaliseEmail } from '@/lib/commerce/signups/email';
+
+/** No control characters (C0, DEL, C1): they have no business in stored text and break logs. */
+const NO_CONTROL = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
+const NO_CONTROL_OR_NEWLINE = /^[^\u0000-\u001F\u007F-\u009F]*$/;
+
+export const Email = z
+  .string()
+  .max(MAX_EMAIL_LENGTH + 64, `At most ${MAX_EMAIL_LENGTH} characters.`)
+  .transform((value, ctx) => {
+    const address = normaliseEmail(value);
+    if (address === null) {
+      ctx.issues.push({ code: 'invalid_format', format: 'email', input: value, message: 'Not a valid e-mail address.' });
+      return z.NEVER;
+    }
+    return address;
+  })
+  .meta({
+    description:
+      `An e-mail address, at most ${MAX_EMAIL_LENGTH} characters. Stored trimmed and lowercased, with an ` +
+      'internationalised domain in its ASCII (punycode) form; the local part must be ASCII.',
+    example: 'anna.svensson@example.se',
+    override: { type: 'string', format: 'email', maxLength: MAX_EMAIL_LENGTH },
+  });
+
+/**
+ * The consent exactly as the shopper saw it. `granted` must be the JSON literal `true`:
+ * a missing consent, `false` or `"true"` is 422 `consent_required`, checked before any
+ * other field so the caller learns the one thing that matters first.
+ */
+export const Consent = z
+  .object({
+    granted: z.literal(true).meta({ description: 'Must be `true`: the shopper actively agreed.' }),
+    text: z
+      .string()
+      .min(1)
+      .max(2000)
+      .regex(/\S/, 'The consent text is blank.')
+      .regex(NO_CONTROL, 'Control characters are not allowed.')
+      .meta({ description: 'The exact text the shopper agreed to (1–2000 characters), stored verbatim with its sha256.' }),
+    version: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u, 'Printable, without leading or trailing spaces.')
+      .meta({ description: 'Your version label of that text (1–64 characters), e.g. `2026-01`.', example: '2026-01' }),
+  })
+  .strict()
+  .meta({ id: 'Consent' });
+export type Consent = z.infer<typeof Consent>;
+
+const Locale = z
+  .string()
+  .min(2)
+  .max(35)
+  .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'A BCP 47 language tag.')
+  .meta({ description: 'BCP 47 locale offered in the market (default: the market\'s). Used for the confirmation mail.', example: 'sv-SE' });
+const MarketId = z
+  .string()
+  .min(1)
+  .max(64)
+  .meta({ description: 'Market id (default: the Site\'s default market).', example: 'se' });
+
+export const StockSubscriptionRequest = z
+  .object({
+    variantId: z.string().min(1).max(200).meta({ description: 'A published variant of this Site.' }),
+    email: Email,
+    consent: Consent,
+    flow: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: 'Handle of an enabled e-mail stock-notification flow of the Site. Default: the Site\'s default flow.', example: 'back-in-stock-email' }),
+    locale: Locale.optional(),
+    market: MarketId.optional(),
+  })
+  .strict()
+  .meta({ id: 'StockSubscriptionRequest' });
+export type StockSubscriptionRequest = z.infer<typeof StockSubscriptionRequest>;
+
+export const NewsletterSubscriptionRequest = z
+  .object({
+    email: Email,
+    consent: Consent,
+    locale: Locale.optional(),
+    market: MarketId.optional(),
+    source: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(NO_CONTROL_OR_NEWLINE, 'Control characters are not allowed.')
+      .optional()
+      .meta({ description: 'Where the shopper signed up (e.g. `footer`, `checkout`), kept with the consent record.', example: 'footer' }),
+  })
+  .strict()
+  .meta({ id: 'NewsletterSubscriptionRequest' });
+export type NewsletterSubscriptionRequest = z.infer<typeof NewsletterSubscriptionRequest>;
+
+/** Deliberately the same for a new and a known address, so signups cannot be used to probe who is subscribed. */
+export const SignupReceipt = z
+  .object({ status: z.literal('accepted') })
+  .meta({ id: 'SignupReceipt', description: 'Accepted. A confirmation mail will be sent (double opt-in) if this is a new signup.' });
+export type SignupReceipt = z.infer<typeof SignupReceipt>;
