@@ -1,12 +1,10 @@
 import 'server-only';
-import { createClient } from '@libsql/client';
-import { drizzle } from 'drizzle-orm/libsql';
-import { schema, type Database } from '@/db/client';
 import { DomainError } from '@/lib/commerce/errors';
 import {
   consumeRateLimit, purgeRateLimitWindows, rateLimitBucket, windowStartOf, PURGE_PROBABILITY,
   type RateLimitKind, type RateLimitPolicy, type RateLimitState,
 } from '@/lib/commerce/rate-limits';
+import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
 export type RateLimitInput = { credentialId: string; kind: RateLimitKind; buyerIp: string | null };
@@ -29,7 +27,7 @@ export function policyFor(kind: RateLimitKind): RateLimitPolicy {
 export async function applyRateLimit(input: RateLimitInput): Promise<Record<string, string>> {
   const policy = policyFor(input.kind);
   const now = Date.now();
-  const database = await counterDatabase();
+  const database = db();
   const bucket = rateLimitBucket({
     ...input,
     windowStart: windowStartOf(now, policy.windowSeconds),
@@ -49,28 +47,6 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
     );
   }
   return headers;
-}
-
-const holder = globalThis as unknown as { __siteCounterDb?: Promise<Database> };
-
-/**
- * The counters' own connection to the same database. Every request writes a counter, so
- * for a local file it runs with `synchronous = NORMAL` (WAL still never corrupts; a power
- * cut may lose the last few increments, which a counter can afford) instead of paying an
- * fsync per request. One connection (concurrency 1) so the setting holds: libSQL runs
- * statements synchronously anyway, so a pool would not add parallelism.
- */
-function counterDatabase(): Promise<Database> {
-  holder.__siteCounterDb ??= (async () => {
-    const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS } = env();
-    const client = createClient({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, timeout: DATABASE_BUSY_TIMEOUT_MS, concurrency: 1 });
-    if (DATABASE_URL.startsWith('file:')) await client.execute('PRAGMA synchronous = NORMAL');
-    return drizzle({ client, schema, casing: 'snake_case' }) as Database;
-  })().catch((error: unknown) => {
-    holder.__siteCounterDb = undefined;
-    throw error;
-  });
-  return holder.__siteCounterDb;
 }
 
 /**

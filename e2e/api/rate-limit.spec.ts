@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@libsql/client';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { AnalyticsReceipt } from '@/lib/contract/analytics';
+import { auth, creds, expectProblem, get, V1 } from '../support/api';
+
+// A second server on the same build with tiny budgets, on its own copy of the e2e database.
+const PORT = Number(process.env.E2E_LIMITS_PORT || 3502);
+const SMALL = `http://127.0.0.1:${PORT}`;
+const READS = 5;
+const WRITES = 2;
+// An hour-long window, so a run never straddles a reset (and the test checks `t` anyway).
+const WINDOW = 3600;
+
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+let copyDir = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  copyDir = mkdtempSync(join(tmpdir(), 'sd-limits-'));
+  const source = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}` });
+  // VACUUM INTO copies a consistent snapshot, WAL included; the credentials of the main run work on it.
+  await source.execute({ sql: 'VACUUM INTO ?', args: [join(copyDir, 'site.db')] });
+  source.close();
+  // The main server's counters could share a window start with this server's windows.
+  const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
+  await copy.execute('DELETE FROM rate_limit_counters');
+  copy.close();
+  server = spawn('node_modules/.bin/next', ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: `file:${join(copyDir, 'site.db')}`,
+      RATE_LIMIT_READS: String(READS),
+      RATE_LIMIT_WRITES: String(WRITES),
+      RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`${SMALL}/site/v1/openapi.json`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the limits server on port ${PORT} did not start`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+});
+
+test.afterAll(async () => {
+  if (server?.pid) {
+    try {
+      process.kill(-server.pid, 'SIGTERM'); // the whole group: next start and its workers
+    } catch {
+      // already gone
+    }
+  }
+  if (copyDir) rmSync(copyDir, { recursive: true, force: true });
+});
+
+function parseRateLimit(value: string | undefined) {
+  const match = /^"(\w+)";r=(\d+);t=(\d+)$/.exec(value ?? '');
+  expect(match, `RateLimit: ${value}`).not.toBeNull();
+  return { policy: match![1]!, remaining: Number(match![2]), reset: Number(match![3]) };
+}
+
+/** Waits out the last seconds of a window, so the counting below happens inside one. */
+async function inOneWindow(request: APIRequestContext) {
+  const res = await request.get(`${SMALL}${V1}/openapi.json`);
+  expect(res.ok()).toBe(true);
+  const secondsLeft = WINDOW - (Math.floor(Date.now() / 1000) % WINDOW);
+  if (secondsLeft < 15) await new Promise((r) => setTimeout(r, (secondsLeft + 1) * 1000));
+}
+
+/** get()/post() of e2e/support/api, against the small-budget server. */
+function smallGet(request: APIRequestContext, path: string, token: string, headers: Record<string, string> = {}) {
+  return request.get(`${SMALL}${V1}${path}`, { headers: auth(token, headers), failOnStatusCode: false });
+}
+function smallPost(request: APIRequestContext, path: string, data: unknown, token: string, headers: Record<string, string> = {}) {
+  return request.post(`${SMALL}${V1}${path}`, {
+    headers: auth(token, { 'Content-Type': 'application/json', ...headers }), data: JSON.stringify(data), failOnStatusCode: false,
+  });
+}
+
+const event = () => ({ type: 'page_view', occurredAt: new Date().toISOString(), anonymousId: `rl_${Date.now()}` });
+
+test('the read budget answers 429 rate_limited with Retry-After past it; writes keep their own budget', async ({ request }) => {
+  await inOneWindow(request);
+  const token = creds().extended;
+  for (let i = 1; i <= READS; i++) {
+    const res = await smallGet(request, '/site', token);
+    expect(res.status(), await res.text()).toBe(200);
+    expect(res.headers()['ratelimit-policy']).toBe(`"reads";q=${READS};w=${WINDOW}`);
+    const limit = parseRateLimit(res.headers().ratelimit);
+    expect(limit).toMatchObject({ policy: 'reads', remaining: READS - i });
+    expect(limit.reset).toBeGreaterThan(0);
+    expect(limit.reset).toBeLessThanOrEqual(WINDOW);
+  }
+  const refused = await smallGet(request, `/site`, token);
+  const problem = await expectProblem(refused, 429, 'rate_limited');
+  expect(problem.detail).not.toContain(token);
+  const retryAfter = Number(refused.headers()['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(WINDOW);
+  expect(refused.headers()['ratelimit-policy']).toBe(`"reads";q=${READS};w=${WINDOW}`);
+  expect(parseRateLimit(refused.headers().ratelimit)).toMatchObject({ policy: 'reads', remaining: 0 });
+  expect(Math.abs(parseRateLimit(refused.headers().ratelimit).reset - retryAfter)).toBeLessThanOrEqual(1);
+  // Another read path is the same budget.
+  await expectProblem(await smallGet(request, `/commerce/products?limit=1`, token), 429, 'rate_limited');
+
+  // Writes are counted apart from reads.
+  const write = await smallPost(request, `/analytics/events`, { events: [event()] }, token);
+  expect(write.status(), await write.text()).toBe(202);
+  AnalyticsReceipt.parse(await write.json());
+  expect(write.headers()['ratelimit-policy']).toBe(`"writes";q=${WRITES};w=${WINDOW}`);
+  expect(parseRateLimit(write.headers().ratelimit)).toMatchObject({ policy: 'writes', remaining: WRITES - 1 });
+  await smallPost(request, `/analytics/events`, { events: [event()] }, token);
+  await expectProblem(await smallPost(request, `/analytics/events`, { events: [event()] }, token), 429, 'rate_limited');
+
+  // Another credential of the same Site has budgets of its own.
+  expect((await smallGet(request, `/site`, creds().core)).status()).toBe(200);
+});
+
+test('Site-Buyer-IP gives each shopper a write budget of their own, stored only as a keyed hash', async ({ request }) => {
+  await inOneWindow(request);
+  const token = creds().outletExtended;
+  const send = (ip?: string) =>
+    smallPost(request, `/analytics/events`, { events: [event()] }, token, ip ? { 'Site-Buyer-IP': ip } : {});
+  for (let i = 1; i <= WRITES; i++) {
+    const res = await send('203.0.113.9');
+    expect(res.status(), await res.text()).toBe(202);
+    expect(parseRateLimit(res.headers().ratelimit).remaining).toBe(WRITES - i);
+  }
+  await expectProblem(await send('203.0.113.9'), 429, 'rate_limited');
+  const other = await send('2001:db8::7');
+  expect(other.status()).toBe(202);
+  expect(parseRateLimit(other.headers().ratelimit).remaining).toBe(WRITES - 1);
+  const unnamed = await send();
+  expect(unnamed.status()).toBe(202);
+  // Reads are per credential, whoever the shopper is.
+  const read = await smallGet(request, `/site`, token, { 'Site-Buyer-IP': '203.0.113.9' });
+  expect(read.status()).toBe(200);
+  expect(parseRateLimit(read.headers().ratelimit).remaining).toBe(READS - 1);
+
+  const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
+  const counters = JSON.stringify((await copy.execute('SELECT * FROM rate_limit_counters')).rows);
+  copy.close();
+  expect(counters.length).toBeGreaterThan(2);
+  expect(counters).not.toMatch(/203\.0\.113\.9|2001:db8/);
+});
+
+test('a request without a live credential is answered 401 without counting or RateLimit headers', async ({ request }) => {
+  for (let i = 0; i < READS + 2; i++) {
+    const res = await request.get(`${SMALL}${V1}/site`, { headers: auth(`site_core_${'x'.repeat(40)}`), failOnStatusCode: false });
+    await expectProblem(res, 401, 'unauthorized');
+    expect(res.headers().ratelimit).toBeUndefined();
+  }
+});
+
+test('the main server sends RateLimit headers on ordinary answers with generous defaults', async ({ request }) => {
+  const read = await get(request, '/site');
+  expect(read.status()).toBe(200);
+  const policy = /^"reads";q=(\d+);w=(\d+)$/.exec(read.headers()['ratelimit-policy'] ?? '');
+  expect(policy).not.toBeNull();
+  expect(Number(policy![1])).toBeGreaterThanOrEqual(10_000);
+  const limit = parseRateLimit(read.headers().ratelimit);
+  expect(limit.policy).toBe('reads');
+  expect(limit.remaining).toBeLessThan(Number(policy![1]));
+  const notModified = await get(request, '/site', creds().core, { 'If-None-Match': read.headers().etag! });
+  expect(notModified.status()).toBe(304);
+  expect(notModified.headers().ratelimit).toMatch(/^"reads";r=\d+;t=\d+$/);
+  const missing = await get(request, '/commerce/products/no-such-product');
+  await expectProblem(missing, 404, 'not_found');
+  expect(missing.headers().ratelimit).toMatch(/^"reads";r=\d+;t=\d+$/);
+});
