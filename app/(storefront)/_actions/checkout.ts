@@ -1,0 +1,134 @@
+'use server';
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { refresh } from 'next/cache';
+import {
+  SiteApiError, changeCountry, deliveryOptions, fetchCheckoutSession, fetchSite, preparePayment, updateCheckout,
+} from '@/lib/site-client';
+import { CART_COOKIE } from '../_lib/cart';
+import { formatCountry, formatMoney } from '../_lib/format';
+import { fill } from '../_lib/i18n';
+import { buyerIp, shop } from '../_lib/shop';
+
+const SESSION_ID = /^cs_[A-Za-z0-9]{1,80}$/;
+
+export type ContactState = {
+  status: 'idle' | 'saved' | 'error';
+  message?: string;
+  /** Field name (email, phone, firstName…) → what is wrong, from the API's JSON pointers. */
+  fieldErrors?: Record<string, string>;
+  at?: number;
+};
+
+export type CountryState = { status: 'idle' | 'changed' | 'error'; message?: string; warnings?: string[]; at?: number };
+export type StepState = { status: 'idle' | 'error'; message?: string; at?: number };
+
+function sessionIdFrom(form: FormData): string {
+  const id = String(form.get('sessionId') ?? '');
+  if (!SESSION_ID.test(id)) throw new Error('bad session id');
+  return id;
+}
+
+/** Maps the API's problems to what the shopper sees; unknown failures never show internals. */
+async function problemState(error: unknown, id: string): Promise<{ message: string; fieldErrors?: Record<string, string> }> {
+  const { t } = await shop();
+  if (!(error instanceof SiteApiError)) return { message: t.tryAgainLater };
+  if (error.code === 'session_expired') return { message: t.sessionExpired };
+  if (error.code === 'session_not_open') redirect(`/checkout/${id}/confirmation`);
+  if (error.code === 'precondition_failed') return { message: t.conflictRetry };
+  const fieldErrors: Record<string, string> = {};
+  for (const e of error.errors) {
+    const field = /^\/(?:shippingAddress\/)?(\w+)/.exec(e.pointer)?.[1];
+    if (field && !fieldErrors[field]) fieldErrors[field] = e.detail;
+  }
+  if (error.code === 'country_not_in_market') fieldErrors.country ??= error.detail;
+  return Object.keys(fieldErrors).length ? { message: t.fixFields, fieldErrors } : { message: error.detail || t.tryAgainLater };
+}
+
+/**
+ * Contact and shipping address. A country outside the session's market first moves the
+ * session (change-country) so the address is accepted and the prices follow it.
+ */
+export async function saveContact(_: ContactState, form: FormData): Promise<ContactState> {
+  const id = sessionIdFrom(form);
+  const text = (name: string) => String(form.get(name) ?? '').trim();
+  const line2 = text('line2');
+  const address = {
+    firstName: text('firstName'), lastName: text('lastName'), line1: text('line1'), ...(line2 ? { line2 } : {}),
+    postalCode: text('postalCode'), city: text('city'), country: text('country').toUpperCase(),
+  };
+  const phone = text('phone');
+  const ifMatch = text('etag') || undefined;
+  try {
+    const [{ session }, site] = await Promise.all([fetchCheckoutSession(id), fetchSite()]);
+    const market = site.markets.find((m) => m.id === session.market);
+    const country = address.country;
+    let etag = ifMatch;
+    if (country && market && !market.countries.includes(country) && site.markets.some((m) => m.countries.includes(country))) {
+      await changeCountry(id, country, { buyerIp: await buyerIp() });
+      etag = undefined; // the session changed on purpose; the form's version is now stale by design
+    }
+    await updateCheckout(id, { email: text('email'), phone: phone || null, shippingAddress: address }, { ifMatch: etag, buyerIp: await buyerIp() });
+  } catch (error) {
+    // A stale form (the session changed elsewhere): show the current session and ask again.
+    if (error instanceof SiteApiError && error.code === 'precondition_failed') refresh();
+    return { status: 'error', ...(await problemState(error, id)), at: Date.now() };
+  }
+  refresh();
+  return { status: 'saved', at: Date.now() };
+}
+
+/** The country select: re-prices the session in the market serving that country. */
+export async function changeSessionCountry(_: CountryState, form: FormData): Promise<CountryState> {
+  const id = sessionIdFrom(form);
+  const country = String(form.get('country') ?? '').toUpperCase();
+  const { t, locale } = await shop();
+  try {
+    const { session, quote } = await changeCountry(id, country, { buyerIp: await buyerIp() });
+    const titles = new Map(session.lines.map((l) => [l.variantId, l.title]));
+    refresh();
+    return {
+      status: 'changed',
+      message: fill(t.countryChanged, {
+        country: formatCountry(country, locale),
+        previous: formatMoney(quote.previousTotal, locale),
+        total: formatMoney(quote.total, locale),
+      }),
+      warnings: quote.warnings.map((w) => fill(t.removedInCountry, { title: titles.get(w.variantId) ?? w.detail })),
+      at: Date.now(),
+    };
+  } catch (error) {
+    return { status: 'error', message: (await problemState(error, id)).message, at: Date.now() };
+  }
+}
+
+export async function chooseDelivery(_: StepState, form: FormData): Promise<StepState> {
+  const id = sessionIdFrom(form);
+  const option = String(form.get('option') ?? '');
+  if (!option) return { status: 'error', message: (await shop()).t.chooseDelivery, at: Date.now() };
+  try {
+    await deliveryOptions(id, { select: option }, { buyerIp: await buyerIp() });
+  } catch (error) {
+    return { status: 'error', message: (await problemState(error, id)).message, at: Date.now() };
+  }
+  refresh();
+  return { status: 'idle' };
+}
+
+/** open → payment_pending with the sandbox provider; the cart is done once payment starts. */
+export async function startPayment(_: StepState, form: FormData): Promise<StepState> {
+  const id = sessionIdFrom(form);
+  const { t } = await shop();
+  try {
+    await preparePayment(id, 'card', { idempotencyKey: `prepare-${id}`, buyerIp: await buyerIp() });
+  } catch (error) {
+    if (error instanceof SiteApiError && error.code === 'session_incomplete') {
+      const names: Record<string, string> = { email: t.email, shippingAddress: t.shippingAddress, deliveryOption: t.delivery };
+      const missing = Array.isArray(error.problem.missing) ? (error.problem.missing as unknown[]).map((m) => names[String(m)] ?? String(m)) : [];
+      return { status: 'error', message: missing.length ? fill(t.missing, { fields: missing.join(', ') }) : error.detail, at: Date.now() };
+    }
+    return { status: 'error', message: (await problemState(error, id)).message, at: Date.now() };
+  }
+  (await cookies()).delete(CART_COOKIE);
+  redirect(`/checkout/${id}/confirmation`);
+}

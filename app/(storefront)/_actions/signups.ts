@@ -1,0 +1,62 @@
+'use server';
+import { createHash } from 'node:crypto';
+import { SiteApiError, subscribeToNewsletter, subscribeToRestock } from '@/lib/site-client';
+import { CONSENT_VERSION } from '../_lib/i18n';
+import { consentTextFor } from '../_lib/i18n-consent';
+import { buyerIp, shop } from '../_lib/shop';
+
+export type SignupState = {
+  status: 'idle' | 'done' | 'error';
+  message?: string;
+  fieldErrors?: { email?: string; consent?: string };
+};
+
+const VARIANT_ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+/** Footer newsletter signup: its own consent (never reused for anything else). */
+export async function signUpForNewsletter(_: SignupState, form: FormData): Promise<SignupState> {
+  const { t, lang, locale, market } = await shop();
+  const email = String(form.get('email') ?? '').trim();
+  if (form.get('consent') !== 'on') return { status: 'error', fieldErrors: { consent: t.consentRequired } };
+  if (!email) return { status: 'error', fieldErrors: { email: t.invalidEmail } };
+  const text = consentTextFor('newsletterConsent', form.get('consentText'), lang);
+  const body = { email, consent: { granted: true as const, text, version: CONSENT_VERSION }, locale, market: market.id, source: 'footer' };
+  const ip = await buyerIp();
+  return submit(() => subscribeToNewsletter(body, { idempotencyKey: keyFor(body), buyerIp: ip }), t);
+}
+
+/** Back-in-stock alert for one variant: a consent of its own, not a newsletter signup. */
+export async function signUpForRestock(_: SignupState, form: FormData): Promise<SignupState> {
+  const { t, lang, locale, market } = await shop();
+  const email = String(form.get('email') ?? '').trim();
+  const variantId = String(form.get('variantId') ?? '');
+  if (!VARIANT_ID.test(variantId)) return { status: 'error', message: t.tryAgainLater };
+  if (form.get('consent') !== 'on') return { status: 'error', fieldErrors: { consent: t.consentRequired } };
+  if (!email) return { status: 'error', fieldErrors: { email: t.invalidEmail } };
+  const text = consentTextFor('restockConsent', form.get('consentText'), lang);
+  const body = { variantId, email, consent: { granted: true as const, text, version: CONSENT_VERSION }, locale, market: market.id };
+  const ip = await buyerIp();
+  return submit(() => subscribeToRestock(body, { idempotencyKey: keyFor(body), buyerIp: ip }), t);
+}
+
+async function submit(send: () => Promise<unknown>, t: Awaited<ReturnType<typeof shop>>['t']): Promise<SignupState> {
+  try {
+    await send();
+    return { status: 'done', message: undefined };
+  } catch (error) {
+    if (error instanceof SiteApiError) {
+      if (error.code === 'consent_required') return { status: 'error', fieldErrors: { consent: t.consentRequired } };
+      if (error.errors.some((e) => e.pointer === '/email')) return { status: 'error', fieldErrors: { email: t.invalidEmail } };
+    }
+    return { status: 'error', message: t.tryAgainLater };
+  }
+}
+
+/**
+ * The key is the body's hash: a resubmitted form (retry, double click) replays the first
+ * answer, a corrected address is a new request. A repeat signup is harmless anyway — the
+ * API answers the same and stores nothing twice.
+ */
+function keyFor(body: unknown): string {
+  return `signup-${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}`;
+}

@@ -1,0 +1,98 @@
+'use client';
+import { useActionState, useId, useState, startTransition } from 'react';
+import type { Address, AddressSuggestion } from '@/lib/contract/checkout';
+import { changeSessionCountry, saveContact, type ContactState, type CountryState } from '../../_actions/checkout';
+import { useT } from '../i18n-context';
+import { keepValuesOnSubmit } from '../use-keep-form';
+import { AddressLineField } from './address-line-field';
+
+type Props = {
+  sessionId: string;
+  etag: string | null;
+  email: string | null;
+  phone: string | null;
+  address: Address | null;
+  country: string;
+  countries: { code: string; label: string }[];
+};
+
+/** Contact + shipping address; the country select re-prices the session on change. */
+export function ContactForm({ sessionId, etag, email, phone, address, country, countries }: Props) {
+  const t = useT();
+  const id = useId();
+  const [state, formAction, saving] = useActionState<ContactState, FormData>(saveContact, { status: 'idle' });
+  const [quote, countryAction, moving] = useActionState<CountryState, FormData>(changeSessionCountry, { status: 'idle' });
+  const [line1, setLine1] = useState(address?.line1 ?? '');
+  const [postalCode, setPostalCode] = useState(address?.postalCode ?? '');
+  const [city, setCity] = useState(address?.city ?? '');
+  const [selectedCountry, setSelectedCountry] = useState(country);
+  const errors = state.status === 'error' ? (state.fieldErrors ?? {}) : {};
+
+  function onCountry(next: string) {
+    setSelectedCountry(next);
+    const form = new FormData();
+    form.set('sessionId', sessionId);
+    form.set('country', next);
+    startTransition(() => countryAction(form));
+  }
+
+  function onPick(s: AddressSuggestion) {
+    setLine1(s.address.line1);
+    setPostalCode(s.address.postalCode);
+    setCity(s.address.city);
+  }
+
+  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, wide = false) => (
+    <div className={`field${wide ? ' span-2' : ''}`}>
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`} name={name} {...props}
+        aria-invalid={errors[name] ? true : undefined} aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
+      />
+      {errors[name] ? <p className="field-error" id={`${id}-${name}-error`}>{errors[name]}</p> : null}
+    </div>
+  );
+
+  return (
+    <form action={formAction} onSubmit={keepValuesOnSubmit(formAction)} noValidate aria-describedby={`${id}-status`}>
+      <input type="hidden" name="sessionId" value={sessionId} />
+      <input type="hidden" name="etag" value={etag ?? ''} />
+      <div className="form-grid">
+        {field('email', t.email, { type: 'email', autoComplete: 'email', required: true, defaultValue: email ?? '', maxLength: 254 }, true)}
+        {field('phone', t.phone, { type: 'tel', autoComplete: 'tel', defaultValue: phone ?? '', maxLength: 40 }, true)}
+        <div className="field span-2">
+          <label htmlFor={`${id}-country`}>{t.country}</label>
+          <select
+            id={`${id}-country`} name="country" autoComplete="country" value={selectedCountry} onChange={(e) => onCountry(e.target.value)}
+            aria-invalid={errors.country ? true : undefined} aria-describedby={errors.country ? `${id}-country-error` : undefined}
+          >
+            {countries.map((c) => <option key={c.code} value={c.code}>{c.label}</option>)}
+          </select>
+          {errors.country ? <p className="field-error" id={`${id}-country-error`}>{errors.country}</p> : null}
+        </div>
+        <div className="span-2" aria-live="polite">
+          {quote.status === 'changed' && !moving ? (
+            <div className="notice notice-info" key={quote.at}>
+              <p>{quote.message}</p>
+              {quote.warnings?.map((w) => <p key={w}>{w}</p>)}
+            </div>
+          ) : null}
+          {quote.status === 'error' && !moving ? <p className="notice notice-error">{quote.message}</p> : null}
+        </div>
+        {field('firstName', t.firstName, { autoComplete: 'given-name', required: true, defaultValue: address?.firstName ?? '', maxLength: 100 })}
+        {field('lastName', t.lastName, { autoComplete: 'family-name', required: true, defaultValue: address?.lastName ?? '', maxLength: 100 })}
+        <AddressLineField sessionId={sessionId} value={line1} onChange={setLine1} onPick={onPick} error={errors.line1} />
+        {field('line2', t.line2, { autoComplete: 'address-line2', defaultValue: address?.line2 ?? '', maxLength: 200 }, true)}
+        {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, value: postalCode, onChange: (e) => setPostalCode(e.target.value), maxLength: 20 })}
+        {field('city', t.city, { autoComplete: 'address-level2', required: true, value: city, onChange: (e) => setCity(e.target.value), maxLength: 100 })}
+      </div>
+      <div id={`${id}-status`} aria-live="polite" style={{ marginTop: 14 }}>
+        {state.status === 'error' && !saving ? <p className="notice notice-error" role="alert">{state.message}</p> : null}
+        {state.status === 'saved' && !saving ? <p className="notice notice-success">{t.saved}</p> : null}
+      </div>
+      <button className="btn btn-primary" type="submit" disabled={saving || moving} style={{ marginTop: 14 }}>
+        {saving ? t.saving : t.saveAndContinue}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import Link from 'next/link';
+import type { Shop } from '../_lib/shop';
+import { NewsletterForm } from './newsletter-form';
+
+type Props = { shop: Shop; navigation: { handle: string; title: string }[] };
+
+export function Footer({ shop, navigation }: Props) {
+  const { t, site, market } = shop;
+  return (
+    <footer className="site-footer">
+      <div className="container">
+        <div className="footer-grid">
+          <section aria-labelledby="newsletter-title">
+            <h2 id="newsletter-title">{t.newsletterTitle}</h2>
+            <p className="muted">{t.newsletterText}</p>
+            <NewsletterForm consentText={t.newsletterConsent} />
+          </section>
+          <nav aria-labelledby="footer-collections">
+            <h2 id="footer-collections">{t.collections}</h2>
+            <ul>
+              {navigation.map((c) => (
+                <li key={c.handle}><Link href={`/collections/${c.handle}`}>{c.title}</Link></li>
+              ))}
+            </ul>
+          </nav>
+          <nav aria-labelledby="footer-shop">
+            <h2 id="footer-shop">{site.name}</h2>
+            <ul>
+              <li><Link href="/products">{t.allProducts}</Link></li>
+              <li><Link href="/cart">{t.cart}</Link></li>
+              <li><a href="/docs">Site Delivery API</a></li>
+            </ul>
+          </nav>
+        </div>
+        <p className="fineprint">
+          © {site.name} · {market.name} · {market.currency}
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,33 @@
+import Link from 'next/link';
+import { fill } from '../_lib/i18n';
+import type { Shop } from '../_lib/shop';
+import { MarketSwitcher } from './market-switcher';
+import { NavLinks } from './nav-links';
+
+type Props = { shop: Shop; navigation: { handle: string; title: string }[]; cartCount: number };
+
+export function Header({ shop, navigation, cartCount }: Props) {
+  const { t, site, market, locale } = shop;
+  const links = [{ href: '/products', title: t.allProducts }, ...navigation.map((c) => ({ href: `/collections/${c.handle}`, title: c.title }))];
+  return (
+    <>
+      <a className="skip-link" href="#main">{t.skipToContent}</a>
+      <div className="topbar">
+        <div className="container">
+          <p>{t.heroTitle}</p>
+          <MarketSwitcher markets={site.markets} market={market.id} locale={locale} label={t.marketAndLanguage} apply={t.apply} />
+        </div>
+      </div>
+      <header className="site-header">
+        <div className="container bar">
+          <Link className="brand" href="/">{site.name}</Link>
+          <NavLinks links={links} label={t.collections} />
+          <Link className="cart-link" href="/cart" aria-label={fill(t.cartWithCount, { count: cartCount })}>
+            <span aria-hidden="true">{t.cart}</span>
+            <span className="cart-count" aria-hidden="true">{cartCount}</span>
+          </Link>
+        </div>
+      </header>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import Link from 'next/link';
+import type { ProductSummary } from '@/lib/contract/catalog';
+import { formatMoney } from '../_lib/format';
+import { fill, type Dictionary } from '../_lib/i18n';
+import { AvailabilityBadge } from './availability-badge';
+
+type Props = { product: ProductSummary; locale: string; t: Dictionary; priority?: boolean };
+
+export function ProductCard({ product, locale, t, priority = false }: Props) {
+  const { min, max } = product.priceRange;
+  const ranged = min.amount !== max.amount;
+  const onSale = product.compareAtPrice !== null;
+  return (
+    <li className="product-card">
+      <Link href={`/products/${product.handle}`}>
+        <div className="thumb">
+          {product.featuredImage ? (
+            // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
+            <img
+              src={product.featuredImage.url} alt="" width={product.featuredImage.width} height={product.featuredImage.height}
+              loading={priority ? 'eager' : 'lazy'}
+            />
+          ) : null}
+        </div>
+        <h3>{product.title}</h3>
+      </Link>
+      <p className="price" style={{ margin: 0 }}>
+        <span className={onSale ? 'price-sale' : undefined}>
+          {ranged ? `${t.from} ` : ''}{formatMoney(min, locale)}
+        </span>
+        {product.compareAtPrice ? <WasPrice price={formatMoney(product.compareAtPrice, locale)} t={t} /> : null}
+      </p>
+      <AvailabilityBadge status={product.availability} t={t} />
+    </li>
+  );
+}
+
+export function ProductGrid({ products, locale, t, eager = 0 }: { products: ProductSummary[]; locale: string; t: Dictionary; eager?: number }) {
+  return (
+    <ul className="product-grid">
+      {products.map((p, i) => (
+        <ProductCard key={p.id} product={p} locale={locale} t={t} priority={i < eager} />
+      ))}
+    </ul>
+  );
+}
+
+/** The struck-through old price; screen readers hear "Was 299 kr" instead of a bare number. */
+export function WasPrice({ price, t }: { price: string; t: Dictionary }) {
+  return (
+    <>
+      <del aria-hidden="true">{price}</del>
+      <span className="visually-hidden">{fill(t.priceWas, { price })}</span>
+    </>
+  );
+}

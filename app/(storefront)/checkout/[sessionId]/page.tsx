@@ -1,0 +1,91 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { deliveryOptions, fetchSite } from '@/lib/site-client';
+import { ContactForm } from '../../_components/checkout/contact-form';
+import { DeliveryForm, type DeliveryOptionView } from '../../_components/checkout/delivery-form';
+import { OrderSummary } from '../../_components/checkout/order-summary';
+import { PaymentForm } from '../../_components/checkout/payment-form';
+import { checkoutSession } from '../../_lib/checkout';
+import { formatCountry, formatMoney } from '../../_lib/format';
+import { fill } from '../../_lib/i18n';
+import { shop } from '../../_lib/shop';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ sessionId: string }> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { site, t } = await shop();
+  return { title: `${t.secureCheckout} | ${site.name}`, robots: { index: false, follow: false } };
+}
+
+export default async function CheckoutPage({ params }: Props) {
+  const [{ sessionId }, { t, locale }] = await Promise.all([params, shop()]);
+  const [{ session, etag }, site] = await Promise.all([checkoutSession(sessionId), fetchSite()]);
+  if (session.status === 'payment_pending' || session.status === 'completed') redirect(`/checkout/${session.id}/confirmation`);
+
+  if (session.status === 'expired') {
+    return (
+      <div className="state" role="alert">
+        <h1>{t.secureCheckout}</h1>
+        <p>{t.sessionExpired}</p>
+        <Link className="btn btn-primary" href="/cart">{t.backToCart}</Link>
+      </div>
+    );
+  }
+
+  const market = site.markets.find((m) => m.id === session.market);
+  const countries = site.markets
+    .flatMap((m) => m.countries)
+    .filter((c, i, all) => all.indexOf(c) === i)
+    .map((code) => ({ code, label: formatCountry(code, locale) }))
+    .sort((a, b) => a.label.localeCompare(b.label, locale));
+  const country = session.shippingAddress?.country ?? market?.countries[0] ?? countries[0]?.code ?? '';
+  // Listing options does not change the session; without an address there is nothing to list yet.
+  const delivery = session.shippingAddress ? await deliveryOptions(session.id).catch(() => null) : null;
+  const options: DeliveryOptionView[] = (delivery?.options ?? []).map((o) => ({
+    id: o.id,
+    kind: o.kind,
+    title: o.pickupPoint?.name ?? o.title,
+    carrier: o.carrier,
+    price: formatMoney(o.price, locale),
+    days: fill(t.days, { min: o.estimatedDays.min, max: o.estimatedDays.max }),
+    detail: o.pickupPoint ? `${o.pickupPoint.address.line1}, ${o.pickupPoint.address.postalCode} ${o.pickupPoint.address.city}` : null,
+  }));
+  const hasAddress = Boolean(session.email && session.shippingAddress);
+  const ready = hasAddress && Boolean(session.deliveryOption) && session.lines.length > 0;
+
+  return (
+    <>
+      <div className="page-head"><h1>{t.secureCheckout}</h1></div>
+      <div className="two-col">
+        <div>
+          <section className={`panel step${hasAddress ? ' step-done' : ''}`} aria-labelledby="step-contact">
+            <h2 id="step-contact"><span className="step-number" aria-hidden="true">1</span>{t.contact} · {t.shippingAddress}</h2>
+            <ContactForm
+              sessionId={session.id} etag={etag} email={session.email} phone={session.phone}
+              address={session.shippingAddress} country={country} countries={countries}
+            />
+          </section>
+          <section className={`panel step${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
+            <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
+            {!session.shippingAddress ? <p className="muted">{t.deliveryHint}</p>
+              : options.length === 0 ? <p className="muted">{delivery ? t.noDeliveryOptions : t.tryAgainLater}</p>
+              : <DeliveryForm sessionId={session.id} options={options} selected={delivery?.selected ?? session.deliveryOption?.id ?? null} />}
+          </section>
+          <section className="panel step" aria-labelledby="step-payment">
+            <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
+            <PaymentForm sessionId={session.id} ready={ready} />
+          </section>
+        </div>
+        <div>
+          <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
+          <p className="muted" style={{ marginTop: 16, fontSize: '0.9rem' }}>
+            {t.hostedCheckout} <a href={session.checkoutUrl} rel="noopener">{t.hostedCheckoutLink}</a>
+          </p>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ProductGrid } from './_components/product-card';
+import { fill } from './_lib/i18n';
+import { shop, snapshot } from './_lib/shop';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { site, t } = await shop();
+  return { title: `${site.name} — ${t.heroTitle}`, description: t.heroText };
+}
+
+export default async function HomePage() {
+  const [{ t, locale }, home] = await Promise.all([shop(), snapshot()]);
+  const art = home.featured.filter((p) => p.featuredImage).slice(0, 4);
+  return (
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <div>
+          <h1 id="hero-title">{t.heroTitle}</h1>
+          <p>{t.heroText}</p>
+          <Link className="btn btn-primary" href="/products">{t.heroCta}</Link>
+        </div>
+        <div className="hero-art" aria-hidden="true">
+          {art.map((p) => (
+            // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
+            <img key={p.id} src={p.featuredImage!.url} alt="" width={p.featuredImage!.width} height={p.featuredImage!.height} />
+          ))}
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="collections-title">
+        <div className="section-head"><h2 id="collections-title">{t.shopByCollection}</h2></div>
+        <ul className="collection-tiles">
+          {home.navigation.map((c) => (
+            <li key={c.handle}>
+              <Link href={`/collections/${c.handle}`}>
+                <strong>{c.title}</strong>
+                <span>{fill(t.productsCount, { count: c.productCount })}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="section" aria-labelledby="featured-title">
+        <div className="section-head">
+          <h2 id="featured-title">{t.featured}</h2>
+          <Link href="/products">{t.allProducts}</Link>
+        </div>
+        <ProductGrid products={home.featured} locale={locale} t={t} eager={4} />
+      </section>
+    </>
+  );
+}

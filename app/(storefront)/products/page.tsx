@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import { fetchProducts } from '@/lib/site-client';
+import { Pagination } from '../_components/pagination';
+import { ProductGrid } from '../_components/product-card';
+import { locality, shop } from '../_lib/shop';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { searchParams: Promise<{ cursor?: string | string[] }> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { site, t } = await shop();
+  return { title: `${t.allProducts} | ${site.name}`, description: t.heroText };
+}
+
+export default async function ProductsPage({ searchParams }: Props) {
+  const { cursor } = await searchParams;
+  const current = typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined;
+  const [{ t, locale }, where] = await Promise.all([shop(), locality()]);
+  const page = await fetchProducts({ ...where, limit: 24, cursor: current });
+  return (
+    <>
+      <div className="page-head"><h1>{t.allProducts}</h1></div>
+      <ProductGrid products={page.data} locale={locale} t={t} eager={4} />
+      <Pagination path="/products" cursor={current} nextCursor={page.page.nextCursor} t={t} />
+    </>
+  );
+}

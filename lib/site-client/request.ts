@@ -1,0 +1,118 @@
+import 'server-only';
+import { Problem } from '@/lib/contract/common';
+import type { Operation } from '@/lib/contract/operation';
+import { clientConfig } from './config';
+import { SiteApiError, SiteApiUnavailable } from './errors';
+import type { CallInput, CallResult } from './types';
+
+const TIMEOUT_MS = 10_000;
+/** A same-key request still in flight answers 409; the first one finishes quickly, then replays. */
+const IN_FLIGHT_RETRIES = 12;
+
+/**
+ * Calls one operation of /site/v1 with the Site credential and parses the answer with
+ * the operation's own response schema, so the storefront sees exactly the contract.
+ */
+export async function call<O extends Operation>(operation: O, input: CallInput<O> = {}): Promise<CallResult<O>> {
+  const { baseUrl, credential } = clientConfig();
+  if (!credential) throw new SiteApiUnavailable(operation.operationId, 'SITE_API_CREDENTIAL is not set');
+
+  const url = `${baseUrl}${fillPath(operation.path, input.params as Record<string, unknown> | undefined)}${queryString(input.query)}`;
+  const method = operation.method.toUpperCase();
+  const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: 'application/json' };
+  if (input.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (input.idempotencyKey) headers['Idempotency-Key'] = input.idempotencyKey;
+  if (input.buyerIp) headers['Site-Buyer-IP'] = input.buyerIp;
+  if (input.ifMatch) headers['If-Match'] = input.ifMatch;
+  const body = input.body === undefined ? undefined : JSON.stringify(input.body);
+  // Reads, and writes that carry an idempotency key, are safe to send again.
+  const repeatable = method === 'GET' || Boolean(input.idempotencyKey);
+
+  for (let attempt = 0; ; attempt += 1) {
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body, cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (error) {
+      if (repeatable && attempt < 1) {
+        await sleep(200);
+        continue;
+      }
+      throw new SiteApiUnavailable(operation.operationId, error instanceof Error ? error.name : 'fetch failed');
+    }
+
+    if (response.status === operation.success.status) {
+      const parsed = operation.success.schema.safeParse(await readJson(response));
+      if (!parsed.success) throw new SiteApiUnavailable(operation.operationId, 'the answer does not match the contract', response.status);
+      return {
+        data: parsed.data as CallResult<O>['data'],
+        status: response.status,
+        etag: response.headers.get('etag'),
+        replayed: response.headers.get('idempotent-replayed') === 'true',
+      };
+    }
+
+    const problem = Problem.safeParse(await readJson(response));
+    if (!problem.success) {
+      if (repeatable && attempt < 1 && response.status >= 500) {
+        await sleep(200);
+        continue;
+      }
+      throw new SiteApiUnavailable(operation.operationId, `unexpected ${response.status}`, response.status);
+    }
+    const code = problem.data.code;
+    if (code === 'idempotency_key_in_use' && attempt < IN_FLIGHT_RETRIES) {
+      await sleep(100 + attempt * 50);
+      continue;
+    }
+    if (code === 'service_unavailable' && repeatable && attempt < 2) {
+      await sleep(retryAfterMs(response));
+      continue;
+    }
+    if (response.status >= 500) {
+      logFailure(operation, response.status, code, problem.data.requestId);
+      throw new SiteApiUnavailable(operation.operationId, code, response.status);
+    }
+    throw new SiteApiError(problem.data);
+  }
+}
+
+function fillPath(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || value === '') throw new Error(`Missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+function queryString(query: unknown): string {
+  if (!query || typeof query !== 'object') return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function retryAfterMs(response: Response): number {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 2) * 1000 : 250;
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Operation, status, code and request id only: never headers, bodies or the credential. */
+function logFailure(operation: Operation, status: number, code: string, requestId: string) {
+  console.warn(`[site-client] ${operation.operationId} answered ${status} ${code} (request ${requestId})`);
+}
