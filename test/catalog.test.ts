@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase } from '@/db/seed';
+import { inventoryLevels, products, productVariants, sites, variantPrices } from '@/db/schema';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { getCollection, getPublishedProduct, listCatalog, listCollections, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
+import { readAvailabilityBatch, readVariantAvailability } from '@/lib/commerce/availability';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { DomainError } from '@/lib/commerce/errors';
+import { Product } from '@/lib/contract/catalog';
+
+let dir: string;
+let database: Database;
+let demo: SiteContext['site'];
+let outlet: SiteContext['site'];
+
+async function siteFor(handle: string) {
+  const { token } = await createCredential(database, { siteHandle: handle, scope: 'core' });
+  return (await authenticateCredential(database, token))!.site;
+}
+
+/** The Site row as a request would see it now (catalogVersion fresh from the database). */
+async function fresh(site: SiteContext['site']) {
+  const [row] = await database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, site.id));
+  return { ...site, catalogVersion: row!.v };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'catalog-test-'));
+  const url = `file:${join(dir, 'site.db')}`;
+  database = openDatabase({ url });
+  await migrateDatabase(database, url);
+  await seedDatabase(database);
+  demo = await siteFor('demo');
+  outlet = await siteFor('outlet');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function expectCode(promise: Promise<unknown>, code: string) {
+  await expect(promise).rejects.toSatisfy((e) => e instanceof DomainError && e.code === code);
+}
+
+describe('the published rule', () => {
+  it('hides drafts and archived products from product reads, lists, catalog and collections', async () => {
+    const se = await chooseMarket(database, demo, {});
+    await expectCode(getPublishedProduct(database, demo, 'draft-winter-parka', se), 'not_found');
+    await expectCode(getPublishedProduct(database, demo, 'retired-enamel-kettle', se), 'not_found');
+    const listed = (await listProducts(database, demo, se, { limit: 100 })).data.map((p) => p.handle);
+    const catalog = (await listCatalog(database, demo, se, { limit: 250 })).data.map((p) => p.handle);
+    const unpublished = await database.select({ handle: products.handle }).from(products).where(and(eq(products.siteId, demo.id), eq(products.status, 'draft')));
+    expect(unpublished.length).toBeGreaterThan(0);
+    for (const { handle } of unpublished) {
+      expect(listed).not.toContain(handle);
+      expect(catalog).not.toContain(handle);
+    }
+    for (const c of (await listCollections(database, demo, se, { limit: 100 })).data) {
+      const members = (await getCollection(database, demo, c.handle, se, { limit: 100 })).products.map((p) => p.handle);
+      for (const { handle } of unpublished) expect(members).not.toContain(handle);
+    }
+  });
+
+  it('makes a product vanish everywhere the moment it is unpublished, and its variants too', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const tote = await getPublishedProduct(database, demo, 'linen-tote-bag', se);
+    const variantId = tote.variants[0]!.id;
+    await database.update(products).set({ status: 'archived' }).where(eq(products.id, tote.id));
+    try {
+      // as the next request sees it: the Site row (and its catalog version) read fresh
+      await expectCode(getPublishedProduct(database, await fresh(demo), 'linen-tote-bag', se), 'not_found');
+      await expectCode(readVariantAvailability(database, demo.id, variantId), 'not_found');
+      expect((await readAvailabilityBatch(database, demo.id, [variantId])).notFound).toEqual([variantId]);
+    } finally {
+      await database.update(products).set({ status: 'published' }).where(eq(products.id, tote.id));
+    }
+  });
+});
+
+describe('pricing per market', () => {
+  it('shows the stored minor units of each market, in its currency, never converted', async () => {
+    const [variant] = await database
+      .select({ id: productVariants.id })
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(and(eq(products.siteId, demo.id), eq(products.handle, 'fjord-ceramic-mug')))
+      .limit(1);
+    const prices = await database.select().from(variantPrices).where(eq(variantPrices.variantId, variant!.id));
+    for (const [market, currency] of [['se', 'SEK'], ['de', 'EUR'], ['us', 'USD']] as const) {
+      const choice = await chooseMarket(database, demo, { market });
+      const product = Product.parse(await getPublishedProduct(database, demo, 'fjord-ceramic-mug', choice));
+      const shown = product.variants.find((v) => v.id === variant!.id)!;
+      const stored = prices.find((p) => p.marketId === market)!.amount;
+      expect(shown.price).toEqual({ amount: (stored / 100).toFixed(2), currency });
+    }
+  });
+
+  it('defaults market and locale, and rejects what a market does not offer', async () => {
+    expect((await chooseMarket(database, demo, {})).locale).toBe('sv-SE');
+    expect((await chooseMarket(database, demo, { market: 'de' })).locale).toBe('de-DE');
+    expect((await chooseMarket(database, demo, { market: 'de', locale: 'EN-de' })).locale).toBe('en-DE');
+    await expectCode(chooseMarket(database, demo, { market: 'fr' }), 'unknown_market');
+    await expectCode(chooseMarket(database, demo, { market: 'us', locale: 'sv-SE' }), 'unsupported_locale');
+    await expectCode(chooseMarket(database, outlet, { market: 'de' }), 'unknown_market');
+  });
+});
+
+describe('availability', () => {
+  it('reads every coarse status from the seeded stock', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const statuses = new Set<string>();
+    for (const handle of ['fjord-ceramic-mug', 'polar-down-jacket', 'aurora-wool-throw']) {
+      (await getPublishedProduct(database, demo, handle, se)).variants.forEach((v) => statuses.add(v.availability));
+    }
+    expect([...statuses].sort()).toEqual(['in_stock', 'low_stock', 'out_of_stock', 'preorder']);
+  });
+
+  it('follows a stock change immediately and folds duplicates in a batch', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const throwVariant = (await getPublishedProduct(database, demo, 'aurora-wool-throw', se)).variants[0]!;
+    expect((await readVariantAvailability(database, demo.id, throwVariant.id)).status).toBe('out_of_stock');
+    await database.update(inventoryLevels).set({ quantity: 40 }).where(eq(inventoryLevels.variantId, throwVariant.id));
+    try {
+      const batch = await readAvailabilityBatch(database, demo.id, [throwVariant.id, throwVariant.id, 'var_missing']);
+      expect(batch.data).toEqual([{ variantId: throwVariant.id, status: 'in_stock', purchasable: true, canSubscribe: false }]);
+      expect(batch.notFound).toEqual(['var_missing']);
+    } finally {
+      await database.update(inventoryLevels).set({ quantity: 0 }).where(eq(inventoryLevels.variantId, throwVariant.id));
+    }
+    await expectCode(readAvailabilityBatch(database, demo.id, Array.from({ length: 101 }, (_, i) => `v${i}`)), 'too_many_variant_ids');
+  });
+});
+
+describe('Site isolation', () => {
+  it("never returns another Site's product, even with the same handle", async () => {
+    const se = await chooseMarket(database, demo, {});
+    const outletSe = await chooseMarket(database, outlet, {});
+    const a = await getPublishedProduct(database, demo, 'linen-tote-bag', se);
+    const b = await getPublishedProduct(database, outlet, 'linen-tote-bag', outletSe);
+    expect(a.id).not.toBe(b.id);
+    expect((await readAvailabilityBatch(database, demo.id, b.variants.map((v) => v.id))).data).toEqual([]);
+  });
+});
+
+describe('the storefront snapshot', () => {
+  it('has a version that changes with a price change and only then', async () => {
+    const before = await readStorefrontSnapshot(database, await fresh(demo), {});
+    const same = await readStorefrontSnapshot(database, await fresh(demo), {});
+    expect(same.version).toBe(before.version);
+    const featured = before.featured[0]!;
+    const [variant] = await database.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, featured.id)).limit(1);
+    await database.update(variantPrices).set({ amount: 12345 }).where(and(eq(variantPrices.variantId, variant!.id), eq(variantPrices.marketId, 'se')));
+    const after = await readStorefrontSnapshot(database, await fresh(demo), {});
+    expect(after.version).not.toBe(before.version);
+    expect(after.featured[0]!.priceRange.min.amount === '123.45' || after.featured[0]!.priceRange.max.amount === '123.45' || after.featured[0]!.priceRange.min.amount < '123.45').toBe(true);
+    expect(after.navigation.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('pagination', () => {
+  it('pages through every published product exactly once in handle order', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listProducts(database, demo, se, { limit: 9, cursor });
+      seen.push(...page.data.map((p) => p.handle));
+      cursor = page.page.nextCursor ?? undefined;
+    } while (cursor);
+    const published = await database.select({ handle: products.handle }).from(products).where(and(eq(products.siteId, demo.id), eq(products.status, 'published')));
+    expect(seen).toEqual(published.map((p) => p.handle).sort());
+  });
+});
