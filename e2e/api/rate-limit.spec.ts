@@ -31,31 +31,38 @@ test.beforeAll(async () => {
   const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
   await copy.execute('DELETE FROM rate_limit_counters');
   copy.close();
-  server = spawn('node_modules/.bin/next', ['start', '-p', String(PORT), '-H', '127.0.0.1'], {
+  server = spawn(process.execPath, [join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
       DATABASE_URL: `file:${join(copyDir, 'site.db')}`,
       RATE_LIMIT_READS: String(READS),
       RATE_LIMIT_WRITES: String(WRITES),
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
     },
-    stdio: 'ignore',
-    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, so afterAll stops whatever it forks
   });
+  let log = '';
+  server.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await fetch(`${SMALL}/site/v1/openapi.json`).then((r) => r.ok, () => false);
+    const up = await fetch(`${SMALL}/site/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
     if (up) break;
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the limits server on port ${PORT} did not start`);
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the limits server on port ${PORT} did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 300));
   }
 });
 
 test.afterAll(async () => {
-  if (server?.pid) {
+  const child = server;
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
     try {
-      process.kill(-server.pid, 'SIGTERM'); // the whole group: next start and its workers
+      process.kill(-child.pid, 'SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
     } catch {
       // already gone
     }

@@ -86,10 +86,17 @@ function glued(text: string, start: number, end: number, throughSeparator: boole
   return (/[-.]/.test(before) && ALNUM.test(text[start - 2] ?? '')) || (/[-.]/.test(after) && ALNUM.test(text[end + 1] ?? ''));
 }
 
-/** 13–19 digits written plain or in groups with spaces or dashes, a card-network first digit (2–6), passing Luhn. */
+/**
+ * 13–19 digits, plain or grouped the way cards are printed (4-4-4-4, 4-4-4-4-3, Amex
+ * 4-6-5, Diners 4-6-4) with spaces or dashes, a card-network first digit (2–6), passing
+ * Luhn. The grouping rule is what keeps UUIDs (8-4-4-4-12) out.
+ */
 function isCard(candidate: string, digits: string): boolean {
   if (digits.length < 13 || digits.length > 19) return false;
   if (!/^\d[\d -]*\d$/.test(candidate) || /[ -]{2}/.test(candidate)) return false;
+  const groups = candidate.split(/[ -]/).map((g) => g.length);
+  const printed = groups.length === 1 || groups.slice(0, -1).every((n) => n === 4) || /^4,6,[45]$/.test(groups.join(','));
+  if (!printed) return false;
   // 1… are epoch milliseconds and most order numbers; 7–9… are EAN/ISBN barcodes; no major network issues them.
   if (!/^[2-6]/.test(digits) || /^(\d)\1+$/.test(digits)) return false;
   return luhn(digits);
