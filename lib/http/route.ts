@@ -71,7 +71,8 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       );
 
       const url = new URL(req.url);
-      const params = parseOrThrow(spec.params ?? Empty, await ctx.params, 'path');
+      // Next passes no params to a route without dynamic segments.
+      const params = parseOrThrow(spec.params ?? Empty, (await ctx.params) ?? {}, 'path');
       const query = parseOrThrow(spec.query ?? Empty, firstValues(url.searchParams), 'query');
       const rawBody = spec.body ? await readJsonBody(req) : null;
       if (spec.body && spec.precheck) spec.precheck(rawBody!.value);
