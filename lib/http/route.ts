@@ -127,8 +127,9 @@ function parseBuyerIp(value: string | null): string | null {
 }
 
 function firstValues(params: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of params) if (!(k in out)) out[k] = v;
+  // No prototype: `?constructor=` or `?__proto__=` are plain (ignored) names here.
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of params) if (!Object.hasOwn(out, k)) out[k] = v;
   return out;
 }
 
