@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from '@libsql/client';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
@@ -22,6 +23,7 @@ process.env.DATABASE_URL = url;
 process.env.RATE_LIMIT_READS = '3';
 process.env.RATE_LIMIT_WRITES = '2';
 process.env.RATE_LIMIT_WINDOW_SECONDS = '60';
+process.env.DATABASE_BUSY_TIMEOUT_MS = '200';
 
 beforeAll(async () => {
   database = openDatabase({ url });
@@ -122,5 +124,21 @@ describe('applyRateLimit', () => {
 
     const stored = await database.select().from(rateLimitCounters);
     expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113|198\.51\.100/);
+  });
+});
+
+describe('applyRateLimit while another process holds the write lock', () => {
+  it('serves reads uncounted and fails writes as busy', async () => {
+    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const other = createClient({ url });
+    const lock = await other.transaction('write'); // BEGIN IMMEDIATE, as another instance would
+    try {
+      expect(await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).toEqual({});
+      await expect(applyRateLimit({ credentialId: 'cred_locked', kind: 'write', buyerIp: null })).rejects.toThrow(/BUSY|locked/i);
+    } finally {
+      await lock.rollback();
+      other.close();
+    }
+    expect((await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).RateLimit).toMatch(/^"reads";r=2;/);
   });
 });

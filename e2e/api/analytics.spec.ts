@@ -124,7 +124,7 @@ test.describe(`POST ${PATH}`, () => {
     await expectProblem(await big, 413, 'payload_too_large');
     const text = await request.post(`${V1}${PATH}`, { headers: auth(creds().extended, { 'Content-Type': 'text/plain' }), data: '{"events":[]}', failOnStatusCode: false });
     await expectProblem(text, 415, 'unsupported_media_type');
-    const broken = await request.post(`${V1}${PATH}`, { headers: auth(creds().extended, { 'Content-Type': 'application/json' }), data: '{"events":[', failOnStatusCode: false });
+    const broken = await request.post(`${V1}${PATH}`, { headers: auth(creds().extended, { 'Content-Type': 'application/json' }), data: Buffer.from('{"events":['), failOnStatusCode: false }); // a Buffer: Playwright would JSON-encode a string that does not parse
     await expectProblem(broken, 400, 'invalid_json');
     expect(await storedFor(anonymousId)).toHaveLength(0);
   });

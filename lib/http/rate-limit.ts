@@ -33,7 +33,16 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
     windowStart: windowStartOf(now, policy.windowSeconds),
     secret: env().RATE_LIMIT_KEY ?? FALLBACK_KEY,
   });
-  const state = await consumeRateLimit(database, { bucket, policy, now });
+  let state: RateLimitState;
+  try {
+    state = await consumeRateLimit(database, { bucket, policy, now });
+  } catch (error) {
+    // A read needs no write lock but its counter does: when another writer holds the lock
+    // past the busy timeout, serve the read uncounted rather than fail it. A write would
+    // need the lock anyway, so it fails as busy (503) like any write.
+    if (input.kind === 'read' && isBusy(error)) return {};
+    throw error;
+  }
   if (Math.random() < PURGE_PROBABILITY) {
     // Off the request's path: a failed sweep only means the next one has more to do.
     purgeRateLimitWindows(database, { now, windowSeconds: policy.windowSeconds }).catch(() => {});
@@ -61,4 +70,13 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
     'RateLimit-Policy': `"${name}";q=${limit};w=${windowSeconds}`,
     RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
   };
+}
+
+function isBusy(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /BUSY|LOCKED/.test(code)) return true;
+    if (e instanceof Error && /SQLITE_BUSY|database is locked/i.test(e.message)) return true;
+  }
+  return false;
 }
