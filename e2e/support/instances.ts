@@ -1,0 +1,90 @@
+// Extra `next start` processes for the multi-process tests (two instances on one database,
+// kill -9, a locked database). They run the build the Playwright webServer already made.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createClient, type Client } from '@libsql/client';
+
+const NEXT_BIN = join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
+
+export type Instance = { port: number; baseURL: string; child: ChildProcess; output: () => string; databaseUrl: string };
+
+/** A port the OS says is free right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Starts `next start` on its own port against `databaseUrl`, in its own process group (so
+ * kill -9 reaches the server process itself, whatever it forks), and waits until it answers.
+ */
+export async function startInstance(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Instance> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: process.cwd(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATABASE_URL: databaseUrl, PORT: String(port), ...env },
+  });
+  let log = '';
+  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const instance: Instance = { port, baseURL: `http://127.0.0.1:${port}`, child, output: () => log, databaseUrl };
+
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`next start exited early:\n${log}`);
+    try {
+      const res = await fetch(`${instance.baseURL}/site/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return instance;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  killInstance(instance);
+  throw new Error(`next start did not answer within ${timeoutMs} ms:\n${log}`);
+}
+
+/** SIGKILL to the whole process group: no shutdown hook, no flush, exactly like a crash. */
+export function killInstance(instance: Instance): Promise<void> {
+  return new Promise((resolve) => {
+    if (instance.child.exitCode !== null || instance.child.signalCode !== null) return resolve();
+    instance.child.once('exit', () => resolve());
+    try {
+      process.kill(-instance.child.pid!, 'SIGKILL');
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** A plain client on a database file (not the app's write queue): stands for another process. */
+export function rawClient(url: string): Client {
+  return createClient({ url, concurrency: 1 });
+}
+
+/** A consistent copy of a live database (VACUUM INTO reads one snapshot), in WAL mode like the original. */
+export async function copyDatabase(fromUrl: string, toPath: string): Promise<string> {
+  const source = rawClient(fromUrl);
+  try {
+    await source.execute({ sql: 'VACUUM INTO ?', args: [toPath] });
+  } finally {
+    source.close();
+  }
+  const url = `file:${toPath}`;
+  const copy = rawClient(url);
+  try {
+    await copy.execute('PRAGMA journal_mode = WAL');
+  } finally {
+    copy.close();
+  }
+  return url;
+}
