@@ -1,0 +1,32 @@
+import { env } from '@/lib/env';
+
+/**
+ * GET /bench-ceiling?bytes=N — the framework's ceiling for `npm run bench`: a trivial
+ * handler of this same app answering a constant body of N bytes (the size of a product
+ * answer). It exists only when the benchmark started the server (BENCH_CEILING=1);
+ * everywhere else it answers 404.
+ */
+export const dynamic = 'force-dynamic';
+
+const HEAD = '{"data":"';
+const TAIL = '"}';
+const bodies = new Map<number, string>();
+
+function bodyOf(bytes: number): string {
+  let body = bodies.get(bytes);
+  if (body === undefined) {
+    body = HEAD + 'x'.repeat(bytes - HEAD.length - TAIL.length) + TAIL;
+    if (bodies.size > 16) bodies.clear();
+    bodies.set(bytes, body);
+  }
+  return body;
+}
+
+export function GET(req: Request): Response {
+  if (env().BENCH_CEILING !== '1') return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+  const asked = Number(new URL(req.url).searchParams.get('bytes') ?? 5120);
+  const bytes = Number.isInteger(asked) ? Math.min(Math.max(asked, 16), 1 << 20) : 5120;
+  return new Response(bodyOf(bytes), {
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, max-age=60', ETag: '"ceiling"' },
+  });
+}

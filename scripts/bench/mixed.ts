@@ -1,0 +1,79 @@
+import { measure, type RequestPlan } from './load';
+import { checkoutPlan, signupRequest, type Targets } from './scenarios';
+import type { Server } from './server';
+import { rotate } from './load';
+
+export type MixedResult = {
+  seconds: number;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  status5xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  rssAt10sMb: number;
+  rssEndMb: number;
+  rssPeakMb: number;
+  /** Growth of RSS from the 10th second to the end, MB per minute (least squares). */
+  rssSlopeMbPerMin: number;
+};
+
+const V1 = '/site/v1';
+
+/**
+ * Reads, signups and checkouts together at c=64: what a busy shop sends. Each request
+ * picks its kind from a fixed weighted cycle (so runs are comparable) and a credential
+ * from a small pool (so the per-credential budgets are those of several callers).
+ */
+export async function mixedRun(server: Server, t: Targets, tokens: string[], seconds: number): Promise<MixedResult> {
+  const product = rotate(t.handles.map((h) => `${V1}/commerce/products/${h}`));
+  const list = rotate(t.listPaths);
+  const collection = rotate(t.collectionPaths);
+  const availability = rotate(t.availabilityPaths);
+  const checkout = checkoutPlan(t);
+  const kinds: (() => RequestPlan)[] = [
+    () => ({ path: product() }), () => ({ path: product() }), () => ({ path: product() }), () => ({ path: product() }),
+    () => ({ path: list() }), () => ({ path: collection() }),
+    () => ({ path: availability() }), () => ({ path: availability() }),
+    () => ({ path: `${V1}/commerce/storefront` }),
+    signupRequest, checkout,
+  ];
+  const kind = rotate(kinds);
+  const token = rotate(tokens);
+  const next = (): RequestPlan => {
+    const r = kind()();
+    return { ...r, headers: { ...r.headers, Authorization: `Bearer ${token()}` } };
+  };
+  const result = await measure({ base: server.base, connections: 64, next }, seconds, 0);
+  const [from, to] = result.window;
+  const after10 = server.rss.samples.filter((s) => s.t >= from + 10_000 && s.t <= to);
+  return {
+    seconds,
+    connections: 64,
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    status5xx: result.status5xx,
+    errors: result.errors,
+    statusCodes: result.statusCodes,
+    rssAt10sMb: server.rss.atMb(from + 10_000),
+    rssEndMb: server.rss.atMb(to),
+    rssPeakMb: server.rss.peakMb(from, to),
+    rssSlopeMbPerMin: slope(after10.map((s) => [(s.t - from) / 60_000, s.kb / 1024] as const)),
+  };
+}
+
+function slope(points: (readonly [number, number])[]): number {
+  if (points.length < 2) return 0;
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  return den === 0 ? 0 : Math.round((num / den) * 10) / 10;
+}

@@ -1,0 +1,154 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Child processes of the benchmark. Each runs in its own process group, so stopping it
+ * stops everything it started (next start's workers too). Whatever happens to the
+ * benchmark — an error, Ctrl-C — every group is killed before it exits.
+ */
+export type Managed = { label: string; pid: number; child: ChildProcess; exited: Promise<number | null>; output: () => string };
+
+const live = new Map<number, Managed>();
+
+function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false; // no such group: already gone
+  }
+}
+
+function killAllNow(): void {
+  for (const pid of live.keys()) killGroup(pid, 'SIGKILL');
+  live.clear();
+}
+
+process.on('exit', killAllNow);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    console.error(`\nbench: ${signal}, stopping servers`);
+    killAllNow();
+    process.exit(130);
+  });
+}
+
+export function startProcess(label: string, command: string, args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Managed {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid === undefined) throw new Error(`could not start ${label}`);
+  const tail: string[] = [];
+  const keep = (chunk: Buffer) => {
+    tail.push(chunk.toString('utf8'));
+    if (tail.length > 200) tail.splice(0, tail.length - 200);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const managed: Managed = { label, pid: child.pid, child, exited, output: () => tail.join('') };
+  live.set(child.pid, managed);
+  void exited.then(() => {
+    // The leader is gone; anything left in its group goes too.
+    killGroup(managed.pid, 'SIGKILL');
+    live.delete(managed.pid);
+  });
+  return managed;
+}
+
+/** SIGTERM the group, wait up to `graceMs`, then SIGKILL whatever is left. */
+export async function stopProcess(managed: Managed, graceMs = 5000): Promise<void> {
+  if (!live.has(managed.pid)) return;
+  killGroup(managed.pid, 'SIGTERM');
+  const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+  await Promise.race([managed.exited, timer]);
+  killGroup(managed.pid, 'SIGKILL');
+  live.delete(managed.pid);
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live.values()].map((m) => stopProcess(m)));
+}
+
+/** Runs a command to completion (the build), streaming nothing, failing with its output. */
+export async function runToCompletion(label: string, command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+  const managed = startProcess(label, command, args, env);
+  const timer = setTimeout(() => killGroup(managed.pid, 'SIGKILL'), timeoutMs);
+  const code = await managed.exited;
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`${label} failed (exit ${code}):\n${managed.output().slice(-4000)}`);
+  return managed.output();
+}
+
+/** Polls `url` until it answers (any status below 500), at most `timeoutMs`. */
+export async function waitForHttp(url: string, managed: Managed, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void managed.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${managed.label} exited before it was ready:\n${managed.output().slice(-4000)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${managed.label} was not ready within ${timeoutMs} ms:\n${managed.output().slice(-4000)}`);
+}
+
+/** Resident memory (KiB) of every process in a process group, from /proc. */
+export function groupRssKb(pgid: number): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // fields after the parenthesised command: state ppid pgrp ...
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+      if (match) total += Number(match[1]);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+/** Samples a group's RSS every 250 ms; windows of it give each scenario's peak. */
+export class RssSampler {
+  readonly samples: { t: number; kb: number }[] = [];
+  private timer: NodeJS.Timeout;
+
+  constructor(private readonly pgid: number, intervalMs = 250) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  private sample(): void {
+    const kb = groupRssKb(this.pgid);
+    if (kb > 0) this.samples.push({ t: Date.now(), kb });
+  }
+
+  /** Peak in MB over [from, to]. */
+  peakMb(from = 0, to = Number.POSITIVE_INFINITY): number {
+    let peak = 0;
+    for (const s of this.samples) if (s.t >= from && s.t <= to && s.kb > peak) peak = s.kb;
+    return Math.round(peak / 102.4) / 10;
+  }
+
+  /** RSS in MB at the sample nearest to `t`. */
+  atMb(t: number): number {
+    let best: { t: number; kb: number } | undefined;
+    for (const s of this.samples) if (!best || Math.abs(s.t - t) < Math.abs(best.t - t)) best = s;
+    return best ? Math.round(best.kb / 102.4) / 10 : 0;
+  }
+
+  stop(): void {
+    this.sample();
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,173 @@
+// npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--profile=<dir>]
+//
+// Seeds fresh 10k- and 1k-product databases, builds and starts the production server,
+// drives each operation with autocannon on loopback, and prints a table, the targets,
+// and last one JSON line ({"bench": {...}}). Every server it starts is stopped on exit.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeFixture, type Fixture } from './fixture';
+import { measure, sequentialLatency } from './load';
+import { mixedRun, type MixedResult } from './mixed';
+import { runToCompletion, stopAll } from './processes';
+import { jsonLine, printTable, type Row } from './report';
+import { discover, planFor, SCENARIOS, type ScenarioKey, type Targets } from './scenarios';
+import { buildEnv, DIST_DIR, ROOT, startFloorServer, startNextServer, type Server } from './server';
+
+const PORTS = { big: 3601, small: 3602, floor: 3603 } as const;
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'skip-1k': { type: 'boolean', default: false },
+    'skip-mixed': { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    products: { type: 'string', default: '10000' },
+  },
+});
+const WARM = flags.quick ? 1 : 3;
+const SECONDS = flags.quick ? 3 : 10;
+const MIXED_SECONDS = flags.quick ? 15 : 60;
+const BIG = Number(flags.products);
+const SMALL = 1000;
+
+// Measured on the big catalog, in this order: ceiling first and again near the end
+// (the mean is the reference), writes last so the reads see the seeded catalog.
+const BIG_ORDER: ScenarioKey[] = [
+  'ceiling', 'ceiling_c1', 'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
+  'static', 'page', 'product_cold', 'checkout',
+];
+const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'page'];
+const only = flags.only ? new Set(flags.only.split(',')) : null;
+const API: ReadonlySet<ScenarioKey> = new Set(['product', 'product_c1', 'product_cold', 'list', 'collection', 'availability', 'snapshot', 'checkout']);
+
+const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+async function runScenario(server: Server, targets: Targets, key: ScenarioKey, token: string): Promise<Row | null> {
+  const scenario = SCENARIOS[key];
+  if ((key === 'page' && !targets.storefrontPage) || (key === 'static' && !targets.staticPage)) {
+    log(`skip ${key}: the page is not there (answered non-200)`);
+    return null;
+  }
+  const plan = planFor(scenario, targets, API.has(key) ? token : null);
+  const result = scenario.connections === 1 ? await sequentialLatency(plan, SECONDS, WARM) : await measure(plan, SECONDS, WARM);
+  const row: Row = { ...result, key, peakRssMb: server.rss.peakMb(...result.window) };
+  log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}`);
+  return row;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const load = [loadavg()];
+  const dir = mkdtempSync(join(tmpdir(), 'site-bench-'));
+  log(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores; data in ${dir}`);
+  const rows = new Map<ScenarioKey, Row>();
+  const rows1k = new Map<ScenarioKey, Row>();
+  let floor: Row | undefined;
+  let mixed: MixedResult | undefined;
+  let ceilingRps = 0;
+  let ceilingP99 = 0;
+  let productBytes = 0;
+  let big: Fixture | undefined;
+  let small: Fixture | undefined;
+  try {
+    if (!flags['no-build'] || !existsSync(join(ROOT, DIST_DIR, 'BUILD_ID'))) {
+      log(`building into ${DIST_DIR} …`);
+      const t = Date.now();
+      rmSync(join(ROOT, DIST_DIR), { recursive: true, force: true });
+      await runToCompletion('next build', process.execPath, [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], buildEnv(), 480_000);
+      log(`built in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    }
+    log(`seeding ${BIG} products …`);
+    big = await makeFixture(dir, BIG, `http://127.0.0.1:${PORTS.big}`, 16);
+    log(`seeded in ${big.seedSeconds.toFixed(1)} s`);
+
+    const server = await startNextServer({ label: `next ${BIG}`, port: PORTS.big, databaseUrl: big.url, storefrontCredential: big.storefront, cpuProfileDir: flags.profile });
+    try {
+      const targets = await discover(server.base, big);
+      productBytes = targets.productBytes;
+      log(`product answers ~${productBytes} bytes; ${targets.handles.length} handles, ${targets.inStock.length} in-stock variants; storefront page ${targets.storefrontPage ? 'yes' : 'NO'}, static page ${targets.staticPage ? 'yes' : 'NO'}`);
+      let token = 0;
+      const ceilings: Row[] = [];
+      for (const key of BIG_ORDER) {
+        if (only && !only.has(key) && !key.startsWith('ceiling')) continue;
+        const row = await runScenario(server, targets, key, big.credentials[token++ % big.credentials.length]!);
+        if (!row) continue;
+        if (key === 'ceiling') ceilings.push(row);
+        else rows.set(key, row);
+      }
+      const again = await runScenario(server, targets, 'ceiling', '');
+      if (again) ceilings.push(again);
+      ceilingRps = Math.round((ceilings.reduce((a, r) => a + r.rps, 0) / ceilings.length) * 10) / 10;
+      ceilingP99 = ceilings.reduce((a, r) => a + r.p99, 0) / ceilings.length;
+      rows.set('ceiling', { ...ceilings[0]!, rps: ceilingRps, p99: ceilingP99, peakRssMb: Math.max(...ceilings.map((r) => r.peakRssMb)) });
+      if (!flags['skip-mixed']) {
+        log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
+        mixed = await mixedRun(server, targets, big.credentials.slice(-4), MIXED_SECONDS);
+        log(`mixed: ${JSON.stringify(mixed)}`);
+      }
+    } finally {
+      await server.stop();
+    }
+
+    if (!flags['skip-1k']) {
+      log(`seeding ${SMALL} products …`);
+      small = await makeFixture(dir, SMALL, `http://127.0.0.1:${PORTS.small}`, 8);
+      const smallServer = await startNextServer({ label: `next ${SMALL}`, port: PORTS.small, databaseUrl: small.url, storefrontCredential: small.storefront });
+      try {
+        const targets = await discover(smallServer.base, small);
+        let token = 0;
+        for (const key of SMALL_ORDER) {
+          if (only && !only.has(key)) continue;
+          const row = await runScenario(smallServer, targets, key, small.credentials[token++ % small.credentials.length]!);
+          if (row) rows1k.set(key, row);
+        }
+      } finally {
+        await smallServer.stop();
+      }
+    }
+
+    const floorServer = await startFloorServer(PORTS.floor, productBytes);
+    try {
+      const plan = planFor(SCENARIOS.floor, { base: floorServer.base } as Targets, null);
+      const result = await measure(plan, SECONDS, WARM);
+      floor = { ...result, key: 'floor', peakRssMb: floorServer.rss.peakMb(...result.window) };
+      log(`floor: ${floor.rps} req/s p50 ${floor.p50} p99 ${floor.p99}`);
+    } finally {
+      await floorServer.stop();
+    }
+  } finally {
+    await stopAll();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  load.push(loadavg());
+  const meta = {
+    cores: cpus().length,
+    node: process.version,
+    products: [BIG, SMALL],
+    productBytes,
+    seedSeconds: { big: big?.seedSeconds ?? null, small: small?.seedSeconds ?? null },
+    loadAvgStart: load[0]!.map((n) => Math.round(n * 100) / 100),
+    loadAvgEnd: load[1]!.map((n) => Math.round(n * 100) / 100),
+    seconds: Math.round((Date.now() - started) / 1000),
+    measureSeconds: SECONDS,
+    warmSeconds: WARM,
+    connections: 32,
+  };
+  const report = { rows, rows1k, floor, mixed, ceilingRps, ceilingP99, meta };
+  console.log('');
+  printTable(report);
+  console.log(`\n${BIG.toLocaleString('en')} products; ${meta.seconds} s in all; load average ${meta.loadAvgStart.join(' ')} → ${meta.loadAvgEnd.join(' ')}`);
+  console.log(jsonLine(report));
+}
+
+main().then(
+  () => process.exit(0),
+  async (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    await stopAll();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { RssSampler, startProcess, stopProcess, waitForHttp, type Managed } from './processes';
+
+export const ROOT = process.cwd();
+export const DIST_DIR = process.env.NEXT_DIST_DIR || '.next-bench';
+const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+export type Server = { label: string; base: string; managed: Managed; rss: RssSampler; stop: () => Promise<void> };
+
+/** The production build, in its own dist dir (so it never disturbs anyone's .next). */
+export function buildEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, NODE_ENV: 'production', NEXT_DIST_DIR: DIST_DIR, BENCH_CEILING: '1', NEXT_TELEMETRY_DISABLED: '1' };
+}
+
+export async function startNextServer(options: {
+  label: string;
+  port: number;
+  databaseUrl: string;
+  storefrontCredential: string;
+  cpuProfileDir?: string;
+}): Promise<Server> {
+  const base = `http://127.0.0.1:${options.port}`;
+  const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  const managed = startProcess(options.label, process.execPath, [...nodeArgs, NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'], {
+    ...buildEnv(),
+    PORT: String(options.port),
+    DATABASE_URL: options.databaseUrl,
+    SITE_API_CREDENTIAL: options.storefrontCredential,
+    SITE_API_BASE_URL: base,
+  });
+  const rss = new RssSampler(managed.pid);
+  try {
+    await waitForHttp(`${base}/site/v1/openapi.json`, managed);
+  } catch (error) {
+    rss.stop();
+    await stopProcess(managed);
+    throw error;
+  }
+  return {
+    label: options.label,
+    base,
+    managed,
+    rss,
+    stop: async () => {
+      rss.stop();
+      // SIGINT lets node write its --cpu-prof file; SIGKILL follows if it lingers.
+      if (options.cpuProfileDir) process.kill(managed.pid, 'SIGINT');
+      await stopProcess(managed, 10_000);
+    },
+  };
+}
+
+export async function startFloorServer(port: number, bytes: number): Promise<Server> {
+  const base = `http://127.0.0.1:${port}`;
+  const managed = startProcess('floor', process.execPath, [join(ROOT, 'scripts', 'bench', 'floor-server.mjs'), String(port), String(bytes)], { ...process.env });
+  const rss = new RssSampler(managed.pid);
+  await waitForHttp(base, managed, 15_000);
+  return { label: 'floor', base, managed, rss, stop: async () => { rss.stop(); await stopProcess(managed); } };
+}
