@@ -170,7 +170,8 @@ export const CreateCheckoutSessionBody = z
   .superRefine((body, ctx) => {
     // Duplicate variants are folded into one line; the folded quantity has the same bound.
     for (const line of mergeLines(body.lines)) {
-      if (line.quantity <= MAX_LINE_QUANTITY) continue;
+      // A single line over the bound is already reported by its own quantity check.
+      if (line.indexes.length < 2 || line.quantity <= MAX_LINE_QUANTITY) continue;
       for (const index of line.indexes) {
         ctx.addIssue({
           code: 'custom',

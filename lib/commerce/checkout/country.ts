@@ -24,13 +24,14 @@ export type CountryChangeWarning = { variantId: string; code: 'not_sold_in_marke
 export async function changeCheckoutCountry(database: Database, site: SiteContext['site'], id: string, requested: string, clock: Clock = {}) {
   const now = clock.now ?? Date.now();
   const country = requested.toUpperCase();
-  const market = await marketForCountry(database, site, country);
-  if (!market) {
-    throw new DomainError('unsupported_country', `No market of this Site serves ${country}.`, {
-      errors: [{ pointer: '/country', code: 'unsupported_country', detail: 'Not served by any market.' }],
-    });
-  }
   const { session, result } = await mutateSession(database, site.id, id, { now }, async (before, tx) => {
+    // Looked up once the session is known to exist: another Site's id is 404 whatever the body says.
+    const market = await marketForCountry(tx, site, country);
+    if (!market) {
+      throw new DomainError('unsupported_country', `No market of this Site serves ${country}.`, {
+        errors: [{ pointer: '/country', code: 'unsupported_country', detail: 'Not served by any market.' }],
+      });
+    }
     const locale = market.locales.includes(before.locale) ? before.locale : market.defaultLocale;
     const catalog = await readCatalogVariants(tx, site, market.id, locale, before.lines.map((l) => l.variantId));
     const warnings: CountryChangeWarning[] = [];
