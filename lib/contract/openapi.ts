@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { PROBLEMS } from '@/lib/http/problems';
@@ -11,8 +12,32 @@ const HEADER_DOCS: Record<string, { description: string }> = {
   'Cache-Control': { description: 'How long the answer may be reused, by kind of data.' },
   'Content-Language': { description: 'The locale the text is in.' },
   Location: { description: 'URL of the created resource.' },
+  'X-Request-Id': { description: 'Echoes a well-formed incoming X-Request-Id, else a new one; quote it when reporting a problem.' },
+  RateLimit: { description: 'What is left of the budget (IETF RateLimit header fields draft).' },
+  'RateLimit-Policy': { description: 'The budget that applies (IETF RateLimit header fields draft).' },
   'Idempotent-Replayed': { description: '`true` when this is a replay of an earlier answer to the same Idempotency-Key.' },
 };
+
+/** Every POST may carry an Idempotency-Key (CONTRACT §5). */
+const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x20-\x7E]+$/)
+    .optional()
+    .meta({
+      description:
+        'Replays the first answer (status and body, with `Idempotent-Replayed: true`) to a repeat of the same request ' +
+        'with the same key within 24 h; the same key with another body is `idempotency_key_reused`, one still in flight ' +
+        '`idempotency_key_in_use`. Keys are per credential.',
+    }),
+});
+
+/** The optional shopper address a server-side caller may pass; used only to partition write limits. */
+const BuyerHeaders = z.object({
+  'Site-Buyer-IP': z.string().max(45).optional().meta({ description: 'The shopper\'s IP address, for per-shopper write limits only; never stored.' }),
+});
 
 const ALWAYS: ProblemCode[] = ['unauthorized', 'rate_limited', 'internal_error', 'service_unavailable'];
 
@@ -37,7 +62,7 @@ function problemResponses(operation: Operation): ZodOpenApiResponsesObject {
 
 function toOpenApiOperation(operation: Operation): ZodOpenApiOperationObject {
   const headers = Object.fromEntries(
-    (operation.success.headers ?? []).map((h) => [h, { description: HEADER_DOCS[h]?.description ?? h, schema: { type: 'string' as const } }]),
+    [...(operation.success.headers ?? []), 'RateLimit', 'RateLimit-Policy', 'X-Request-Id'].map((h) => [h, { description: HEADER_DOCS[h]?.description ?? h, schema: { type: 'string' as const } }]),
   );
   const responses: ZodOpenApiResponsesObject = {
     [String(operation.success.status)]: {
@@ -57,6 +82,11 @@ function toOpenApiOperation(operation: Operation): ZodOpenApiOperationObject {
     requestParams: {
       ...(operation.params ? { path: operation.params } : {}),
       ...(operation.query ? { query: operation.query } : {}),
+      ...(operation.method === 'post'
+        ? { header: IdempotencyHeaders.extend(BuyerHeaders.shape) }
+        : operation.method === 'patch'
+          ? { header: BuyerHeaders.extend({ 'If-Match': z.string().optional().meta({ description: 'The ETag you read; a stale one answers 412.' }) }) }
+          : {}),
     },
     ...(operation.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: operation.body } } } }
