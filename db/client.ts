@@ -19,7 +19,7 @@ export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS }
   if (url.startsWith('file:')) {
     // libSQL does not create the folder of a database file.
     const path = url.slice('file:'.length).split('?')[0] ?? '';
-    if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (path && path !== ':memory:') mkdirSync(dirname(resolve(/*turbopackIgnore: true*/ path)), { recursive: true });
   }
   // A local file gets the client that queues this process's writes (see local-client.ts).
   const client = url.startsWith('file:')
