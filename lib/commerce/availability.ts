@@ -1,11 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { inventoryLevels, productVariants, products } from '@/db/schema';
+import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { AvailabilityStatus } from '@/lib/contract/common';
+import { cacheable, versionKey } from './catalog/cache';
 import { DomainError, NotFound } from './errors';
+import { isPublished } from './published';
 
 export const MAX_BATCH_VARIANTS = 100;
-import { isPublished } from './published';
 
 export type StockLevel = { quantity: number; lowStockThreshold: number; policy: 'deny' | 'preorder' | 'continue' };
 
@@ -36,9 +37,60 @@ export function bestStatus(statuses: AvailabilityStatus[]): AvailabilityStatus {
   return statuses.reduce<AvailabilityStatus>((best, s) => (RANK[s] > RANK[best] ? s : best), 'out_of_stock');
 }
 
+/** A Site by id, or by id and the catalog version its request already read. */
+export type SiteRef = string | { id: string; catalogVersion: number };
+
+/**
+ * Statuses per (Site, catalog version). Every stock, price, product or variant change
+ * bumps the version (database triggers), so a status found here is the status now, in
+ * this instance or any other on the same database: reading the version is the freshness
+ * check (one indexed read), and a batch only queries the ids it has not seen at that
+ * version. Bounded: a few versions, and a cap on ids per version.
+ */
+const MAX_VERSIONS = 8;
+const MAX_IDS_PER_VERSION = 50_000;
+const statuses = new Map<string, Map<string, AvailabilityStatus | null>>();
+
+function statusesAt(key: string): Map<string, AvailabilityStatus | null> {
+  let memo = statuses.get(key);
+  if (memo) {
+    statuses.delete(key);
+  } else {
+    memo = new Map();
+    if (statuses.size >= MAX_VERSIONS) statuses.delete(statuses.keys().next().value!);
+  }
+  statuses.set(key, memo);
+  if (memo.size > MAX_IDS_PER_VERSION) memo.clear();
+  return memo;
+}
+
+async function catalogVersionOf(database: DbOrTx, siteId: string): Promise<number | null> {
+  const [row] = await database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, siteId));
+  return row?.v ?? null;
+}
+
 /** Coarse availability of published variants of one Site, by id. Unknown ids are absent. */
-export async function readAvailability(database: DbOrTx, siteId: string, variantIds: string[]) {
-  if (variantIds.length === 0) return new Map<string, AvailabilityStatus>();
+export async function readAvailability(database: DbOrTx, site: SiteRef, variantIds: string[]): Promise<Map<string, AvailabilityStatus>> {
+  const siteId = typeof site === 'string' ? site : site.id;
+  if (variantIds.length === 0) return new Map();
+  if (!cacheable(database)) return queryAvailability(database, siteId, variantIds);
+  const version = typeof site === 'string' ? await catalogVersionOf(database, siteId) : site.catalogVersion;
+  if (version === null) return new Map();
+  const memo = statusesAt(versionKey(database, { id: siteId, catalogVersion: version }));
+  const missing = variantIds.filter((id) => !memo.has(id));
+  if (missing.length > 0) {
+    const found = await queryAvailability(database, siteId, missing);
+    for (const id of missing) memo.set(id, found.get(id) ?? null);
+  }
+  const out = new Map<string, AvailabilityStatus>();
+  for (const id of variantIds) {
+    const status = memo.get(id);
+    if (status) out.set(id, status);
+  }
+  return out;
+}
+
+async function queryAvailability(database: DbOrTx, siteId: string, variantIds: string[]) {
   const rows = await database
     .select({
       id: productVariants.id,
@@ -55,21 +107,21 @@ export async function readAvailability(database: DbOrTx, siteId: string, variant
   );
 }
 
-export async function readVariantAvailability(database: DbOrTx, siteId: string, variantId: string, now = new Date()) {
-  const status = (await readAvailability(database, siteId, [variantId])).get(variantId);
+export async function readVariantAvailability(database: DbOrTx, site: SiteRef, variantId: string, now = new Date()) {
+  const status = (await readAvailability(database, site, [variantId])).get(variantId);
   if (!status) throw new NotFound('The variant');
   return { variantId, ...describeAvailability(status), asOf: now.toISOString() };
 }
 
 /** Batch availability: duplicates folded, order kept, unknown ids listed in notFound. */
-export async function readAvailabilityBatch(database: DbOrTx, siteId: string, variantIds: string[], now = new Date()) {
+export async function readAvailabilityBatch(database: DbOrTx, site: SiteRef, variantIds: string[], now = new Date()) {
   const unique = [...new Set(variantIds)];
   if (unique.length > MAX_BATCH_VARIANTS) {
     throw new DomainError('too_many_variant_ids', `Ask for at most ${MAX_BATCH_VARIANTS} variants at once (got ${unique.length}).`, {
       errors: [{ pointer: '#/query/variantIds', code: 'too_many_variant_ids', detail: `At most ${MAX_BATCH_VARIANTS} distinct ids.` }],
     });
   }
-  const found = await readAvailability(database, siteId, unique);
+  const found = await readAvailability(database, site, unique);
   return {
     data: unique.filter((id) => found.has(id)).map((id) => ({ variantId: id, ...describeAvailability(found.get(id)!) })),
     notFound: unique.filter((id) => !found.has(id)),

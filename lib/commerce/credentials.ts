@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { credentials, sites } from '@/db/schema';
-import type { DbOrTx } from '@/db/client';
+import type { Database, DbOrTx } from '@/db/client';
 import { DomainError } from './errors';
 import { newId } from './ids';
 
@@ -79,32 +80,54 @@ export async function isLiveCredential(database: DbOrTx, token: string): Promise
   return (await authenticateCredential(database, token)) !== null;
 }
 
+const lookupFields = {
+  credentialId: credentials.id,
+  scope: credentials.scope,
+  tokenHash: credentials.tokenHash,
+  revokedAt: credentials.revokedAt,
+  site: {
+    id: sites.id,
+    handle: sites.handle,
+    name: sites.name,
+    defaultMarketId: sites.defaultMarketId,
+    defaultLocale: sites.defaultLocale,
+    checkoutBaseUrl: sites.checkoutBaseUrl,
+    catalogVersion: sites.catalogVersion,
+  },
+};
+
+function lookupQuery(database: DbOrTx) {
+  return database
+    .select(lookupFields)
+    .from(credentials)
+    .innerJoin(sites, eq(sites.id, credentials.siteId))
+    .where(eq(credentials.tokenHash, sql.placeholder('hash')));
+}
+
+// Every request runs this lookup: build its SQL once per database, not once per request.
+const prepared = new WeakMap<Database, ReturnType<ReturnType<typeof lookupQuery>['prepare']>>();
+
+function lookup(database: DbOrTx, hash: string) {
+  if (database instanceof SQLiteTransaction) return lookupQuery(database).all({ hash });
+  let query = prepared.get(database);
+  if (!query) {
+    query = lookupQuery(database).prepare();
+    prepared.set(database, query);
+  }
+  return query.all({ hash });
+}
+
 /**
  * Looks a presented credential up by its hash and compares the hashes in constant
- * time. Answers null for anything unknown, malformed or revoked.
+ * time. Answers null for anything unknown, malformed or revoked. The same read gives
+ * the Site's current catalog version, which the catalog caches key on; so it is never
+ * cached itself (a revocation or a catalog change counts from the next request, on
+ * every instance).
  */
 export async function authenticateCredential(database: DbOrTx, token: string): Promise<SiteContext | null> {
   if (!CREDENTIAL_PATTERN.test(token)) return null;
   const presented = hashCredential(token);
-  const [row] = await database
-    .select({
-      credentialId: credentials.id,
-      scope: credentials.scope,
-      tokenHash: credentials.tokenHash,
-      revokedAt: credentials.revokedAt,
-      site: {
-        id: sites.id,
-        handle: sites.handle,
-        name: sites.name,
-        defaultMarketId: sites.defaultMarketId,
-        defaultLocale: sites.defaultLocale,
-        checkoutBaseUrl: sites.checkoutBaseUrl,
-        catalogVersion: sites.catalogVersion,
-      },
-    })
-    .from(credentials)
-    .innerJoin(sites, eq(sites.id, credentials.siteId))
-    .where(eq(credentials.tokenHash, presented));
+  const [row] = await lookup(database, presented);
   if (!row || row.revokedAt !== null) return null;
   const a = Buffer.from(row.tokenHash, 'hex');
   const b = Buffer.from(presented, 'hex');

@@ -3,6 +3,7 @@ import { marketCountries, marketLocales, markets } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { Market } from '@/lib/contract/catalog';
 import type { SiteContext } from './credentials';
+import { cacheable, versionKey } from './catalog/cache';
 import { DomainError } from './errors';
 
 export type MarketInfo = Market & { taxRateBp: number };
@@ -11,12 +12,14 @@ export type MarketChoice = { market: MarketInfo; locale: string; markets: Market
 /**
  * Markets change rarely and every change bumps the Site's catalog version (a trigger),
  * which each request reads fresh from the database with its credential. So a memo keyed
- * by (Site, version) is never stale and holds no state another instance needs.
+ * by (Site, version) is never stale and holds no state another instance needs. Reads
+ * inside a transaction skip it (they might see the transaction's own writes).
  */
 const memo = new Map<string, Promise<MarketInfo[]>>();
 
 export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promise<MarketInfo[]> {
-  const key = `${site.id}:${site.catalogVersion}`;
+  if (!cacheable(database)) return queryMarkets(database, site.id);
+  const key = versionKey(database, site);
   let hit = memo.get(key);
   if (!hit) {
     hit = queryMarkets(database, site.id);

@@ -8,8 +8,9 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { NotFound } from '../errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
+import { cacheable, pageCache } from './cache';
 import { summarise } from './parts';
-import { soldIn, type Page, type PageRequest } from './products';
+import { pageKey, soldIn, type Page, type PageRequest } from './products';
 
 type Site = SiteContext['site'];
 type CollectionRow = typeof collections.$inferSelect;
@@ -42,8 +43,14 @@ async function memberCounts(database: DbOrTx, siteId: string, ids: string[], mar
   return new Map(rows.map((r) => [r.collectionId, r.n]));
 }
 
-/** Collections in navigation order (keyset on position). */
+/** Collections in navigation order (keyset on position); cached per catalog version. */
 export async function listCollections(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CollectionSummary>> {
+  if (!cacheable(database)) return readCollectionPage(database, site, choice, request);
+  const key = pageKey(database, 'collections', site, choice, request);
+  return pageCache.through(key, () => readCollectionPage(database, site, choice, request)) as Promise<Page<CollectionSummary>>;
+}
+
+async function readCollectionPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CollectionSummary>> {
   const after = decodeCursor(request.cursor, 'collections', 'number');
   const rows = await database
     .select()
@@ -72,8 +79,14 @@ export async function listCollections(database: DbOrTx, site: Site, choice: Mark
   };
 }
 
-/** A collection and one page of its published members in stored order (keyset on position). */
+/** A collection and one page of its published members in stored order (keyset on position); cached per catalog version. */
 export async function getCollection(database: DbOrTx, site: Site, handle: string, choice: MarketChoice, request: PageRequest): Promise<Collection> {
+  if (!cacheable(database)) return readCollection(database, site, handle, choice, request);
+  const key = pageKey(database, 'collection', site, choice, request, handle);
+  return pageCache.through(key, () => readCollection(database, site, handle, choice, request)) as Promise<Collection>;
+}
+
+async function readCollection(database: DbOrTx, site: Site, handle: string, choice: MarketChoice, request: PageRequest): Promise<Collection> {
   const [row] = await database.select().from(collections).where(and(published(site.id), eq(collections.handle, handle)));
   if (!row) throw new NotFound('The collection');
   const after = decodeCursor(request.cursor, `collection:${row.id}`, 'number');

@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { NotFound } from '../errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
+import { cacheable, pageCache, productCache, versionKey } from './cache';
 import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
 type Site = SiteContext['site'];
@@ -21,7 +22,14 @@ export function soldIn(marketId: string) {
   );
 }
 
+/** A published product by handle; served from the per-version cache (see ./cache.ts). */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
+  if (!cacheable(database)) return readProduct(database, site, handle, choice);
+  const key = `${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}`;
+  return productCache.through(key, () => readProduct(database, site, handle, choice)) as Promise<Product>;
+}
+
+async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   const [row] = await database
     .select()
     .from(products)
@@ -67,13 +75,30 @@ async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice
   return { rows: pageRows, page: { limit: request.limit, nextCursor: more && last ? encodeCursor(kind, last.handle) : null } };
 }
 
+/** The key of a page: the Site's catalog version, market, locale and the page asked for. */
+export function pageKey(database: DbOrTx, kind: string, site: Site, choice: MarketChoice, request: PageRequest, extra = ''): string {
+  return `${kind}|${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${extra}|${request.limit}|${request.cursor ?? ''}`;
+}
+
 export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<ProductSummary>> {
+  if (!cacheable(database)) return readProductPage(database, site, choice, request);
+  const key = pageKey(database, 'products', site, choice, request);
+  return pageCache.through(key, () => readProductPage(database, site, choice, request)) as Promise<Page<ProductSummary>>;
+}
+
+async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<ProductSummary>> {
   const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
   return { data: await summarise(database, rows, choice, site.defaultLocale), page };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */
 export async function listCatalog(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CatalogProduct>> {
+  if (!cacheable(database)) return readCatalogPage(database, site, choice, request);
+  const key = pageKey(database, 'catalog', site, choice, request);
+  return pageCache.through(key, () => readCatalogPage(database, site, choice, request)) as Promise<Page<CatalogProduct>>;
+}
+
+async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CatalogProduct>> {
   const { rows, page } = await pageOfProducts(database, site, choice, request, 'catalog');
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([

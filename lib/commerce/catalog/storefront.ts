@@ -4,6 +4,7 @@ import type { Database } from '@/db/client';
 import type { Site, StorefrontSnapshot } from '@/lib/contract/catalog';
 import type { SiteContext } from '../credentials';
 import { chooseMarket, loadMarkets, publicMarket } from '../markets';
+import { pageCache, versionKey } from './cache';
 import { isPublished } from '../published';
 import { navigation } from './collections';
 import { summarise } from './parts';
@@ -26,8 +27,19 @@ export async function readSite(database: Database, site: SiteContext['site']): P
 /**
  * Everything a storefront's first paint needs, read in one transaction so the parts agree;
  * `version` is the Site's catalog version inside that transaction (bumped by any change).
+ * Cached per catalog version (see ./cache.ts): a hit is a snapshot read in one
+ * transaction at a version that is still current.
  */
 export async function readStorefrontSnapshot(
+  database: Database,
+  site: SiteContext['site'],
+  requested: { market?: string; locale?: string },
+): Promise<StorefrontSnapshot> {
+  const key = `snapshot|${versionKey(database, site)}|${requested.market ?? ''}|${requested.locale ?? ''}`;
+  return pageCache.through(key, () => readSnapshot(database, site, requested)) as Promise<StorefrontSnapshot>;
+}
+
+async function readSnapshot(
   database: Database,
   site: SiteContext['site'],
   requested: { market?: string; locale?: string },

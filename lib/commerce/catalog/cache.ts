@@ -1,0 +1,132 @@
+import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
+import type { DbOrTx } from '@/db/client';
+import type { SiteContext } from '../credentials';
+
+/**
+ * Per-process caches of catalog reads, keyed by the Site and its catalog version.
+ *
+ * Why this is correct across instances: every request reads its Site row — with the
+ * catalog version — fresh from the database together with its credential (one indexed
+ * read), and database triggers bump that version on every change to anything a catalog
+ * read shows (products, variants, prices, stock, images, texts, bundles, collections,
+ * markets, the Site's own settings). A key that carries the version therefore stops
+ * matching the moment a change commits, whichever instance made it; the entry is never
+ * served again and ages out. An entry may hold data newer than its key (a change that
+ * committed while it was being read), never older.
+ *
+ * Bounded by entries and by an estimate of bytes, least recently used out first, so
+ * memory stays flat however many products, Sites or versions pass through.
+ */
+export class BoundedCache<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private readonly pending = new Map<string, Promise<V>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    // re-insert: Map order is the recency order
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.value;
+  }
+
+  set(key: string, value: V, bytes: number): void {
+    if (bytes > this.maxBytes / 4) return; // one huge answer must not flush everything else
+    const old = this.entries.get(key);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+    for (const [k, e] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.bytes;
+    }
+  }
+
+  /**
+   * The cached value, or `compute()` once however many requests ask at the same time.
+   * Failures (e.g. NotFound) are not cached.
+   */
+  async through(key: string, compute: () => Promise<V>, weigh: (value: V) => number = estimateBytes): Promise<V> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const running = this.pending.get(key);
+    if (running) return running;
+    const promise = compute().then((value) => {
+      this.set(key, deepFreeze(value), weigh(value));
+      return value;
+    });
+    this.pending.set(key, promise);
+    try {
+      return await promise;
+    } finally {
+      this.pending.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
+/** Rough heap footprint of a JSON-like value: its JSON length, times V8's overhead for objects. */
+export function estimateBytes(value: unknown): number {
+  return JSON.stringify(value).length * 3;
+}
+
+/** Cached values are shared by every request: make accidental mutation fail loudly. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Only reads on the database itself go through the caches: inside a transaction a read
+ * may see that transaction's own uncommitted writes, which must never be shared.
+ */
+export function cacheable(database: DbOrTx): boolean {
+  return !(database instanceof SQLiteTransaction);
+}
+
+// A process normally has one database, but tests (and tools) open several with the same
+// seeded Site ids and versions: the database is part of every key.
+const databases = new WeakMap<object, number>();
+let databaseCount = 0;
+
+function databaseKey(database: DbOrTx): number {
+  let id = databases.get(database);
+  if (id === undefined) {
+    id = ++databaseCount;
+    databases.set(database, id);
+  }
+  return id;
+}
+
+/** The version part of every key: a change to the Site's catalog makes a new key. */
+export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id' | 'catalogVersion'>): string {
+  return `${databaseKey(database)}:${site.id}@${site.catalogVersion}`;
+}
+
+const MB = 1024 * 1024;
+
+/** Whole products by handle (the hot read): up to 4,000 entries / ~48 MB of heap. */
+export const productCache = new BoundedCache<unknown>(4000, 48 * MB);
+/** Pages (product lists, the catalog, collections, the snapshot) and their aggregates. */
+export const pageCache = new BoundedCache<unknown>(1000, 32 * MB);

@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase } from '@/db/seed';
+import { inventoryLevels, markets, productTranslations, products, variantPrices } from '@/db/schema';
+import { authenticateCredential, createCredential, revokeCredential } from '@/lib/commerce/credentials';
+import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
+import { BoundedCache } from '@/lib/commerce/catalog/cache';
+import { readAvailabilityBatch } from '@/lib/commerce/availability';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { DomainError } from '@/lib/commerce/errors';
+
+// The catalog caches key on the Site's catalog version, read fresh with the credential on
+// every request. These tests change rows directly in the database — the way another
+// instance, an import or an admin tool would — and expect the very next request to see it.
+
+let dir: string;
+let url: string;
+let database: Database;
+let other: Database; // a second connection, standing for another process on the same file
+let token: string;
+
+/** What a request does first: authenticate, which reads the Site (and its version) fresh. */
+async function request() {
+  const context = await authenticateCredential(database, token);
+  if (!context) throw new Error('credential rejected');
+  return context.site;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'catalog-cache-'));
+  url = `file:${join(dir, 'site.db')}`;
+  database = openDatabase({ url });
+  await migrateDatabase(database, url);
+  await seedDatabase(database);
+  other = openDatabase({ url });
+  token = (await createCredential(database, { siteHandle: 'demo', scope: 'core' })).token;
+});
+afterAll(() => {
+  database.$client.close();
+  other.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function productNow(handle: string, requested: { market?: string; locale?: string } = {}) {
+  const site = await request();
+  return getPublishedProduct(database, site, handle, await chooseMarket(database, site, requested));
+}
+
+describe('catalog caches', () => {
+  it('serve the same answer while nothing changed (a hit), frozen against mutation', async () => {
+    const first = await productNow('fjord-ceramic-mug');
+    const second = await productNow('fjord-ceramic-mug');
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first.variants[0])).toBe(true);
+  });
+
+  it('show a price change made by another connection on the very next request', async () => {
+    const before = await productNow('fjord-ceramic-mug');
+    const variant = before.variants[0]!;
+    await other.update(variantPrices).set({ amount: 4242_00 }).where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
+    const after = await productNow('fjord-ceramic-mug');
+    expect(after.variants[0]!.price).toEqual({ amount: '4242.00', currency: 'SEK' });
+    // the other markets' answers are fresh too (same version bump)
+    const de = await productNow('fjord-ceramic-mug', { market: 'de' });
+    expect(de.variants[0]!.price.currency).toBe('EUR');
+  });
+
+  it('show a stock change in product reads, the availability batch and list pages at once', async () => {
+    const site = await request();
+    const se = await chooseMarket(database, site, {});
+    const mug = await getPublishedProduct(database, site, 'fjord-ceramic-mug', se);
+    const ids = mug.variants.map((v) => v.id);
+    // warm every cache that shows stock
+    await readAvailabilityBatch(database, site.id, ids);
+    await readAvailabilityBatch(database, site, ids);
+    await listProducts(database, site, se, { limit: 100 });
+
+    for (const id of ids) await other.update(inventoryLevels).set({ quantity: 0, policy: 'deny' }).where(eq(inventoryLevels.variantId, id));
+
+    const now = await request();
+    const product = await getPublishedProduct(database, now, 'fjord-ceramic-mug', se);
+    expect(product.variants.map((v) => v.availability)).toEqual(ids.map(() => 'out_of_stock'));
+    for (const batch of [await readAvailabilityBatch(database, now.id, ids), await readAvailabilityBatch(database, now, ids)]) {
+      expect(batch.data.map((d) => d.status)).toEqual(ids.map(() => 'out_of_stock'));
+      expect(batch.data.every((d) => d.canSubscribe && !d.purchasable)).toBe(true);
+    }
+    const listed = (await listProducts(database, now, se, { limit: 100 })).data.find((p) => p.handle === 'fjord-ceramic-mug');
+    expect(listed?.availability).toBe('out_of_stock');
+  });
+
+  it('make an unpublished product vanish from reads, pages and collections at once', async () => {
+    const site = await request();
+    const se = await chooseMarket(database, site, {});
+    await getPublishedProduct(database, site, 'linen-tote-bag', se);
+    const inCollections = async (s: typeof site) => {
+      const found: string[] = [];
+      for (const handle of ['textiles', 'gift-ideas', 'kitchen', 'living-room', 'outdoor', 'lighting', 'new-arrivals']) {
+        try {
+          const c = await getCollection(database, s, handle, se, { limit: 100 });
+          if (c.products.some((p) => p.handle === 'linen-tote-bag')) found.push(handle);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+        }
+      }
+      return found;
+    };
+    expect((await inCollections(site)).length).toBeGreaterThan(0);
+
+    await other.update(products).set({ status: 'draft' }).where(and(eq(products.siteId, site.id), eq(products.handle, 'linen-tote-bag')));
+    try {
+      const now = await request();
+      await expect(getPublishedProduct(database, now, 'linen-tote-bag', se)).rejects.toSatisfy((e) => e instanceof DomainError && e.code === 'not_found');
+      expect((await listProducts(database, now, se, { limit: 100 })).data.map((p) => p.handle)).not.toContain('linen-tote-bag');
+      expect(await inCollections(now)).toEqual([]);
+    } finally {
+      await other.update(products).set({ status: 'published' }).where(and(eq(products.siteId, site.id), eq(products.handle, 'linen-tote-bag')));
+    }
+    expect((await getPublishedProduct(database, await request(), 'linen-tote-bag', se)).handle).toBe('linen-tote-bag');
+  });
+
+  it('show a new title and a renamed market in the storefront snapshot at once', async () => {
+    const site = await request();
+    const before = await readStorefrontSnapshot(database, site, {});
+    const featured = before.featured[0]!;
+    const [row] = await other.select({ id: products.id }).from(products).where(and(eq(products.siteId, site.id), eq(products.handle, featured.handle)));
+    await other.update(productTranslations).set({ title: 'Brand new title' }).where(eq(productTranslations.productId, row!.id));
+    await other.update(markets).set({ name: 'Sverige (renamed)' }).where(and(eq(markets.siteId, site.id), eq(markets.id, 'se')));
+
+    const after = await readStorefrontSnapshot(database, await request(), {});
+    expect(after.version).not.toBe(before.version);
+    expect(after.featured.find((p) => p.handle === featured.handle)?.title).toBe('Brand new title');
+    expect(after.market.name).toBe('Sverige (renamed)');
+  });
+
+  it('never serve a revoked credential, even right after it was used', async () => {
+    const { token: doomed } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
+    expect(await authenticateCredential(database, doomed)).not.toBeNull();
+    await revokeCredential(other, doomed);
+    expect(await authenticateCredential(database, doomed)).toBeNull();
+  });
+
+  it('never share what a transaction read before it committed', async () => {
+    const site = await request();
+    const se = await chooseMarket(database, site, {});
+    const mug = await getPublishedProduct(database, site, 'fjord-ceramic-mug', se);
+    const variant = mug.variants[0]!;
+    const rolledBack = new Error('roll back');
+    await expect(
+      database.transaction(async (tx) => {
+        await tx.update(variantPrices).set({ amount: 1_00 }).where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
+        const inside = await getPublishedProduct(tx, site, 'fjord-ceramic-mug', se);
+        expect(inside.variants[0]!.price.amount).toBe('1.00');
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    const outside = await getPublishedProduct(database, await request(), 'fjord-ceramic-mug', se);
+    expect(outside.variants[0]!.price).toEqual(variant.price);
+  });
+});
+
+describe('BoundedCache', () => {
+  it('keeps at most maxEntries, least recently used out first', async () => {
+    const cache = new BoundedCache<number>(3, 1e9);
+    for (const k of ['a', 'b', 'c']) cache.set(k, 1, 1);
+    cache.get('a'); // a is now the most recent
+    cache.set('d', 1, 1);
+    expect(cache.size).toBe(3);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+  });
+
+  it('keeps at most maxBytes and refuses one entry that would take a quarter of it', () => {
+    const cache = new BoundedCache<string>(1000, 100);
+    for (let i = 0; i < 10; i += 1) cache.set(`k${i}`, 'x', 20);
+    expect(cache.size).toBe(5);
+    cache.set('huge', 'x', 30);
+    expect(cache.get('huge')).toBeUndefined();
+  });
+
+  it('computes once for concurrent callers and does not keep failures', async () => {
+    const cache = new BoundedCache<number>(10, 1e9);
+    let calls = 0;
+    const compute = async () => {
+      calls += 1;
+      await new Promise((r) => setTimeout(r, 10));
+      return 7;
+    };
+    expect(await Promise.all([1, 2, 3].map(() => cache.through('k', compute)))).toEqual([7, 7, 7]);
+    expect(calls).toBe(1);
+    await expect(cache.through('bad', async () => { throw new Error('nope'); })).rejects.toThrow('nope');
+    expect(await cache.through('bad', async () => 1)).toBe(1);
+  });
+});
