@@ -199,3 +199,17 @@ describe('prepare payment', () => {
     expect(calls).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('the country chosen with change-country', () => {
+  it('steers address suggestions before any address is given (DE → AT within one market)', async () => {
+    const mug = await variant('fjord-ceramic-mug', 'White');
+    const session = await open([{ variantId: mug, quantity: 1 }], 'de');
+    const before = await suggestAddresses(database, demo.site, session.id, 'Hau');
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.every((s) => s.address.country === 'DE')).toBe(true);
+    await changeCheckoutCountry(database, demo.site, session.id, 'AT');
+    const after = await suggestAddresses(database, demo.site, session.id, 'Hau');
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((s) => s.address.country === 'AT')).toBe(true);
+  });
+});

@@ -21,6 +21,8 @@ export const checkoutSessions = sqliteTable('checkout_sessions', {
   marketId: text().notNull(),
   locale: text().notNull(),
   currency: text().notNull(),
+  /** Where the shopper said the order goes (change-country); the shipping address's country wins once set. */
+  country: text(),
   email: text(),
   phone: text(),
   shippingAddress: text({ mode: 'json' }).$type<StoredAddress>(),

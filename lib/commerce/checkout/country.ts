@@ -57,6 +57,7 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
     const changes = {
       marketId: market.id,
       currency: market.currency,
+      country,
       locale,
       deliveryOption: null,
       shippingAddress: before.shippingAddress?.country === country ? before.shippingAddress : null,

@@ -97,6 +97,7 @@ export async function createCheckoutSession(
       credentialId: context.credentialId,
       status: 'open',
       marketId: market.id,
+      country: null,
       locale,
       currency: market.currency,
       email: input.email ?? null,
@@ -157,7 +158,7 @@ export async function updateCheckoutSession(
     if (input.phone !== undefined) changes.phone = input.phone;
     if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress as StoredAddress | null;
     if (input.billingAddress !== undefined) changes.billingAddress = input.billingAddress as StoredAddress | null;
-    const after = { shippingAddress: changes.shippingAddress === undefined ? before.shippingAddress : changes.shippingAddress };
+    const after = { country: before.country, shippingAddress: changes.shippingAddress === undefined ? before.shippingAddress : changes.shippingAddress };
     if (before.deliveryOption?.kind === 'pickup' && sessionCountry(after, market) !== sessionCountry(before, market)) {
       Object.assign(changes, { deliveryOption: null }, totalsFor(before.lines, null, market));
     }

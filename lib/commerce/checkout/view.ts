@@ -13,9 +13,9 @@ export function totalsFor(lines: readonly LineRow[], delivery: StoredDeliveryOpt
   return { subtotal: totals.subtotal, shipping: totals.shipping, tax: totals.tax, total: totals.total };
 }
 
-/** The session's country: its shipping address's, else the first country of its market. */
-export function sessionCountry(session: Pick<LoadedSession, 'shippingAddress'>, market: MarketInfo): string {
-  const country = session.shippingAddress?.country;
+/** The session's country: its shipping address's, else the one chosen with change-country, else its market's first. */
+export function sessionCountry(session: Pick<LoadedSession, 'shippingAddress' | 'country'>, market: MarketInfo): string {
+  const country = session.shippingAddress?.country ?? session.country;
   return country && market.countries.includes(country) ? country : (market.countries[0] ?? '');
 }
 
