@@ -16,7 +16,11 @@ async function readOnlyDatabase(): Promise<Client> {
   }
   return database;
 }
-test.afterAll(() => database?.close());
+// With fullyParallel, a worker may run this file's hooks more than once: reopen after a close.
+test.afterAll(() => {
+  database?.close();
+  database = undefined;
+});
 
 async function storedFor(anonymousId: string) {
   const db = await readOnlyDatabase();
