@@ -35,3 +35,18 @@ export async function configureLocalDatabase(database: Database, url: string): P
 }
 
 export { schema };
+
+/**
+ * Runs `work` in a read-only transaction: one consistent snapshot without taking the write
+ * lock (drizzle's `transaction()` always opens a write transaction on libSQL).
+ */
+export async function readTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  const tx = await database.$client.transaction('read');
+  try {
+    const result = await work(drizzle({ client: tx as unknown as Client, schema, casing: 'snake_case' }) as Database);
+    await tx.commit();
+    return result;
+  } finally {
+    tx.close();
+  }
+}

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { products, sites } from '@/db/schema';
-import type { Database } from '@/db/client';
+import { readTransaction, type Database } from '@/db/client';
 import type { Site, StorefrontSnapshot } from '@/lib/contract/catalog';
 import type { SiteContext } from '../credentials';
 import { chooseMarket, loadMarkets, publicMarket } from '../markets';
@@ -44,28 +44,25 @@ async function readSnapshot(
   site: SiteContext['site'],
   requested: { market?: string; locale?: string },
 ): Promise<StorefrontSnapshot> {
-  return database.transaction(
-    async (tx) => {
-      const [current] = await tx.select({ catalogVersion: sites.catalogVersion, name: sites.name }).from(sites).where(eq(sites.id, site.id));
-      const fresh = { ...site, catalogVersion: current?.catalogVersion ?? site.catalogVersion, name: current?.name ?? site.name };
-      const choice = await chooseMarket(tx, fresh, requested);
-      const featuredRows = await tx
-        .select()
-        .from(products)
-        .where(and(isPublished(site.id), isNotNull(products.featuredPosition), soldIn(choice.market.id)))
-        .orderBy(asc(products.featuredPosition))
-        .limit(FEATURED_LIMIT);
-      const [nav, featured] = await Promise.all([navigation(tx, fresh, choice), summarise(tx, featuredRows, choice, site.defaultLocale)]);
-      return {
-        version: `${fresh.catalogVersion}`,
-        site: { id: site.id, handle: site.handle, name: fresh.name },
-        market: publicMarket(choice.market),
-        locale: choice.locale,
-        markets: choice.markets.map(publicMarket),
-        navigation: nav,
-        featured,
-      };
-    },
-    { behavior: 'deferred' },
-  );
+  return readTransaction(database, async (tx) => {
+    const [current] = await tx.select({ catalogVersion: sites.catalogVersion, name: sites.name }).from(sites).where(eq(sites.id, site.id));
+    const fresh = { ...site, catalogVersion: current?.catalogVersion ?? site.catalogVersion, name: current?.name ?? site.name };
+    const choice = await chooseMarket(tx, fresh, requested);
+    const featuredRows = await tx
+      .select()
+      .from(products)
+      .where(and(isPublished(site.id), isNotNull(products.featuredPosition), soldIn(choice.market.id)))
+      .orderBy(asc(products.featuredPosition))
+      .limit(FEATURED_LIMIT);
+    const [nav, featured] = await Promise.all([navigation(tx, fresh, choice), summarise(tx, featuredRows, choice, site.defaultLocale)]);
+    return {
+      version: `${fresh.catalogVersion}`,
+      site: { id: site.id, handle: site.handle, name: fresh.name },
+      market: publicMarket(choice.market),
+      locale: choice.locale,
+      markets: choice.markets.map(publicMarket),
+      navigation: nav,
+      featured,
+    };
+  });
 }
