@@ -21,8 +21,8 @@ export function Header({ shop, navigation, cartCount }: Props) {
       <header className="site-header">
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>
-          <NavLinks links={links} label={t.collections} />
-          <Link className="cart-link" href="/cart" aria-label={fill(t.cartWithCount, { count: cartCount })}>
+          <NavLinks links={links} label={t.mainNav} />
+          <Link className="cart-link" href="/cart" aria-label={cartCount === 1 ? t.cartWithOne : fill(t.cartWithCount, { count: cartCount })}>
             <span aria-hidden="true">{t.cart}</span>
             <span className="cart-count" aria-hidden="true">{cartCount}</span>
           </Link>

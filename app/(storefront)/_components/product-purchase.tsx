@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { useActionState, useId, useMemo, useState } from 'react';
+import { useActionState, useId, useMemo } from 'react';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { addToCart, type CartActionState } from '../_actions/cart';
 import { signUpForRestock } from '../_actions/signups';
@@ -9,6 +9,7 @@ import { fill } from '../_lib/i18n';
 import { availabilityLabel } from './availability-badge';
 import { useT } from './i18n-context';
 import { SignupForm } from './signup-form';
+import { useSelection } from './product-selection';
 
 export type VariantView = {
   id: string;
@@ -27,7 +28,6 @@ type Props = {
   productHandle: string;
   options: { name: string; values: string[] }[];
   variants: VariantView[];
-  initialVariantId: string;
   initialAvailability: AvailabilityView | null;
   restockConsent: string;
 };
@@ -45,11 +45,10 @@ async function loadAvailability(ids: string[]): Promise<AvailabilityView> {
  * variant changes price and availability in place (no reload); availability is refreshed
  * from the shop's own endpoint while the page is open.
  */
-export function ProductPurchase({ productHandle, options, variants, initialVariantId, initialAvailability, restockConsent }: Props) {
+export function ProductPurchase({ productHandle, options, variants, initialAvailability, restockConsent }: Props) {
   const t = useT();
   const id = useId();
-  const initial = variants.find((v) => v.id === initialVariantId) ?? variants[0]!;
-  const [selection, setSelection] = useState<Record<string, string>>(initial.options);
+  const { options: selection, setOptions: setSelection } = useSelection();
   const ids = useMemo(() => variants.map((v) => v.id), [variants]);
   const { data: live } = useQuery({
     queryKey: ['availability', productHandle, ids],

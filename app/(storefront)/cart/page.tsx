@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import Link from 'next/link';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { setLineQuantity, removeLine } from '../_actions/cart';
 import { AvailabilityBadge } from '../_components/availability-badge';
-import { readCart, itemCount, MAX_QUANTITY } from '../_lib/cart';
+import { Skeleton } from '../_components/skeleton';
+import { readCart, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
 import { resolveVariants } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
@@ -29,58 +31,19 @@ export default async function CartPage({ searchParams }: Props) {
       </div>
     );
   }
-  const ids = cart.lines.map((l) => l.variantId);
-  const [resolved, availability] = await Promise.all([
-    resolveVariants([...ids].sort().join(',')),
-    fetchAvailabilityBatch(ids).catch(() => null),
-  ]);
-  const live = new Map((availability?.data ?? []).map((a) => [a.variantId, a]));
-  const flagged = new Set((typeof query.lines === 'string' ? query.lines : '').split(',').filter(Boolean));
   const problem = problemText(query.problem, t);
-
+  const flagged = (typeof query.lines === 'string' ? query.lines : '').split(',').filter(Boolean);
   return (
     <>
       <div className="page-head"><h1>{t.yourCart}</h1></div>
       {problem ? <div className="notice notice-error" role="alert" style={{ marginBottom: 20 }}><p>{problem}</p></div> : null}
       <div className="two-col">
-        <ul className="cart-lines" aria-label={t.yourCart}>
-          {cart.lines.map((line) => {
-            const found = resolved.get(line.variantId);
-            const status = live.get(line.variantId)?.status ?? found?.variant.availability;
-            const soldOut = live.has(line.variantId) ? !live.get(line.variantId)!.purchasable : status === 'out_of_stock';
-            const title = found ? `${found.product.title} — ${found.variant.title}` : line.variantId;
-            const image = found?.product.featuredImage;
-            return (
-              <li className="cart-line" key={line.variantId}>
-                {image ? (
-                  // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
-                  <img src={image.url} alt="" width={96} height={96} />
-                ) : <span />}
-                <div>
-                  <h2>{found ? <Link href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`}>{found.product.title}</Link> : t.lineUnavailable}</h2>
-                  {found ? <p className="variant">{found.variant.title}</p> : null}
-                  {status ? <p style={{ margin: '0 0 10px' }}><AvailabilityBadge status={status} t={t} /></p> : null}
-                  {(soldOut || flagged.has(line.variantId)) && found ? (
-                    <p className="field-error" role="note">{fill(t.lineSoldOut, { title })}</p>
-                  ) : null}
-                  <div className="line-actions">
-                    <QuantityControl variantId={line.variantId} quantity={line.quantity} title={title} t={t} />
-                    <form action={removeLine}>
-                      <input type="hidden" name="variantId" value={line.variantId} />
-                      <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>{t.remove}</button>
-                    </form>
-                  </div>
-                </div>
-                <p className="price" style={{ margin: 0 }}>
-                  {found ? formatMoney(found.variant.price, locale) : '—'}
-                </p>
-              </li>
-            );
-          })}
-        </ul>
+        <Suspense fallback={<Skeleton label={t.loading} height={240} />}>
+          <CartLines cart={cart} flagged={flagged} t={t} locale={locale} />
+        </Suspense>
         <aside className="panel summary" aria-labelledby="summary-title">
           <h2 id="summary-title">{t.orderSummary}</h2>
-          <p>{fill(t.itemCount, { count: itemCount(cart) })}</p>
+          <p>{itemCount(cart) === 1 ? t.itemCountOne : fill(t.itemCount, { count: itemCount(cart) })}</p>
           <p className="muted">{t.totalsAtCheckout}</p>
           <form method="post" action="/shop-api/checkout">
             <button className="btn btn-primary btn-block" type="submit">{t.checkout}</button>
@@ -89,6 +52,55 @@ export default async function CartPage({ searchParams }: Props) {
         </aside>
       </div>
     </>
+  );
+}
+
+/** The lines, named and priced from the catalog (streamed in while the summary is already shown). */
+async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart; flagged: string[]; t: Dictionary; locale: string }) {
+  const ids = cart.lines.map((l) => l.variantId);
+  const [resolved, availability] = await Promise.all([
+    resolveVariants([...ids].sort().join(',')),
+    fetchAvailabilityBatch(ids).catch(() => null),
+  ]);
+  const live = new Map((availability?.data ?? []).map((a) => [a.variantId, a]));
+  const flagged = new Set(flaggedIds);
+
+  return (
+    <ul className="cart-lines" aria-label={t.yourCart}>
+      {cart.lines.map((line) => {
+        const found = resolved.get(line.variantId);
+        const status = live.get(line.variantId)?.status ?? found?.variant.availability;
+        const soldOut = live.has(line.variantId) ? !live.get(line.variantId)!.purchasable : status === 'out_of_stock';
+        const title = found ? `${found.product.title} — ${found.variant.title}` : line.variantId;
+        const image = found?.product.featuredImage;
+        return (
+          <li className="cart-line" key={line.variantId}>
+            {image ? (
+              // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
+              <img src={image.url} alt="" width={96} height={96} />
+            ) : <span />}
+            <div>
+              <h2>{found ? <Link href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`}>{found.product.title}</Link> : t.lineUnavailable}</h2>
+              {found ? <p className="variant">{found.variant.title}</p> : null}
+              {status ? <p style={{ margin: '0 0 10px' }}><AvailabilityBadge status={status} t={t} /></p> : null}
+              {(soldOut || flagged.has(line.variantId)) && found ? (
+                <p className="field-error" role="note">{fill(t.lineSoldOut, { title })}</p>
+              ) : null}
+              <div className="line-actions">
+                <QuantityControl variantId={line.variantId} quantity={line.quantity} title={title} t={t} />
+                <form action={removeLine}>
+                  <input type="hidden" name="variantId" value={line.variantId} />
+                  <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>{t.remove}</button>
+                </form>
+              </div>
+            </div>
+            <p className="price" style={{ margin: 0 }}>
+              {found ? formatMoney(found.variant.price, locale) : '—'}
+            </p>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

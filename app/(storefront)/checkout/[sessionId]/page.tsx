@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import type { CheckoutSession } from '@/lib/contract/checkout';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { deliveryOptions, fetchSite } from '@/lib/site-client';
@@ -6,9 +8,10 @@ import { ContactForm } from '../../_components/checkout/contact-form';
 import { DeliveryForm, type DeliveryOptionView } from '../../_components/checkout/delivery-form';
 import { OrderSummary } from '../../_components/checkout/order-summary';
 import { PaymentForm } from '../../_components/checkout/payment-form';
+import { Skeleton } from '../../_components/skeleton';
 import { checkoutSession } from '../../_lib/checkout';
 import { formatCountry, formatMoney } from '../../_lib/format';
-import { fill } from '../../_lib/i18n';
+import { fill, type Dictionary } from '../../_lib/i18n';
 import { shop } from '../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -42,17 +45,6 @@ export default async function CheckoutPage({ params }: Props) {
     .map((code) => ({ code, label: formatCountry(code, locale) }))
     .sort((a, b) => a.label.localeCompare(b.label, locale));
   const country = session.shippingAddress?.country ?? market?.countries[0] ?? countries[0]?.code ?? '';
-  // Listing options does not change the session; without an address there is nothing to list yet.
-  const delivery = session.shippingAddress ? await deliveryOptions(session.id).catch(() => null) : null;
-  const options: DeliveryOptionView[] = (delivery?.options ?? []).map((o) => ({
-    id: o.id,
-    kind: o.kind,
-    title: o.pickupPoint?.name ?? o.title,
-    carrier: o.carrier,
-    price: formatMoney(o.price, locale),
-    days: fill(t.days, { min: o.estimatedDays.min, max: o.estimatedDays.max }),
-    detail: o.pickupPoint ? `${o.pickupPoint.address.line1}, ${o.pickupPoint.address.postalCode} ${o.pickupPoint.address.city}` : null,
-  }));
   const hasAddress = Boolean(session.email && session.shippingAddress);
   const ready = hasAddress && Boolean(session.deliveryOption) && session.lines.length > 0;
 
@@ -70,9 +62,11 @@ export default async function CheckoutPage({ params }: Props) {
           </section>
           <section className={`panel step${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
             <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
-            {!session.shippingAddress ? <p className="muted">{t.deliveryHint}</p>
-              : options.length === 0 ? <p className="muted">{delivery ? t.noDeliveryOptions : t.tryAgainLater}</p>
-              : <DeliveryForm sessionId={session.id} options={options} selected={delivery?.selected ?? session.deliveryOption?.id ?? null} />}
+            {session.shippingAddress ? (
+              <Suspense fallback={<Skeleton label={t.loading} height={160} />}>
+                <DeliveryStep session={session} locale={locale} t={t} />
+              </Suspense>
+            ) : <p className="muted">{t.deliveryHint}</p>}
           </section>
           <section className="panel step" aria-labelledby="step-payment">
             <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
@@ -88,4 +82,21 @@ export default async function CheckoutPage({ params }: Props) {
       </div>
     </>
   );
+}
+
+/** Home delivery and pickup points for the saved address (listing does not change the session). */
+async function DeliveryStep({ session, locale, t }: { session: CheckoutSession; locale: string; t: Dictionary }) {
+  const delivery = await deliveryOptions(session.id).catch(() => null);
+  if (!delivery) return <p className="muted">{t.tryAgainLater}</p>;
+  const options: DeliveryOptionView[] = delivery.options.map((o) => ({
+    id: o.id,
+    kind: o.kind,
+    title: o.pickupPoint?.name ?? o.title,
+    carrier: o.carrier,
+    price: formatMoney(o.price, locale),
+    days: fill(t.days, { min: o.estimatedDays.min, max: o.estimatedDays.max }),
+    detail: o.pickupPoint ? `${o.pickupPoint.address.line1}, ${o.pickupPoint.address.postalCode} ${o.pickupPoint.address.city}` : null,
+  }));
+  if (options.length === 0) return <p className="muted">{t.noDeliveryOptions}</p>;
+  return <DeliveryForm sessionId={session.id} options={options} selected={delivery.selected ?? session.deliveryOption?.id ?? null} />;
 }

@@ -31,7 +31,7 @@ export default async function CollectionPage({ params, searchParams }: Props) {
   const c = await collection(handle, current);
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
+      <nav className="breadcrumbs" aria-label={t.breadcrumb}>
         <ol>
           <li><Link href="/">{t.home}</Link></li>
           <li><span aria-current="page">{c.title}</span></li>

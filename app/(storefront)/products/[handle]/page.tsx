@@ -1,10 +1,14 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import Link from 'next/link';
 import type { Product } from '@/lib/contract/catalog';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { ViewBeacon } from '../../_components/analytics-beacon';
 import { BundleOffer, type BundleView } from '../../_components/bundle-offer';
+import { ProductGallery } from '../../_components/product-gallery';
 import { ProductPurchase, type VariantView } from '../../_components/product-purchase';
+import { SelectionProvider } from '../../_components/product-selection';
+import { Skeleton } from '../../_components/skeleton';
 import { product as readProduct, resolveVariants } from '../../_lib/data';
 import { formatMoney } from '../../_lib/format';
 import { requestOrigin, shop } from '../../_lib/shop';
@@ -30,9 +34,8 @@ export default async function ProductPage({ params, searchParams }: Props) {
   const [{ handle }, { variant: wanted }, { t, locale }] = await Promise.all([params, searchParams, shop()]);
   const p = await readProduct(handle);
   // Fresh, coarse availability for the picker; the page still renders from the product read if this fails.
-  const [availability, bundles, origin] = await Promise.all([
+  const [availability, origin] = await Promise.all([
     fetchAvailabilityBatch(p.variants.map((v) => v.id)).catch(() => null),
-    bundleViews(p, locale),
     requestOrigin(),
   ]);
   const initial =
@@ -43,36 +46,19 @@ export default async function ProductPage({ params, searchParams }: Props) {
     id: v.id, title: v.title, sku: v.sku, options: v.options, availability: v.availability,
     price: formatMoney(v.price, locale), compareAtPrice: v.compareAtPrice ? formatMoney(v.compareAtPrice, locale) : null,
   }));
-  const [main, ...more] = p.images;
 
   return (
     <>
-      <nav className="breadcrumbs" aria-label="Breadcrumb">
+      <nav className="breadcrumbs" aria-label={t.breadcrumb}>
         <ol>
           <li><Link href="/">{t.home}</Link></li>
           <li><Link href="/products">{t.allProducts}</Link></li>
           <li><span aria-current="page">{p.title}</span></li>
         </ol>
       </nav>
+      <SelectionProvider initial={initial?.options ?? {}}>
       <article className="product">
-        <div>
-          {main ? (
-            <div className="gallery-main">
-              {/* eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser */}
-              <img src={main.url} alt={main.alt} width={main.width} height={main.height} fetchPriority="high" />
-            </div>
-          ) : null}
-          {more.length ? (
-            <ul className="gallery-thumbs">
-              {more.map((image) => (
-                <li key={image.url}>
-                  {/* eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser */}
-                  <img src={image.url} alt={image.alt} width={image.width} height={image.height} loading="lazy" />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <ProductGallery images={p.images} label={t.productImages} />
         <div className="product-info">
           <h1>{p.title}</h1>
           {initial ? (
@@ -80,7 +66,6 @@ export default async function ProductPage({ params, searchParams }: Props) {
               productHandle={p.handle}
               options={p.options}
               variants={variants}
-              initialVariantId={initial.id}
               initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
               restockConsent={t.restockConsent}
             />
@@ -89,16 +74,17 @@ export default async function ProductPage({ params, searchParams }: Props) {
             <h2 id="description-title">{t.description}</h2>
             {p.description.split(/\n{2,}/).map((paragraph, i) => <p key={i}>{paragraph}</p>)}
           </section>
-          {bundles.length ? (
+          {p.bundles.length ? (
             <section aria-labelledby="bundles-title" style={{ marginTop: 24 }}>
               <h2 id="bundles-title">{t.bundles}</h2>
-              <ul className="bundle-list">
-                {bundles.map((b) => <BundleOffer key={b.id} productHandle={p.handle} bundle={b} />)}
-              </ul>
+              <Suspense fallback={<Skeleton label={t.loading} height={180} />}>
+                <Bundles product={p} locale={locale} />
+              </Suspense>
             </section>
           ) : null}
         </div>
       </article>
+      </SelectionProvider>
       <script
         type="application/ld+json"
         // JSON-LD must be raw JSON; `<` is escaped so no product text can close the script tag.
@@ -109,9 +95,17 @@ export default async function ProductPage({ params, searchParams }: Props) {
   );
 }
 
-/** Bundle items are variants of other products too: name and link them from the catalog. */
+/** Bundle items are variants of other products too: named and linked from the catalog (streamed in). */
+async function Bundles({ product, locale }: { product: Product; locale: string }) {
+  const bundles = await bundleViews(product, locale);
+  return (
+    <ul className="bundle-list">
+      {bundles.map((b) => <BundleOffer key={b.id} productHandle={product.handle} bundle={b} />)}
+    </ul>
+  );
+}
+
 async function bundleViews(p: Product, locale: string): Promise<BundleView[]> {
-  if (p.bundles.length === 0) return [];
   const ids = [...new Set(p.bundles.flatMap((b) => b.items.map((i) => i.variantId)))].sort();
   const resolved = await resolveVariants(ids.join(',')).catch(() => new Map());
   return p.bundles.map((b) => ({

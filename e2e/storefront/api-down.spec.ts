@@ -1,0 +1,28 @@
+import { test } from '@playwright/test';
+import { expect } from './helpers';
+import { creds } from '../support/api';
+import { startOwnServer, type OwnServer } from './own-server';
+
+// The shop running against an API that does not answer (nothing listens on port 9).
+test.describe('when the API is down', () => {
+  let server: OwnServer;
+  test.beforeAll(async () => {
+    server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, SITE_API_BASE_URL: 'http://127.0.0.1:9' });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('pages show a clear message instead of a crash page', async ({ browser }) => {
+    const page = await browser.newPage({ baseURL: server.url });
+    for (const path of ['/', '/products/linen-tote-bag', '/cart']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: 'We couldn’t load this page' })).toBeVisible();
+      await expect(page.getByText('The shop is having trouble right now. Please try again in a moment.')).toBeVisible();
+      await expect(page.locator('body')).not.toContainText(/ECONNREFUSED|at .*\.js:\d+|SiteApi/);
+    }
+    const log = server.output();
+    expect(log).not.toContain(creds().storefront);
+    await page.close();
+  });
+});

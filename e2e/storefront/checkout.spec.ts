@@ -1,0 +1,158 @@
+import { test, type Page } from '@playwright/test';
+import { currentVariantId, expect, expectAccessible, queryDb, shot, useLocale } from './helpers';
+
+async function addToCart(page: Page, handle: string, option: string | RegExp) {
+  await page.goto(`/products/${handle}`);
+  await page.getByRole('radio', { name: option }).check();
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(page.getByText('Added to your cart.')).toBeVisible();
+  return await currentVariantId(page);
+}
+
+async function sessionsWith(variantId: string): Promise<string[]> {
+  const rows = await queryDb<{ session_id: string }>('select distinct session_id from checkout_session_lines where variant_id = ?', [variantId]);
+  return rows.map((r) => r.session_id);
+}
+
+test.describe('checkout', () => {
+  test('through the merchant checkout to the confirmation', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    await addToCart(page, 'linen-tote-bag', 'Natural');
+    await page.goto('/cart');
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
+    const sessionId = page.url().split('/').pop()!;
+    await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+    // The hosted checkout is offered too.
+    await expect(page.getByRole('link', { name: 'Open the hosted checkout' })).toHaveAttribute('href', new RegExp(sessionId));
+    const total = page.getByTestId('checkout-total');
+    await expect(total).toContainText('kr');
+
+    await page.getByLabel('E-mail address').fill('kim@example.com');
+    await page.getByLabel('First name').fill('Kim');
+    await page.getByLabel('Last name').fill('Svensson');
+    const street = page.getByRole('combobox', { name: 'Street address' });
+    await street.fill('Drottn');
+    const suggestions = page.getByRole('listbox', { name: 'Address suggestions' });
+    await expect(suggestions.getByRole('option').first()).toBeVisible();
+    await street.press('ArrowDown');
+    await expect(suggestions.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await street.press('Enter');
+    await expect(street).toHaveValue(/^Drottninggatan/);
+    await expect(page.getByLabel('Postal code')).not.toHaveValue('');
+    await expect(page.getByLabel('City')).not.toHaveValue('');
+    await shot(page, testInfo, 'checkout-address');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page.getByText('Saved.')).toBeVisible();
+
+    const delivery = page.getByRole('region', { name: 'Delivery' });
+    await expect(delivery.getByRole('group', { name: 'Home delivery' })).toBeVisible();
+    await expect(delivery.getByRole('group', { name: 'Pickup point' })).toBeVisible();
+    const before = await total.textContent();
+    await delivery.getByRole('group', { name: 'Pickup point' }).getByRole('radio').first().check();
+    await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
+    await expect(total).not.toHaveText(before!);
+    await expect(page.getByRole('region', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
+    await expectAccessible(page, testInfo, 'checkout');
+    await shot(page, testInfo, 'checkout');
+
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+    await expect(page.getByTestId('payment-reference')).toHaveText(/\S{8,}/);
+    await expect(page.getByText('sandbox')).toBeVisible();
+    await shot(page, testInfo, 'confirmation');
+    const [row] = await queryDb<{ status: string }>('select status from checkout_sessions where id = ?', [sessionId]);
+    expect(row?.status).toBe('payment_pending');
+    // The cart is done once payment starts; the confirmation survives a reload.
+    await expect(page.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible();
+    const reference = await page.getByTestId('payment-reference').textContent();
+    await page.reload();
+    await expect(page.getByTestId('payment-reference')).toHaveText(reference!);
+    // Going back to the checkout of a session being paid lands on its confirmation.
+    await page.goto(`/checkout/${sessionId}`);
+    await expect(page).toHaveURL(/\/confirmation$/);
+  });
+
+  test('an invalid address is shown at its field; a country change re-prices the session', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    await addToCart(page, 'fjord-ceramic-mug', 'White');
+    await page.goto('/cart');
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_/);
+
+    await page.getByLabel('E-mail address').fill('kim@example.com');
+    await page.getByLabel('First name').fill('Kim');
+    await page.getByLabel('Last name').fill('Svensson');
+    await page.getByRole('combobox', { name: 'Street address' }).fill('Storgatan 1');
+    await page.getByLabel('Postal code').fill('ABC');
+    await page.getByLabel('City').fill('Umeå');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page.getByText('Please check the highlighted fields.')).toBeVisible();
+    await expect(page.getByLabel('Postal code')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText(/Not a valid postal code for SE/)).toBeVisible();
+    // What the shopper typed is still there.
+    await expect(page.getByLabel('City')).toHaveValue('Umeå');
+    await shot(page, testInfo, 'checkout-invalid');
+
+    const total = page.getByTestId('checkout-total');
+    await expect(total).toContainText('kr');
+    await page.getByLabel('Country').selectOption('DE');
+    await expect(page.getByText(/Prices updated for Germany: the total was .*kr, now .*€/)).toBeVisible();
+    await expect(total).toContainText('€');
+  });
+
+  test('double-clicking Checkout makes exactly one session', async ({ page, context }) => {
+    await useLocale(context);
+    // A product no other test checks out, so the count below is this test's alone.
+    const variant = await addToCart(page, 'birch-cutting-board', 'Small');
+    await page.goto('/cart');
+    const before = await sessionsWith(variant);
+
+    await page.getByRole('button', { name: 'Checkout' }).dblclick();
+    await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
+    const landed = page.url().split('/').pop()!;
+    const after = await sessionsWith(variant);
+    expect(after.filter((id) => !before.includes(id))).toEqual([landed]);
+
+    // Two simultaneous submits of one cart (same cookies) answer the same session.
+    const origin = new URL(page.url()).origin;
+    const submit = () => page.request.post('/shop-api/checkout', { headers: { Origin: origin }, maxRedirects: 0, form: {} });
+    const [a, b] = await Promise.all([submit(), submit()]);
+    expect([a.status(), b.status()]).toEqual([303, 303]);
+    expect(a.headers().location).toMatch(/^\/checkout\/cs_/);
+    expect(b.headers().location).toBe(a.headers().location);
+    const final = await sessionsWith(variant);
+    expect(final.filter((id) => !after.includes(id))).toHaveLength(1);
+  });
+
+  test('sold out between adding and checking out: a clear message, no crash', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    const natural = await addToCart(page, 'linen-tote-bag', 'Natural');
+    await page.goto('/products/linen-tote-bag');
+    await page.getByRole('radio', { name: /Black/ }).check();
+    const black = await currentVariantId(page);
+    // The shopper put Black in the cart while it was in stock; it has sold out since.
+    const cart = (await context.cookies()).find((c) => c.name === 'cart')!;
+    await context.addCookies([{ ...cart, value: `${cart.value}.${black}:1` }]);
+
+    await page.goto('/cart');
+    await expect(page.getByText('Linen Tote Bag — Black is sold out. Remove it to continue.')).toBeVisible();
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/cart\?problem=insufficient_stock/);
+    await expect(page.getByRole('alert')).toHaveText('Some items sold out since you added them. Remove them to continue to checkout.');
+    expect(new URL(page.url()).searchParams.get('lines')).toBe(black);
+    await shot(page, testInfo, 'cart-sold-out');
+
+    await page.getByRole('button', { name: 'Remove Linen Tote Bag — Black from cart' }).click();
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_/);
+    await expect(page.getByRole('region', { name: 'Order summary' })).toContainText('Linen Tote Bag');
+    expect(natural).not.toBe(black);
+  });
+
+  test('the checkout endpoint refuses other sites', async ({ request }) => {
+    const res = await request.post('/shop-api/checkout', { headers: { Origin: 'https://evil.example' }, maxRedirects: 0, form: {} });
+    expect(res.status()).toBe(403);
+  });
+});

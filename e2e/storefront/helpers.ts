@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient, type InValue } from '@libsql/client';
+import AxeBuilder from '@axe-core/playwright';
+import { expect as baseExpect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+
+/** Server actions re-render the page; on a busy 2-core machine that can take a few seconds. */
+export const expect = baseExpect.configure({ timeout: 15_000 });
+
+export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3100';
+
+/** English chrome and the default market, so labels in tests read as English. */
+export async function useLocale(context: BrowserContext, market = 'se', locale = 'en-SE') {
+  await context.addCookies([
+    { name: 'market', value: market, url: BASE_URL },
+    { name: 'locale', value: locale, url: BASE_URL },
+  ]);
+}
+
+/** A full-page screenshot kept as a test artifact (attached to the report and in test-results/storefront). */
+export async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const dir = join('test-results', 'storefront');
+  mkdirSync(dir, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const path = join(dir, `${name}-${width}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
+}
+
+/** axe-core on the current page: no serious or critical violations. */
+export async function expectAccessible(page: Page, testInfo: TestInfo, name: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+}
+
+/** Reads the e2e database directly: the test's independent view of what the server did. */
+export async function queryDb<T = Record<string, unknown>>(sql: string, args: InValue[] = []): Promise<T[]> {
+  const client = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}` });
+  try {
+    return (await client.execute({ sql, args })).rows as unknown as T[];
+  } finally {
+    client.close();
+  }
+}
+
+/** The variant id a product page currently shows: its SKU, looked up in the page's Product JSON-LD. */
+export async function currentVariantId(page: Page): Promise<string> {
+  const skuLine = (await page.getByText(/^(SKU|Artikelnummer): /).textContent()) ?? '';
+  const sku = skuLine.split(': ')[1]?.trim();
+  const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as { offers: { sku: string; url: string }[] };
+  const offer = ld.offers.find((o) => o.sku === sku);
+  if (!offer) throw new Error(`no offer for SKU ${sku}`);
+  return new URL(offer.url).searchParams.get('variant')!;
+}

@@ -1,0 +1,101 @@
+import { test } from '@playwright/test';
+import { currentVariantId, expect, expectAccessible, shot, useLocale } from './helpers';
+
+test.describe('product page and cart', () => {
+  test('picking a variant updates price and availability in place', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    await page.goto('/products/fjord-ceramic-mug');
+    const availability = page.getByTestId('availability');
+    await expect(availability).toHaveText('In stock');
+    // A marker on window survives only if there is no full reload.
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const before = page.url();
+
+    await page.getByRole('radio', { name: 'Sand' }).check();
+    await expect(availability).toHaveText('Only a few left');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(page.url()).not.toBe(before);
+    const sand = await currentVariantId(page);
+
+    // The picked variant survives a reload (it is in the URL) and the server renders it.
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Sand' })).toBeChecked();
+    await expect(availability).toHaveText('Only a few left');
+    expect(await currentVariantId(page)).toBe(sand);
+
+    // Prices per size differ: picking another size changes the price without a reload.
+    await page.goto('/products/nordic-roast-coffee');
+    const price = page.getByRole('main').locator('.product-info .price').first();
+    const small = await price.textContent();
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    await page.getByRole('radio', { name: '1 kg' }).check();
+    await expect(price).not.toHaveText(small!);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+    await shot(page, testInfo, 'product-variant');
+  });
+
+  test('add to cart, change quantity, remove', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    await page.goto('/products/linen-tote-bag');
+    await page.getByRole('radio', { name: 'Natural' }).check();
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByText('Added to your cart.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+
+    await page.goto('/products/fjord-ceramic-mug');
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByRole('link', { name: 'Cart, 3 items' })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Cart, 3 items' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your cart' })).toBeVisible();
+    const tote = 'Linen Tote Bag — Natural';
+    await expect(page.getByLabel(`Quantity of ${tote}`, { exact: true })).toHaveText('1');
+    await page.getByRole('button', { name: `Increase quantity of ${tote}` }).click();
+    await expect(page.getByLabel(`Quantity of ${tote}`, { exact: true })).toHaveText('2');
+    await expect(page.getByRole('link', { name: 'Cart, 4 items' })).toBeVisible();
+    await page.getByRole('button', { name: `Decrease quantity of ${tote}` }).click();
+    await expect(page.getByLabel(`Quantity of ${tote}`, { exact: true })).toHaveText('1');
+    await shot(page, testInfo, 'cart');
+    await expectAccessible(page, testInfo, 'cart');
+
+    // The cookie holds ids and quantities only, and scripts cannot read it.
+    const cookie = (await context.cookies()).find((c) => c.name === 'cart')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]+(\.var_[A-Za-z0-9]+:\d{1,2})+$/);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('cart=');
+
+    await page.getByRole('button', { name: `Remove ${tote} from cart` }).click();
+    await expect(page.getByText(tote)).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Cart, 2 items' })).toBeVisible();
+  });
+
+  test('a tampered cart cookie is cleaned, never trusted', async ({ page, context }) => {
+    await useLocale(context);
+    await context.addCookies([{ name: 'cart', value: 'nonce_abcdefgh.var_unknown0000000000000:500.<script>:1', url: process.env.E2E_BASE_URL! }]);
+    await page.goto('/cart');
+    await expect(page.getByText('This item is no longer available. Remove it to continue.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cart, 99 items' })).toBeVisible();
+  });
+
+  test('switching market changes the currency and the language', async ({ page }, testInfo) => {
+    await page.goto('/products/linen-tote-bag');
+    const price = page.locator('.product-info .price').first();
+    await expect(price).toContainText('kr');
+    await expect(page.getByRole('button', { name: 'Lägg i varukorgen' })).toBeVisible();
+
+    await page.getByLabel('Land / region och språk').selectOption({ label: 'Germany & Austria (EUR) · Deutsch' });
+    await page.getByRole('button', { name: 'Byt' }).click();
+    await expect(price).toContainText('€');
+    await expect(page.getByRole('button', { name: 'In den Warenkorb' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Leinen-Tragetasche');
+    expect(await page.getAttribute('html', 'lang')).toBe('de-DE');
+    await shot(page, testInfo, 'product-de');
+
+    await page.getByLabel('Land / Region und Sprache').selectOption({ label: 'United States (USD) · English' });
+    await page.getByRole('button', { name: 'Übernehmen' }).click();
+    await expect(price).toContainText('$');
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
+  });
+});

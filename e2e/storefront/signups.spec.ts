@@ -1,0 +1,78 @@
+import { test } from '@playwright/test';
+import { expect, expectAccessible, queryDb, shot, useLocale } from './helpers';
+
+const unique = () => `shopper.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+
+test.describe('signups', () => {
+  test('newsletter in the footer needs its own consent, then is accepted', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    await page.goto('/');
+    const footer = page.getByRole('contentinfo');
+    const email = unique();
+    await footer.getByLabel('E-mail address').fill(email);
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    // Without the box ticked nothing is sent, and the message sits at the checkbox.
+    await expect(footer.getByText('Please tick the box to give your consent.')).toBeVisible();
+    await expect(footer.getByLabel('E-mail address')).toHaveValue(email);
+    expect(await queryDb('select 1 from newsletter_subscriptions where email = ?', [email])).toHaveLength(0);
+
+    const consent = 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.';
+    await footer.getByRole('checkbox', { name: consent }).check();
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByText('Almost done — check your inbox to confirm your subscription.')).toBeVisible();
+    await shot(page, testInfo, 'newsletter');
+
+    const rows = await queryDb<{ status: string; text: string; purpose: string; source: string }>(
+      `select n.status, c.text, c.purpose, n.source from newsletter_subscriptions n join consents c on c.id = n.consent_id where n.email = ?`,
+      [email],
+    );
+    expect(rows).toEqual([{ status: 'pending_confirmation', text: consent, purpose: 'newsletter', source: 'footer' }]);
+  });
+
+  test('an invalid e-mail is shown at the field', async ({ page, context }) => {
+    await useLocale(context);
+    await page.goto('/');
+    const footer = page.getByRole('contentinfo');
+    await footer.getByLabel('E-mail address').fill('not-an-address');
+    await footer.getByRole('checkbox').check();
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByText('Please enter a valid e-mail address.')).toBeVisible();
+    await expect(footer.getByLabel('E-mail address')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('restock alert on a sold-out variant, with its own consent', async ({ page, context }, testInfo) => {
+    await useLocale(context);
+    await page.goto('/products/linen-tote-bag');
+    await expect(page.getByRole('heading', { name: 'Get an e-mail when it’s back' })).toHaveCount(0);
+    await page.getByRole('radio', { name: /Black/ }).check();
+    await expect(page.getByTestId('availability')).toHaveText('Sold out');
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toHaveCount(0);
+
+    const form = page.getByRole('region', { name: 'Get an e-mail when it’s back' });
+    const email = unique();
+    const consent = 'Yes, e-mail me once when this product is back in stock. I can unsubscribe at any time. This is not a newsletter signup.';
+    await form.getByLabel('E-mail address').fill(email);
+    await form.getByRole('checkbox', { name: consent }).check();
+    await shot(page, testInfo, 'restock-form');
+    await expectAccessible(page, testInfo, 'product-sold-out');
+    await form.getByRole('button', { name: 'Notify me' }).click();
+    await expect(page.getByText('Thanks! Check your inbox to confirm — we’ll e-mail you when it’s back.')).toBeVisible();
+
+    const variant = new URL(page.url()).searchParams.get('variant');
+    const rows = await queryDb<{ variant_id: string; status: string; text: string; purpose: string }>(
+      `select s.variant_id, s.status, c.text, c.purpose from stock_subscriptions s join consents c on c.id = s.consent_id where s.email = ?`,
+      [email],
+    );
+    expect(rows).toEqual([{ variant_id: variant, status: 'pending_confirmation', text: consent, purpose: 'stock_notification' }]);
+    // The restock consent is not a newsletter signup.
+    expect(await queryDb('select 1 from newsletter_subscriptions where email = ?', [email])).toHaveLength(0);
+  });
+
+  test('a product whose every variant is sold out offers only the alert', async ({ page, context }) => {
+    await useLocale(context);
+    await page.goto('/products/aurora-wool-throw');
+    await expect(page.getByTestId('availability')).toHaveText('Sold out');
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Get an e-mail when it’s back' })).toBeVisible();
+  });
+});
