@@ -17,12 +17,22 @@ import { createClient, LibsqlError, type Client, type Config, type InArgs, type 
  */
 export function createLocalClient(config: Config & { timeout: number }): Client {
   const queue = writeQueueFor(config.url, Math.max(config.timeout, 50));
+  // Reads use a pool of connections; writes take turns on ONE connection of their own, so
+  // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
+  // checkpoints rather than at every commit. A commit still survives the process being
+  // killed (it is in the WAL file); only a power cut can lose the last few.
   let current = createClient(config);
+  const openWriter = () => {
+    const client = createClient({ ...config, concurrency: 1 });
+    return { client, ready: client.execute('PRAGMA synchronous = NORMAL').then(() => client) };
+  };
+  let writer = openWriter();
 
   const retire = (failed: Client) => {
-    if (current !== failed) return;
-    current = createClient(config);
-    // Reads already under way on the old client finish first; none outlives a second.
+    if (current === failed) current = createClient(config);
+    else if (writer.client === failed) writer = openWriter();
+    else return;
+    // Work already under way on the old client finishes first; none outlives a second.
     setTimeout(() => failed.close(), 5_000).unref();
   };
   const watch = <T>(client: Client, work: Promise<T>): Promise<T> =>
@@ -32,8 +42,8 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
     });
   const exclusive = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
     const release = await queue.acquire();
-    const client = current;
     try {
+      const client = await writer.ready;
       return await watch(client, work(client));
     } finally {
       release();
@@ -55,8 +65,8 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
     async transaction(mode?: TransactionMode) {
       if (mode === 'read') return current.transaction(mode);
       const release = await queue.acquire();
-      const client = current;
       try {
+        const client = await writer.ready;
         return turnHolding(await watch(client, client.transaction(mode)), release, (work) => watch(client, work));
       } catch (error) {
         release();
@@ -71,9 +81,11 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
     },
     close() {
       current.close();
+      writer.client.close();
     },
     reconnect() {
       current.reconnect();
+      writer.client.reconnect();
     },
     get closed() {
       return current.closed;

@@ -24,6 +24,18 @@ describe('the local database', () => {
     expect(String(mode.rows[0]![0])).toBe('wal');
   });
 
+  it('writes on one connection with synchronous = NORMAL (WAL synced at checkpoints, not at every commit)', async () => {
+    const { database } = await freshDatabase();
+    await database.run(sql`INSERT INTO probe (v) VALUES ('x')`);
+    // PRAGMA statements go the way writes go: the writer connection. 1 = NORMAL (2 = FULL).
+    const level = await database.$client.execute('PRAGMA synchronous');
+    expect(Number(level.rows[0]![0])).toBe(1);
+    const tx = await database.$client.transaction('write');
+    const inTx = await tx.execute('PRAGMA synchronous');
+    await tx.commit();
+    expect(Number(inTx.rows[0]![0])).toBe(1);
+  });
+
   it('lets write transactions of one process that await in the middle take turns instead of deadlocking', async () => {
     const { database } = await freshDatabase(2_000);
     const started = Date.now();
