@@ -17,7 +17,11 @@ async function readOnlyDatabase(): Promise<Client> {
   }
   return database;
 }
-test.afterAll(() => database?.close());
+test.afterAll(() => {
+  // A worker may run this file's hooks again: never hand a closed client to a later test.
+  database?.close();
+  database = undefined;
+});
 
 type Fixture = { mugWhite: string; mugSand: string; tote: string; throwGrey: string; jacketXL: string; draft: string; outletTote: string; prices: Map<string, number> };
 let fixture: Fixture | undefined;

@@ -72,7 +72,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
 
       const url = new URL(req.url);
       // Next passes no params to a route without dynamic segments.
-      const params = parseOrThrow(spec.params ?? Empty, (await ctx.params) ?? {}, 'path');
+      const params = parseOrThrow(spec.params ?? Empty, (await pathParams(ctx)) ?? {}, 'path');
       const query = parseOrThrow(spec.query ?? Empty, firstValues(url.searchParams), 'query');
       const rawBody = spec.body ? await readJsonBody(req) : null;
       if (spec.body && spec.precheck) spec.precheck(rawBody!.value);
@@ -117,6 +117,15 @@ async function authenticate(req: Request, requestId: string): Promise<SiteContex
     );
   }
   return context;
+}
+
+/** A path segment that is not valid percent-encoding names nothing that exists: 404. */
+async function pathParams(ctx: RouteContext) {
+  try {
+    return await ctx.params;
+  } catch {
+    throw new DomainError('not_found', 'No resource has that name (the path is not validly percent-encoded).');
+  }
 }
 
 function parseBuyerIp(value: string | null): string | null {
