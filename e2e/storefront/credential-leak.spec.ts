@@ -24,6 +24,7 @@ function leaks(text: string, secret: string): string[] {
 }
 
 test.describe('the Site credential stays on the server', () => {
+  test.describe.configure({ timeout: 90_000 });
   let server: OwnServer;
   const secret = () => creds().storefront;
 
@@ -70,7 +71,7 @@ test.describe('the Site credential stays on the server', () => {
     await page.getByRole('button', { name: /Till kassan|Checkout/ }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_/);
     await page.getByRole('combobox', { name: /Gatuadress|Street address/ }).fill('Storg');
-    await expect(page.getByRole('option').first()).toBeVisible();
+    await expect(page.getByRole('listbox', { name: /Adressförslag|Address suggestions/ }).getByRole('option').first()).toBeVisible();
 
     const cookies = await context.cookies();
     expect(cookies.map((c) => c.name).sort()).toEqual(expect.arrayContaining(['anon_id', 'cart']));

@@ -23,6 +23,8 @@ export async function shot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync(dir, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const path = join(dir, `${name}-${width}.png`);
+  // From the top, so the sticky header sits where a shopper sees it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
 }

@@ -11,15 +11,15 @@ const VARIANT_ID = /^[A-Za-z0-9_-]{1,80}$/;
 const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
 
 /**
- * Reads the cookie `nonce.variantId:qty.variantId:qty` — ids and quantities only, never
- * prices. Anything malformed is dropped, quantities are clamped to 1–99, repeated
+ * Reads the cookie `nonce.variantId~qty.variantId~qty` — ids and quantities only, never
+ * prices (characters a cookie carries without escaping). Anything malformed is dropped, quantities are clamped to 1–99, repeated
  * variants are merged and at most 100 lines are kept: the cookie is shopper-controlled.
  */
 export function parseCart(value: string | undefined): Cart {
   const [nonce, ...entries] = (value ?? '').split('.');
   const lines: CartLine[] = [];
   for (const entry of entries) {
-    const [variantId, qty] = entry.split(':');
+    const [variantId, qty] = entry.split('~');
     const quantity = Number(qty);
     if (!variantId || !VARIANT_ID.test(variantId) || !Number.isInteger(quantity) || quantity < 1) continue;
     const existing = lines.find((l) => l.variantId === variantId);
@@ -34,7 +34,7 @@ export function parseCart(value: string | undefined): Cart {
 }
 
 export function serializeCart(cart: Cart): string {
-  return [cart.nonce, ...cart.lines.slice(0, MAX_LINES).map((l) => `${l.variantId}:${l.quantity}`)].join('.');
+  return [cart.nonce, ...cart.lines.slice(0, MAX_LINES).map((l) => `${l.variantId}~${l.quantity}`)].join('.');
 }
 
 export function newNonce(): string {

@@ -1,13 +1,13 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { AddressSuggestion } from '@/lib/contract/checkout';
 import { useT } from '../i18n-context';
 
 type Props = {
   sessionId: string;
-  value: string;
-  onChange: (value: string) => void;
+  defaultValue: string;
+  inputRef: RefObject<HTMLInputElement | null>;
   onPick: (suggestion: AddressSuggestion) => void;
   error?: string;
 };
@@ -31,13 +31,26 @@ async function suggest(sessionId: string, q: string): Promise<AddressSuggestion[
  * Street address with suggestions as you type (ARIA 1.2 combobox): debounced, fetched
  * through the shop's server; arrow keys move, Enter picks, Escape closes.
  */
-export function AddressLineField({ sessionId, value, onChange, onPick, error }: Props) {
+export function AddressLineField({ sessionId, defaultValue, inputRef, onPick, error }: Props) {
   const t = useT();
   const id = useId();
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  const [value, setValue] = useState(defaultValue);
   const q = useDebounced(value.trim(), 250);
+  const mounted = useRef(false);
+  // The field is uncontrolled so nothing typed before the page's script ran is lost; pick
+  // that text up once it runs, and offer suggestions if the shopper is still in the field.
+  useEffect(() => {
+    if (mounted.current || !inputRef.current) return;
+    mounted.current = true;
+    const typed = inputRef.current.value;
+    if (typed !== defaultValue) {
+      setValue(typed);
+      setOpen(document.activeElement === inputRef.current);
+    }
+  }, [defaultValue, inputRef]);
   const { data: items = [] } = useQuery({
     queryKey: ['address-suggestions', sessionId, q],
     queryFn: () => suggest(sessionId, q),
@@ -48,6 +61,7 @@ export function AddressLineField({ sessionId, value, onChange, onPick, error }: 
 
   function pick(suggestion: AddressSuggestion) {
     onPick(suggestion);
+    setValue(suggestion.address.line1);
     setOpen(false);
     setActive(-1);
   }
@@ -78,8 +92,8 @@ export function AddressLineField({ sessionId, value, onChange, onPick, error }: 
           role="combobox" aria-autocomplete="list" aria-expanded={expanded} aria-controls={listId}
           aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
           aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}
-          value={value}
-          onChange={(e) => { onChange(e.target.value); setOpen(true); setActive(-1); }}
+          ref={inputRef} defaultValue={defaultValue}
+          onChange={(e) => { setValue(e.target.value); setOpen(true); setActive(-1); }}
           onKeyDown={onKeyDown}
           onBlur={() => setOpen(false)}
         />

@@ -1,5 +1,5 @@
 'use client';
-import { useActionState, useId, useState, startTransition } from 'react';
+import { useActionState, useId, useRef, useState, startTransition } from 'react';
 import type { Address, AddressSuggestion } from '@/lib/contract/checkout';
 import { changeSessionCountry, saveContact, type ContactState, type CountryState } from '../../_actions/checkout';
 import { useT } from '../i18n-context';
@@ -22,9 +22,11 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
   const id = useId();
   const [state, formAction, saving] = useActionState<ContactState, FormData>(saveContact, { status: 'idle' });
   const [quote, countryAction, moving] = useActionState<CountryState, FormData>(changeSessionCountry, { status: 'idle' });
-  const [line1, setLine1] = useState(address?.line1 ?? '');
-  const [postalCode, setPostalCode] = useState(address?.postalCode ?? '');
-  const [city, setCity] = useState(address?.city ?? '');
+  // Uncontrolled fields keep whatever the shopper typed, even before the script loaded;
+  // a picked suggestion is written into them directly.
+  const line1 = useRef<HTMLInputElement>(null);
+  const postalCode = useRef<HTMLInputElement>(null);
+  const city = useRef<HTMLInputElement>(null);
   const [selectedCountry, setSelectedCountry] = useState(country);
   const errors = state.status === 'error' ? (state.fieldErrors ?? {}) : {};
 
@@ -37,12 +39,12 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
   }
 
   function onPick(s: AddressSuggestion) {
-    setLine1(s.address.line1);
-    setPostalCode(s.address.postalCode);
-    setCity(s.address.city);
+    if (line1.current) line1.current.value = s.address.line1;
+    if (postalCode.current) postalCode.current.value = s.address.postalCode;
+    if (city.current) city.current.value = s.address.city;
   }
 
-  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement>, wide = false) => (
+  const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement> & { ref?: React.Ref<HTMLInputElement> }, wide = false) => (
     <div className={`field${wide ? ' span-2' : ''}`}>
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
@@ -81,10 +83,10 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
         </div>
         {field('firstName', t.firstName, { autoComplete: 'given-name', required: true, defaultValue: address?.firstName ?? '', maxLength: 100 })}
         {field('lastName', t.lastName, { autoComplete: 'family-name', required: true, defaultValue: address?.lastName ?? '', maxLength: 100 })}
-        <AddressLineField sessionId={sessionId} value={line1} onChange={setLine1} onPick={onPick} error={errors.line1} />
+        <AddressLineField sessionId={sessionId} defaultValue={address?.line1 ?? ''} inputRef={line1} onPick={onPick} error={errors.line1} />
         {field('line2', t.line2, { autoComplete: 'address-line2', defaultValue: address?.line2 ?? '', maxLength: 200 }, true)}
-        {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, value: postalCode, onChange: (e) => setPostalCode(e.target.value), maxLength: 20 })}
-        {field('city', t.city, { autoComplete: 'address-level2', required: true, value: city, onChange: (e) => setCity(e.target.value), maxLength: 100 })}
+        {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, ref: postalCode, defaultValue: address?.postalCode ?? '', maxLength: 20 })}
+        {field('city', t.city, { autoComplete: 'address-level2', required: true, ref: city, defaultValue: address?.city ?? '', maxLength: 100 })}
       </div>
       <div id={`${id}-status`} aria-live="polite" style={{ marginTop: 14 }}>
         {state.status === 'error' && !saving ? <p className="notice notice-error" role="alert">{state.message}</p> : null}

@@ -11,14 +11,16 @@ const ViewEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('collection_view'), path: z.string(), collectionHandle: handle }).strict(),
 ]);
 
+const Batch = z.object({ events: z.array(ViewEvent).min(1).max(10) }).strict();
+
 // POST /shop-api/events — page, product and collection views from the shop's own pages.
 export async function POST(req: Request): Promise<Response> {
   if (!sameOrigin(req)) return new Response(null, { status: 403 });
-  const parsed = ViewEvent.safeParse(await req.json().catch(() => null));
+  const parsed = Batch.safeParse(await req.json().catch(() => null));
   if (!parsed.success) return new Response(null, { status: 400 });
   // The path only, never the query string: a query may carry whatever a shopper typed.
-  const path = parsed.data.path.split(/[?#]/)[0] ?? '/';
-  if (!path.startsWith('/') || path.length > 512) return new Response(null, { status: 400 });
-  await track([{ ...parsed.data, path }]);
+  const events = parsed.data.events.map((event) => ({ ...event, path: event.path.split(/[?#]/)[0] ?? '/' }));
+  if (events.some((e) => !e.path.startsWith('/') || e.path.length > 512)) return new Response(null, { status: 400 });
+  await track(events);
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }
