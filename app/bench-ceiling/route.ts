@@ -3,8 +3,10 @@ import { env } from '@/lib/env';
 /**
  * GET /bench-ceiling?bytes=N — the framework's ceiling for `npm run bench`: a trivial
  * handler of this same app answering a constant body of N bytes (the size of a product
- * answer). It exists only when the benchmark started the server (BENCH_CEILING=1);
- * everywhere else it answers 404.
+ * answer). `?memory=1` answers the server's memory instead (after a full GC when the
+ * benchmark started node with --expose-gc), so the benchmark can tell live heap from
+ * memory V8 simply has not handed back. It exists only when the benchmark started the
+ * server (BENCH_CEILING=1); everywhere else it answers 404.
  */
 export const dynamic = 'force-dynamic';
 
@@ -24,7 +26,13 @@ function bodyOf(bytes: number): string {
 
 export function GET(req: Request): Response {
   if (env().BENCH_CEILING !== '1') return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
-  const asked = Number(new URL(req.url).searchParams.get('bytes') ?? 5120);
+  const search = new URL(req.url).searchParams;
+  if (search.get('memory') === '1') {
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (collect) collect();
+    return Response.json({ ...process.memoryUsage(), collected: Boolean(collect) }, { headers: { 'Cache-Control': 'no-store' } });
+  }
+  const asked = Number(search.get('bytes') ?? 5120);
   const bytes = Number.isInteger(asked) ? Math.min(Math.max(asked, 16), 1 << 20) : 5120;
   return new Response(bodyOf(bytes), {
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, max-age=60', ETag: '"ceiling"' },

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { AvailabilityStatus } from '@/lib/contract/common';
@@ -64,8 +64,16 @@ function statusesAt(key: string): Map<string, AvailabilityStatus | null> {
   return memo;
 }
 
+function versionQuery(database: DbOrTx) {
+  return database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, sql.placeholder('siteId'))).prepare();
+}
+const versionQueries = new WeakMap<DbOrTx, ReturnType<typeof versionQuery>>();
+
+/** The freshness check: one indexed read, its SQL built once per database. */
 async function catalogVersionOf(database: DbOrTx, siteId: string): Promise<number | null> {
-  const [row] = await database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, siteId));
+  let query = versionQueries.get(database);
+  if (!query) versionQueries.set(database, (query = versionQuery(database)));
+  const [row] = await query.all({ siteId });
   return row?.v ?? null;
 }
 

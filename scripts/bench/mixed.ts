@@ -1,6 +1,6 @@
 import { measure, type RequestPlan } from './load';
 import { checkoutPlan, signupRequest, type Targets } from './scenarios';
-import type { Server } from './server';
+import { liveMemoryMb, type Memory, type Server } from './server';
 import { rotate } from './load';
 
 export type MixedResult = {
@@ -17,6 +17,9 @@ export type MixedResult = {
   rssPeakMb: number;
   /** Growth of RSS from the 10th second to the end, MB per minute (least squares). */
   rssSlopeMbPerMin: number;
+  /** Live heap after a full GC at the 10th second and at the end: a leak shows here. */
+  liveAt10s: Memory | null;
+  liveEnd: Memory | null;
 };
 
 const V1 = '/site/v1';
@@ -45,7 +48,11 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     const r = kind()();
     return { ...r, headers: { ...r.headers, Authorization: `Bearer ${token()}` } };
   };
+  let liveAt10s: Memory | null = null;
+  const probe = setTimeout(() => void liveMemoryMb(server).then((m) => (liveAt10s = m)), 10_000);
   const result = await measure({ base: server.base, connections: 64, next }, seconds, 0);
+  clearTimeout(probe);
+  const liveEnd = await liveMemoryMb(server);
   const [from, to] = result.window;
   const after10 = server.rss.samples.filter((s) => s.t >= from + 10_000 && s.t <= to);
   return {
@@ -61,6 +68,8 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     rssEndMb: server.rss.atMb(to),
     rssPeakMb: server.rss.peakMb(from, to),
     rssSlopeMbPerMin: slope(after10.map((s) => [(s.t - from) / 60_000, s.kb / 1024] as const)),
+    liveAt10s,
+    liveEnd,
   };
 }
 

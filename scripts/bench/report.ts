@@ -56,6 +56,8 @@ export function targetsOf(report: Report): Target[] {
   if (report.mixed) {
     out.push(check('mixed c=64: 5xx', report.mixed.status5xx, '= 0', (v) => v === 0));
     out.push(check('mixed c=64: RSS end − RSS@10s (MB)', r2(report.mixed.rssEndMb - report.mixed.rssAt10sMb), '<= 10 (not growing)', (v) => v <= 10));
+    const { liveAt10s, liveEnd } = report.mixed;
+    if (liveAt10s && liveEnd) out.push(check('mixed c=64: live heap end − @10s (MB)', r2(liveEnd.heapUsed - liveAt10s.heapUsed), '<= 5 (no leak)', (v) => v <= 5));
   }
   return out;
 }
@@ -94,6 +96,7 @@ export function printTable(report: Report): void {
       `\nmixed run c=${m.connections} ${m.seconds}s: ${m.rps} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, 5xx ${m.status5xx}, ` +
         `statuses ${JSON.stringify(m.statusCodes)}, RSS @10s ${m.rssAt10sMb} MB → end ${m.rssEndMb} MB (peak ${m.rssPeakMb}, slope ${m.rssSlopeMbPerMin} MB/min)`,
     );
+    if (m.liveAt10s && m.liveEnd) console.log(`live heap after GC: @10s ${m.liveAt10s.heapUsed} MB → end ${m.liveEnd.heapUsed} MB`);
   }
   console.log('\ntargets:');
   for (const t of targetsOf(report)) {

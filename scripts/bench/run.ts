@@ -13,7 +13,7 @@ import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
 import { jsonLine, printTable, type Row } from './report';
 import { discover, planFor, SCENARIOS, type ScenarioKey, type Targets } from './scenarios';
-import { buildEnv, DIST_DIR, ROOT, startFloorServer, startNextServer, type Server } from './server';
+import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, startFloorServer, startNextServer, type Memory, type Server } from './server';
 
 const PORTS = { big: 3601, small: 3602, floor: 3603 } as const;
 const { values: flags } = parseArgs({
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   let ceilingRps = 0;
   let ceilingP99 = 0;
   let productBytes = 0;
+  let liveAfterReads: Memory | null = null;
   let big: Fixture | undefined;
   let small: Fixture | undefined;
   try {
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
         if (key === 'ceiling') ceilings.push(row);
         else rows.set(key, row);
       }
+      liveAfterReads = await liveMemoryMb(server);
+      log(`memory after the 10k scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
       const again = await runScenario(server, targets, 'ceiling', '');
       if (again) ceilings.push(again);
       ceilingRps = Math.round((ceilings.reduce((a, r) => a + r.rps, 0) / ceilings.length) * 10) / 10;
@@ -149,6 +152,7 @@ async function main(): Promise<void> {
     products: [BIG, SMALL],
     productBytes,
     seedSeconds: { big: big?.seedSeconds ?? null, small: small?.seedSeconds ?? null },
+    liveMemoryAfterReadsMb: liveAfterReads,
     loadAvgStart: load[0]!.map((n) => Math.round(n * 100) / 100),
     loadAvgEnd: load[1]!.map((n) => Math.round(n * 100) / 100),
     seconds: Math.round((Date.now() - started) / 1000),

@@ -20,7 +20,8 @@ export async function startNextServer(options: {
   cpuProfileDir?: string;
 }): Promise<Server> {
   const base = `http://127.0.0.1:${options.port}`;
-  const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  // --expose-gc only lets /bench-ceiling?memory=1 measure the live heap; nothing else calls gc().
+  const nodeArgs = ['--expose-gc', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [])];
   const managed = startProcess(options.label, process.execPath, [...nodeArgs, NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'], {
     ...buildEnv(),
     PORT: String(options.port),
@@ -56,4 +57,19 @@ export async function startFloorServer(port: number, bytes: number): Promise<Ser
   const rss = new RssSampler(managed.pid);
   await waitForHttp(base, managed, 15_000);
   return { label: 'floor', base, managed, rss, stop: async () => { rss.stop(); await stopProcess(managed); } };
+}
+
+export type Memory = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+
+/** The server's memory after a full GC (MB): live heap, as opposed to RSS V8 keeps around. */
+export async function liveMemoryMb(server: Server): Promise<Memory | null> {
+  try {
+    const res = await fetch(`${server.base}/bench-ceiling?memory=1`, { signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) return null;
+    const m = (await res.json()) as Memory;
+    const mb = (n: number) => Math.round(n / 104_857.6) / 10;
+    return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+  } catch {
+    return null;
+  }
 }
