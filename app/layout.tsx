@@ -1,11 +1,12 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { connection } from 'next/server';
-import { shop } from './(storefront)/_lib/shop';
+import { requestOrigin, shop } from './(storefront)/_lib/shop';
 
-export const metadata: Metadata = {
-  title: { default: 'Shop', template: '%s' },
-};
+export async function generateMetadata(): Promise<Metadata> {
+  // Canonical and Open Graph URLs resolve against the host the shopper (or crawler) used.
+  return { title: { default: 'Shop', template: '%s' }, metadataBase: new URL(await requestOrigin()) };
+}
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#faf8f5' };
 

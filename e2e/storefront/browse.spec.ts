@@ -33,6 +33,7 @@ test.describe('browsing', () => {
     expect(html).toContain('<h1>Fjord Ceramic Mug</h1>');
     expect(html).toMatch(/<title>Fjord Ceramic Mug[^<]*<\/title>/);
     expect(html).toMatch(/<meta name="description" content="[^"]+"/);
+    expect(html).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/products\/fjord-ceramic-mug"/);
     const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
     expect(ld).toBeTruthy();
     const product = JSON.parse(ld!);

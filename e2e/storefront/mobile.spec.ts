@@ -2,6 +2,7 @@ import { test } from '@playwright/test';
 import { expect, expectAccessible, shot, useLocale } from './helpers';
 
 test.use({ viewport: { width: 390, height: 844 } });
+test.describe.configure({ timeout: 60_000 });
 
 test('the shop on a phone: every page fits the screen', async ({ page, context }, testInfo) => {
   await useLocale(context);

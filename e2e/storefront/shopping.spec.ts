@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, shot, useLocale } from './helpers';
+import { currentVariantId, expect, expectAccessible, queryDb, shot, useLocale } from './helpers';
 
 test.describe('product page and cart', () => {
   test('picking a variant updates price and availability in place', async ({ page, context }, testInfo) => {
@@ -32,6 +32,22 @@ test.describe('product page and cart', () => {
     await expect(price).not.toHaveText(small!);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
     await shot(page, testInfo, 'product-variant');
+  });
+
+  test('availability refreshes while the page is open', async ({ page, context }) => {
+    await useLocale(context);
+    // A product no other test touches: its Smoke variant sells out while the shopper looks at it.
+    await page.clock.install();
+    await page.goto('/products/fika-glass-tumblers');
+    await page.getByRole('radio', { name: 'Smoke' }).check();
+    const availability = page.getByTestId('availability');
+    await expect(availability).toHaveText('In stock');
+    const smoke = await currentVariantId(page);
+    await queryDb("update inventory_levels set quantity = 0, policy = 'deny' where variant_id = ?", [smoke]);
+    await page.clock.fastForward(31_000);
+    await expect(availability).toHaveText('Sold out');
+    await expect(page.getByRole('button', { name: 'Add to cart' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Get an e-mail when it’s back' })).toBeVisible();
   });
 
   test('add to cart, change quantity, remove', async ({ page, context }, testInfo) => {
