@@ -150,6 +150,7 @@ test.describe('checkout', () => {
     await shot(page, testInfo, 'cart-sold-out');
 
     await page.getByRole('button', { name: 'Remove Linen Tote Bag — Black from cart' }).click();
+    await expect(page.getByRole('button', { name: 'Remove Linen Tote Bag — Black from cart' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Checkout' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_/);
     await expect(page.getByRole('complementary', { name: 'Order summary' })).toContainText('Linen Tote Bag');
