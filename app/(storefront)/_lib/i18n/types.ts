@@ -1,0 +1,3 @@
+import type { en } from './en';
+
+export type Dictionary = Record<keyof typeof en, string>;
