@@ -107,6 +107,8 @@ test.describe('product page and cart', () => {
     await expect(page.getByRole('button', { name: 'In den Warenkorb' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Leinen-Tragetasche');
     expect(await page.getAttribute('html', 'lang')).toBe('de-DE');
+    // The switcher shows the choice now in effect.
+    await expect(page.getByLabel('Land / Region und Sprache')).toHaveValue('de|de-DE');
     await shot(page, testInfo, 'product-de');
 
     await page.getByLabel('Land / Region und Sprache').selectOption({ label: 'United States (USD) · English' });

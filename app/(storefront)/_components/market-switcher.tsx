@@ -9,7 +9,8 @@ export function MarketSwitcher({ markets, market, locale, label, apply }: Props)
   return (
     <form action={setPreferences} className="market-form">
       <label htmlFor="preference">{label}</label>
-      <select id="preference" name="preference" defaultValue={`${market}|${locale}`}>
+      {/* Keyed by the choice: after the form resets, it shows the pair now in effect. */}
+      <select key={`${market}|${locale}`} id="preference" name="preference" defaultValue={`${market}|${locale}`}>
         {markets.flatMap((m) =>
           m.locales.map((l) => (
             <option key={`${m.id}|${l}`} value={`${m.id}|${l}`} lang={l}>
