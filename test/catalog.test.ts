@@ -173,4 +173,12 @@ describe('pagination', () => {
     const published = await database.select({ handle: products.handle }).from(products).where(and(eq(products.siteId, demo.id), eq(products.status, 'published')));
     expect(seen).toEqual(published.map((p) => p.handle).sort());
   });
+
+  it('shows every listed product with its first image', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const { data } = await listProducts(database, demo, se, { limit: 100 });
+    const full = await getPublishedProduct(database, demo, data[0]!.handle, se);
+    expect(data.every((p) => p.featuredImage !== null)).toBe(true);
+    expect(data[0]!.featuredImage).toEqual(full.images[0]);
+  });
 });

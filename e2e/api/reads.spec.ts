@@ -131,6 +131,7 @@ test.describe('pagination', () => {
       cursor = page.page.nextCursor;
     } while (cursor);
     expect(walked).toEqual(all);
+    expect(ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.every((p) => p.featuredImage)).toBe(true);
     expect([...walked].sort()).toEqual(walked);
   });
 

@@ -31,12 +31,14 @@ export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boo
     ? await database
         .select()
         .from(productImages)
-        .where(firstOnly ? and(inArray(productImages.productId, ids), eq(productImages.position, 0)) : inArray(productImages.productId, ids))
+        .where(inArray(productImages.productId, ids))
         .orderBy(asc(productImages.productId), asc(productImages.position))
     : [];
+  // Positions are an order, not an index from 0: the first image is the lowest position.
   const out = new Map<string, Image[]>();
   for (const { productId, url, alt, width, height } of rows) {
-    out.set(productId, [...(out.get(productId) ?? []), { url, alt, width, height }]);
+    const list = out.get(productId) ?? [];
+    if (!firstOnly || list.length === 0) out.set(productId, [...list, { url, alt, width, height }]);
   }
   return out;
 }
