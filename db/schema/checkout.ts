@@ -53,6 +53,10 @@ export const checkoutSessionLines = sqliteTable('checkout_session_lines', {
   quantity: integer().notNull(),
   unitPrice: integer().notNull(),
   total: integer().notNull(),
+  /** The bundle this line was expanded from (null for a plain line): change-country re-allocates the bundle's price per market. */
+  bundleId: text(),
+  /** How many of that bundle were bought; quantity = the item's quantity in the bundle × this. */
+  bundleQuantity: integer(),
 }, (t) => [primaryKey({ columns: [t.sessionId, t.position] })]);
 
 /** Delivery rates per market, seeded; the built-in shipping table. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Money, Timestamp } from './common';
-import { MAX_LINE_QUANTITY, mergeLines } from '@/lib/commerce/checkout/pricing';
+import { MAX_LINE_QUANTITY, mergeBundles, mergeLines } from '@/lib/commerce/checkout/pricing';
 import { normalisePhone, normalisePostalCode, postalCodeProblem } from '@/lib/commerce/checkout/address';
 
 // ——— building blocks ———
@@ -159,31 +159,49 @@ export const CheckoutLineInput = z
   })
   .strict();
 
+export const CheckoutBundleInput = z
+  .object({
+    bundleId: z.string().min(1).max(200).meta({ description: 'A bundle id from a Product\'s `bundles`.' }),
+    quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY).meta({ description: 'How many of the whole bundle.' }),
+  })
+  .strict()
+  .meta({ id: 'CheckoutBundleInput' });
+
+/** Duplicates are folded into one; the folded quantity has the same bound as a single one. */
+function checkMergedQuantities(ctx: z.RefinementCtx, field: 'lines' | 'bundles', merged: { quantity: number; indexes: number[] }[], what: string, per: string) {
+  for (const entry of merged) {
+    // A single entry over the bound is already reported by its own quantity check.
+    if (entry.indexes.length < 2 || entry.quantity <= MAX_LINE_QUANTITY) continue;
+    for (const index of entry.indexes) {
+      ctx.addIssue({ code: 'custom', path: [field, index, 'quantity'], message: `${what} add up to ${entry.quantity}; at most ${MAX_LINE_QUANTITY} per ${per}.` });
+    }
+  }
+}
+
 export const CreateCheckoutSessionBody = z
   .object({
-    lines: z.array(CheckoutLineInput).min(1).max(100),
+    lines: z.array(CheckoutLineInput).max(100),
+    bundles: z.array(CheckoutBundleInput).max(20).optional().meta({
+      description: 'Bundles to buy at the bundle price. Each becomes one session line per item, the bundle price allocated over them.',
+    }),
     market: z.string().min(1).max(64).optional().meta({ description: 'Market id; default the Site\'s default market.' }),
     locale: z.string().min(1).max(64).optional().meta({ description: 'A locale of that market; default the market\'s.' }),
     email: Email.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
-    // Duplicate variants are folded into one line; the folded quantity has the same bound.
-    for (const line of mergeLines(body.lines)) {
-      // A single line over the bound is already reported by its own quantity check.
-      if (line.indexes.length < 2 || line.quantity <= MAX_LINE_QUANTITY) continue;
-      for (const index of line.indexes) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['lines', index, 'quantity'],
-          message: `Lines of the same variant add up to ${line.quantity}; at most ${MAX_LINE_QUANTITY} per variant.`,
-        });
-      }
+    if (body.lines.length === 0 && !body.bundles?.length) {
+      ctx.addIssue({ code: 'custom', path: ['lines'], message: 'At least one line or one bundle is needed.' });
     }
+    checkMergedQuantities(ctx, 'lines', mergeLines(body.lines), 'Lines of the same variant', 'variant');
+    checkMergedQuantities(ctx, 'bundles', mergeBundles(body.bundles ?? []), 'Entries of the same bundle', 'bundle');
   })
   .meta({
     id: 'CreateCheckoutSessionBody',
-    description: 'Prices, currency and totals come from the catalog for the session\'s market, never from the caller. Lines of the same variant are merged.',
+    description:
+      'Prices, currency and totals come from the catalog for the session\'s market, never from the caller. `lines` may be empty when ' +
+      '`bundles` is not. Lines of the same variant are merged, and so are entries of the same bundle; a bundle\'s lines stay apart ' +
+      'from plain lines of the same variant. At most 100 session lines in all (one per plain variant plus one per item of each bundle).',
   });
 export type CreateCheckoutSessionBody = z.infer<typeof CreateCheckoutSessionBody>;
 

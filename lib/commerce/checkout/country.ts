@@ -4,6 +4,7 @@ import type { SiteContext } from '../credentials';
 import { DomainError } from '../errors';
 import { marketForCountry } from '../markets';
 import { toMoney } from '../money';
+import { bundleLines, bundleVariants, readCatalogBundles } from './bundles';
 import { readCatalogVariants } from './catalog-lines';
 import { lineTotal } from './pricing';
 import type { Clock } from './sessions';
@@ -19,7 +20,9 @@ export type CountryChangeWarning = { variantId: string; code: 'not_sold_in_marke
  * are per market and country), and addresses that no longer fit are cleared: the
  * shipping address unless it is in `country` (the shopper just said where it goes), the
  * billing address unless it is in the new market. The locale stays if the new market
- * offers it, else it becomes the market's default; line titles follow the locale.
+ * offers it, else it becomes the market's default; line titles follow the locale. A
+ * bundle's lines are re-expanded with the bundle's price in the new market, or all
+ * removed (a warning each) when the bundle or any of its items is not sold there.
  */
 export async function changeCheckoutCountry(database: Database, site: SiteContext['site'], id: string, requested: string, clock: Clock = {}) {
   const now = clock.now ?? Date.now();
@@ -33,10 +36,27 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
       });
     }
     const locale = market.locales.includes(before.locale) ? before.locale : market.defaultLocale;
-    const catalog = await readCatalogVariants(tx, site, market.id, locale, before.lines.map((l) => l.variantId));
+    const bundleIds = [...new Set(before.lines.flatMap((l) => (l.bundleId ? [l.bundleId] : [])))];
+    const bundles = await readCatalogBundles(tx, site, market.id, bundleIds);
+    const itemIds = [...bundles.values()].flatMap((b) => b.items.map((i) => i.variantId));
+    const catalog = await readCatalogVariants(tx, site, market.id, locale, [...before.lines.map((l) => l.variantId), ...itemIds]);
     const warnings: CountryChangeWarning[] = [];
     const lines: LineRow[] = [];
+    const drop = (gone: LineRow[], code: CountryChangeWarning['code'], why: string) =>
+      gone.forEach((l) => warnings.push({ variantId: l.variantId, code, detail: `"${l.title}" ${why}; it was removed.` }));
     for (const line of before.lines) {
+      if (line.bundleId) {
+        // A bundle's lines move together, re-expanded with the bundle's price in the new market.
+        const group = before.lines.filter((l) => l.bundleId === line.bundleId);
+        if (group[0] !== line) continue;
+        const bundle = bundles.get(line.bundleId);
+        const variants = bundle ? bundleVariants(bundle, catalog) : null;
+        const quantity = line.bundleQuantity ?? 1;
+        if (!bundle || !variants) drop(group, 'not_sold_in_market', `is not sold as this bundle in ${country}`);
+        else if (!bundle.items.every((item, k) => canSell(variants[k]!.level, item.quantity * quantity))) drop(group, 'insufficient_stock', `is not in stock for this bundle`);
+        else lines.push(...bundleLines(bundle, variants, quantity, lines.length));
+        continue;
+      }
       const variant = catalog.get(line.variantId);
       if (!variant || variant.unitPrice === null) {
         warnings.push({ variantId: line.variantId, code: 'not_sold_in_market', detail: `"${line.title}" is not sold in ${country}; it was removed.` });
@@ -51,6 +71,8 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
           quantity: line.quantity,
           unitPrice: variant.unitPrice,
           total: lineTotal(variant.unitPrice, line.quantity),
+          bundleId: null,
+          bundleQuantity: null,
         });
       }
     }

@@ -7,4 +7,5 @@ export { prepareCheckoutPayment, paymentProvider, sandboxPaymentProvider, paymen
 export { toCheckoutSession } from './view';
 export { sessionEtag, type LoadedSession } from './store';
 export { transition, statusAt, assertOpen, type SessionStatus, type SessionEvent } from './state';
-export { computeTotals, mergeLines } from './pricing';
+export { computeTotals, mergeLines, mergeBundles } from './pricing';
+export { allocateBundlePrice } from './bundles';

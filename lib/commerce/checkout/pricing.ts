@@ -25,6 +25,25 @@ export function mergeLines(lines: readonly RequestedLine[]): MergedLine[] {
   return [...byVariant.values()];
 }
 
+export type RequestedBundle = { bundleId: string; quantity: number };
+/** A bundle after duplicates are folded: `indexes` are the positions in the request body. */
+export type MergedBundle = RequestedBundle & { indexes: number[] };
+
+/** Folds entries of the same bundle into one, in the order each bundle first appears. */
+export function mergeBundles(entries: readonly RequestedBundle[]): MergedBundle[] {
+  const byId = new Map<string, MergedBundle>();
+  entries.forEach((entry, index) => {
+    const seen = byId.get(entry.bundleId);
+    if (seen) {
+      seen.quantity += entry.quantity;
+      seen.indexes.push(index);
+    } else {
+      byId.set(entry.bundleId, { bundleId: entry.bundleId, quantity: entry.quantity, indexes: [index] });
+    }
+  });
+  return [...byId.values()];
+}
+
 export function lineTotal(unitPrice: number, quantity: number): number {
   const total = unitPrice * quantity;
   if (!Number.isSafeInteger(total) || !Number.isSafeInteger(unitPrice)) throw new Error('line total out of range');

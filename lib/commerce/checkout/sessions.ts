@@ -1,14 +1,12 @@
 import type { StoredAddress } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
 import type { CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
-import { canSell } from '../availability';
 import type { SiteContext } from '../credentials';
-import { DomainError, type FieldError } from '../errors';
+import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { loadMarkets, type MarketInfo } from '../markets';
-import { readCatalogVariants } from './catalog-lines';
-import { lineTotal, mergeLines } from './pricing';
-import { busy, findSession, insertSession, loadSession, mutateSession, saveSession, type LineRow, type LoadedSession, type SessionChanges } from './store';
+import { priceRequestedLines } from './requested-lines';
+import { busy, findSession, insertSession, loadSession, mutateSession, saveSession, type LoadedSession, type SessionChanges } from './store';
 import { transition } from './state';
 import { sessionCountry, totalsFor } from './view';
 
@@ -45,9 +43,8 @@ async function chooseSessionMarket(database: DbOrTx, site: Site, requested: { ma
 }
 
 /**
- * Creates an open session from catalog prices of the session's market. Every line that
- * names an unknown variant (or one not sold in the market) is reported at once (422
- * unknown_variant); then every line that cannot be sold now (409 insufficient_stock).
+ * Creates an open session from catalog prices of the session's market (lines and
+ * bundles: see priceRequestedLines for what is refused and how bundles are priced).
  */
 export async function createCheckoutSession(
   database: Database,
@@ -58,36 +55,7 @@ export async function createCheckoutSession(
   const { site } = context;
   const now = options.now ?? Date.now();
   const { market, locale } = await chooseSessionMarket(database, site, input);
-  const merged = mergeLines(input.lines);
-  const catalog = await readCatalogVariants(database, site, market.id, locale, merged.map((l) => l.variantId));
-
-  const pointAt = (indexes: number[], code: string, detail: string): FieldError[] =>
-    indexes.map((i) => ({ pointer: `/lines/${i}/variantId`, code, detail }));
-  const unknown = merged.filter((l) => catalog.get(l.variantId)?.unitPrice == null);
-  if (unknown.length > 0) {
-    throw new DomainError('unknown_variant', `${unknown.length} line(s) name a variant this Site does not sell in market "${market.id}".`, {
-      errors: byPointer(unknown.flatMap((l) => pointAt(l.indexes, 'unknown_variant', 'No such variant for sale in this market.'))),
-    });
-  }
-  const short = merged.filter((l) => !canSell(catalog.get(l.variantId)!.level, l.quantity));
-  if (short.length > 0) {
-    throw new DomainError('insufficient_stock', `${short.length} line(s) cannot be sold in the quantity asked for.`, {
-      errors: byPointer(short.flatMap((l) => pointAt(l.indexes, 'insufficient_stock', `Not enough stock for ${l.quantity}.`))),
-    });
-  }
-
-  const lines: LineRow[] = merged.map((l, position) => {
-    const variant = catalog.get(l.variantId)!;
-    return {
-      position,
-      variantId: l.variantId,
-      productHandle: variant.productHandle,
-      title: variant.title,
-      quantity: l.quantity,
-      unitPrice: variant.unitPrice!,
-      total: lineTotal(variant.unitPrice!, l.quantity),
-    };
-  });
+  const lines = await priceRequestedLines(database, site, market, locale, input);
   const totals = totalsFor(lines, null, market);
   return insertSession(
     database,
@@ -117,11 +85,6 @@ export async function createCheckoutSession(
     },
     lines,
   );
-}
-
-function byPointer(errors: FieldError[]): FieldError[] {
-  const index = (p: string) => Number(p.split('/')[2]);
-  return errors.sort((a, b) => index(a.pointer) - index(b.pointer));
 }
 
 /** A session of the Site as it is now (expiry applied). */

@@ -40,7 +40,10 @@ export async function findSession(database: DbOrTx, siteId: string, id: string):
   const lines = rows.flatMap((r) => (r.line ? [r.line] : []));
   return {
     ...row,
-    lines: lines.map((l) => ({ position: l.position, variantId: l.variantId, productHandle: l.productHandle, title: l.title, quantity: l.quantity, unitPrice: l.unitPrice, total: l.total })),
+    lines: lines.map((l) => ({
+      position: l.position, variantId: l.variantId, productHandle: l.productHandle, title: l.title, quantity: l.quantity,
+      unitPrice: l.unitPrice, total: l.total, bundleId: l.bundleId, bundleQuantity: l.bundleQuantity,
+    })),
   };
 }
 

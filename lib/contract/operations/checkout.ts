@@ -10,12 +10,22 @@ const STATE_RULES =
 
 export const createCheckoutSession = defineOperation({
   operationId: 'createCheckoutSession', method: 'post', path: '/commerce/checkout-sessions', scope: 'core', tag: 'Checkout',
-  summary: 'Start a checkout session from cart lines',
+  summary: 'Start a checkout session from cart lines and bundles',
   description:
     'Lines of the same variant are merged (the merged quantity must stay ≤ 99). Prices, currency and totals come from the catalog for ' +
     'the session\'s market; a price in the body is an unknown field. Every line naming an unknown, unpublished or not-sold-in-market ' +
     'variant is listed in one 422 `unknown_variant`; every line that cannot be sold in that quantity now in one 409 ' +
-    '`insufficient_stock` (pointers `/lines/<index>/variantId`, indexes as sent). The session expires after 24 h by default. ' +
+    '`insufficient_stock` (pointers `/lines/<index>/variantId`, indexes as sent). ' +
+    '`bundles` (optional, up to 20, `{ bundleId, quantity }`) buys a product bundle at its price in the session\'s market: each bundle ' +
+    'becomes one session line per item (title "Product — Variant (Bundle title)"), its price × quantity allocated over the items in ' +
+    'proportion to their own prices × quantities, in whole minor units that add up exactly to the bundle price (a line\'s `unitPrice` ' +
+    'is its share per unit, rounded down in the rare case the share does not divide by its quantity; `total` is what is charged). ' +
+    'A bundle that is unknown, another Site\'s, not priced in the market, or has an item that cannot be bought there is reported like ' +
+    'an unknown variant: 422 `unknown_variant` with pointer `/bundles/<index>/bundleId`; a bundle an item of which is not in stock for ' +
+    'the quantity: 409 `insufficient_stock` at the same pointer. Stock is judged on all a session asks of a variant, plain and bundled. ' +
+    '`lines` may be empty when `bundles` is not; at most 100 session lines in all (else 422 `validation_failed` at `/bundles`). ' +
+    'change-country re-allocates each bundle in the new market, or removes its lines (a warning each) if it is not sold there. ' +
+    'The session expires after 24 h by default. ' +
     'Tax-inclusive markets: `tax` is the tax contained in the total; tax-exclusive markets: `tax` is added to the total.',
   body: CreateCheckoutSessionBody,
   success: { status: 201, description: 'The new session; `Location` is its URL.', schema: CheckoutSession, headers: ['Location', 'Idempotent-Replayed'] },
@@ -62,7 +72,8 @@ export const changeCheckoutCountry = defineOperation({
   summary: 'Move the session to the market serving a country',
   description:
     'Re-prices every line from the new market\'s prices (no currency conversion); a line not sold there, or not in stock, is removed ' +
-    'with a warning. Clears the delivery option, the shipping address unless it is in that country, and the billing address unless it ' +
+    'with a warning. A bundle\'s lines are re-allocated from the bundle\'s price in the new market, or all removed with a warning each ' +
+    'when the bundle or one of its items is not sold (or not in stock) there. Clears the delivery option, the shipping address unless it is in that country, and the billing address unless it ' +
     'is in the new market. The locale stays if the new market offers it, else becomes the market\'s default. ' + STATE_RULES,
   params: CheckoutSessionParams,
   body: ChangeCountryBody,
