@@ -220,3 +220,25 @@ describe('the create body', () => {
     expect(CreateCheckoutSessionBody.safeParse(body).success).toBe(ok);
   });
 });
+
+describe('the storefront cart cookie with bundles', () => {
+  it('round-trips bundles next to lines, validated, merged and bounded, never with a price', async () => {
+    const { parseCart, serializeCart, withBundleQuantity, itemCount, isCartEmpty } = await import('@/app/(storefront)/_lib/cart-codec');
+    const extra = Array.from({ length: 25 }, (_, i) => `bun_n${i}~1~some-product`);
+    const cart = parseCart(['nonce_123456', 'var_a~2', 'bun_a~1~morning-coffee-set', 'bun_a~2~morning-coffee-set', 'bun_b~500~x', 'bun_c~1~Bad_Handle',
+      'bun_d~1~ok~549.00', 'bun_e~0~ok', ...extra].join('.'));
+    expect(cart.lines).toEqual([{ variantId: 'var_a', quantity: 2 }]);
+    expect(cart.bundles.slice(0, 2)).toEqual([
+      { bundleId: 'bun_a', productHandle: 'morning-coffee-set', quantity: 3 },
+      { bundleId: 'bun_b', productHandle: 'x', quantity: 99 },
+    ]);
+    expect(cart.bundles).toHaveLength(20);
+    expect(parseCart(serializeCart(cart))).toEqual(cart);
+    expect(itemCount(cart)).toBe(2 + 3 + 99 + 18);
+
+    const only = withBundleQuantity(parseCart('nonce_123456'), { bundleId: 'bun_a', productHandle: 'p' }, 2);
+    expect(isCartEmpty(only)).toBe(false);
+    expect(serializeCart(only)).toBe('nonce_123456.bun_a~2~p');
+    expect(isCartEmpty(withBundleQuantity(only, { bundleId: 'bun_a', productHandle: 'p' }, 0))).toBe(true);
+  });
+});

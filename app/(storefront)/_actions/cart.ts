@@ -1,12 +1,12 @@
 'use server';
-import { fetchAvailability, fetchProduct, isSiteApiError } from '@/lib/site-client';
+import { fetchAvailability, fetchAvailabilityBatch, fetchProduct, isSiteApiError } from '@/lib/site-client';
 import { track } from '../_lib/analytics';
-import { MAX_QUANTITY, quantityOf, readCart, withQuantity, writeCart } from '../_lib/cart';
+import { MAX_QUANTITY, bundleQuantityOf, quantityOf, readCart, withBundleQuantity, withQuantity, writeCart } from '../_lib/cart';
 import { locality, shop } from '../_lib/shop';
 
 export type CartActionState = { status: 'idle' | 'added' | 'error'; message?: string; at?: number };
 
-const VARIANT_ID = /^[A-Za-z0-9_-]{1,80}$/;
+const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const HANDLE = /^[a-z0-9][a-z0-9-]{0,199}$/;
 
 function quantityFrom(form: FormData, fallback = 1): number {
@@ -22,7 +22,7 @@ export async function addToCart(_: CartActionState, form: FormData): Promise<Car
   const { t } = await shop();
   const variantId = String(form.get('variantId') ?? '');
   const productHandle = String(form.get('productHandle') ?? '');
-  if (!VARIANT_ID.test(variantId)) return { status: 'error', message: t.tryAgainLater, at: Date.now() };
+  if (!ID.test(variantId)) return { status: 'error', message: t.tryAgainLater, at: Date.now() };
   const quantity = quantityFrom(form);
   try {
     const availability = await fetchAvailability(variantId);
@@ -37,19 +37,24 @@ export async function addToCart(_: CartActionState, form: FormData): Promise<Car
   return { status: 'added', message: t.added, at: Date.now() };
 }
 
-/** Adds every item of one of the product's bundles (read from the API, not from the form). */
+/**
+ * Adds one of the product's bundles as a whole (read from the API, not from the form): the
+ * checkout charges the bundle's price for it. Refused when an item cannot be bought now.
+ */
 export async function addBundleToCart(_: CartActionState, form: FormData): Promise<CartActionState> {
   const { t } = await shop();
   const handle = String(form.get('productHandle') ?? '');
   const bundleId = String(form.get('bundleId') ?? '');
-  if (!HANDLE.test(handle)) return { status: 'error', message: t.tryAgainLater, at: Date.now() };
+  if (!HANDLE.test(handle) || !ID.test(bundleId)) return { status: 'error', message: t.tryAgainLater, at: Date.now() };
   try {
     const product = await fetchProduct(handle, await locality());
     const bundle = product.bundles.find((b) => b.id === bundleId);
     if (!bundle) return { status: 'error', message: t.lineUnavailable, at: Date.now() };
-    let cart = await readCart();
-    for (const item of bundle.items) cart = withQuantity(cart, item.variantId, quantityOf(cart, item.variantId) + item.quantity);
-    await writeCart(cart);
+    const availability = await fetchAvailabilityBatch(bundle.items.map((i) => i.variantId));
+    const buyable = new Set(availability.data.filter((a) => a.purchasable).map((a) => a.variantId));
+    if (!bundle.items.every((i) => buyable.has(i.variantId))) return { status: 'error', message: t.bundleSoldOut, at: Date.now() };
+    const cart = await readCart();
+    await writeCart(withBundleQuantity(cart, { bundleId, productHandle: handle }, bundleQuantityOf(cart, bundleId) + 1));
     await track(bundle.items.map((item) => ({ type: 'add_to_cart' as const, variantId: item.variantId, quantity: item.quantity, productHandle: handle, path: `/products/${handle}` })));
     return { status: 'added', message: t.bundleAdded, at: Date.now() };
   } catch {
@@ -57,11 +62,27 @@ export async function addBundleToCart(_: CartActionState, form: FormData): Promi
   }
 }
 
+/** Cart page: set a bundle's quantity (0 removes it). */
+export async function setBundleQuantity(form: FormData): Promise<void> {
+  const bundleId = String(form.get('bundleId') ?? '');
+  const quantity = Number(form.get('quantity'));
+  if (!ID.test(bundleId) || !Number.isInteger(quantity)) return;
+  const cart = await readCart();
+  const entry = cart.bundles.find((b) => b.bundleId === bundleId);
+  if (!entry) return;
+  await writeCart(withBundleQuantity(cart, entry, quantity));
+}
+
+export async function removeBundle(form: FormData): Promise<void> {
+  form.set('quantity', '0');
+  await setBundleQuantity(form);
+}
+
 /** Cart page: set a line's quantity (0 removes it). */
 export async function setLineQuantity(form: FormData): Promise<void> {
   const variantId = String(form.get('variantId') ?? '');
   const quantity = Number(form.get('quantity'));
-  if (!VARIANT_ID.test(variantId) || !Number.isInteger(quantity)) return;
+  if (!ID.test(variantId) || !Number.isInteger(quantity)) return;
   const cart = await readCart();
   const before = quantityOf(cart, variantId);
   if (before === 0) return;

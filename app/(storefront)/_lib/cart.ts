@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies } from 'next/headers';
-import { parseCart, serializeCart, type Cart } from './cart-codec';
+import { isCartEmpty, parseCart, serializeCart, type Cart } from './cart-codec';
 import { secureCookies } from './shop';
 
 export * from './cart-codec';
@@ -14,7 +14,7 @@ export async function readCart(): Promise<Cart> {
 /** Only from server actions and route handlers (the places a cookie can be set). */
 export async function writeCart(cart: Cart): Promise<void> {
   const jar = await cookies();
-  if (cart.lines.length === 0) {
+  if (isCartEmpty(cart)) {
     jar.delete(CART_COOKIE);
     return;
   }

@@ -5,7 +5,8 @@ import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { setLineQuantity, removeLine } from '../_actions/cart';
 import { AvailabilityBadge } from '../_components/availability-badge';
 import { Skeleton } from '../_components/skeleton';
-import { readCart, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
+import { CartBundles } from '../_components/cart-bundles';
+import { readCart, isCartEmpty, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
 import { resolveVariants } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
@@ -22,7 +23,7 @@ type Props = { searchParams: Promise<{ problem?: string; lines?: string }> };
 
 export default async function CartPage({ searchParams }: Props) {
   const [{ t, locale }, cart, query] = await Promise.all([shop(), readCart(), searchParams]);
-  if (cart.lines.length === 0) {
+  if (isCartEmpty(cart)) {
     return (
       <div className="state">
         <h1>{t.yourCart}</h1>
@@ -55,12 +56,12 @@ export default async function CartPage({ searchParams }: Props) {
   );
 }
 
-/** The lines, named and priced from the catalog (streamed in while the summary is already shown). */
+/** The lines and bundles, named and priced from the catalog (streamed in while the summary is already shown). */
 async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart; flagged: string[]; t: Dictionary; locale: string }) {
   const ids = cart.lines.map((l) => l.variantId);
   const [resolved, availability] = await Promise.all([
     resolveVariants([...ids].sort().join(',')),
-    fetchAvailabilityBatch(ids).catch(() => null),
+    ids.length ? fetchAvailabilityBatch(ids).catch(() => null) : null,
   ]);
   const live = new Map((availability?.data ?? []).map((a) => [a.variantId, a]));
   const flagged = new Set(flaggedIds);
@@ -100,6 +101,7 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
           </li>
         );
       })}
+      {cart.bundles.length ? <CartBundles bundles={cart.bundles} flagged={flagged} t={t} locale={locale} /> : null}
     </ul>
   );
 }

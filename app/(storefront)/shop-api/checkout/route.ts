@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SiteApiError, startCheckout } from '@/lib/site-client';
 import { track } from '../../_lib/analytics';
 import { sameOrigin } from '../../_lib/bff';
-import { newNonce, readCart, writeCart, type Cart } from '../../_lib/cart';
+import { isCartEmpty, itemCount, newNonce, readCart, writeCart, type Cart } from '../../_lib/cart';
 import { buyerIp, locality } from '../../_lib/shop';
 
 /**
@@ -14,17 +14,22 @@ import { buyerIp, locality } from '../../_lib/shop';
 export async function POST(req: Request): Promise<Response> {
   if (!sameOrigin(req)) return new Response(null, { status: 403 });
   const cart = await readCart();
-  if (cart.lines.length === 0) return seeOther('/cart');
+  if (isCartEmpty(cart)) return seeOther('/cart');
   const where = await locality();
 
   try {
     const { session } = await startCheckout(
-      { lines: cart.lines, market: where.market, locale: where.locale },
+      {
+        lines: cart.lines,
+        ...(cart.bundles.length ? { bundles: cart.bundles.map(({ bundleId, quantity }) => ({ bundleId, quantity })) } : {}),
+        market: where.market,
+        locale: where.locale,
+      },
       { idempotencyKey: checkoutKey(cart, where), buyerIp: await buyerIp() },
     );
     // A fresh nonce: checking out this same cart again later starts a new session.
     await writeCart({ ...cart, nonce: newNonce() });
-    await track([{ type: 'begin_checkout', path: '/cart', quantity: Math.min(999, cart.lines.reduce((n, l) => n + l.quantity, 0)), value: session.totals.total }]);
+    await track([{ type: 'begin_checkout', path: '/cart', quantity: Math.min(999, itemCount(cart)), value: session.totals.total }]);
     return seeOther(`/checkout/${encodeURIComponent(session.id)}`);
   } catch (error) {
     if (error instanceof SiteApiError && (error.code === 'insufficient_stock' || error.code === 'unknown_variant')) {
@@ -37,18 +42,19 @@ export async function POST(req: Request): Promise<Response> {
 }
 
 function checkoutKey(cart: Cart, where: { market: string; locale: string }): string {
-  const content = cart.lines.map((l) => `${l.variantId}:${l.quantity}`).join(',');
+  const content = [...cart.lines.map((l) => `${l.variantId}:${l.quantity}`), ...cart.bundles.map((b) => `bundle:${b.bundleId}:${b.quantity}`)].join(',');
   return `checkout-${createHash('sha256').update(`${cart.nonce}|${where.market}|${where.locale}|${content}`).digest('base64url')}`;
 }
 
-/** The variant ids the problem's pointers (`/lines/<i>/…`) name. */
+/** The variant and bundle ids the problem's pointers (`/lines/<i>/…`, `/bundles/<i>/…`) name. */
 function linesIn(error: SiteApiError, cart: Cart): string[] {
   const ids = new Set<string>();
   for (const { pointer } of error.errors) {
-    const index = /^\/lines\/(\d+)/.exec(pointer)?.[1];
-    const line = index === undefined ? undefined : cart.lines[Number(index)];
-    if (line) ids.add(line.variantId);
+    const [, field, index] = /^\/(lines|bundles)\/(\d+)/.exec(pointer) ?? [];
+    if (field === 'lines') ids.add(cart.lines[Number(index)]?.variantId ?? '');
+    if (field === 'bundles') ids.add(cart.bundles[Number(index)]?.bundleId ?? '');
   }
+  ids.delete('');
   return [...ids];
 }
 

@@ -1,0 +1,85 @@
+import Link from 'next/link';
+import type { Product } from '@/lib/contract/catalog';
+import { fetchAvailabilityBatch, fetchProduct } from '@/lib/site-client';
+import { removeBundle, setBundleQuantity } from '../_actions/cart';
+import { MAX_QUANTITY, type CartBundle } from '../_lib/cart';
+import { resolveVariants } from '../_lib/data';
+import { formatMoney } from '../_lib/format';
+import { fill, type Dictionary } from '../_lib/i18n';
+import { locality } from '../_lib/shop';
+
+/**
+ * The cart's bundles: title, items and the bundle's unit price, all read from the product
+ * (the cookie holds only ids, a handle and quantities). A bundle the product no longer
+ * offers in this market is shown as unavailable, to be removed.
+ */
+export async function CartBundles({ bundles, flagged, t, locale }: { bundles: CartBundle[]; flagged: Set<string>; t: Dictionary; locale: string }) {
+  const where = await locality();
+  const handles = [...new Set(bundles.map((b) => b.productHandle))];
+  const products = new Map<string, Product | null>(
+    await Promise.all(handles.map(async (h) => [h, await fetchProduct(h, where).catch(() => null)] as const)),
+  );
+  const offered = new Map(bundles.map((b) => [b.bundleId, products.get(b.productHandle)?.bundles.find((x) => x.id === b.bundleId)]));
+  const itemIds = [...new Set([...offered.values()].flatMap((b) => b?.items.map((i) => i.variantId) ?? []))];
+  const [resolved, availability] = await Promise.all([
+    resolveVariants([...itemIds].sort().join(',')).catch(() => new Map()),
+    itemIds.length ? fetchAvailabilityBatch(itemIds).catch(() => null) : null,
+  ]);
+  const soldOut = new Set((availability?.data ?? []).filter((a) => !a.purchasable).map((a) => a.variantId));
+
+  return (
+    <>
+      {bundles.map((entry) => {
+        const bundle = offered.get(entry.bundleId);
+        const title = bundle?.title ?? t.lineUnavailable;
+        const short = bundle ? bundle.items.some((i) => soldOut.has(i.variantId)) || flagged.has(entry.bundleId) : false;
+        return (
+          <li className="cart-line" key={entry.bundleId}>
+            <span />
+            <div>
+              <h2>{bundle ? <Link href={`/products/${entry.productHandle}`}>{bundle.title}</Link> : t.lineUnavailable}</h2>
+              {bundle ? (
+                <>
+                  <p className="variant">{t.bundleIncludes}:</p>
+                  <ul className="bundle-items">
+                    {bundle.items.map((item) => {
+                      const found = resolved.get(item.variantId);
+                      return <li key={item.variantId}>{item.quantity} × {found ? `${found.product.title} — ${found.variant.title}` : item.variantId}</li>;
+                    })}
+                  </ul>
+                </>
+              ) : <p className="field-error" role="note">{t.bundleUnavailable}</p>}
+              {short ? <p className="field-error" role="note">{fill(t.bundleSoldOutInCart, { title })}</p> : null}
+              <div className="line-actions">
+                {bundle ? <BundleQuantity bundleId={entry.bundleId} quantity={entry.quantity} title={title} t={t} /> : null}
+                <form action={removeBundle}>
+                  <input type="hidden" name="bundleId" value={entry.bundleId} />
+                  <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>{t.remove}</button>
+                </form>
+              </div>
+            </div>
+            <p className="price" style={{ margin: 0 }}>{bundle ? formatMoney(bundle.price, locale) : '—'}</p>
+          </li>
+        );
+      })}
+    </>
+  );
+}
+
+function BundleQuantity({ bundleId, quantity, title, t }: { bundleId: string; quantity: number; title: string; t: Dictionary }) {
+  return (
+    <div className="qty">
+      <form action={setBundleQuantity}>
+        <input type="hidden" name="bundleId" value={bundleId} />
+        <input type="hidden" name="quantity" value={quantity - 1} />
+        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>−</button>
+      </form>
+      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">{quantity}</output>
+      <form action={setBundleQuantity}>
+        <input type="hidden" name="bundleId" value={bundleId} />
+        <input type="hidden" name="quantity" value={quantity + 1} />
+        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>+</button>
+      </form>
+    </div>
+  );
+}
