@@ -5,9 +5,11 @@ set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 export NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next-test}"
 export E2E_PORT="${E2E_PORT:-3100}"
+rm -rf test-reports && mkdir -p test-reports
 
 echo "== lint"; npx eslint .
 echo "== typecheck"; npx next typegen >/dev/null; npx tsc --noEmit
-echo "== vitest"; npx vitest run
+echo "== vitest"; npx vitest run --reporter=default --reporter=json --outputFile.json=test-reports/vitest.json
 echo "== build ($NEXT_DIST_DIR)"; rm -rf "$NEXT_DIST_DIR"; npx next build
 echo "== playwright"; npx playwright test
+node scripts/test-summary.mjs
