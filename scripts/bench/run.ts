@@ -62,6 +62,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const load = [loadavg()];
   const dir = mkdtempSync(join(tmpdir(), 'site-bench-'));
+  // also on Ctrl-C, which exits from the signal handler without unwinding
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   log(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores; data in ${dir}`);
   const rows = new Map<ScenarioKey, Row>();
   const rows1k = new Map<ScenarioKey, Row>();
