@@ -9,8 +9,9 @@ export function OrderSummary({ session, locale, taxInclusive, t }: { session: Ch
     <aside className="panel summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{t.orderSummary}</h2>
       <ul className="summary-lines">
-        {session.lines.map((line) => (
-          <li key={line.variantId}>
+        {/* A variant can appear twice: on its own and as part of a bundle. */}
+        {session.lines.map((line, i) => (
+          <li key={`${i}:${line.variantId}`}>
             <span>{line.quantity} × {line.title}</span>
             <span>{money(line.total)}</span>
           </li>
