@@ -182,3 +182,16 @@ describe('pagination', () => {
     expect(data[0]!.featuredImage).toEqual(full.images[0]);
   });
 });
+
+describe('the demo bundles', () => {
+  it('can all be bought: every item of every bundle on morning-coffee-set is in stock', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const set = await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', se);
+    expect(set.bundles.length).toBeGreaterThan(0);
+    for (const bundle of set.bundles) {
+      const batch = await readAvailabilityBatch(database, demo.id, bundle.items.map((i) => i.variantId));
+      expect(batch.notFound).toEqual([]);
+      expect(batch.data.every((d) => d.purchasable && d.status !== 'preorder')).toBe(true);
+    }
+  });
+});
