@@ -3,6 +3,7 @@ import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { cacheable, versionKey } from './catalog/cache';
+import { preparedCatalogVersion } from './catalog/prepared-reads';
 import { DomainError, NotFound } from './errors';
 import { isPublished } from './published';
 
@@ -69,8 +70,10 @@ function versionQuery(database: DbOrTx) {
 }
 const versionQueries = new WeakMap<DbOrTx, ReturnType<typeof versionQuery>>();
 
-/** The freshness check: one indexed read, its SQL built once per database. */
+/** The freshness check: one indexed read, prepared once (./catalog/prepared-reads.ts). */
 async function catalogVersionOf(database: DbOrTx, siteId: string): Promise<number | null> {
+  const fast = await preparedCatalogVersion(database, siteId);
+  if (fast !== undefined) return fast;
   let query = versionQueries.get(database);
   if (!query) versionQueries.set(database, (query = versionQuery(database)));
   const [row] = await query.all({ siteId });

@@ -3,6 +3,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { credentials, sites } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
+import { preparedCredential } from './catalog/prepared-reads';
 import { DomainError } from './errors';
 import { newId } from './ids';
 
@@ -104,17 +105,24 @@ function lookupQuery(database: DbOrTx) {
     .where(eq(credentials.tokenHash, sql.placeholder('hash')));
 }
 
-// Every request runs this lookup: build its SQL once per database, not once per request.
+// Every request runs this lookup: prepared once on a local file (./catalog/prepared-reads.ts),
+// else its SQL built once per database, not once per request.
 const prepared = new WeakMap<Database, ReturnType<ReturnType<typeof lookupQuery>['prepare']>>();
 
-function lookup(database: DbOrTx, hash: string) {
-  if (database instanceof SQLiteTransaction) return lookupQuery(database).all({ hash });
+async function findCredential(database: DbOrTx, hash: string) {
+  const fast = await preparedCredential(database, hash);
+  if (fast !== undefined) {
+    if (!fast) return null;
+    const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, ...credential } = fast;
+    return { ...credential, site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion } };
+  }
+  if (database instanceof SQLiteTransaction) return (await lookupQuery(database).all({ hash }))[0] ?? null;
   let query = prepared.get(database);
   if (!query) {
     query = lookupQuery(database).prepare();
     prepared.set(database, query);
   }
-  return query.all({ hash });
+  return (await query.all({ hash }))[0] ?? null;
 }
 
 /**
@@ -127,7 +135,7 @@ function lookup(database: DbOrTx, hash: string) {
 export async function authenticateCredential(database: DbOrTx, token: string): Promise<SiteContext | null> {
   if (!CREDENTIAL_PATTERN.test(token)) return null;
   const presented = hashCredential(token);
-  const [row] = await lookup(database, presented);
+  const row = await findCredential(database, presented);
   if (!row || row.revokedAt !== null) return null;
   const a = Buffer.from(row.tokenHash, 'hex');
   const b = Buffer.from(presented, 'hex');

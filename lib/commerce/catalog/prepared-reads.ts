@@ -1,0 +1,103 @@
+import Database from 'libsql';
+import type { Client } from '@libsql/client';
+import type { DbOrTx } from '@/db/client';
+
+/**
+ * The reads every request makes — the presented credential with its Site (and the
+ * Site's catalog version, which the catalog caches key on), and the version alone — as
+ * statements prepared once, on a read connection of their own to the same local file.
+ *
+ * Why: the libSQL client prepares (compiles) every statement again on every call; for
+ * the credential join that is most of its cost (~230 µs against ~25 µs prepared, on the
+ * benchmark machine), on every request. The answers are the same fresh, committed rows:
+ * nothing here is cached but the compiled statements.
+ *
+ * Only for a local database file opened by the app (`file:` URL); a transaction, an
+ * in-memory database or a remote libSQL server keeps the ordinary query (callers fall
+ * back when this answers null).
+ */
+export type CredentialRow = {
+  credentialId: string;
+  scope: 'core' | 'extended';
+  tokenHash: string;
+  revokedAt: number | null;
+  siteId: string;
+  handle: string;
+  name: string;
+  defaultMarketId: string;
+  defaultLocale: string;
+  checkoutBaseUrl: string;
+  catalogVersion: number;
+};
+
+type Statements = {
+  connection: Database.Database;
+  credential: Database.Statement<[string]>;
+  version: Database.Statement<[string]>;
+};
+
+const CREDENTIAL_SQL = `SELECT c.id AS credentialId, c.scope AS scope, c.token_hash AS tokenHash, c.revoked_at AS revokedAt,
+  s.id AS siteId, s.handle AS handle, s.name AS name, s.default_market_id AS defaultMarketId,
+  s.default_locale AS defaultLocale, s.checkout_base_url AS checkoutBaseUrl, s.catalog_version AS catalogVersion
+  FROM credentials c INNER JOIN sites s ON s.id = c.site_id WHERE c.token_hash = ?`;
+const VERSION_SQL = 'SELECT catalog_version AS v FROM sites WHERE id = ?';
+/** Reads in WAL mode do not wait for writers; this only bounds a checkpoint's rare lock. */
+const BUSY_TIMEOUT_MS = 5000;
+
+const opened = new WeakMap<object, Promise<Statements | null>>();
+
+function localClient(database: DbOrTx): Client | null {
+  const client = (database as { $client?: Client }).$client;
+  return client && client.protocol === 'file' ? client : null;
+}
+
+async function open(client: Client): Promise<Statements | null> {
+  // The file this client has open, from SQLite itself (so any URL form resolves alike).
+  const list = await client.execute('PRAGMA database_list');
+  const file = String(list.rows.find((r) => r.name === 'main')?.file ?? '');
+  if (!file) return null; // in-memory: another connection would be another database
+  const connection = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  return {
+    connection,
+    credential: connection.prepare<[string]>(CREDENTIAL_SQL),
+    version: connection.prepare<[string]>(VERSION_SQL),
+  };
+}
+
+function statementsFor(database: DbOrTx): Promise<Statements | null> {
+  const client = localClient(database);
+  if (!client) return Promise.resolve(null);
+  let entry = opened.get(database);
+  if (!entry) {
+    entry = open(client).catch(() => null);
+    opened.set(database, entry);
+  }
+  return entry;
+}
+
+/** Runs one prepared read; on any failure drops the connection (a fresh one next time) and answers undefined. */
+async function run<T>(database: DbOrTx, read: (s: Statements) => T): Promise<T | undefined> {
+  const statements = await statementsFor(database);
+  if (!statements) return undefined;
+  try {
+    return read(statements);
+  } catch {
+    opened.delete(database);
+    try {
+      statements.connection.close();
+    } catch {
+      // already unusable
+    }
+    return undefined;
+  }
+}
+
+/** The credential with this hash and its Site; null if none; undefined if this database has no prepared reads. */
+export function preparedCredential(database: DbOrTx, tokenHash: string): Promise<CredentialRow | null | undefined> {
+  return run(database, (s) => (s.credential.get(tokenHash) as CredentialRow | undefined) ?? null);
+}
+
+/** The Site's catalog version; null if no such Site; undefined if this database has no prepared reads. */
+export function preparedCatalogVersion(database: DbOrTx, siteId: string): Promise<number | null | undefined> {
+  return run(database, (s) => (s.version.get(siteId) as { v: number } | undefined)?.v ?? null);
+}
