@@ -18,10 +18,16 @@ export async function startNextServer(options: {
   databaseUrl: string;
   storefrontCredential: string;
   cpuProfileDir?: string;
+  /** V8 options for the server process, e.g. --max-old-space-size=256. */
+  nodeOptions?: string[];
 }): Promise<Server> {
   const base = `http://127.0.0.1:${options.port}`;
   // --expose-gc only lets /bench-ceiling?memory=1 measure the live heap; nothing else calls gc().
-  const nodeArgs = ['--expose-gc', ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [])];
+  const nodeArgs = [
+    '--expose-gc',
+    ...(options.nodeOptions ?? []),
+    ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+  ];
   const managed = startProcess(options.label, process.execPath, [...nodeArgs, NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'], {
     ...buildEnv(),
     PORT: String(options.port),

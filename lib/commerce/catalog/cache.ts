@@ -83,9 +83,13 @@ export class BoundedCache<V> {
   }
 }
 
-/** Rough heap footprint of a JSON-like value: its JSON length, times V8's overhead for objects. */
+/**
+ * Rough heap footprint of a JSON-like value: its JSON length times V8's overhead for
+ * small objects and strings (measured with the benchmark: ~3,000 cached products, 1.5 KB
+ * of JSON each, took ~40 MB of live heap).
+ */
 export function estimateBytes(value: unknown): number {
-  return JSON.stringify(value).length * 3;
+  return JSON.stringify(value).length * 8;
 }
 
 /** Cached values are shared by every request: make accidental mutation fail loudly. */
@@ -126,7 +130,7 @@ export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id
 
 const MB = 1024 * 1024;
 
-/** Whole products by handle (the hot read): up to 4,000 entries / ~48 MB of heap. */
-export const productCache = new BoundedCache<unknown>(4000, 48 * MB);
-/** Pages (product lists, the catalog, collections, the snapshot) and their aggregates. */
-export const pageCache = new BoundedCache<unknown>(1000, 32 * MB);
+/** Whole products by handle (the hot read): up to 4,000 entries / ~32 MB of heap. */
+export const productCache = new BoundedCache<unknown>(4000, 32 * MB);
+/** Pages (product lists, the catalog, collections, the snapshot). */
+export const pageCache = new BoundedCache<unknown>(1000, 16 * MB);
