@@ -1,0 +1,84 @@
+// npx tsx --conditions=react-server scripts/bench/query-plans.ts [--products=10000]
+//
+// Every SQL statement the API runs for its hot operations, with SQLite's query plan: it
+// seeds a fresh catalog, calls the route handlers in-process (no server), records each
+// statement the driver prepares, and prints EXPLAIN QUERY PLAN for it. A plan line that
+// reads a whole table ("SCAN <table>" without an index) is flagged; the exit code is 1 if any.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'libsql';
+import { makeFixture } from './fixture';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+const { values } = parseArgs({ options: { products: { type: 'string', default: '10000' } } });
+const dir = mkdtempSync(join(tmpdir(), 'site-plans-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+const fixture = await makeFixture(dir, Number(values.products), 'http://127.0.0.1:3601', 1);
+process.env.DATABASE_URL = fixture.url;
+const token = fixture.storefront;
+
+// Record what the driver compiles (both the client's statements and prepared ones).
+const seen = new Map<string, string>(); // sql -> first operation that ran it
+let current = '';
+const proto = Database.prototype as unknown as { prepare: (sql: string) => unknown };
+const prepare = proto.prepare;
+proto.prepare = function (this: unknown, sql: string) {
+  if (!seen.has(sql)) seen.set(sql, current);
+  return prepare.call(this, sql);
+};
+
+const mod = (path: string) => import(`@/app/site/v1/${path}/route`) as Promise<Record<string, Handler>>;
+async function call(label: string, method: 'GET' | 'POST', path: string, modPath: string, params: Record<string, string> = {}, body?: unknown) {
+  current = label;
+  const handler = (await mod(modPath))[method]!;
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() });
+  const res = await handler(
+    new Request(`http://127.0.0.1/site/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    { params: Promise.resolve(params) },
+  );
+  if (res.status >= 300) throw new Error(`${label}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, unknown>>;
+}
+
+const handle = fixture.handles[Math.floor(fixture.handles.length / 2)]!;
+const product = await call('product by handle', 'GET', `/commerce/products/${handle}`, 'commerce/products/[handle]', { handle });
+const variants = (product.variants as { id: string; availability: string }[]).filter((v) => v.availability === 'in_stock').map((v) => v.id);
+await call('product list', 'GET', '/commerce/products?limit=24', 'commerce/products');
+await call('catalog page', 'GET', '/commerce/catalog?limit=50', 'commerce/catalog');
+const collections = await call('collection list', 'GET', '/commerce/collections', 'commerce/collections');
+const first = (collections.data as { handle: string }[])[0]!.handle;
+await call('collection page', 'GET', `/commerce/collections/${first}?limit=24`, 'commerce/collections/[handle]', { handle: first });
+await call('availability batch', 'GET', `/commerce/availability?variantIds=${fixture.variantIds.slice(0, 100).join(',')}`, 'commerce/availability');
+await call('availability', 'GET', `/commerce/availability/${fixture.variantIds[0]}`, 'commerce/availability/[variantId]', { variantId: fixture.variantIds[0]! });
+await call('storefront snapshot', 'GET', '/commerce/storefront', 'commerce/storefront');
+await call('site', 'GET', '/site', 'site');
+const consent = { granted: true, text: 'Send me the newsletter.', version: 'plans-1' };
+await call('newsletter signup', 'POST', '/newsletter/subscriptions', 'newsletter/subscriptions', {}, { email: `plans-${randomUUID()}@example.com`, consent });
+await call('checkout session', 'POST', '/commerce/checkout-sessions', 'commerce/checkout-sessions', {}, {
+  lines: variants.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })),
+});
+proto.prepare = prepare;
+
+const db = new Database(fixture.url.slice('file:'.length));
+let scans = 0;
+for (const [sql, label] of seen) {
+  if (!/^\s*(select|insert|update|delete|with)\b/i.test(sql) || /^\s*select 1\b/i.test(sql)) continue;
+  let plan: string[];
+  try {
+    plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail);
+  } catch (error) {
+    plan = [`(no plan: ${(error as Error).message})`];
+  }
+  const full = plan.filter((line) => /^SCAN /.test(line) && !/CONSTANT ROW|USING (COVERING )?INDEX/.test(line));
+  scans += full.length;
+  console.log(`\n[${label}] ${sql.replace(/\s+/g, ' ').slice(0, 220)}`);
+  for (const line of plan) console.log(`    ${full.includes(line) ? '!! ' : ''}${line}`);
+}
+console.log(`\n${seen.size} statements; ${scans === 0 ? 'no full table scans' : `${scans} FULL TABLE SCAN(S)`}`);
+process.exit(scans === 0 ? 0 : 1);
