@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   let ceilingP99 = 0;
   let productBytes = 0;
   let liveAfterReads: Memory | null = null;
+  let ceilingRuns: number[] = [];
   let big: Fixture | undefined;
   let small: Fixture | undefined;
   try {
@@ -115,7 +116,9 @@ async function main(): Promise<void> {
       if (again) ceilings.push(again);
       ceilingRps = Math.round((ceilings.reduce((a, r) => a + r.rps, 0) / ceilings.length) * 10) / 10;
       ceilingP99 = ceilings.reduce((a, r) => a + r.p99, 0) / ceilings.length;
-      rows.set('ceiling', { ...ceilings[0]!, rps: ceilingRps, p99: ceilingP99, peakRssMb: Math.max(...ceilings.map((r) => r.peakRssMb)) });
+      const p50 = ceilings.reduce((a, r) => a + r.p50, 0) / ceilings.length;
+      rows.set('ceiling', { ...ceilings[0]!, rps: ceilingRps, p50, p99: ceilingP99, peakRssMb: Math.max(...ceilings.map((r) => r.peakRssMb)) });
+      ceilingRuns = ceilings.map((r) => r.rps);
       if (!flags['skip-mixed']) {
         log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
         mixed = await mixedRun(server, targets, big.credentials.slice(-4), MIXED_SECONDS);
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
     productBytes,
     seedSeconds: { big: big?.seedSeconds ?? null, small: small?.seedSeconds ?? null },
     liveMemoryAfterReadsMb: liveAfterReads,
+    ceilingRuns,
     loadAvgStart: load[0]!.map((n) => Math.round(n * 100) / 100),
     loadAvgEnd: load[1]!.map((n) => Math.round(n * 100) / 100),
     seconds: Math.round((Date.now() - started) / 1000),
