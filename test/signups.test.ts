@@ -190,9 +190,10 @@ describe('stock subscription', () => {
 describe('newsletter subscription', () => {
   it('is its own consent and subscription, never taken from a stock signup', async () => {
     const email = 'lena@example.se';
-    await subscribeToStockNotifications(database, demo, { variantId: await variantOf('demo', 'aurora-wool-throw'), email, consent });
-    const newsletterConsent = { granted: true as const, text: 'Send me the newsletter.', version: 'nl-3' };
+    // Fixed times, stock first: the test must not depend on the wall clock.
     const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    await subscribeToStockNotifications(database, demo, { variantId: await variantOf('demo', 'aurora-wool-throw'), email, consent }, now - 60_000);
+    const newsletterConsent = { granted: true as const, text: 'Send me the newsletter.', version: 'nl-3' };
     expect((await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent, source: 'footer' }, now)).created).toBe(true);
 
     const rows = await rowsFor(email);
