@@ -43,6 +43,9 @@ const BIG_ORDER: ScenarioKey[] = [
   'ceiling', 'ceiling_c1', 'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
   'static', 'page', 'product_cold', 'checkout',
 ];
+/** Compared with the ceiling by ratio: measured between two ceiling probes. */
+const PAIRED: ReadonlySet<ScenarioKey> = new Set(['product', 'list', 'collection', 'availability', 'snapshot']);
+const PROBE_SECONDS = flags.quick ? 2 : 4;
 const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'page'];
 const only = flags.only ? new Set(flags.only.split(',')) : null;
 const SERVER_NODE_OPTIONS = (flags['server-node-options'] ?? '').split(/\s+/).filter(Boolean);
@@ -50,14 +53,14 @@ const API: ReadonlySet<ScenarioKey> = new Set(['product', 'product_c1', 'product
 
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-async function runScenario(server: Server, targets: Targets, key: ScenarioKey, token: string): Promise<Row | null> {
+async function runScenario(server: Server, targets: Targets, key: ScenarioKey, token: string, seconds = SECONDS, warm = WARM): Promise<Row | null> {
   const scenario = SCENARIOS[key];
   if ((key === 'page' && !targets.storefrontPage) || (key === 'static' && !targets.staticPage)) {
     log(`skip ${key}: the page is not there (answered non-200)`);
     return null;
   }
   const plan = planFor(scenario, targets, API.has(key) ? token : null);
-  const result = scenario.connections === 1 ? await sequentialLatency(plan, SECONDS, WARM) : await measure(plan, SECONDS, WARM);
+  const result = scenario.connections === 1 ? await sequentialLatency(plan, seconds, warm) : await measure(plan, seconds, warm);
   const row: Row = { ...result, key, peakRssMb: server.rss.peakMb(...result.window) };
   log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}`);
   return row;
@@ -103,12 +106,27 @@ async function main(): Promise<void> {
       log(`product answers ~${productBytes} bytes; ${targets.handles.length} handles, ${targets.inStock.length} in-stock variants; storefront page ${targets.storefrontPage ? 'yes' : 'NO'}, static page ${targets.staticPage ? 'yes' : 'NO'}`);
       let token = 0;
       const ceilings: Row[] = [];
+      // A short ceiling probe before and after each operation compared with the ceiling:
+      // on a shared machine the ceiling drifts, and a ratio is only as good as its pair.
+      let probe: Row | null = null;
+      const probeCeiling = async () => (await runScenario(server, targets, 'ceiling', '', PROBE_SECONDS, 1))!;
       for (const key of BIG_ORDER) {
         if (only && !only.has(key) && !key.startsWith('ceiling')) continue;
+        const paired = PAIRED.has(key);
+        if (paired) probe ??= await probeCeiling();
         const row = await runScenario(server, targets, key, big.credentials[token++ % big.credentials.length]!);
         if (!row) continue;
-        if (key === 'ceiling') ceilings.push(row);
-        else rows.set(key, row);
+        if (key === 'ceiling') {
+          ceilings.push(row);
+          continue;
+        }
+        if (paired && probe) {
+          const after = await probeCeiling();
+          row.pairedCeiling = { rps: Math.round(((probe.rps + after.rps) / 2) * 10) / 10, p99: (probe.p99 + after.p99) / 2, probes: [probe.rps, after.rps] };
+          ceilings.push(after);
+          probe = after;
+        }
+        rows.set(key, row);
       }
       liveAfterReads = await liveMemoryMb(server);
       log(`memory after the 10k scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
