@@ -38,27 +38,100 @@ function optionsFor(plan: Plan, seconds: number): Options {
   };
 }
 
-function summarise(result: Result): Measured {
+/** One autocannon run, with every response's latency kept (autocannon's histogram rounds to whole ms). */
+type Sample = { result: Result; latencies: number[]; seconds: number; window: [number, number] };
+
+async function sample(plan: Plan, seconds: number): Promise<Sample> {
+  const latencies: number[] = [];
+  const start = Date.now();
+  const instance = autocannon(optionsFor(plan, seconds));
+  instance.on('response', (...args: unknown[]) => latencies.push(args[3] as number));
+  const result = await instance;
+  return { result, latencies, seconds: result.duration, window: [start, Date.now()] };
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 100) / 100;
+}
+
+/** Several samples of the same load as one measurement. */
+function combine(samples: Sample[]): Measured & { window: [number, number] } {
   const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(count);
+  let errors = 0;
+  let status5xx = 0;
+  let seconds = 0;
+  const latencies: number[] = [];
+  for (const { result, latencies: l, seconds: s } of samples) {
+    for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (statusCodes[code] ?? 0) + Number(count);
+    errors += result.errors + result.timeouts + result.non2xx;
+    status5xx += result['5xx'];
+    seconds += s;
+    latencies.push(...l);
+  }
+  latencies.sort((a, b) => a - b);
   const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
   return {
-    rps: Math.round((requests / result.duration) * 10) / 10,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    status5xx: result['5xx'],
+    rps: seconds > 0 ? Math.round((requests / seconds) * 10) / 10 : 0,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    errors,
+    status5xx,
     requests,
     statusCodes,
+    window: [samples[0]!.window[0], samples.at(-1)!.window[1]],
   };
 }
 
 /** Runs `plan` for `seconds` (after `warmSeconds` of the same load, not measured). */
 export async function measure(plan: Plan, seconds: number, warmSeconds: number): Promise<Measured & { window: [number, number] }> {
   if (warmSeconds > 0) await autocannon(optionsFor(plan, warmSeconds));
-  const start = Date.now();
-  const result = await autocannon(optionsFor(plan, seconds));
-  return { ...summarise(result), window: [start, Date.now()] };
+  return combine([await sample(plan, seconds)]);
+}
+
+const DRAIN_MS = 300;
+
+export type Interleaved = {
+  operation: Measured & { window: [number, number] };
+  ceiling: Measured & { window: [number, number] };
+  /** Each operation slice over the mean of the ceiling slices either side of it. */
+  ratios: number[];
+  medianRatio: number;
+};
+
+/**
+ * An operation and the ceiling in alternating short slices (C O C O … C), so both see the
+ * same machine: on a shared box the available CPU drifts within seconds, and a ratio of
+ * two measurements taken a minute apart measures the drift. The median slice ratio is
+ * the operation's ratio to the ceiling; its req/s and latencies pool all its slices.
+ */
+export async function measureInterleaved(plan: Plan, ceiling: Plan, slices: number, sliceSeconds: number, warmSeconds: number): Promise<Interleaved> {
+  if (warmSeconds > 0) {
+    await autocannon(optionsFor(ceiling, 1));
+    await autocannon(optionsFor(plan, warmSeconds));
+  }
+  // autocannon stops sending at the end of a slice with up to `connections` requests still
+  // in the server; let them drain so the next slice's first answers do not wait behind them
+  const drained = async (s: Promise<Sample>) => {
+    const done = await s;
+    await new Promise((r) => setTimeout(r, DRAIN_MS));
+    return done;
+  };
+  const ops: Sample[] = [];
+  const ceilings: Sample[] = [await drained(sample(ceiling, sliceSeconds))];
+  for (let i = 0; i < slices; i += 1) {
+    ops.push(await drained(sample(plan, sliceSeconds)));
+    ceilings.push(await drained(sample(ceiling, sliceSeconds)));
+  }
+  const rate = (s: Sample) => Object.values(s.result.statusCodeStats ?? {}).reduce((a, { count }) => a + Number(count), 0) / s.seconds;
+  const ratios = ops.map((op, i) => {
+    const around = (rate(ceilings[i]!) + rate(ceilings[i + 1]!)) / 2;
+    return around > 0 ? Math.round((rate(op) / around) * 100) / 100 : 0;
+  });
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  const medianRatio = sorted.length % 2 ? sorted[Math.floor(mid)]! : Math.round(((sorted[mid - 1]! + sorted[mid]!) / 2) * 100) / 100;
+  return { operation: combine(ops), ceiling: combine(ceilings), ratios, medianRatio };
 }
 
 /** Cycles through a list, one item per call. */

@@ -9,7 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeFixture, type Fixture } from './fixture';
-import { measure, sequentialLatency } from './load';
+import { measure, measureInterleaved, sequentialLatency } from './load';
 import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
 import { jsonLine, printTable, type Row } from './report';
@@ -32,7 +32,7 @@ const { values: flags } = parseArgs({
   },
 });
 const WARM = flags.quick ? 1 : 3;
-const SECONDS = flags.quick ? 3 : 10;
+const SECONDS = flags.quick ? 3 : 8;
 const MIXED_SECONDS = flags.quick ? 15 : 60;
 const BIG = Number(flags.products);
 const SMALL = 1000;
@@ -43,9 +43,12 @@ const BIG_ORDER: ScenarioKey[] = [
   'ceiling', 'ceiling_c1', 'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
   'static', 'page', 'product_cold', 'checkout',
 ];
-/** Compared with the ceiling by ratio: measured between two ceiling probes. */
-const PAIRED: ReadonlySet<ScenarioKey> = new Set(['product', 'list', 'collection', 'availability', 'snapshot']);
-const PROBE_SECONDS = flags.quick ? 2 : 4;
+/** Compared by ratio with a reference: measured in slices alternating with it (measureInterleaved). */
+const PAIRED: Partial<Record<ScenarioKey, ScenarioKey>> = {
+  product: 'ceiling', list: 'ceiling', collection: 'ceiling', availability: 'ceiling', snapshot: 'ceiling', page: 'static',
+};
+/** Slices per operation and their length: pages answer in ~1 s at c=32, so theirs are longer. */
+const slicing = (key: ScenarioKey) => (key === 'page' ? { n: 2, seconds: flags.quick ? 3 : 4 } : { n: 2, seconds: flags.quick ? 1.5 : 2 });
 const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'page'];
 const only = flags.only ? new Set(flags.only.split(',')) : null;
 const SERVER_NODE_OPTIONS = (flags['server-node-options'] ?? '').split(/\s+/).filter(Boolean);
@@ -63,6 +66,27 @@ async function runScenario(server: Server, targets: Targets, key: ScenarioKey, t
   const result = scenario.connections === 1 ? await sequentialLatency(plan, seconds, warm) : await measure(plan, seconds, warm);
   const row: Row = { ...result, key, peakRssMb: server.rss.peakMb(...result.window) };
   log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}`);
+  return row;
+}
+
+async function interleaved(server: Server, targets: Targets, key: ScenarioKey, reference: ScenarioKey, credential: string) {
+  if ((key === 'page' && !targets.storefrontPage) || (reference === 'static' && !targets.staticPage)) {
+    log(`skip ${key}: the page (or its reference) is not there (answered non-200)`);
+    return null;
+  }
+  const plan = planFor(SCENARIOS[key], targets, API.has(key) ? credential : null);
+  const referencePlan = planFor(SCENARIOS[reference], targets, null);
+  // req/s and latencies from one continuous run; the ratio from alternating slices after it
+  const continuous = await measure(plan, SECONDS, WARM);
+  const { n, seconds } = slicing(key);
+  const m = await measureInterleaved(plan, referencePlan, n, seconds, 0);
+  const row: Row = {
+    ...continuous, key, peakRssMb: server.rss.peakMb(continuous.window[0], m.operation.window[1]),
+    reference: { key: reference, rps: m.ceiling.rps, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio },
+  };
+  log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors + m.operation.errors} rss ${row.peakRssMb} MB; ` +
+    `alternating with ${reference} (${m.ceiling.rps} req/s): slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
+  row.errors += m.operation.errors;
   return row;
 }
 
@@ -106,35 +130,27 @@ async function main(): Promise<void> {
       log(`product answers ~${productBytes} bytes; ${targets.handles.length} handles, ${targets.inStock.length} in-stock variants; storefront page ${targets.storefrontPage ? 'yes' : 'NO'}, static page ${targets.staticPage ? 'yes' : 'NO'}`);
       let token = 0;
       const ceilings: Row[] = [];
-      // A short ceiling probe before and after each operation compared with the ceiling:
-      // on a shared machine the ceiling drifts, and a ratio is only as good as its pair.
-      let probe: Row | null = null;
-      const probeCeiling = async () => (await runScenario(server, targets, 'ceiling', '', PROBE_SECONDS, 1))!;
       for (const key of BIG_ORDER) {
         if (only && !only.has(key) && !key.startsWith('ceiling')) continue;
-        const paired = PAIRED.has(key);
-        if (paired) probe ??= await probeCeiling();
-        const row = await runScenario(server, targets, key, big.credentials[token++ % big.credentials.length]!);
-        if (!row) continue;
-        if (key === 'ceiling') {
-          ceilings.push(row);
+        const credential = big.credentials[token++ % big.credentials.length]!;
+        const reference = PAIRED[key];
+        if (reference) {
+          const row = await interleaved(server, targets, key, reference, credential);
+          if (row) rows.set(key, row);
           continue;
         }
-        if (paired && probe) {
-          const after = await probeCeiling();
-          row.pairedCeiling = { rps: Math.round(((probe.rps + after.rps) / 2) * 10) / 10, p99: (probe.p99 + after.p99) / 2, probes: [probe.rps, after.rps] };
-          ceilings.push(after);
-          probe = after;
-        }
-        rows.set(key, row);
+        const row = await runScenario(server, targets, key, credential);
+        if (!row) continue;
+        if (key === 'ceiling') ceilings.push(row);
+        else rows.set(key, row);
       }
       liveAfterReads = await liveMemoryMb(server);
       log(`memory after the 10k scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
       const again = await runScenario(server, targets, 'ceiling', '');
       if (again) ceilings.push(again);
       ceilingRps = Math.round((ceilings.reduce((a, r) => a + r.rps, 0) / ceilings.length) * 10) / 10;
-      ceilingP99 = ceilings.reduce((a, r) => a + r.p99, 0) / ceilings.length;
-      const p50 = ceilings.reduce((a, r) => a + r.p50, 0) / ceilings.length;
+      ceilingP99 = Math.round((ceilings.reduce((a, r) => a + r.p99, 0) / ceilings.length) * 100) / 100;
+      const p50 = Math.round((ceilings.reduce((a, r) => a + r.p50, 0) / ceilings.length) * 100) / 100;
       rows.set('ceiling', { ...ceilings[0]!, rps: ceilingRps, p50, p99: ceilingP99, peakRssMb: Math.max(...ceilings.map((r) => r.peakRssMb)) });
       ceilingRuns = ceilings.map((r) => r.rps);
       if (!flags['skip-mixed']) {
@@ -157,7 +173,11 @@ async function main(): Promise<void> {
         let token = 0;
         for (const key of SMALL_ORDER) {
           if (only && !only.has(key)) continue;
-          const row = await runScenario(smallServer, targets, key, small.credentials[token++ % small.credentials.length]!);
+          const credential = small.credentials[token++ % small.credentials.length]!;
+          const reference = PAIRED[key];
+          const row = reference
+            ? await interleaved(smallServer, targets, key, reference, credential)
+            : await runScenario(smallServer, targets, key, credential);
           if (row) rows1k.set(key, row);
         }
       } finally {
