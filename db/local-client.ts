@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
+import { createStatementCachingClient } from './statement-cache';
 
 /**
  * A libSQL client for a local SQLite file that is safe under concurrent requests.
@@ -21,15 +22,19 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
   // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
   // checkpoints rather than at every commit. A commit still survives the process being
   // killed (it is in the WAL file); only a power cut can lose the last few.
-  let current = createClient(config);
+  const open = (connections: number) => {
+    const path = filePath(config.url);
+    return path ? createStatementCachingClient(path, { timeout: config.timeout, maxConnections: connections }) : createClient({ ...config, concurrency: connections });
+  };
+  let current = open(READ_CONNECTIONS);
   const openWriter = () => {
-    const client = createClient({ ...config, concurrency: 1 });
+    const client = open(1);
     return { client, ready: client.execute('PRAGMA synchronous = NORMAL').then(() => client) };
   };
   let writer = openWriter();
 
   const retire = (failed: Client) => {
-    if (current === failed) current = createClient(config);
+    if (current === failed) current = open(READ_CONNECTIONS);
     else if (writer.client === failed) writer = openWriter();
     else return;
     // Work already under way on the old client finishes first; none outlives a second.
@@ -180,6 +185,19 @@ class WriteQueue {
       else this.#held = false;
     };
   }
+}
+
+/** The library's default pool size. */
+const READ_CONNECTIONS = 20;
+
+/**
+ * The file a plain `file:` URL names; null for anything else (in-memory, query options),
+ * which keeps the library's own client.
+ */
+function filePath(url: string): string | null {
+  const path = url.replace(/^file:(\/\/(localhost)?(?=\/))?/, '');
+  if (!url.startsWith('file:') || path === '' || path.includes(':memory:') || /[?#%]/.test(path)) return null;
+  return path;
 }
 
 /** Plain reads never take the write lock in WAL mode, so they need no turn. */

@@ -1,0 +1,71 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '@/db/client';
+import { createStatementCachingClient, STATEMENTS_PER_CONNECTION } from '@/db/statement-cache';
+
+const dir = mkdtempSync(join(tmpdir(), 'sd-stmt-'));
+const file = join(dir, 'site.db');
+const database = openDatabase({ url: `file:${file}` });
+const other = new Database(file);
+
+afterAll(() => {
+  other.close();
+  database.$client.close();
+});
+
+describe('a client that compiles each statement once per connection', () => {
+  it('reads what other connections committed since (a kept statement holds no snapshot)', async () => {
+    await database.$client.execute('PRAGMA journal_mode = WAL');
+    await database.run(sql`CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)`);
+    await database.run(sql`INSERT INTO t (id, v) VALUES (1, 'a')`);
+    const seen = [];
+    for (const next of ['b', 'c', 'd']) {
+      seen.push((await database.all<{ v: string }>(sql`SELECT v FROM t WHERE id = ${1}`))[0]?.v);
+      other.prepare('UPDATE t SET v = ? WHERE id = 1').run(next);
+    }
+    seen.push((await database.all<{ v: string }>(sql`SELECT v FROM t WHERE id = ${1}`))[0]?.v);
+    expect(seen).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('keeps working after a statement fails, with the same SQL and in transactions', async () => {
+    const insert = (v: string) => database.all<{ id: number }>(sql`INSERT INTO t (v) VALUES (${v}) RETURNING id`);
+    await insert('dup');
+    await expect(insert('dup')).rejects.toMatchObject({ cause: { message: expect.stringMatching(/UNIQUE/) } });
+    expect(await insert('fresh')).toHaveLength(1);
+    await expect(
+      database.transaction(async (tx) => {
+        await tx.run(sql`INSERT INTO t (v) VALUES (${'in-tx'})`);
+        await tx.run(sql`INSERT INTO t (v) VALUES (${'dup'})`);
+      }),
+    ).rejects.toThrow();
+    const rows = await database.all<{ v: string }>(sql`SELECT v FROM t ORDER BY id`);
+    expect(rows.map((r) => r.v)).toEqual(['d', 'dup', 'fresh']); // the failed transaction left nothing
+  });
+
+  it('compiles a repeated statement once, and keeps a bounded number per connection', async () => {
+    let compiled = 0;
+    const prepare = Database.prototype.prepare;
+    Database.prototype.prepare = function (this: Database.Database, text: string) {
+      compiled += 1;
+      return prepare.call(this, text);
+    } as typeof prepare;
+    const client = createStatementCachingClient(file, { timeout: 1000, maxConnections: 1 });
+    compiled = 0;
+    try {
+      for (let i = 0; i < 50; i++) await client.execute({ sql: 'SELECT v FROM t WHERE id = ?', args: [i] });
+      expect(compiled).toBe(1);
+      for (let i = 0; i < STATEMENTS_PER_CONNECTION + 10; i++) await client.execute(`SELECT ${i} AS n`);
+      compiled = 0;
+      await client.execute('SELECT 0 AS n'); // the oldest were let go
+      await client.execute(`SELECT ${STATEMENTS_PER_CONNECTION + 9} AS n`); // the newest kept
+      expect(compiled).toBe(1);
+    } finally {
+      Database.prototype.prepare = prepare;
+      client.close();
+    }
+  });
+});
