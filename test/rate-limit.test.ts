@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { rateLimitCounters } from '@/db/schema';
+import { sql } from 'drizzle-orm';
 import {
-  consumeRateLimit, purgeRateLimitWindows, rateLimitBucket, windowStartOf, type RateLimitPolicy,
+  consumeRateLimit, leaseSizeFor, purgeRateLimitWindows, rateLimitBucket, RateLimitLeases, windowStartOf, type RateLimitPolicy,
 } from '@/lib/commerce/rate-limits';
 import { DomainError } from '@/lib/commerce/errors';
 
@@ -61,6 +62,48 @@ describe('consumeRateLimit', () => {
     const all = await Promise.all(Array.from({ length: 40 }, () => consumeRateLimit(database, { bucket: 'c4:w', policy, now: T0 })));
     expect(new Set(all.map((s) => s.remaining)).size).toBe(40);
     expect(Math.min(...all.map((s) => s.remaining))).toBe(960);
+  });
+});
+
+describe('RateLimitLeases', () => {
+  const counter = async (bucket: string) =>
+    Number((await database.all<{ count: number }>(sql`SELECT count FROM rate_limit_counters WHERE bucket = ${bucket}`))[0]?.count ?? 0);
+
+  it('counts a small budget one request at a time, exactly', async () => {
+    expect(leaseSizeFor(3)).toBe(1);
+    expect(leaseSizeFor(1999)).toBe(1);
+    const leases = new RateLimitLeases();
+    const seen = [];
+    for (let i = 0; i < 5; i++) seen.push(await leases.take(database, { bucket: 'l1:r', policy: reads, now: T0 }));
+    expect(seen.map((s) => [s.allowed, s.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+    expect(await counter('l1:r')).toBe(3); // refusals past the budget write nothing
+  });
+
+  it('claims a large budget in leases: one write per lease, every request counted once', async () => {
+    const policy: RateLimitPolicy = { name: 'reads', limit: 100_000, windowSeconds: 60 };
+    expect(leaseSizeFor(policy.limit)).toBe(32);
+    const leases = new RateLimitLeases();
+    const all = await Promise.all(Array.from({ length: 100 }, () => leases.take(database, { bucket: 'l2:r', policy, now: T0 })));
+    expect(all.every((s) => s.allowed)).toBe(true);
+    expect(new Set(all.map((s) => s.remaining)).size).toBe(100);
+    expect(Math.min(...all.map((s) => s.remaining))).toBe(100_000 - 100); // the unspent 28 still count as left
+    expect(await counter('l2:r')).toBe(128); // four leases of 32
+  });
+
+  it('never lets instances together admit more than the budget', async () => {
+    const policy: RateLimitPolicy = { name: 'writes', limit: 4000, windowSeconds: 60 }; // leases of 4
+    const bucket = 'l3:w';
+    await database.run(sql`INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (${bucket}, ${T0}, ${3990})`);
+    const instances = [new RateLimitLeases(), new RateLimitLeases(), new RateLimitLeases()];
+    let admitted = 0;
+    for (let i = 0; i < 30; i++) {
+      const state = await instances[i % 3]!.take(database, { bucket, policy, now: T0 + 1000 });
+      if (state.allowed) admitted += 1;
+      else expect(state.remaining).toBe(0);
+    }
+    expect(admitted).toBe(10);
+    // The next window is a fresh budget for every instance.
+    expect((await instances[0]!.take(database, { bucket, policy, now: T0 + 60_000 })).allowed).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { DomainError } from '@/lib/commerce/errors';
 import {
-  consumeRateLimit, purgeRateLimitWindows, rateLimitBucket, windowStartOf, PURGE_PROBABILITY,
+  purgeRateLimitWindows, rateLimitBucket, windowStartOf, PURGE_PROBABILITY, RateLimitLeases,
   type RateLimitKind, type RateLimitPolicy, type RateLimitState,
 } from '@/lib/commerce/rate-limits';
 import { db } from '@/lib/db';
@@ -19,10 +19,15 @@ export function policyFor(kind: RateLimitKind): RateLimitPolicy {
     : { name: 'writes', limit: RATE_LIMIT_WRITES, windowSeconds: RATE_LIMIT_WINDOW_SECONDS };
 }
 
+// One set of leases per process, however many route bundles carry a copy of this module.
+const holder = globalThis as unknown as { __rateLimitLeases?: RateLimitLeases };
+const leases = (holder.__rateLimitLeases ??= new RateLimitLeases());
+
 /**
- * Counts the request in the database (one statement) and answers the RateLimit headers;
- * throws rate_limited (429, with Retry-After) past the budget. Only authenticated
- * requests get here: a 401 has no credential to charge.
+ * Counts the request against its budget in the database (claimed in leases: see
+ * RateLimitLeases) and answers the RateLimit headers; throws rate_limited (429, with
+ * Retry-After) past the budget. Only authenticated requests get here: a 401 has no
+ * credential to charge.
  */
 export async function applyRateLimit(input: RateLimitInput): Promise<Record<string, string>> {
   const policy = policyFor(input.kind);
@@ -35,7 +40,7 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
   });
   let state: RateLimitState;
   try {
-    state = await consumeRateLimit(database, { bucket, policy, now });
+    state = await leases.take(database, { bucket, policy, now });
   } catch (error) {
     // A read needs no write lock but its counter does: when another writer holds the lock
     // past the busy timeout, serve the read uncounted rather than fail it. A write would
