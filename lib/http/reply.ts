@@ -1,9 +1,16 @@
+import type { ZodType } from 'zod';
 import type { CacheProfile } from './cache';
 
 /** What a handler returns; the route wrapper turns it into a Response. */
 export type Reply = {
   status: number;
   body: unknown;
+  /**
+   * The response schema `body` is checked against (and shaped by) before it is sent.
+   * A body from a catalog cache (frozen, shared) is checked and serialised once, and its
+   * bytes and ETag are reused for as long as the cache keeps it.
+   */
+  schema?: ZodType;
   cache?: CacheProfile;
   contentLanguage?: string;
   headers?: Record<string, string>;

@@ -150,8 +150,24 @@ function parseOrThrow<S extends ZodType>(schema: S, value: unknown, where: 'body
   });
 }
 
+/** Bytes and ETag of cached (frozen) bodies, living exactly as long as the cache entry. */
+const serialised = new WeakMap<object, { text: string; etag: string }>();
+
+function serialise(reply: Reply): { text: string; etag?: string } {
+  const { body, schema } = reply;
+  if (!schema) return { text: JSON.stringify(body) };
+  const shared = typeof body === 'object' && body !== null && Object.isFrozen(body);
+  const hit = shared ? serialised.get(body) : undefined;
+  if (hit) return hit;
+  const text = JSON.stringify(schema.parse(body));
+  if (!shared) return { text };
+  const entry = { text, etag: strongEtag(text) };
+  serialised.set(body, entry);
+  return entry;
+}
+
 function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>): Response {
-  const text = JSON.stringify(reply.body);
+  const { text, etag: knownEtag } = serialise(reply);
   const headers: Record<string, string> = {
     ...baseHeaders,
     'Content-Type': 'application/json; charset=utf-8',
@@ -160,7 +176,7 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
     ...reply.headers,
   };
   if (req.method === 'GET' || req.method === 'HEAD') {
-    const etag = headers.ETag ?? strongEtag(text);
+    const etag = headers.ETag ?? knownEtag ?? strongEtag(text);
     headers.ETag = etag;
     if (etagMatches(req.headers.get('if-none-match'), etag)) {
       delete headers['Content-Type'];

@@ -7,5 +7,5 @@ import { db } from '@/lib/db';
 
 // GET /site/v1/site
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
-  GET: route(getSite, async ({ site }) => ok(Site.parse(await readSite(db(), site)), { cache: 'site' })),
+  GET: route(getSite, async ({ site }) => ok(await readSite(db(), site), { schema: Site, cache: 'site' })),
 });

@@ -10,6 +10,6 @@ import { db } from '@/lib/db';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(listCatalogOperation, async ({ site, query }) => {
     const choice = await chooseMarket(db(), site, query);
-    return ok(CatalogPage.parse(await listCatalog(db(), site, choice, query)), { cache: 'catalog', contentLanguage: choice.locale });
+    return ok(await listCatalog(db(), site, choice, query), { schema: CatalogPage, cache: 'catalog', contentLanguage: choice.locale });
   }),
 });

@@ -10,6 +10,6 @@ import { db } from '@/lib/db';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(listCollectionsOperation, async ({ site, query }) => {
     const choice = await chooseMarket(db(), site, query);
-    return ok(CollectionPage.parse(await listCollections(db(), site, choice, query)), { cache: 'catalog', contentLanguage: choice.locale });
+    return ok(await listCollections(db(), site, choice, query), { schema: CollectionPage, cache: 'catalog', contentLanguage: choice.locale });
   }),
 });

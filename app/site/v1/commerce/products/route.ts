@@ -10,6 +10,6 @@ import { db } from '@/lib/db';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(listProductsOperation, async ({ site, query }) => {
     const choice = await chooseMarket(db(), site, query);
-    return ok(ProductPage.parse(await listProducts(db(), site, choice, query)), { cache: 'catalog', contentLanguage: choice.locale });
+    return ok(await listProducts(db(), site, choice, query), { schema: ProductPage, cache: 'catalog', contentLanguage: choice.locale });
   }),
 });

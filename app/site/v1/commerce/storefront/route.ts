@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 // GET /site/v1/commerce/storefront
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getStorefront, async ({ site, query }) => {
-    const snapshot = StorefrontSnapshot.parse(await readStorefrontSnapshot(db(), site, query));
-    return ok(snapshot, { cache: 'snapshot', contentLanguage: snapshot.locale });
+    const snapshot = await readStorefrontSnapshot(db(), site, query);
+    return ok(snapshot, { schema: StorefrontSnapshot, cache: 'snapshot', contentLanguage: snapshot.locale });
   }),
 });

@@ -11,6 +11,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getCollectionOperation, async ({ site, params, query }) => {
     const choice = await chooseMarket(db(), site, query);
     const collection = await getCollection(db(), site, params.handle, choice, query);
-    return ok(Collection.parse(collection), { cache: 'catalog', contentLanguage: choice.locale });
+    return ok(collection, { schema: Collection, cache: 'catalog', contentLanguage: choice.locale });
   }),
 });

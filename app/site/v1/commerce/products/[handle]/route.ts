@@ -11,6 +11,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getProduct, async ({ site, params, query }) => {
     const choice = await chooseMarket(db(), site, query);
     const product = await getPublishedProduct(db(), site, params.handle, choice);
-    return ok(Product.parse(product), { cache: 'catalog', contentLanguage: choice.locale });
+    return ok(product, { schema: Product, cache: 'catalog', contentLanguage: choice.locale });
   }),
 });
