@@ -68,22 +68,51 @@ function withStatementCache(connection: Database.Database): Database.Database {
   return connection;
 }
 
-/** The statement, with every call that can fail dropping it from the cache first. */
+/**
+ * The statement, with every call that can fail dropping it from the cache first, and the
+ * answers that cannot change for a compiled statement remembered: the library asks for
+ * its columns (twice) and sets raw and 64-bit modes on every call, and learns that a
+ * statement returns no rows by catching what `raw()` throws — each a native call.
+ */
 function dropOnError(statement: Database.Statement, drop: () => void): Database.Statement {
-  // Not `raw`: it throws by design on a statement that returns no rows (the client asks).
+  const native = statement as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const define = (name: string, value: (...args: unknown[]) => unknown) => Object.defineProperty(statement, name, { value });
   for (const name of ['run', 'get', 'all', 'iterate'] as const) {
-    const method = (statement as unknown as Record<string, (...args: unknown[]) => unknown>)[name];
-    if (typeof method !== 'function') continue;
-    Object.defineProperty(statement, name, {
-      value: function (this: Database.Statement, ...args: unknown[]) {
-        try {
-          return method.apply(this, args);
-        } catch (error) {
-          drop();
-          throw error;
-        }
-      },
+    const method = native[name]!;
+    define(name, (...args) => {
+      try {
+        return method.apply(statement, args);
+      } catch (error) {
+        drop();
+        throw error;
+      }
     });
   }
+  const { columns, raw, safeIntegers } = native as Record<'columns' | 'raw' | 'safeIntegers', (...args: unknown[]) => unknown>;
+  let columnList: unknown;
+  let rawMode: boolean | undefined;
+  let returnsNoRows: unknown;
+  let safeMode: boolean | undefined;
+  define('columns', () => (columnList ??= columns.call(statement)));
+  define('raw', (on = true) => {
+    if (returnsNoRows) throw returnsNoRows;
+    if (rawMode !== on) {
+      try {
+        raw.call(statement, on);
+      } catch (error) {
+        returnsNoRows = error;
+        throw error;
+      }
+      rawMode = on as boolean;
+    }
+    return statement;
+  });
+  define('safeIntegers', (on = true) => {
+    if (safeMode !== on) {
+      safeIntegers.call(statement, on);
+      safeMode = on as boolean;
+    }
+    return statement;
+  });
   return statement;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { idempotencyKeys } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
+import { prepared } from '@/db/prepared';
 
 /** Keys are kept this long (CONTRACT §8); an expired key is as good as never used. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -51,11 +52,10 @@ export async function claimIdempotencyKey(
     expiresAt: now + IDEMPOTENCY_TTL_MS,
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await database
-      .insert(idempotencyKeys)
-      .values({ credentialId: scope.credentialId, key: scope.key, ...fresh })
-      .onConflictDoNothing()
-      .returning({ createdAt: idempotencyKeys.createdAt });
+    const inserted = await prepared(database, 'idempotency.claim', claimQuery).all({
+      credentialId: scope.credentialId, key: scope.key, method: scope.method, path: scope.path, requestHash: scope.requestHash,
+      createdAt: fresh.createdAt, expiresAt: fresh.expiresAt,
+    });
     if (inserted.length > 0) return { kind: 'claimed', claimedAt: now };
 
     const [row] = await database.select().from(idempotencyKeys).where(keyIs(scope));
@@ -88,12 +88,40 @@ export async function completeIdempotencyKey(
   scope: IdempotencyScope & { claimedAt: number },
   response: StoredResponse,
 ): Promise<boolean> {
-  const done = await database
-    .update(idempotencyKeys)
-    .set({ state: 'done', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body })
-    .where(ownClaim(scope))
-    .returning({ key: idempotencyKeys.key });
+  const done = await prepared(database, 'idempotency.complete', completeQuery).all({
+    credentialId: scope.credentialId, key: scope.key, claimedAt: scope.claimedAt,
+    status: response.status, headers: JSON.stringify(response.headers), body: response.body,
+  });
   return done.length > 0;
+}
+
+// The two statements every POST with a key runs, built once (see db/prepared.ts).
+function claimQuery(database: DbOrTx) {
+  return database
+    .insert(idempotencyKeys)
+    .values({
+      credentialId: sql.placeholder('credentialId'), key: sql.placeholder('key'), method: sql.placeholder('method'), path: sql.placeholder('path'),
+      requestHash: sql.placeholder('requestHash'), state: 'in_flight', responseStatus: null, responseHeaders: null, responseBody: null,
+      createdAt: sql.placeholder('createdAt'), expiresAt: sql.placeholder('expiresAt'),
+    })
+    .onConflictDoNothing()
+    .returning({ createdAt: idempotencyKeys.createdAt })
+    .prepare();
+}
+
+function completeQuery(database: DbOrTx) {
+  return database
+    .update(idempotencyKeys)
+    // (Drizzle's update types take no placeholders; as SQL they pass unencoded, so the headers go in as JSON text.)
+    .set({ state: 'done', responseStatus: sql`${sql.placeholder('status')}`, responseHeaders: sql`${sql.placeholder('headers')}`, responseBody: sql`${sql.placeholder('body')}` })
+    .where(
+      and(
+        eq(idempotencyKeys.credentialId, sql.placeholder('credentialId')), eq(idempotencyKeys.key, sql.placeholder('key')),
+        eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.createdAt, sql.placeholder('claimedAt')),
+      ),
+    )
+    .returning({ key: idempotencyKeys.key })
+    .prepare();
 }
 
 /** Gives a claim up (the request failed on our side), so a retry with the key runs afresh. */

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   bundleItems, bundlePrices, bundles, inventoryLevels, productImages, productTranslations, productVariants, products, variantPrices,
 } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
+import { idList, inIdList, prepared } from '@/db/prepared';
 import type { AvailabilityStatus, Image } from '@/lib/contract/common';
 import type { ProductSummary, Variant } from '@/lib/contract/catalog';
 import { availabilityStatus, bestStatus } from '../availability';
@@ -17,13 +18,26 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 /** Text in the chosen locale, else the Site's default locale, else any. */
 export async function loadTranslations(database: DbOrTx, ids: string[], locale: string, fallback: string) {
   const rows = ids.length
-    ? await database.select().from(productTranslations).where(and(inArray(productTranslations.productId, ids), inArray(productTranslations.locale, [locale, fallback])))
+    ? await prepared(database, 'catalog.translations', translationsQuery).all({ ids: idList(ids), locale, fallback })
     : [];
   const out = new Map<string, Translation>();
   for (const row of rows) {
     if (row.locale === locale || !out.has(row.productId)) out.set(row.productId, row);
   }
   return out;
+}
+
+function translationsQuery(database: DbOrTx) {
+  return database
+    .select()
+    .from(productTranslations)
+    .where(
+      and(
+        inIdList(productTranslations.productId, 'ids'),
+        inArray(productTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')]),
+      ),
+    )
+    .prepare();
 }
 
 export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean) {
@@ -97,7 +111,7 @@ export async function loadBundles(database: DbOrTx, productId: string, choice: M
     .orderBy(asc(bundles.position));
   if (list.length === 0) return [];
   const items = await database
-    .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity, status: products.status })
+    .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity, status: products.status, productHandle: products.handle })
     .from(bundleItems)
     .innerJoin(productVariants, eq(productVariants.id, bundleItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -110,7 +124,7 @@ export async function loadBundles(database: DbOrTx, productId: string, choice: M
     .map(({ b, mine }) => ({
       id: b.id,
       title: b.title,
-      items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity })),
+      items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity, productHandle: i.productHandle })),
       price: toMoney(b.amount, choice.market.currency),
     }));
 }

@@ -1,6 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { inventoryLevels, productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
+import { idList, inIdList, prepared } from '@/db/prepared';
 import type { SiteContext } from '../credentials';
 import type { StockLevel } from '../availability';
 import { loadTranslations } from '../catalog/parts';
@@ -29,22 +30,11 @@ export async function readCatalogVariants(
   variantIds: string[],
 ): Promise<Map<string, CatalogVariant>> {
   if (variantIds.length === 0) return new Map();
-  const rows = await database
-    .select({
-      variantId: productVariants.id,
-      productId: products.id,
-      productHandle: products.handle,
-      variantTitle: productVariants.title,
-      amount: variantPrices.amount,
-      quantity: inventoryLevels.quantity,
-      lowStockThreshold: inventoryLevels.lowStockThreshold,
-      policy: inventoryLevels.policy,
-    })
-    .from(productVariants)
-    .innerJoin(products, eq(products.id, productVariants.productId))
-    .leftJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, marketId)))
-    .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
-    .where(and(eq(productVariants.siteId, site.id), inArray(productVariants.id, [...new Set(variantIds)]), isPublished(site.id)));
+  const rows = await prepared(database, 'checkout.catalogVariants', catalogVariantsQuery).all({
+    siteId: site.id,
+    marketId,
+    variantIds: idList([...new Set(variantIds)]),
+  });
   const texts = await loadTranslations(database, [...new Set(rows.map((r) => r.productId))], locale, site.defaultLocale);
   return new Map(
     rows.map((r) => [
@@ -58,6 +48,27 @@ export async function readCatalogVariants(
       },
     ]),
   );
+}
+
+function catalogVariantsQuery(database: DbOrTx) {
+  const siteId = sql.placeholder('siteId');
+  return database
+    .select({
+      variantId: productVariants.id,
+      productId: products.id,
+      productHandle: products.handle,
+      variantTitle: productVariants.title,
+      amount: variantPrices.amount,
+      quantity: inventoryLevels.quantity,
+      lowStockThreshold: inventoryLevels.lowStockThreshold,
+      policy: inventoryLevels.policy,
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .leftJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, sql.placeholder('marketId'))))
+    .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
+    .where(and(eq(productVariants.siteId, siteId), inIdList(productVariants.id, 'variantIds'), isPublished(siteId)))
+    .prepare();
 }
 
 /** A product without options has one placeholder variant ("Default"); its line is just the product. */

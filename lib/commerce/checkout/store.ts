@@ -1,6 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type Table } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
 import type { Database, DbOrTx, Tx } from '@/db/client';
+import { prepared, statementOf } from '@/db/prepared';
 import { DomainError, NotFound } from '../errors';
 import { assertOpen, isDue, transition } from './state';
 
@@ -58,12 +59,20 @@ export async function loadSession(database: Database, siteId: string, id: string
   throw busy();
 }
 
+/** A new session with its lines: one atomic batch of statements built once (db/prepared.ts). */
 export async function insertSession(database: Database, row: SessionRow, lines: LineRow[]): Promise<LoadedSession> {
-  await database.transaction(async (tx) => {
-    await tx.insert(checkoutSessions).values(row);
-    if (lines.length > 0) await tx.insert(checkoutSessionLines).values(lines.map((line) => ({ ...line, sessionId: row.id })));
-  });
+  const session = prepared(database, 'checkout.insertSession', (d) => d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare());
+  const line = prepared(database, 'checkout.insertLine', (d) => d.insert(checkoutSessionLines).values(placeholdersFor(checkoutSessionLines)).prepare());
+  await database.$client.batch(
+    [statementOf(session, row), ...lines.map((l) => statementOf(line, { ...l, sessionId: row.id }))],
+    'write',
+  );
   return { ...row, lines };
+}
+
+/** Every column of a table as a placeholder of its own name (values are encoded per column when filled). */
+function placeholdersFor<T extends Table>(table: T): T['$inferInsert'] {
+  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, sql.placeholder(name)])) as T['$inferInsert'];
 }
 
 /**
