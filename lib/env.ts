@@ -26,6 +26,17 @@ const Env = z.object({
   SITE_API_CREDENTIAL: z.string().optional(),
   /** Where the storefront finds the API; defaults to this same server. */
   SITE_API_BASE_URL: z.string().url().optional(),
+  /**
+   * The shop's public origin (`https://shop.example.com`) for canonical and structured-data
+   * URLs. Set it in production: cached product pages then never depend on the Host header.
+   * Without it they use the origin of the request, as every other page does.
+   */
+  STOREFRONT_ORIGIN: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\/[^/?#]+\/?$/.test(url), 'must be an http(s) origin, without a path')
+    .transform((url) => new URL(url).origin)
+    .optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */
   BENCH_CEILING: z.enum(['0', '1']).default('0'),

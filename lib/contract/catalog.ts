@@ -61,7 +61,13 @@ export const Bundle = z
   .object({
     id: z.string(),
     title: z.string(),
-    items: z.array(z.object({ variantId: z.string(), quantity: z.number().int() })),
+    items: z.array(
+      z.object({
+        variantId: z.string(),
+        quantity: z.number().int(),
+        productHandle: Handle.meta({ description: 'The handle of the product the variant belongs to, so a front end can name and link the item with one product read.' }),
+      }),
+    ),
     price: Money,
   })
   .meta({ id: 'Bundle' });

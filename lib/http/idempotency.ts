@@ -5,6 +5,7 @@ import {
   claimIdempotencyKey, completeIdempotencyKey, idempotencyRequestHash, purgeExpiredIdempotencyKeys, releaseIdempotencyKey,
 } from '@/lib/commerce/idempotency';
 import { db } from '@/lib/db';
+import { bodyTextOf } from './reply';
 
 export type IdempotencyInput = { credentialId: string; key: string | null; method: string; path: string; bodyText: string };
 
@@ -74,7 +75,8 @@ export async function runIdempotent(
     return response;
   }
 
-  const body = await response.text();
+  const known = bodyTextOf.get(response);
+  const body = known ?? (await response.text());
   const headers: Record<string, string> = {};
   for (const name of REPLAYED_HEADERS) {
     const value = response.headers.get(name);
@@ -89,7 +91,7 @@ export async function runIdempotent(
     await releaseQuietly(database, claim);
   }
   await purgeOccasionally(database);
-  return new Response(body === '' ? null : body, { status: response.status, headers: response.headers });
+  return known !== undefined ? response : new Response(body === '' ? null : body, { status: response.status, headers: response.headers });
 }
 
 async function releaseQuietly(database: Database, claim: Parameters<typeof releaseIdempotencyKey>[1]): Promise<void> {

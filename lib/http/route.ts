@@ -10,7 +10,7 @@ import { requestIdFor } from './request-id';
 import { readJsonBody } from './body';
 import { applyRateLimit } from './rate-limit';
 import { withIdempotency } from './idempotency';
-import type { Reply } from './reply';
+import { bodyTextOf, type Reply } from './reply';
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
@@ -183,7 +183,9 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
       return new Response(null, { status: 304, headers });
     }
   }
-  return new Response(text, { status: reply.status, headers });
+  const response = new Response(text, { status: reply.status, headers });
+  bodyTextOf.set(response, text);
+  return response;
 }
 
 function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>): Response {

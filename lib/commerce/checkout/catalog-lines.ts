@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { inventoryLevels, productVariants, products, variantPrices } from '@/db/schema';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { inventoryLevels, productTranslations, productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { idList, inIdList, prepared } from '@/db/prepared';
 import type { SiteContext } from '../credentials';
 import type { StockLevel } from '../availability';
-import { loadTranslations } from '../catalog/parts';
 import { isPublished } from '../published';
 
 /** A published variant of the Site as checkout sees it in one market. */
@@ -34,15 +34,16 @@ export async function readCatalogVariants(
     siteId: site.id,
     marketId,
     variantIds: idList([...new Set(variantIds)]),
+    locale,
+    fallbackLocale: site.defaultLocale,
   });
-  const texts = await loadTranslations(database, [...new Set(rows.map((r) => r.productId))], locale, site.defaultLocale);
   return new Map(
     rows.map((r) => [
       r.variantId,
       {
         variantId: r.variantId,
         productHandle: r.productHandle,
-        title: lineTitle(texts.get(r.productId)?.title ?? r.productHandle, r.variantTitle),
+        title: lineTitle(r.title ?? r.fallbackTitle ?? r.productHandle, r.variantTitle),
         unitPrice: r.amount,
         level: r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! },
       },
@@ -50,13 +51,18 @@ export async function readCatalogVariants(
   );
 }
 
+// The product's title in the locale, else in the Site's default locale (as loadTranslations chooses).
+const ownText = alias(productTranslations, 'own_text');
+const fallbackText = alias(productTranslations, 'fallback_text');
+
 function catalogVariantsQuery(database: DbOrTx) {
   const siteId = sql.placeholder('siteId');
   return database
     .select({
       variantId: productVariants.id,
-      productId: products.id,
       productHandle: products.handle,
+      title: ownText.title,
+      fallbackTitle: fallbackText.title,
       variantTitle: productVariants.title,
       amount: variantPrices.amount,
       quantity: inventoryLevels.quantity,
@@ -67,6 +73,8 @@ function catalogVariantsQuery(database: DbOrTx) {
     .innerJoin(products, eq(products.id, productVariants.productId))
     .leftJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, sql.placeholder('marketId'))))
     .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
+    .leftJoin(ownText, and(eq(ownText.productId, products.id), eq(ownText.locale, sql.placeholder('locale'))))
+    .leftJoin(fallbackText, and(eq(fallbackText.productId, products.id), eq(fallbackText.locale, sql.placeholder('fallbackLocale'))))
     .where(and(eq(productVariants.siteId, siteId), inIdList(productVariants.id, 'variantIds'), isPublished(siteId)))
     .prepare();
 }

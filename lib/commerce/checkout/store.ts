@@ -59,20 +59,30 @@ export async function loadSession(database: Database, siteId: string, id: string
   throw busy();
 }
 
-/** A new session with its lines: one atomic batch of statements built once (db/prepared.ts). */
+/**
+ * A new session with its lines: one atomic batch of two statements, each built once
+ * (db/prepared.ts; the lines' statement once per number of lines, at most 100).
+ */
 export async function insertSession(database: Database, row: SessionRow, lines: LineRow[]): Promise<LoadedSession> {
   const session = prepared(database, 'checkout.insertSession', (d) => d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare());
-  const line = prepared(database, 'checkout.insertLine', (d) => d.insert(checkoutSessionLines).values(placeholdersFor(checkoutSessionLines)).prepare());
-  await database.$client.batch(
-    [statementOf(session, row), ...lines.map((l) => statementOf(line, { ...l, sessionId: row.id }))],
-    'write',
-  );
+  const statements = [statementOf(session, row)];
+  if (lines.length > 0) {
+    const many = prepared(database, `checkout.insertLines.${lines.length}`, (d) =>
+      d.insert(checkoutSessionLines).values(lines.map((_, i) => placeholdersFor(checkoutSessionLines, `${i}.`))).prepare(),
+    );
+    const values: Record<string, unknown> = {};
+    lines.forEach((line, i) => {
+      for (const [name, value] of Object.entries({ ...line, sessionId: row.id })) values[`${i}.${name}`] = value;
+    });
+    statements.push(statementOf(many, values));
+  }
+  await database.$client.batch(statements, 'write');
   return { ...row, lines };
 }
 
 /** Every column of a table as a placeholder of its own name (values are encoded per column when filled). */
-function placeholdersFor<T extends Table>(table: T): T['$inferInsert'] {
-  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, sql.placeholder(name)])) as T['$inferInsert'];
+function placeholdersFor<T extends Table>(table: T, prefix = ''): T['$inferInsert'] {
+  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, sql.placeholder(`${prefix}${name}`)])) as T['$inferInsert'];
 }
 
 /**

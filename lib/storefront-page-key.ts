@@ -1,0 +1,74 @@
+import 'server-only';
+import { authenticateCredential } from '@/lib/commerce/credentials';
+import { loadMarkets } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+import { env, type Env } from '@/lib/env';
+import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, parseOrigin, requestOrigin, type PageKey } from './storefront-routing';
+
+/** What the proxy knows about a request: its cookies and headers. */
+export type ShopperRequest = {
+  cookies: { get(name: string): { value: string } | undefined };
+  headers: { get(name: string): string | null };
+};
+
+/**
+ * The key of the cached product page this request should see, or null when it must get
+ * the page rendered on request instead (no credential configured, the API is another
+ * server, a database error, an unknown or revoked credential, a Site without markets).
+ *
+ * Runs in the proxy on every product page view, so it is cheap: the storefront's own
+ * credential is looked up in-process with one prepared, indexed read that also answers
+ * the Site's current catalog version (the read every API request makes), and the markets
+ * come from a memo keyed by that version. Nothing is cached across requests except by
+ * version, so a catalog change committed by any instance counts from the next request.
+ */
+export async function productPageKey(request: ShopperRequest): Promise<PageKey | null> {
+  try {
+    const settings = env();
+    const credential = settings.SITE_API_CREDENTIAL;
+    if (!credential || !apiIsThisServer(settings)) return null;
+    const origin = settings.STOREFRONT_ORIGIN ?? parseOrigin(requestOrigin(request.headers));
+    if (!origin) return null;
+    const context = await authenticateCredential(db(), credential);
+    if (!context) return null;
+    const { site } = context;
+    const choice = chooseLocality(await loadMarkets(db(), site), site.defaultMarketId, {
+      market: request.cookies.get(MARKET_COOKIE)?.value,
+      locale: request.cookies.get(LOCALE_COOKIE)?.value,
+    });
+    if (!choice) return null;
+    return { origin, market: choice.market.id, locale: choice.locale, siteId: site.id, catalogVersion: site.catalogVersion };
+  } catch (error) {
+    warnSometimes(error);
+    return null;
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The version and markets are read from this process's database, which is the API's
+ * database only when the storefront calls this same server: SITE_API_BASE_URL unset, or
+ * pointing at this server's own port on a loopback address. Against a separately deployed
+ * API the pages render on request, as before.
+ */
+export function apiIsThisServer(settings: Pick<Env, 'SITE_API_BASE_URL' | 'PORT'>): boolean {
+  if (!settings.SITE_API_BASE_URL) return true;
+  try {
+    const url = new URL(settings.SITE_API_BASE_URL);
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    return LOOPBACK.has(url.hostname) && port === String(settings.PORT);
+  } catch {
+    return false;
+  }
+}
+
+let lastWarning = 0;
+
+/** A failing lookup only costs speed (the page renders on request): say so, but not on every request. */
+function warnSometimes(error: unknown) {
+  const now = Date.now();
+  if (now - lastWarning < 60_000) return;
+  lastWarning = now;
+  console.warn(`[storefront] product pages render uncached: the page key lookup failed (${error instanceof Error ? error.name : 'error'})`);
+}

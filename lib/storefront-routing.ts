@@ -1,0 +1,90 @@
+/**
+ * How a storefront request maps to what its page shows: the shopper's market and locale
+ * (cookies), the origin its absolute URLs use (headers), and the internal path of a
+ * product page that Next may cache.
+ *
+ * Pure and framework-free, so the storefront (app/(storefront)) and the proxy's page key
+ * (lib/storefront-page-key.ts) read a request the same way: a cached page is only correct
+ * if its key was chosen exactly as the page itself would choose.
+ */
+
+export const MARKET_COOKIE = 'market';
+export const LOCALE_COOKIE = 'locale';
+
+type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string };
+
+/**
+ * The shopper's market and locale: the cookie's market when the Site still offers it, else
+ * the Site's default market (else its first); the cookie's locale when that market offers
+ * it, else the market's default locale. Anything else in the cookies maps to the defaults,
+ * so junk cookies can only ever name a pair the Site offers. Null when the Site has no market.
+ */
+export function chooseLocality<M extends MarketLike>(
+  markets: readonly M[],
+  defaultMarketId: string,
+  wanted: { market?: string; locale?: string },
+): { market: M; locale: string } | null {
+  const fallback = markets.find((m) => m.id === defaultMarketId) ?? markets[0];
+  if (!fallback) return null;
+  const market = markets.find((m) => m.id === wanted.market) ?? fallback;
+  const locale = wanted.locale && market.locales.includes(wanted.locale) ? wanted.locale : market.defaultLocale;
+  return { market, locale };
+}
+
+type HeaderList = { get(name: string): string | null };
+
+/** The origin the shopper reached us at, as a reverse proxy reports it (X-Forwarded-*), else Host. */
+export function requestOrigin(headers: HeaderList): string {
+  const host = headers.get('x-forwarded-host') ?? headers.get('host') ?? 'localhost';
+  const proto = headers.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
+  return `${proto.split(',')[0]}://${host.split(',')[0]}`;
+}
+
+/**
+ * `text` as a bare http(s) origin (`https://shop.example.com`), or null when it is anything
+ * else (a path, credentials, another scheme, garbage from a header). Only such an origin
+ * may become part of a cache key or a page's absolute URLs.
+ */
+export function parseOrigin(text: string): string | null {
+  if (text.length > 300) return null;
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Internal pages live under this prefix; the proxy rewrites to it and refuses it from outside. */
+export const CACHED_PAGES_PREFIX = '/storefront-cache';
+
+/** What a cached product page's HTML depends on besides its handle. */
+export type PageKey = {
+  /** Absolute URLs in the page (canonical, JSON-LD) use it. */
+  origin: string;
+  market: string;
+  locale: string;
+  /** The Site and its catalog version: any catalog change makes a new key, on every instance. */
+  siteId: string;
+  catalogVersion: number;
+};
+
+/** `/storefront-cache/{origin}/{market}/{locale}/{siteId}.{version}/products/{handle}`; the handle segment as it came (still percent-encoded). */
+export function cachedProductPath(key: PageKey, handleSegment: string): string {
+  const parts = [encodeOrigin(key.origin), key.market, key.locale, `${key.siteId}.${key.catalogVersion}`].map(encodeURIComponent);
+  return `${CACHED_PAGES_PREFIX}/${parts.join('/')}/products/${handleSegment}`;
+}
+
+/** The origin as one path segment (base64url: no `/` or `:` to escape). */
+export function encodeOrigin(origin: string): string {
+  return Buffer.from(origin, 'utf8').toString('base64url');
+}
+
+/** The origin a cached page's key carries, checked again (null when it is not one). */
+export function decodeOrigin(segment: string): string | null {
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(segment)) return null;
+  const origin = Buffer.from(segment, 'base64url').toString('utf8');
+  return parseOrigin(origin) === origin ? origin : null;
+}
