@@ -52,11 +52,11 @@ export async function claimIdempotencyKey(
     expiresAt: now + IDEMPOTENCY_TTL_MS,
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await prepared(database, 'idempotency.claim', claimQuery).all({
+    const inserted = await prepared(database, 'idempotency.claim', claimQuery).run({
       credentialId: scope.credentialId, key: scope.key, method: scope.method, path: scope.path, requestHash: scope.requestHash,
       createdAt: fresh.createdAt, expiresAt: fresh.expiresAt,
     });
-    if (inserted.length > 0) return { kind: 'claimed', claimedAt: now };
+    if (inserted.rowsAffected > 0) return { kind: 'claimed', claimedAt: now };
 
     const [row] = await database.select().from(idempotencyKeys).where(keyIs(scope));
     if (!row) continue; // purged between the two statements: try the insert again
@@ -88,11 +88,11 @@ export async function completeIdempotencyKey(
   scope: IdempotencyScope & { claimedAt: number },
   response: StoredResponse,
 ): Promise<boolean> {
-  const done = await prepared(database, 'idempotency.complete', completeQuery).all({
+  const done = await prepared(database, 'idempotency.complete', completeQuery).run({
     credentialId: scope.credentialId, key: scope.key, claimedAt: scope.claimedAt,
     status: response.status, headers: JSON.stringify(response.headers), body: response.body,
   });
-  return done.length > 0;
+  return done.rowsAffected > 0;
 }
 
 // The two statements every POST with a key runs, built once (see db/prepared.ts).
@@ -105,7 +105,6 @@ function claimQuery(database: DbOrTx) {
       createdAt: sql.placeholder('createdAt'), expiresAt: sql.placeholder('expiresAt'),
     })
     .onConflictDoNothing()
-    .returning({ createdAt: idempotencyKeys.createdAt })
     .prepare();
 }
 
@@ -120,7 +119,6 @@ function completeQuery(database: DbOrTx) {
         eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.createdAt, sql.placeholder('claimedAt')),
       ),
     )
-    .returning({ key: idempotencyKeys.key })
     .prepare();
 }
 
