@@ -8,6 +8,6 @@ import { db } from '@/lib/db';
 // GET /site/v1/commerce/availability?variantIds=a,b,c
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getAvailabilityBatch, async ({ site, query }) =>
-    ok(AvailabilityBatch.parse(await readAvailabilityBatch(db(), site.id, query.variantIds)), { cache: 'availability' }),
+    ok(AvailabilityBatch.parse(await readAvailabilityBatch(db(), site, query.variantIds)), { cache: 'availability' }),
   ),
 });

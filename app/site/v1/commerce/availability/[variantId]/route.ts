@@ -8,6 +8,6 @@ import { db } from '@/lib/db';
 // GET /site/v1/commerce/availability/{variantId}
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getAvailability, async ({ site, params }) =>
-    ok(Availability.parse(await readVariantAvailability(db(), site.id, params.variantId)), { cache: 'availability' }),
+    ok(Availability.parse(await readVariantAvailability(db(), site, params.variantId)), { cache: 'availability' }),
   ),
 });
