@@ -17,11 +17,11 @@ export default defineConfig([
     },
   },
   {
-    // The storefront talks to the API only through the typed client.
-    files: ['app/(storefront)/**', 'lib/site-client/**'],
+    // The storefront (and its cached product pages) talks to the API only through the typed client.
+    files: ['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*'], message: 'The storefront uses lib/site-client only.' },
+        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
       ] }],
     },
   },

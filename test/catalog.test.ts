@@ -194,4 +194,15 @@ describe('the demo bundles', () => {
       expect(batch.data.every((d) => d.purchasable && d.status !== 'preorder')).toBe(true);
     }
   });
+
+  it('name the product of every item, so a front end reads only those products to show them', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const set = await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', se);
+    const items = set.bundles.flatMap((b) => b.items);
+    expect(new Set(items.map((i) => i.productHandle))).toEqual(new Set(['fjord-ceramic-mug', 'slow-brew-dripper', 'nordic-roast-coffee', 'stoneware-serving-bowl']));
+    for (const item of items) {
+      const owner = await getPublishedProduct(database, demo, item.productHandle, se);
+      expect(owner.variants.map((v) => v.id), item.productHandle).toContain(item.variantId);
+    }
+  });
 });

@@ -1,29 +1,52 @@
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { connection } from 'next/server';
 import './storefront.css';
-import { Header } from './_components/header';
-import { Footer } from './_components/footer';
 import { Providers } from './_components/providers';
-import { PageViewBeacon } from './_components/analytics-beacon';
+import { ShopChrome } from './_components/shop-chrome';
 import { ShopUnavailable } from './_components/shop-unavailable';
 import { itemCount, readCart } from './_lib/cart';
-import { shop, snapshot } from './_lib/shop';
+import { documentMetadata, documentViewport } from './_lib/document';
 import { dictionary } from './_lib/i18n';
+import { requestOrigin, shop, snapshot } from './_lib/shop';
 
+export async function generateMetadata(): Promise<Metadata> {
+  // Canonical and Open Graph URLs resolve against the host the shopper (or crawler) used.
+  return documentMetadata(await requestOrigin());
+}
+
+export const viewport: Viewport = documentViewport;
+
+/**
+ * The root layout of the pages that render on request, from the shopper's cookies. Product
+ * pages normally come from the page cache instead (app/storefront-cache), which has a root
+ * layout of its own: a root layout shared with them would read the cookies for every page
+ * and make all of them render on request. Moving between the two is a full page load.
+ *
+ * Nothing here may call the API at build time, when no server runs. The page language
+ * follows the shopper's locale; if the API is down the page says so, in English.
+ */
 export default async function StorefrontLayout({ children }: { children: ReactNode }) {
   await connection();
   const context = await shop().catch(() => null);
-  if (!context) return <ShopUnavailable t={dictionary('en')} />;
+  if (!context) {
+    return (
+      <html lang="en">
+        <body><ShopUnavailable t={dictionary('en')} /></body>
+      </html>
+    );
+  }
   // Navigation is chrome: if it fails the page below still gets its chance to render.
   const [navigation, cart] = await Promise.all([snapshot().then((s) => s.navigation, () => []), readCart()]);
   return (
-    <Providers dictionary={context.t}>
-      <Header shop={context} navigation={navigation} cartCount={itemCount(cart)} />
-      <main id="main" className="container" tabIndex={-1}>
-        {children}
-      </main>
-      <Footer shop={context} navigation={navigation} />
-      <PageViewBeacon />
-    </Providers>
+    <html lang={context.locale}>
+      <body>
+        <Providers dictionary={context.t}>
+          <ShopChrome shop={context} navigation={navigation} cartCount={itemCount(cart)}>
+            {children}
+          </ShopChrome>
+        </Providers>
+      </body>
+    </html>
   );
 }

@@ -1,13 +1,5 @@
-import Link from 'next/link';
-import { shop } from './_lib/shop';
+import { ShopNotFound } from './_components/shop-not-found';
 
-export default async function ShopNotFound() {
-  const { t } = await shop();
-  return (
-    <div className="state">
-      <h1>{t.notFoundTitle}</h1>
-      <p className="muted">{t.notFoundText}</p>
-      <Link className="btn btn-primary" href="/products">{t.allProducts}</Link>
-    </div>
-  );
+export default function NotFound() {
+  return <ShopNotFound />;
 }

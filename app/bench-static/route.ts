@@ -4,9 +4,8 @@ import { env } from '@/lib/env';
  * GET /bench-static — the "static Next page" `npm run bench` compares the storefront's
  * product page with: an HTML document prerendered at build time and served from Next's
  * static cache, with nothing rendered per request. It is a route handler rather than a
- * page because the root layout renders every page on request (it reads the shop's
- * locale), so no page of this app can be static. The benchmark builds into its own
- * dist dir with BENCH_CEILING=1; any other build prerenders a 404 here.
+ * page so that no layout of the shop is part of what it measures. The benchmark builds
+ * into its own dist dir with BENCH_CEILING=1; any other build prerenders a 404 here.
  */
 export const dynamic = 'force-static';
 

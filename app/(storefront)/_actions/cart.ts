@@ -1,10 +1,11 @@
 'use server';
 import { fetchAvailability, fetchAvailabilityBatch, fetchProduct, isSiteApiError } from '@/lib/site-client';
 import { track } from '../_lib/analytics';
-import { MAX_QUANTITY, bundleQuantityOf, quantityOf, readCart, withBundleQuantity, withQuantity, writeCart } from '../_lib/cart';
+import { MAX_QUANTITY, bundleQuantityOf, itemCount, quantityOf, readCart, withBundleQuantity, withQuantity, writeCart } from '../_lib/cart';
 import { locality, shop } from '../_lib/shop';
 
-export type CartActionState = { status: 'idle' | 'added' | 'error'; message?: string; at?: number };
+/** `cartCount`: the cart's item count after an add, for the header of a cached page (which cannot read the cookie). */
+export type CartActionState = { status: 'idle' | 'added' | 'error'; message?: string; at?: number; cartCount?: number };
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 const HANDLE = /^[a-z0-9][a-z0-9-]{0,199}$/;
@@ -31,10 +32,10 @@ export async function addToCart(_: CartActionState, form: FormData): Promise<Car
     return { status: 'error', message: isSiteApiError(error, 'not_found') ? t.lineUnavailable : t.tryAgainLater, at: Date.now() };
   }
   const cart = await readCart();
-  await writeCart(withQuantity(cart, variantId, quantityOf(cart, variantId) + quantity));
+  const stored = await writeCart(withQuantity(cart, variantId, quantityOf(cart, variantId) + quantity));
   const where = HANDLE.test(productHandle) ? { productHandle, path: `/products/${productHandle}` } : {};
   await track([{ type: 'add_to_cart', variantId, quantity, ...where }]);
-  return { status: 'added', message: t.added, at: Date.now() };
+  return { status: 'added', message: t.added, at: Date.now(), cartCount: itemCount(stored) };
 }
 
 /**
@@ -54,9 +55,9 @@ export async function addBundleToCart(_: CartActionState, form: FormData): Promi
     const buyable = new Set(availability.data.filter((a) => a.purchasable).map((a) => a.variantId));
     if (!bundle.items.every((i) => buyable.has(i.variantId))) return { status: 'error', message: t.bundleSoldOut, at: Date.now() };
     const cart = await readCart();
-    await writeCart(withBundleQuantity(cart, { bundleId, productHandle: handle }, bundleQuantityOf(cart, bundleId) + 1));
+    const stored = await writeCart(withBundleQuantity(cart, { bundleId, productHandle: handle }, bundleQuantityOf(cart, bundleId) + 1));
     await track(bundle.items.map((item) => ({ type: 'add_to_cart' as const, variantId: item.variantId, quantity: item.quantity, productHandle: handle, path: `/products/${handle}` })));
-    return { status: 'added', message: t.bundleAdded, at: Date.now() };
+    return { status: 'added', message: t.bundleAdded, at: Date.now(), cartCount: itemCount(stored) };
   } catch {
     return { status: 'error', message: t.tryAgainLater, at: Date.now() };
   }

@@ -2,6 +2,7 @@
 import { useActionState } from 'react';
 import Link from 'next/link';
 import { addBundleToCart, type CartActionState } from '../_actions/cart';
+import { useCartCountFrom } from './cart-link';
 import { useT } from './i18n-context';
 
 export type BundleView = { id: string; title: string; price: string; items: { label: string; href: string | null; quantity: number }[] };
@@ -9,6 +10,7 @@ export type BundleView = { id: string; title: string; price: string; items: { la
 export function BundleOffer({ productHandle, bundle }: { productHandle: string; bundle: BundleView }) {
   const t = useT();
   const [state, action, pending] = useActionState<CartActionState, FormData>(addBundleToCart, { status: 'idle' });
+  useCartCountFrom(state);
   return (
     <li className="panel">
       <h3>{bundle.title} · <span className="price">{bundle.price}</span></h3>

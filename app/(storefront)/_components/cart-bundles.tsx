@@ -3,7 +3,7 @@ import type { Product } from '@/lib/contract/catalog';
 import { fetchAvailabilityBatch, fetchProduct } from '@/lib/site-client';
 import { removeBundle, setBundleQuantity } from '../_actions/cart';
 import { MAX_QUANTITY, type CartBundle } from '../_lib/cart';
-import { resolveVariants } from '../_lib/data';
+import { nameBundleItems, type BundleItemName } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { locality } from '../_lib/shop';
@@ -20,9 +20,10 @@ export async function CartBundles({ bundles, flagged, t, locale }: { bundles: Ca
     await Promise.all(handles.map(async (h) => [h, await fetchProduct(h, where).catch(() => null)] as const)),
   );
   const offered = new Map(bundles.map((b) => [b.bundleId, products.get(b.productHandle)?.bundles.find((x) => x.id === b.bundleId)]));
-  const itemIds = [...new Set([...offered.values()].flatMap((b) => b?.items.map((i) => i.variantId) ?? []))];
-  const [resolved, availability] = await Promise.all([
-    resolveVariants([...itemIds].sort().join(',')).catch(() => new Map()),
+  const present = [...offered.values()].filter((b) => b !== undefined);
+  const itemIds = [...new Set(present.flatMap((b) => b.items.map((i) => i.variantId)))];
+  const [names, availability] = await Promise.all([
+    nameBundleItems(present, where).catch(() => new Map<string, BundleItemName>()),
     itemIds.length ? fetchAvailabilityBatch(itemIds).catch(() => null) : null,
   ]);
   const soldOut = new Set((availability?.data ?? []).filter((a) => !a.purchasable).map((a) => a.variantId));
@@ -43,8 +44,8 @@ export async function CartBundles({ bundles, flagged, t, locale }: { bundles: Ca
                   <p className="variant">{t.bundleIncludes}:</p>
                   <ul className="bundle-items">
                     {bundle.items.map((item) => {
-                      const found = resolved.get(item.variantId);
-                      return <li key={item.variantId}>{item.quantity} × {found ? `${found.product.title} — ${found.variant.title}` : item.variantId}</li>;
+                      const name = names.get(item.variantId);
+                      return <li key={item.variantId}>{item.quantity} × {name ? `${name.productTitle} — ${name.variantTitle}` : item.variantId}</li>;
                     })}
                   </ul>
                 </>

@@ -1,10 +1,11 @@
 import Link from 'next/link';
-import { fill } from '../_lib/i18n';
 import type { Shop } from '../_lib/shop';
+import { CartLink } from './cart-link';
 import { MarketSwitcher } from './market-switcher';
 import { NavLinks } from './nav-links';
 
-type Props = { shop: Shop; navigation: { handle: string; title: string }[]; cartCount: number };
+/** `cartCount` null: a cached page, which learns the count in the browser. */
+type Props = { shop: Shop; navigation: { handle: string; title: string }[]; cartCount: number | null };
 
 export function Header({ shop, navigation, cartCount }: Props) {
   const { t, site, market, locale } = shop;
@@ -22,10 +23,7 @@ export function Header({ shop, navigation, cartCount }: Props) {
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>
           <NavLinks links={links} label={t.mainNav} />
-          <Link className="cart-link" href="/cart" aria-label={cartCount === 1 ? t.cartWithOne : fill(t.cartWithCount, { count: cartCount })}>
-            <span aria-hidden="true">{t.cart}</span>
-            <span className="cart-count" aria-hidden="true">{cartCount}</span>
-          </Link>
+          <CartLink count={cartCount} />
         </div>
       </header>
     </>

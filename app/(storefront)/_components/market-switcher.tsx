@@ -1,6 +1,7 @@
 import type { Market } from '@/lib/contract/catalog';
 import { setPreferences } from '../_actions/preferences';
 import { formatLanguage } from '../_lib/format';
+import { ReturnToInput } from './return-to-input';
 
 type Props = { markets: Market[]; market: string; locale: string; label: string; apply: string };
 
@@ -19,6 +20,7 @@ export function MarketSwitcher({ markets, market, locale, label, apply }: Props)
           )),
         )}
       </select>
+      <ReturnToInput />
       <button type="submit">{apply}</button>
     </form>
   );

@@ -11,18 +11,23 @@ export async function readCart(): Promise<Cart> {
   return parseCart((await cookies()).get(CART_COOKIE)?.value);
 }
 
-/** Only from server actions and route handlers (the places a cookie can be set). */
-export async function writeCart(cart: Cart): Promise<void> {
+/**
+ * Only from server actions and route handlers (the places a cookie can be set). Answers the
+ * cart as the cookie now holds it (past the limits, lines are not kept).
+ */
+export async function writeCart(cart: Cart): Promise<Cart> {
   const jar = await cookies();
   if (isCartEmpty(cart)) {
     jar.delete(CART_COOKIE);
-    return;
+    return cart;
   }
-  jar.set(CART_COOKIE, serializeCart(cart), {
+  const value = serializeCart(cart);
+  jar.set(CART_COOKIE, value, {
     httpOnly: true,
     sameSite: 'lax',
     secure: await secureCookies(),
     path: '/',
     maxAge: 30 * 86400,
   });
+  return parseCart(value);
 }

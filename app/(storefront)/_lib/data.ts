@@ -1,8 +1,8 @@
 import 'server-only';
 import { cache } from 'react';
 import { notFound } from 'next/navigation';
-import type { CatalogProduct, Variant } from '@/lib/contract/catalog';
-import { fetchCatalogPage, fetchCollection, fetchProduct, isSiteApiError } from '@/lib/site-client';
+import type { CatalogProduct, Product, Variant } from '@/lib/contract/catalog';
+import { fetchCatalogPage, fetchCollection, fetchProduct, isSiteApiError, type Locality } from '@/lib/site-client';
 import { locality } from './shop';
 
 /** 404 from the API (unknown, draft or archived) is the shop's 404 too. */
@@ -15,8 +15,16 @@ async function orNotFound<T>(read: Promise<T>): Promise<T> {
   }
 }
 
-/** One read per request, shared by the page and its metadata. */
-export const product = cache(async (handle: string) => orNotFound(fetchProduct(handle, await locality())));
+/** A product in a market and language, read once per request (page, metadata and bundles share it). */
+const productRead = cache((handle: string, market: string, locale: string) => fetchProduct(handle, { market, locale }));
+
+/** The product in the given market and language; the shop's 404 when the API has none. */
+export function productIn(handle: string, where: Required<Locality>): Promise<Product> {
+  return orNotFound(productRead(handle, where.market, where.locale));
+}
+
+/** The product in the shopper's market and language (cookies). */
+export const product = cache(async (handle: string) => productIn(handle, await locality()));
 
 export const collection = cache(async (handle: string, cursor?: string) =>
   orNotFound(fetchCollection(handle, { ...(await locality()), limit: 24, cursor })),
@@ -25,9 +33,9 @@ export const collection = cache(async (handle: string, cursor?: string) =>
 export type ResolvedVariant = { product: Omit<CatalogProduct, 'variants'>; variant: Variant };
 
 /**
- * Finds variants by id in the catalog (the cart and bundles hold only variant ids). Reads
- * catalog pages until every id is found or the catalog ends; ids not found are simply
- * absent (no longer published, or not sold in this market).
+ * Finds variants by id in the catalog (the cart holds only variant ids). Reads catalog
+ * pages until every id is found or the catalog ends; ids not found are simply absent (no
+ * longer published, or not sold in this market).
  */
 export const resolveVariants = cache(async (key: string): Promise<Map<string, ResolvedVariant>> => {
   const wanted = new Set(key.split(',').filter(Boolean));
@@ -45,3 +53,47 @@ export const resolveVariants = cache(async (key: string): Promise<Map<string, Re
   }
   return found;
 });
+
+export type BundleItemName = { productHandle: string; productTitle: string; variantTitle: string };
+
+/** Product reads in flight at once while naming bundle items. */
+const BUNDLE_READS_AT_ONCE = 6;
+
+/**
+ * Names the items of bundles: each item carries its product's handle, so this reads each
+ * distinct product once (a few at a time) — work bounded by the bundles' size, never by
+ * the catalog's. An item whose product the market does not sell (404) stays unnamed;
+ * any other failure rejects, and the caller decides whether a page may render without names.
+ */
+export async function nameBundleItems(
+  bundles: Product['bundles'],
+  where: Required<Locality>,
+): Promise<Map<string, BundleItemName>> {
+  const handles = [...new Set(bundles.flatMap((b) => b.items.map((i) => i.productHandle)))];
+  const products = await mapBounded(handles, BUNDLE_READS_AT_ONCE, (handle) =>
+    productRead(handle, where.market, where.locale).catch((error: unknown) => {
+      if (isSiteApiError(error, 'not_found')) return null;
+      throw error;
+    }),
+  );
+  const names = new Map<string, BundleItemName>();
+  for (const p of products) {
+    if (!p) continue;
+    for (const v of p.variants) names.set(v.id, { productHandle: p.handle, productTitle: p.title, variantTitle: v.title });
+  }
+  return names;
+}
+
+/** `fn` over `items`, at most `limit` running at a time, results in order. */
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -3,10 +3,10 @@ import { cache } from 'react';
 import { cookies, headers } from 'next/headers';
 import type { Market, Site } from '@/lib/contract/catalog';
 import { fetchSite, fetchStorefront } from '@/lib/site-client';
+import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, requestOrigin as originOf } from '@/lib/storefront-routing';
 import { dictionary, uiLanguage, type Dictionary, type UiLanguage } from './i18n';
 
-export const MARKET_COOKIE = 'market';
-export const LOCALE_COOKIE = 'locale';
+export { LOCALE_COOKIE, MARKET_COOKIE };
 
 export type Shop = {
   site: Site;
@@ -16,19 +16,27 @@ export type Shop = {
   t: Dictionary;
 };
 
+/** The Site (name, markets, defaults), once per request. */
+export const site = cache(() => fetchSite());
+
+/**
+ * The shop for a wanted market and locale: the pair when the Site still offers it, else the
+ * Site's defaults (the same rule the proxy uses to pick a cached page, lib/storefront-routing.ts).
+ */
+export function shopIn(of: Site, wanted: { market?: string; locale?: string }): Shop {
+  const choice = chooseLocality(of.markets, of.defaultMarket, wanted);
+  if (!choice) throw new Error('The Site has no markets');
+  const lang = uiLanguage(choice.locale);
+  return { site: of, market: choice.market, locale: choice.locale, lang, t: dictionary(lang) };
+}
+
 /**
  * The shopper's market and locale for this request: the cookie's choice when the Site
  * still offers it, else the Site's defaults — so plain URLs always work.
  */
 export const shop = cache(async (): Promise<Shop> => {
-  const [site, jar] = await Promise.all([fetchSite(), cookies()]);
-  const fallback = site.markets.find((m) => m.id === site.defaultMarket) ?? site.markets[0];
-  if (!fallback) throw new Error('The Site has no markets');
-  const market = site.markets.find((m) => m.id === jar.get(MARKET_COOKIE)?.value) ?? fallback;
-  const wanted = jar.get(LOCALE_COOKIE)?.value;
-  const locale = wanted && market.locales.includes(wanted) ? wanted : market.defaultLocale;
-  const lang = uiLanguage(locale);
-  return { site, market, locale, lang, t: dictionary(lang) };
+  const [current, jar] = await Promise.all([site(), cookies()]);
+  return shopIn(current, { market: jar.get(MARKET_COOKIE)?.value, locale: jar.get(LOCALE_COOKIE)?.value });
 });
 
 /** The storefront snapshot (navigation + featured) for the shopper's market, once per request. */
@@ -52,10 +60,7 @@ export async function buyerIp(): Promise<string | null> {
 
 /** Absolute origin of this request, for sitemap and canonical URLs. */
 export async function requestOrigin(): Promise<string> {
-  const list = await headers();
-  const host = list.get('x-forwarded-host') ?? list.get('host') ?? 'localhost';
-  const proto = list.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  return `${proto.split(',')[0]}://${host.split(',')[0]}`;
+  return originOf(await headers());
 }
 
 /** Cookies are Secure whenever the shopper reached us over HTTPS. */

@@ -1,0 +1,42 @@
+'use client';
+import Link from 'next/link';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CartActionState } from '../_actions/cart';
+import { fill } from '../_lib/i18n';
+import { useT } from './i18n-context';
+
+/** react-query key of the cart's item count; cart actions put their new count here. */
+export const CART_COUNT_QUERY = ['cart-count'] as const;
+
+async function loadCount(): Promise<number> {
+  const res = await fetch('/shop-api/cart-count', { cache: 'no-store' });
+  if (!res.ok) throw new Error(`cart count ${res.status}`);
+  return ((await res.json()) as { count: number }).count;
+}
+
+/**
+ * The header's cart link with the number of items. A page rendered on request knows the
+ * count (the cart is an HttpOnly cookie only the server reads); a cached page is shared by
+ * every shopper, so it asks the shop's own endpoint after hydration (`count` null).
+ */
+export function CartLink({ count: known }: { count: number | null }) {
+  const t = useT();
+  const { data } = useQuery({ queryKey: CART_COUNT_QUERY, queryFn: loadCount, enabled: known === null });
+  const count = known ?? data;
+  const label = count === undefined ? t.cart : count === 1 ? t.cartWithOne : fill(t.cartWithCount, { count });
+  return (
+    <Link className="cart-link" href="/cart" aria-label={label}>
+      <span aria-hidden="true">{t.cart}</span>
+      {count === undefined ? null : <span className="cart-count" aria-hidden="true">{count}</span>}
+    </Link>
+  );
+}
+
+/** After a cart action added something, the header shows the count the action answered. */
+export function useCartCountFrom(state: CartActionState) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (state.status === 'added' && state.cartCount !== undefined) client.setQueryData(CART_COUNT_QUERY, state.cartCount);
+  }, [client, state]);
+}

@@ -1,0 +1,54 @@
+import type { Metadata } from 'next';
+import { fetchAvailabilityBatch } from '@/lib/site-client';
+import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
+import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
+import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
+import { site } from '@/app/(storefront)/_lib/shop';
+import { originOf, type CachedPageParams } from '@/app/storefront-cache/_lib/params';
+
+/**
+ * A product page as Next caches it: rendered on the first request for its key, then served
+ * from memory (on-demand ISR: no paths at build time, when no API runs). The site client's
+ * `no-store` fetches are allowed by force-static and never land in Next's data cache, so the
+ * page's data is as fresh as the request that rendered it. No time-based revalidation: the
+ * key carries the catalog version, so a page never needs to change under its key.
+ */
+export const dynamic = 'force-static';
+export const dynamicParams = true;
+export const revalidate = false;
+
+export function generateStaticParams(): Params[] {
+  return [];
+}
+
+type Params = CachedPageParams & { handle: string };
+type Props = { params: Promise<Params> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { market, locale, handle } = await params;
+  const [current, p] = await Promise.all([site(), productIn(handle, { market, locale })]);
+  return productMetadata(p, current.name);
+}
+
+export default async function CachedProductPage({ params }: Props) {
+  const { origin, market, locale, handle } = await params;
+  const where = { market, locale };
+  const p = await productIn(handle, where);
+  // Unlike the page rendered on request, no fallback: a page missing its availability or
+  // bundle names would be kept for the whole catalog version; a failure here is a 500 that
+  // is not kept, and the next request renders the page anew.
+  const [availability, names] = await Promise.all([
+    fetchAvailabilityBatch(p.variants.map((v) => v.id)),
+    nameBundleItems(p.bundles, where),
+  ]);
+  return (
+    <ProductView
+      product={p}
+      t={dictionary(uiLanguage(locale))}
+      locale={locale}
+      origin={originOf(origin)}
+      availability={availability}
+      bundles={bundleViews(p, locale, names)}
+    />
+  );
+}

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase } from '@/db/seed';
+import { productTranslations, products } from '@/db/schema';
+import { createCredential, revokeCredential } from '@/lib/commerce/credentials';
+import {
+  cachedProductPath, chooseLocality, decodeOrigin, encodeOrigin, parseOrigin, requestOrigin, type PageKey,
+} from '@/lib/storefront-routing';
+
+// lib/storefront-page-key is server-only; this test is the server.
+vi.mock('server-only', () => ({}));
+
+// The proxy serves a product page from Next's page cache under the key these functions
+// make. A key must carry everything the page shows (so a catalog change is a new key at
+// once) and nothing a shopper can vary at will (so junk cookies cannot make new pages).
+
+const markets = [
+  { id: 'se', locales: ['sv-SE', 'en-SE'], defaultLocale: 'sv-SE' },
+  { id: 'de', locales: ['de-DE', 'en-DE'], defaultLocale: 'de-DE' },
+];
+
+describe('the market and locale a request shows', () => {
+  it('is the cookie pair when the Site offers it', () => {
+    expect(chooseLocality(markets, 'se', { market: 'de', locale: 'en-DE' })).toEqual({ market: markets[1], locale: 'en-DE' });
+  });
+  it('falls back to the Site default market, then that market’s default locale', () => {
+    expect(chooseLocality(markets, 'se', {})).toEqual({ market: markets[0], locale: 'sv-SE' });
+    expect(chooseLocality(markets, 'se', { market: 'xx', locale: 'en-SE' })).toEqual({ market: markets[0], locale: 'en-SE' });
+    expect(chooseLocality(markets, 'se', { market: 'DE', locale: 'de-DE' })).toEqual({ market: markets[0], locale: 'sv-SE' });
+    // a locale of another market is not this market's
+    expect(chooseLocality(markets, 'se', { market: 'de', locale: 'sv-SE' })).toEqual({ market: markets[1], locale: 'de-DE' });
+    // a default market the Site no longer has: its first market
+    expect(chooseLocality(markets, 'gone', {})).toEqual({ market: markets[0], locale: 'sv-SE' });
+    expect(chooseLocality([], 'se', {})).toBeNull();
+  });
+  it('maps any junk to one of the few pairs the Site offers', () => {
+    const junk = ['', 'se ', '../de', 'de|de-DE', '\u0000', 'x'.repeat(5000)];
+    const seen = new Set<string>();
+    for (const market of junk) for (const locale of junk) {
+      const choice = chooseLocality(markets, 'se', { market, locale })!;
+      seen.add(`${choice.market.id}|${choice.locale}`);
+    }
+    expect([...seen]).toEqual(['se|sv-SE']);
+  });
+});
+
+describe('the origin of a page’s absolute URLs', () => {
+  it('comes from the forwarded headers, else Host', () => {
+    const headers = (entries: Record<string, string>) => new Headers(entries);
+    expect(requestOrigin(headers({ host: '127.0.0.1:3000' }))).toBe('http://127.0.0.1:3000');
+    expect(requestOrigin(headers({ host: 'shop.example.com' }))).toBe('https://shop.example.com');
+    expect(requestOrigin(headers({ host: 'internal:3000', 'x-forwarded-host': 'shop.example.com', 'x-forwarded-proto': 'https, http' }))).toBe('https://shop.example.com');
+  });
+  it('is only ever a bare http(s) origin', () => {
+    expect(parseOrigin('https://shop.example.com')).toBe('https://shop.example.com');
+    expect(parseOrigin('HTTPS://Shop.Example.com:443')).toBe('https://shop.example.com');
+    for (const bad of ['ftp://shop.example.com', 'https://shop.example.com/path', 'https://user:pw@shop.example.com', 'https://a.com?x=1', 'not a url', `https://${'a'.repeat(400)}.com`]) {
+      expect(parseOrigin(bad), bad).toBeNull();
+    }
+  });
+  it('survives the trip through a path segment, and nothing else gets back out', () => {
+    for (const origin of ['http://127.0.0.1:3300', 'https://shop.example.com', 'http://[::1]:3000']) {
+      const segment = encodeOrigin(origin);
+      expect(segment).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(decodeOrigin(segment)).toBe(origin);
+    }
+    expect(decodeOrigin(encodeOrigin('https://shop.example.com/x'))).toBeNull();
+    expect(decodeOrigin('not/base64')).toBeNull();
+  });
+});
+
+describe('the internal path of a cached product page', () => {
+  it('carries origin, market, locale, Site and catalog version, and the handle as it came', () => {
+    const key: PageKey = { origin: 'http://127.0.0.1:3300', market: 'se', locale: 'en-SE', siteId: 'site_abc', catalogVersion: 42 };
+    expect(cachedProductPath(key, 'fjord-ceramic-mug')).toBe(`/storefront-cache/${encodeOrigin(key.origin)}/se/en-SE/site_abc.42/products/fjord-ceramic-mug`);
+    expect(cachedProductPath({ ...key, catalogVersion: 43 }, 'x')).not.toBe(cachedProductPath(key, 'x'));
+  });
+});
+
+describe('the proxy’s page key, against the database', () => {
+  let dir: string;
+  let database: Database;
+  let token: string;
+  let pageKey: typeof import('@/lib/storefront-page-key');
+  const request = (cookies: Record<string, string> = {}, host = '127.0.0.1:3000') => ({
+    cookies: { get: (name: string) => (name in cookies ? { value: cookies[name]! } : undefined) },
+    headers: new Headers({ host }),
+  });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'page-key-'));
+    const url = `file:${join(dir, 'site.db')}`;
+    database = openDatabase({ url });
+    await migrateDatabase(database, url);
+    await seedDatabase(database);
+    token = (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token;
+    // lib/env reads the environment once, on first use: set it before the module runs.
+    Object.assign(process.env, { DATABASE_URL: url, SITE_API_CREDENTIAL: token, PORT: '3000' });
+    delete process.env.SITE_API_BASE_URL;
+    delete process.env.STOREFRONT_ORIGIN;
+    pageKey = await import('@/lib/storefront-page-key');
+  });
+  afterAll(() => {
+    database.$client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the Site’s current catalog version, and a change makes a new key at once', async () => {
+    const before = await pageKey.productPageKey(request());
+    expect(before).toMatchObject({ origin: 'http://127.0.0.1:3000', market: 'se', locale: 'sv-SE' });
+    expect(await pageKey.productPageKey(request())).toEqual(before);
+
+    // As an import or another instance would: straight into the database.
+    const [mug] = await database.select({ id: products.id }).from(products).where(eq(products.handle, 'fjord-ceramic-mug'));
+    await database.update(productTranslations).set({ title: 'Fjord Mug (renamed)' }).where(eq(productTranslations.productId, mug!.id));
+    const after = await pageKey.productPageKey(request());
+    expect(after!.catalogVersion).toBeGreaterThan(before!.catalogVersion);
+    expect({ ...after, catalogVersion: 0 }).toEqual({ ...before, catalogVersion: 0 });
+  });
+
+  it('follows the shopper’s cookies, and maps junk ones to the defaults', async () => {
+    expect(await pageKey.productPageKey(request({ market: 'de', locale: 'en-DE' }))).toMatchObject({ market: 'de', locale: 'en-DE' });
+    expect(await pageKey.productPageKey(request({ market: 'de', locale: 'sv-SE' }))).toMatchObject({ market: 'de', locale: 'de-DE' });
+    expect(await pageKey.productPageKey(request({ market: 'nope', locale: '<script>' }))).toMatchObject({ market: 'se', locale: 'sv-SE' });
+  });
+
+  it('keeps a Host it cannot use out of the key (the page then renders on request)', async () => {
+    expect(await pageKey.productPageKey(request({}, 'shop.example.com'))).toMatchObject({ origin: 'https://shop.example.com' });
+    expect(await pageKey.productPageKey(request({}, 'evil.com/path'))).toBeNull();
+  });
+
+  it('is only made when the API is this server', () => {
+    const port = 3000;
+    expect(pageKey.apiIsThisServer({ SITE_API_BASE_URL: undefined, PORT: port })).toBe(true);
+    expect(pageKey.apiIsThisServer({ SITE_API_BASE_URL: 'http://127.0.0.1:3000', PORT: port })).toBe(true);
+    expect(pageKey.apiIsThisServer({ SITE_API_BASE_URL: 'http://localhost:3000/', PORT: port })).toBe(true);
+    expect(pageKey.apiIsThisServer({ SITE_API_BASE_URL: 'http://127.0.0.1:9', PORT: port })).toBe(false);
+    expect(pageKey.apiIsThisServer({ SITE_API_BASE_URL: 'https://api.example.com', PORT: port })).toBe(false);
+  });
+
+  it('is not made for a revoked credential', async () => {
+    expect(await revokeCredential(database, token)).toBe(true);
+    expect(await pageKey.productPageKey(request())).toBeNull();
+  });
+});
