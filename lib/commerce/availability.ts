@@ -133,9 +133,12 @@ export async function readAvailabilityBatch(database: DbOrTx, site: SiteRef, var
     });
   }
   const found = await readAvailability(database, site, unique);
-  return {
-    data: unique.filter((id) => found.has(id)).map((id) => ({ variantId: id, ...describeAvailability(found.get(id)!) })),
-    notFound: unique.filter((id) => !found.has(id)),
-    asOf: now.toISOString(),
-  };
+  const data: Array<{ variantId: string } & ReturnType<typeof describeAvailability>> = [];
+  const notFound: string[] = [];
+  for (const id of unique) {
+    const status = found.get(id);
+    if (status) data.push({ variantId: id, ...describeAvailability(status) });
+    else notFound.push(id);
+  }
+  return { data, notFound, asOf: now.toISOString() };
 }
