@@ -7,6 +7,8 @@ export type Row = Measured & {
   peakRssMb: number;
   /** The reference (the ceiling, or the static page) measured in slices alternating with this operation. */
   reference?: { key: ScenarioKey; rps: number; p99: number; ratios: number[]; medianRatio: number };
+  /** Availability only: against the ceiling handler sent the same request (informative). */
+  sameRequest?: { rps: number; ratios: number[]; medianRatio: number };
 };
 export type Target = { name: string; value: number | null; limit: string; pass: boolean | null };
 
@@ -106,6 +108,8 @@ export function printTable(report: Report): void {
   console.log('* median over slices alternating with the ceiling (each slice against the ceiling slices either side); others against the run\'s mean ceiling.');
   const page = report.rows.get('page');
   if (page?.reference) console.log(`Storefront page against the static page, alternating slices: ${page.reference.ratios.join(' ')} → ${page.reference.medianRatio}`);
+  const batch = report.rows.get('availability')?.sameRequest;
+  if (batch) console.log(`Availability batch against the ceiling handler sent the same request (2.5 KB query, same answer size; ${batch.rps} req/s): ${batch.ratios.join(' ')} → ${batch.medianRatio}`);
   console.log('10k÷1k: each catalog\'s ratio to its own reference, 1k over 10k (1.0 = no growth).');
   if (report.rows1k.size) {
     console.log('\n1,000-product catalog (same scenarios):');
@@ -133,7 +137,7 @@ export function jsonLine(report: Report): string {
         r.key,
         {
           rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, requests: r.requests, peakRssMb: r.peakRssMb,
-          ratioToCeiling: ratioOf(r, report.ceilingRps), reference: r.reference ?? null, statusCodes: r.statusCodes,
+          ratioToCeiling: ratioOf(r, report.ceilingRps), reference: r.reference ?? null, sameRequest: r.sameRequest ?? null, statusCodes: r.statusCodes,
         },
       ]),
     );
