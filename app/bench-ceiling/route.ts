@@ -7,6 +7,10 @@ import { env } from '@/lib/env';
  * benchmark started node with --expose-gc), so the benchmark can tell live heap from
  * memory V8 simply has not handed back. It exists only when the benchmark started the
  * server (BENCH_CEILING=1); everywhere else it answers 404.
+ *
+ * POST is the same for writes: it reads the JSON body it is sent and answers 201 with the
+ * constant body, so a write (checkout-session creation) can be set against what Next
+ * spends on any POST with a body.
  */
 export const dynamic = 'force-dynamic';
 
@@ -36,5 +40,16 @@ export function GET(req: Request): Response {
   const bytes = Number.isInteger(asked) ? Math.min(Math.max(asked, 16), 1 << 20) : 5120;
   return new Response(bodyOf(bytes), {
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, max-age=60', ETag: '"ceiling"' },
+  });
+}
+
+export async function POST(req: Request): Promise<Response> {
+  if (env().BENCH_CEILING !== '1') return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
+  const text = await req.text();
+  const asked = Number(new URL(req.url).searchParams.get('bytes') ?? 5120);
+  const bytes = Number.isInteger(asked) ? Math.min(Math.max(asked, 16), 1 << 20) : 5120;
+  return new Response(bodyOf(bytes), {
+    status: 201,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Received-Bytes': String(text.length) },
   });
 }

@@ -99,7 +99,7 @@ export function printTable(report: Report): void {
       row.key === 'ceiling' ? '1.00' : (ratioOf(row, report.ceilingRps)?.toFixed(2) ?? '-') + (row.reference?.key === 'ceiling' ? '*' : ''),
       growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
     ]);
-  const order: ScenarioKey[] = ['ceiling', 'ceiling_c1', 'product', 'product_c1', 'product_cold', 'list', 'collection', 'availability', 'snapshot', 'checkout', 'page', 'static'];
+  const order: ScenarioKey[] = ['ceiling', 'ceiling_c1', 'product', 'product_c1', 'product_cold', 'list', 'collection', 'availability', 'snapshot', 'checkout', 'ceiling_post', 'page', 'static'];
   for (const key of order) {
     const row = report.rows.get(key);
     if (row) console.log(rowLine(row, SCENARIOS[key].label));
@@ -108,6 +108,9 @@ export function printTable(report: Report): void {
   console.log('* median over slices alternating with the ceiling (each slice against the ceiling slices either side); others against the run\'s mean ceiling.');
   const page = report.rows.get('page');
   if (page?.reference) console.log(`Storefront page against the static page, alternating slices: ${page.reference.ratios.join(' ')} → ${page.reference.medianRatio}`);
+  const checkout = report.rows.get('checkout');
+  const post = report.rows.get('ceiling_post');
+  if (checkout && post && post.rps > 0) console.log(`Checkout against the ceiling handler's POST sent the same requests (${post.rps} req/s): ${r2(checkout.rps / post.rps)}`);
   const batch = report.rows.get('availability')?.sameRequest;
   if (batch) console.log(`Availability batch against the ceiling handler sent the same request (2.5 KB query, same answer size; ${batch.rps} req/s): ${batch.ratios.join(' ')} → ${batch.medianRatio}`);
   console.log('10k÷1k: each catalog\'s ratio to its own reference, 1k over 10k (1.0 = no growth).');

@@ -22,7 +22,7 @@ export type Targets = {
 
 export type ScenarioKey =
   | 'product' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page'
-  | 'static' | 'ceiling' | 'floor' | 'product_c1' | 'ceiling_c1' | 'product_cold' | 'ceiling_batch';
+  | 'static' | 'ceiling' | 'floor' | 'product_c1' | 'ceiling_c1' | 'product_cold' | 'ceiling_batch' | 'ceiling_post';
 
 export type Scenario = { key: ScenarioKey; label: string; connections: number; plan: (t: Targets) => () => RequestPlan };
 
@@ -149,6 +149,14 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   ceiling_batch: {
     key: 'ceiling_batch', label: 'Framework ceiling, batch-sized request', connections: 32,
     plan: (t) => ofPaths(t.availabilityPaths.map((p) => `/bench-ceiling?bytes=${t.availabilityBytes}&${p.split('?')[1] ?? ''}`)),
+  },
+  // Informative: the ceiling handler's POST, sent checkout's own requests (JSON body, Idempotency-Key).
+  ceiling_post: {
+    key: 'ceiling_post', label: 'Framework ceiling, POST with a body', connections: 32,
+    plan: (t) => {
+      const next = checkoutPlan(t);
+      return () => ({ ...next(), path: `/bench-ceiling?bytes=${t.productBytes}` });
+    },
   },
   ceiling_c1: { key: 'ceiling_c1', label: 'Framework ceiling (c=1)', connections: 1, plan: (t) => () => get(`/bench-ceiling?bytes=${t.productBytes}`) },
   floor: { key: 'floor', label: 'Bare Node http (floor)', connections: 32, plan: () => () => get('/') },
