@@ -88,6 +88,11 @@ describe('RateLimitLeases', () => {
     expect(new Set(all.map((s) => s.remaining)).size).toBe(100);
     expect(Math.min(...all.map((s) => s.remaining))).toBe(100_000 - 100); // the unspent 28 still count as left
     expect(await counter('l2:r')).toBe(128); // four leases of 32
+    // The rest of the last lease is answered at once, without the database.
+    const next = leases.takeNow({ bucket: 'l2:r', policy, now: T0 });
+    expect(next).toMatchObject({ allowed: true, remaining: 100_000 - 101 });
+    expect(await counter('l2:r')).toBe(128);
+    expect(leases.takeNow({ bucket: 'l2:r', policy, now: T0 + 60_000 })).toBeNull(); // a new window needs a claim
   });
 
   it('never lets instances together admit more than the budget', async () => {

@@ -3,7 +3,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { credentials, sites } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
-import { preparedCredential } from './catalog/prepared-reads';
+import { preparedCredential, preparedCredentialNow } from './catalog/prepared-reads';
 import { DomainError } from './errors';
 import { newId } from './ids';
 
@@ -110,7 +110,8 @@ function lookupQuery(database: DbOrTx) {
 const prepared = new WeakMap<Database, ReturnType<ReturnType<typeof lookupQuery>['prepare']>>();
 
 async function findCredential(database: DbOrTx, hash: string) {
-  const fast = await preparedCredential(database, hash);
+  const now = preparedCredentialNow(database, hash);
+  const fast = now !== undefined ? now : await preparedCredential(database, hash);
   if (fast !== undefined) {
     if (!fast) return null;
     const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, ...credential } = fast;

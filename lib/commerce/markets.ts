@@ -16,6 +16,8 @@ export type MarketChoice = { market: MarketInfo; locale: string; markets: Market
  * inside a transaction skip it (they might see the transaction's own writes).
  */
 const memo = new Map<string, Promise<MarketInfo[]>>();
+/** The same markets once read, for callers that need not wait a turn of the event loop. */
+const loaded = new Map<string, MarketInfo[]>();
 
 export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promise<MarketInfo[]> {
   if (!cacheable(database)) return queryMarkets(database, site.id);
@@ -23,8 +25,11 @@ export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promis
   let hit = memo.get(key);
   if (!hit) {
     hit = queryMarkets(database, site.id);
-    hit.catch(() => memo.delete(key));
-    if (memo.size > 256) memo.clear();
+    hit.then((markets) => loaded.set(key, markets), () => memo.delete(key));
+    if (memo.size > 256) {
+      memo.clear();
+      loaded.clear();
+    }
     memo.set(key, hit);
   }
   return hit;
@@ -54,7 +59,7 @@ export async function chooseMarket(
   site: SiteContext['site'],
   requested: { market?: string; locale?: string },
 ): Promise<MarketChoice> {
-  const all = await loadMarkets(database, site);
+  const all = (cacheable(database) ? loaded.get(versionKey(database, site)) : undefined) ?? (await loadMarkets(database, site));
   const marketId = requested.market ?? site.defaultMarketId;
   const market = all.find((m) => m.id === marketId.toLowerCase());
   if (!market) {

@@ -118,6 +118,21 @@ export class RateLimitLeases {
 
   constructor(private readonly maxBuckets = 10_000) {}
 
+  /**
+   * The request's state when this instance's lease can answer it at once (no database,
+   * no promise: the common case); null when it needs a claim (use take).
+   */
+  takeNow(input: { bucket: string; policy: RateLimitPolicy; now: number }): RateLimitState | null {
+    const { bucket, policy, now } = input;
+    const lease = this.leases.get(bucket);
+    if (!lease || lease.windowStart < windowStartOf(now, policy.windowSeconds)) return null;
+    if (lease.next <= lease.last) {
+      const n = lease.next++;
+      return stateAt(policy, now, n, true, lease.claimed, lease.last - n);
+    }
+    return lease.exhausted ? stateAt(policy, now, lease.claimed, false, lease.claimed) : null;
+  }
+
   async take(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }): Promise<RateLimitState> {
     const { bucket, policy, now } = input;
     const windowStart = windowStartOf(now, policy.windowSeconds);

@@ -40,7 +40,8 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
   });
   let state: RateLimitState;
   try {
-    state = await leases.take(database, { bucket, policy, now });
+    const request = { bucket, policy, now };
+    state = leases.takeNow(request) ?? (await leases.take(database, request));
   } catch (error) {
     // A read needs no write lock but its counter does: when another writer holds the lock
     // past the busy timeout, serve the read uncounted rather than fail it. A write would

@@ -45,6 +45,8 @@ const VERSION_SQL = 'SELECT catalog_version AS v FROM sites WHERE id = ?';
 const BUSY_TIMEOUT_MS = 5000;
 
 const opened = new WeakMap<object, Promise<Statements | null>>();
+/** The same statements once open, for reads that need not wait a turn of the event loop. */
+const ready = new WeakMap<object, Statements>();
 
 function localClient(database: DbOrTx): Client | null {
   const client = (database as { $client?: Client }).$client;
@@ -69,7 +71,13 @@ function statementsFor(database: DbOrTx): Promise<Statements | null> {
   if (!client) return Promise.resolve(null);
   let entry = opened.get(database);
   if (!entry) {
-    entry = open(client).catch(() => null);
+    entry = open(client).then(
+      (statements) => {
+        if (statements) ready.set(database, statements);
+        return statements;
+      },
+      () => null,
+    );
     opened.set(database, entry);
   }
   return entry;
@@ -77,12 +85,16 @@ function statementsFor(database: DbOrTx): Promise<Statements | null> {
 
 /** Runs one prepared read; on any failure drops the connection (a fresh one next time) and answers undefined. */
 async function run<T>(database: DbOrTx, read: (s: Statements) => T): Promise<T | undefined> {
-  const statements = await statementsFor(database);
-  if (!statements) return undefined;
+  const statements = ready.get(database) ?? (await statementsFor(database));
+  return statements ? attempt(database, statements, read) : undefined;
+}
+
+function attempt<T>(database: DbOrTx, statements: Statements, read: (s: Statements) => T): T | undefined {
   try {
     return read(statements);
   } catch {
     opened.delete(database);
+    ready.delete(database);
     try {
       statements.connection.close();
     } catch {
@@ -90,6 +102,16 @@ async function run<T>(database: DbOrTx, read: (s: Statements) => T): Promise<T |
     }
     return undefined;
   }
+}
+
+/**
+ * The credential with this hash and its Site, read at once when the statements are open
+ * (no promise: this runs on every request); undefined when they are not (use
+ * preparedCredential) or this database has none.
+ */
+export function preparedCredentialNow(database: DbOrTx, tokenHash: string): CredentialRow | null | undefined {
+  const statements = ready.get(database);
+  return statements ? attempt(database, statements, (s) => (s.credential.get(tokenHash) as CredentialRow | undefined) ?? null) : undefined;
 }
 
 /** The credential with this hash and its Site; null if none; undefined if this database has no prepared reads. */

@@ -26,7 +26,7 @@ export function soldIn(marketId: string) {
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   if (!cacheable(database)) return readProduct(database, site, handle, choice);
   const key = `${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}`;
-  return productCache.through(key, () => readProduct(database, site, handle, choice)) as Promise<Product>;
+  return (productCache.get(key) as Product | undefined) ?? (productCache.through(key, () => readProduct(database, site, handle, choice)) as Promise<Product>);
 }
 
 async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
