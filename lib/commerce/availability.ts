@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
+import { prepared } from '@/db/prepared';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { cacheable, versionKey } from './catalog/cache';
 import { preparedCatalogVersion } from './catalog/prepared-reads';
@@ -68,14 +69,12 @@ function statusesAt(key: string): Map<string, AvailabilityStatus | null> {
 function versionQuery(database: DbOrTx) {
   return database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, sql.placeholder('siteId'))).prepare();
 }
-const versionQueries = new WeakMap<DbOrTx, ReturnType<typeof versionQuery>>();
 
 /** The freshness check: one indexed read, prepared once (./catalog/prepared-reads.ts). */
 async function catalogVersionOf(database: DbOrTx, siteId: string): Promise<number | null> {
   const fast = await preparedCatalogVersion(database, siteId);
   if (fast !== undefined) return fast;
-  let query = versionQueries.get(database);
-  if (!query) versionQueries.set(database, (query = versionQuery(database)));
+  const query = prepared(database, 'availability.version', versionQuery);
   const [row] = await query.all({ siteId });
   return row?.v ?? null;
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { credentials, sites } from '@/db/schema';
-import type { Database, DbOrTx } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
+import { prepared } from '@/db/prepared';
 import { preparedCredential, preparedCredentialNow } from './catalog/prepared-reads';
 import { DomainError } from './errors';
 import { newId } from './ids';
@@ -102,13 +102,12 @@ function lookupQuery(database: DbOrTx) {
     .select(lookupFields)
     .from(credentials)
     .innerJoin(sites, eq(sites.id, credentials.siteId))
-    .where(eq(credentials.tokenHash, sql.placeholder('hash')));
+    .where(eq(credentials.tokenHash, sql.placeholder('hash')))
+    .prepare();
 }
 
 // Every request runs this lookup: prepared once on a local file (./catalog/prepared-reads.ts),
-// else its SQL built once per database, not once per request.
-const prepared = new WeakMap<Database, ReturnType<ReturnType<typeof lookupQuery>['prepare']>>();
-
+// else its SQL built once per database (db/prepared.ts), not once per request.
 async function findCredential(database: DbOrTx, hash: string) {
   const now = preparedCredentialNow(database, hash);
   const fast = now !== undefined ? now : await preparedCredential(database, hash);
@@ -117,13 +116,7 @@ async function findCredential(database: DbOrTx, hash: string) {
     const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, ...credential } = fast;
     return { ...credential, site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion } };
   }
-  if (database instanceof SQLiteTransaction) return (await lookupQuery(database).all({ hash }))[0] ?? null;
-  let query = prepared.get(database);
-  if (!query) {
-    query = lookupQuery(database).prepare();
-    prepared.set(database, query);
-  }
-  return (await query.all({ hash }))[0] ?? null;
+  return (await prepared(database, 'credentials.lookup', lookupQuery).all({ hash }))[0] ?? null;
 }
 
 /**
