@@ -1,8 +1,8 @@
 import { test, type Page } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, queryDb, shot, useLocale } from './helpers';
+import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, useLocale } from './helpers';
 
 async function addToCart(page: Page, handle: string, option: string | RegExp) {
-  await page.goto(`/products/${handle}`);
+  await openProduct(page, `/products/${handle}`);
   await page.getByRole('radio', { name: option }).check();
   await page.getByRole('button', { name: 'Add to cart' }).click();
   await expect(page.getByText('Added to your cart.')).toBeVisible();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '@playwright/test';
-import { expect } from './helpers';
+import { expect, openProduct } from './helpers';
 import { creds } from '../support/api';
 import { startOwnServer, type OwnServer } from './own-server';
 
@@ -62,7 +62,7 @@ test.describe('the Site credential stays on the server', () => {
     for (const path of ['/', '/products', '/collections/kitchen', '/products/no-such-thing', '/sitemap.xml', '/robots.txt']) {
       await page.goto(path);
     }
-    await page.goto('/products/linen-tote-bag');
+    await openProduct(page, '/products/linen-tote-bag');
     await page.getByRole('radio', { name: /Natural/ }).check();
     await page.getByRole('button', { name: /varukorgen|Add to cart/ }).click();
     await expect(page.getByRole('link', { name: /1 (vara|item)$/ })).toBeVisible();

@@ -17,6 +17,16 @@ export async function useLocale(context: BrowserContext, market = 'se', locale =
   ]);
 }
 
+/**
+ * Opens a product page and waits until it has hydrated (its network goes quiet after the
+ * cart count is fetched). Product pages are cached HTML, so they paint at once; a click on
+ * "Add to cart" before hydration is a plain form post that adds the item but cannot show
+ * the action's confirmation on a cached page.
+ */
+export async function openProduct(page: Page, path: string) {
+  return page.goto(path, { waitUntil: 'networkidle' });
+}
+
 /** A full-page screenshot kept as a test artifact (attached to the report and in test-results/storefront). */
 export async function shot(page: Page, testInfo: TestInfo, name: string) {
   const dir = join('test-results', 'storefront');

@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { expect, expectAccessible, shot, useLocale } from './helpers';
+import { expect, expectAccessible, openProduct, shot, useLocale } from './helpers';
 
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ timeout: 60_000 });
@@ -18,7 +18,7 @@ test('the shop on a phone: every page fits the screen', async ({ page, context }
   await fits();
   await shot(page, testInfo, 'collection');
 
-  await page.goto('/products/polar-down-jacket');
+  await openProduct(page, '/products/polar-down-jacket');
   await page.getByRole('radio', { name: 'XL' }).check();
   await expect(page.getByTestId('availability')).toHaveText(/In stock|Only a few left|Available for preorder/);
   await fits();

@@ -6,7 +6,7 @@ import type { Client } from '@libsql/client';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
 import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
-import { BASE_URL, currentVariantId, expect, useLocale } from './helpers';
+import { BASE_URL, currentVariantId, expect, openProduct, useLocale } from './helpers';
 
 // Product pages come from Next's page cache, keyed by origin, market, locale and the Site's
 // catalog version (proxy.ts). These tests prove the cache is used — a second request is a
@@ -199,7 +199,7 @@ test.describe('cached product pages', () => {
     expect(cached.html).not.toContain('cart-count');
 
     await useLocale(context);
-    await page.goto(`/products/${handle}`);
+    await openProduct(page, `/products/${handle}`);
     await expect(page.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible();
     await page.getByLabel('Quantity').fill('2');
     await page.getByRole('button', { name: 'Add to cart' }).click();

@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, queryDb, shot, useLocale } from './helpers';
+import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, useLocale } from './helpers';
 
 test.describe('product page and cart', () => {
   test('picking a variant updates price and availability in place', async ({ page, context }, testInfo) => {
@@ -52,13 +52,13 @@ test.describe('product page and cart', () => {
 
   test('add to cart, change quantity, remove', async ({ page, context }, testInfo) => {
     await useLocale(context);
-    await page.goto('/products/linen-tote-bag');
+    await openProduct(page, '/products/linen-tote-bag');
     await page.getByRole('radio', { name: 'Natural' }).check();
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await expect(page.getByText('Added to your cart.')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
 
-    await page.goto('/products/fjord-ceramic-mug');
+    await openProduct(page, '/products/fjord-ceramic-mug');
     await page.getByLabel('Quantity').fill('2');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await expect(page.getByRole('link', { name: 'Cart, 3 items' })).toBeVisible();
