@@ -1,6 +1,6 @@
 'use client';
 import Link from 'next/link';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CartActionState } from '../_actions/cart';
 import { fill } from '../_lib/i18n';
@@ -39,34 +39,4 @@ export function useCartCountFrom(state: CartActionState) {
   useEffect(() => {
     if (state.status === 'added' && state.cartCount !== undefined) client.setQueryData(CART_COUNT_QUERY, state.cartCount);
   }, [client, state]);
-}
-
-const NOTICE_KEY = 'cart-notice';
-const NOTICE_MS = 5_000;
-
-/**
- * A cart action's answer that outlives a remount of its page. Setting the cart cookie makes
- * Next re-render the page, and on a cached product page a catalog change in the meantime
- * (stock moves all the time) is a new cache key, so the page mounts afresh and its
- * `useActionState` starts idle again. The answer is kept for a few seconds in
- * sessionStorage, per form (`scope`), and shown by the fresh mount.
- */
-export function useLastingCartAnswer(state: CartActionState, scope: string): CartActionState {
-  const [kept, setKept] = useState<CartActionState | null>(null);
-  useEffect(() => {
-    if (state.status !== 'idle') sessionStorage.setItem(NOTICE_KEY, JSON.stringify({ scope, state }));
-  }, [scope, state]);
-  useEffect(() => {
-    const raw = sessionStorage.getItem(NOTICE_KEY);
-    if (!raw) return;
-    sessionStorage.removeItem(NOTICE_KEY);
-    try {
-      const stored = JSON.parse(raw) as { scope: string; state: CartActionState };
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage exists only after mount
-      if (stored.scope === scope && Date.now() - (stored.state.at ?? 0) < NOTICE_MS) setKept(stored.state);
-    } catch {
-      // not ours, or from another version of the page: nothing to show
-    }
-  }, [scope]);
-  return state.status === 'idle' && kept ? kept : state;
 }

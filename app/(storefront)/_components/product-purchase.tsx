@@ -7,7 +7,7 @@ import { addToCart, type CartActionState } from '../_actions/cart';
 import { signUpForRestock } from '../_actions/signups';
 import { fill } from '../_lib/i18n';
 import { availabilityLabel } from './availability-badge';
-import { useCartCountFrom, useLastingCartAnswer } from './cart-link';
+import { useCartCountFrom } from './cart-link';
 import { useT } from './i18n-context';
 import { SignupForm } from './signup-form';
 import { useSelection } from './product-selection';
@@ -60,9 +60,8 @@ export function ProductPurchase({ productHandle, options, variants, initialAvail
     refetchOnWindowFocus: true,
   });
   const byId = useMemo(() => new Map((live?.data ?? []).map((a) => [a.variantId, a])), [live]);
-  const [answer, cartAction, adding] = useActionState<CartActionState, FormData>(addToCart, { status: 'idle' });
-  useCartCountFrom(answer);
-  const cartState = useLastingCartAnswer(answer, `product:${productHandle}`);
+  const [cartState, cartAction, adding] = useActionState<CartActionState, FormData>(addToCart, { status: 'idle' });
+  useCartCountFrom(cartState);
 
   const matches = (v: VariantView, wanted: Record<string, string>) => options.every((o) => v.options[o.name] === wanted[o.name]);
   const variant = variants.find((v) => matches(v, selection)) ?? null;
