@@ -26,6 +26,11 @@ export default defineConfig({
     {
       name: 'storefront',
       testDir: 'e2e/storefront',
+      // After the api project, not beside it: its tests change the catalog of the one shared
+      // server all the time, and every change gives a cached product page a new key. A page
+      // whose key changes between loading and "Add to cart" is re-rendered afresh by the
+      // action's refresh and loses the inline confirmation (README, Cached product pages).
+      dependencies: ['api'],
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS },
