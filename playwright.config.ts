@@ -26,10 +26,10 @@ export default defineConfig({
     {
       name: 'storefront',
       testDir: 'e2e/storefront',
-      // After the api project, not beside it: its tests change the catalog of the one shared
-      // server all the time, and every change gives a cached product page a new key. A page
-      // whose key changes between loading and "Add to cart" is re-rendered afresh by the
-      // action's refresh and loses the inline confirmation (README, Cached product pages).
+      // After the api project, not beside it: its tests change stock, prices and publication
+      // in the one shared server's catalog all the time, and the storefront tests assert the
+      // seed's prices and availability as a shopper sees them. (A catalog change while a page
+      // is open is tested on purpose, in shopping.spec.ts.)
       dependencies: ['api'],
       use: {
         browserName: 'chromium',

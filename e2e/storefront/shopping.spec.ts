@@ -38,8 +38,10 @@ test.describe('product page and cart', () => {
     await useLocale(context);
     // A product no other test touches: its Smoke variant sells out while the shopper looks at it.
     await page.clock.install();
-    await page.goto('/products/fika-glass-tumblers');
+    await openProduct(page, '/products/fika-glass-tumblers');
     await page.getByRole('radio', { name: 'Smoke' }).check();
+    // The page took the pick (a pick before hydration would be undone by it).
+    await expect(page).toHaveURL(/\?variant=/);
     const availability = page.getByTestId('availability');
     await expect(availability).toHaveText('In stock');
     const smoke = await currentVariantId(page);
@@ -85,6 +87,54 @@ test.describe('product page and cart', () => {
     await page.getByRole('button', { name: `Remove ${tote} from cart` }).click();
     await expect(page.getByText(tote)).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Cart, 2 items' })).toBeVisible();
+  });
+
+  test('the catalog changes between opening the page and adding: the confirmation still shows', async ({ page, context }) => {
+    await useLocale(context);
+    await openProduct(page, '/products/linen-tote-bag');
+    await page.getByRole('radio', { name: 'Natural' }).check();
+    // Stock moves all the time: any change anywhere in the catalog gives the page a new cache key.
+    await queryDb("update inventory_levels set quantity = quantity where variant_id = (select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'hygge-wool-rug' limit 1)");
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByText('Added to your cart.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+    // Still the same document: no reload, the shopper's place on the page is kept.
+    await expect(page.getByRole('radio', { name: 'Natural' })).toBeChecked();
+  });
+
+  test('without JavaScript, "Add to cart" posts the form and lands on the cart with the item', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await useLocale(context);
+    const page = await context.newPage();
+    await page.goto('/products/linen-tote-bag');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your cart' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible();
+    await context.close();
+  });
+
+  test('the add-to-cart endpoints refuse other sites and anything but a small form', async ({ request }) => {
+    const variantId = (await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' limit 1"))[0]!.id;
+    const json = { Accept: 'application/json', Origin: process.env.E2E_BASE_URL! };
+    for (const path of ['/shop-api/cart/items', '/shop-api/cart/bundles']) {
+      const evil = await request.post(path, { headers: { ...json, Origin: 'https://evil.example' }, form: { variantId }, maxRedirects: 0 });
+      expect(evil.status()).toBe(403);
+      expect(evil.headers()['set-cookie']).toBeUndefined();
+      const asJson = await request.post(path, { headers: json, data: { variantId } });
+      expect(asJson.status()).toBe(400);
+      const huge = await request.post(path, { headers: json, form: { variantId, filler: 'x'.repeat(10_000) } });
+      expect(huge.status()).toBe(400);
+    }
+    const unknown = await request.post('/shop-api/cart/items', { headers: json, form: { variantId: 'var_doesnotexist', quantity: '1' } });
+    expect(unknown.status()).toBe(422);
+    // In the Site's default language (no locale cookie here).
+    expect(await unknown.json()).toMatchObject({ status: 'error', message: 'Varan finns inte längre. Ta bort den för att fortsätta.' });
+    expect(unknown.headers()['set-cookie']).toBeUndefined();
+    const added = await request.post('/shop-api/cart/items', { headers: json, form: { variantId, quantity: '500' } });
+    expect(added.status()).toBe(200);
+    expect(await added.json()).toMatchObject({ status: 'added', cartCount: 99 });
+    expect(added.headers()['set-cookie']).toMatch(/^cart=.*HttpOnly/i);
   });
 
   test('a tampered cart cookie is cleaned, never trusted', async ({ page, context }) => {

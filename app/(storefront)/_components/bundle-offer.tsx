@@ -1,16 +1,15 @@
 'use client';
-import { useActionState } from 'react';
 import Link from 'next/link';
-import { addBundleToCart, type CartActionState } from '../_actions/cart';
-import { useCartCountFrom } from './cart-link';
 import { useT } from './i18n-context';
+import { useCartCommand } from './use-cart-command';
+
+const ADD_BUNDLE = '/shop-api/cart/bundles';
 
 export type BundleView = { id: string; title: string; price: string; items: { label: string; href: string | null; quantity: number }[] };
 
 export function BundleOffer({ productHandle, bundle }: { productHandle: string; bundle: BundleView }) {
   const t = useT();
-  const [state, action, pending] = useActionState<CartActionState, FormData>(addBundleToCart, { status: 'idle' });
-  useCartCountFrom(state);
+  const { state, onSubmit, pending } = useCartCommand(ADD_BUNDLE);
   return (
     <li className="panel">
       <h3>{bundle.title} · <span className="price">{bundle.price}</span></h3>
@@ -20,14 +19,14 @@ export function BundleOffer({ productHandle, bundle }: { productHandle: string; 
           <li key={i}>{item.quantity} × {item.href ? <Link href={item.href}>{item.label}</Link> : item.label}</li>
         ))}
       </ul>
-      <form action={action}>
+      <form action={ADD_BUNDLE} method="post" onSubmit={onSubmit}>
         <input type="hidden" name="productHandle" value={productHandle} />
         <input type="hidden" name="bundleId" value={bundle.id} />
         <button className="btn btn-secondary btn-small" type="submit" disabled={pending}>{pending ? t.adding : t.addBundle}</button>
       </form>
       <div aria-live="polite">
         {state.status !== 'idle' && !pending ? (
-          <p className={`notice ${state.status === 'added' ? 'notice-success' : 'notice-error'}`} style={{ marginTop: 10 }}>
+          <p key={state.at} className={`notice ${state.status === 'added' ? 'notice-success' : 'notice-error'}`} style={{ marginTop: 10 }}>
             {state.message} {state.status === 'added' ? <Link href="/cart">{t.viewCart}</Link> : null}
           </p>
         ) : null}

@@ -2,7 +2,6 @@
 import Link from 'next/link';
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CartActionState } from '../_actions/cart';
 import { fill } from '../_lib/i18n';
 import { useT } from './i18n-context';
 
@@ -22,8 +21,14 @@ async function loadCount(): Promise<number> {
  */
 export function CartLink({ count: known }: { count: number | null }) {
   const t = useT();
+  const client = useQueryClient();
   const { data } = useQuery({ queryKey: CART_COUNT_QUERY, queryFn: loadCount, enabled: known === null });
-  const count = known ?? data;
+  // A page rendered on request knows the count; an add made on it since (./use-cart-command.ts)
+  // answers the newer one into the same query.
+  useEffect(() => {
+    if (known !== null) client.setQueryData(CART_COUNT_QUERY, known);
+  }, [client, known]);
+  const count = data ?? known ?? undefined;
   const label = count === undefined ? t.cart : count === 1 ? t.cartWithOne : fill(t.cartWithCount, { count });
   return (
     <Link className="cart-link" href="/cart" aria-label={label}>
@@ -31,12 +36,4 @@ export function CartLink({ count: known }: { count: number | null }) {
       {count === undefined ? null : <span className="cart-count" aria-hidden="true">{count}</span>}
     </Link>
   );
-}
-
-/** After a cart action added something, the header shows the count the action answered. */
-export function useCartCountFrom(state: CartActionState) {
-  const client = useQueryClient();
-  useEffect(() => {
-    if (state.status === 'added' && state.cartCount !== undefined) client.setQueryData(CART_COUNT_QUERY, state.cartCount);
-  }, [client, state]);
 }

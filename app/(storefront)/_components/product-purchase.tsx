@@ -1,16 +1,15 @@
 'use client';
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { useActionState, useId, useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import type { AvailabilityStatus } from '@/lib/contract/common';
-import { addToCart, type CartActionState } from '../_actions/cart';
 import { signUpForRestock } from '../_actions/signups';
 import { fill } from '../_lib/i18n';
 import { availabilityLabel } from './availability-badge';
-import { useCartCountFrom } from './cart-link';
 import { useT } from './i18n-context';
 import { SignupForm } from './signup-form';
 import { useSelection } from './product-selection';
+import { useCartCommand } from './use-cart-command';
 
 export type VariantView = {
   id: string;
@@ -34,6 +33,7 @@ type Props = {
 };
 
 const REFRESH_MS = 30_000;
+const ADD_ITEM = '/shop-api/cart/items';
 
 async function loadAvailability(ids: string[]): Promise<AvailabilityView> {
   const res = await fetch(`/shop-api/availability?variantIds=${ids.map(encodeURIComponent).join(',')}`, { cache: 'no-store' });
@@ -60,8 +60,7 @@ export function ProductPurchase({ productHandle, options, variants, initialAvail
     refetchOnWindowFocus: true,
   });
   const byId = useMemo(() => new Map((live?.data ?? []).map((a) => [a.variantId, a])), [live]);
-  const [cartState, cartAction, adding] = useActionState<CartActionState, FormData>(addToCart, { status: 'idle' });
-  useCartCountFrom(cartState);
+  const { state: cartState, onSubmit: addToCart, pending: adding } = useCartCommand(ADD_ITEM);
 
   const matches = (v: VariantView, wanted: Record<string, string>) => options.every((o) => v.options[o.name] === wanted[o.name]);
   const variant = variants.find((v) => matches(v, selection)) ?? null;
@@ -116,7 +115,7 @@ export function ProductPurchase({ productHandle, options, variants, initialAvail
       ))}
 
       {variant && purchasable ? (
-        <form action={cartAction}>
+        <form action={ADD_ITEM} method="post" onSubmit={addToCart}>
           <input type="hidden" name="variantId" value={variant.id} />
           <input type="hidden" name="productHandle" value={productHandle} />
           <div className="buy-row">

@@ -30,3 +30,32 @@ export function fromError(error: unknown): Response {
   if (error instanceof SiteApiError && error.status < 500) return json({ code: error.code }, error.status === 404 ? 404 : 422);
   return json({ code: 'unavailable' }, 503);
 }
+
+export function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+}
+
+/** A form the shop's own pages post is a few fields; anything larger is not one of them. */
+const MAX_FORM_BYTES = 4096;
+
+/**
+ * Reads an `application/x-www-form-urlencoded` body (what a form posts without JavaScript,
+ * and what the pages' scripts send): null for another media type, no Content-Length (a
+ * browser always sends one for a form), more than 4 KiB, or bytes that are not UTF-8. The
+ * server reads no more than the declared length, so the read is bounded.
+ */
+export async function readForm(req: Request): Promise<URLSearchParams | null> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const length = Number(req.headers.get('content-length') ?? NaN);
+  if (type !== 'application/x-www-form-urlencoded' || !Number.isInteger(length) || length > MAX_FORM_BYTES) return null;
+  try {
+    return new URLSearchParams(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer()));
+  } catch {
+    return null;
+  }
+}
+
+/** The pages' scripts ask for JSON; a form posted without JavaScript does not. */
+export function wantsJson(req: Request): boolean {
+  return (req.headers.get('accept') ?? '').includes('application/json');
+}

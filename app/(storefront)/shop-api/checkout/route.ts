@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SiteApiError, startCheckout } from '@/lib/site-client';
 import { track } from '../../_lib/analytics';
-import { sameOrigin } from '../../_lib/bff';
+import { sameOrigin, seeOther } from '../../_lib/bff';
 import { isCartEmpty, itemCount, newNonce, readCart, writeCart, type Cart } from '../../_lib/cart';
 import { buyerIp, locality } from '../../_lib/shop';
 
@@ -56,8 +56,4 @@ function linesIn(error: SiteApiError, cart: Cart): string[] {
   }
   ids.delete('');
   return [...ids];
-}
-
-function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 }
