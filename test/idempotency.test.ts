@@ -11,7 +11,8 @@ import {
   claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_TTL_MS, idempotencyRequestHash, IN_FLIGHT_STALE_MS,
   purgeExpiredIdempotencyKeys, releaseIdempotencyKey,
 } from '@/lib/commerce/idempotency';
-import { runIdempotent, type IdempotencyInput } from '@/lib/http/idempotency';
+import { answerOf, commitDeferred, runIdempotent, type IdempotencyInput, type IdempotentRun } from '@/lib/http/idempotency';
+import { bodyTextOf } from '@/lib/http/reply';
 
 // lib/http is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -197,5 +198,106 @@ describe('runIdempotent', () => {
     await runIdempotent(database, input(key), c.run, base('r1'));
     await runIdempotent(database, input(key), c.run, base('r2'));
     expect(c.calls()).toBe(1);
+  });
+});
+
+describe('runIdempotent with deferred writes (the work and the answer in one batch)', () => {
+  const input = (key: string | null, body = '{"lines":[1]}'): IdempotencyInput => ({
+    credentialId: 'cred_deferred', key, method: 'POST', path: '/site/v1/commerce/checkout-sessions', bodyText: body,
+  });
+  const base = { 'X-Request-Id': 'r', Vary: 'Authorization' };
+  const deferred = { deferredWrites: true };
+
+  beforeAll(async () => {
+    await database.$client.execute('CREATE TABLE IF NOT EXISTS deferred_work (id TEXT PRIMARY KEY, key TEXT)');
+  });
+  const workFor = async (key: string) => (await database.$client.execute({ sql: 'SELECT id FROM deferred_work WHERE key = ?', args: [key] })).rows.length;
+  const stored = async (key: string) =>
+    (await database.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0];
+
+  /** What the route wrapper does: build the answer, then commit the work with the record of it. */
+  const handler = (key: string | null, status = 201, options: { delayMs?: number; writeId?: () => string } = {}) => {
+    let calls = 0;
+    const run: IdempotentRun = async (record) => {
+      calls += 1;
+      const id = options.writeId?.() ?? `w-${calls}-${Math.random().toString(36).slice(2)}`;
+      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      const text = JSON.stringify({ id });
+      const response = new Response(text, { status, headers: { 'Content-Type': 'application/json', Location: `/x/${id}` } });
+      bodyTextOf.set(response, text);
+      if (status < 400) {
+        const work = [{ sql: 'INSERT INTO deferred_work (id, key) VALUES (?, ?)', args: [id, key] }];
+        await commitDeferred(database, work, record ? record(await answerOf(response)) : null);
+      }
+      return response;
+    };
+    return { run, calls: () => calls };
+  };
+
+  it('writes the work and the answer together, once; a retry replays the answer without running', async () => {
+    const key = uniqueKey();
+    const h = handler(key);
+    const first = await runIdempotent(database, input(key), h.run, base, deferred);
+    expect(first.status).toBe(201);
+    const body = await first.text();
+    expect(await workFor(key)).toBe(1);
+    expect(await stored(key)).toMatchObject({ state: 'done', responseStatus: 201, responseBody: body, responseHeaders: { location: first.headers.get('location') } });
+
+    const again = await runIdempotent(database, input(key), h.run, base, deferred);
+    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), h.calls(), await workFor(key)]).toEqual([201, body, 'true', 1, 1]);
+    await expect(runIdempotent(database, input(key, '{"lines":[2]}'), h.run, base, deferred)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+  });
+
+  it('16 concurrent requests with one key: the work is committed once and every caller gets that one answer', async () => {
+    const key = uniqueKey();
+    const h = handler(key, 201, { delayMs: 20 });
+    const answers = await Promise.all(Array.from({ length: 16 }, () => runIdempotent(database, input(key), h.run, base, deferred)));
+    expect(await workFor(key)).toBe(1);
+    const bodies = new Set(await Promise.all(answers.map((a) => a.text())));
+    expect(bodies.size).toBe(1);
+    expect(answers.every((a) => a.status === 201)).toBe(true);
+    expect(answers.filter((a) => a.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+  });
+
+  it('without a key commits the work every time', async () => {
+    const key = uniqueKey();
+    const h = handler(key);
+    await runIdempotent(database, input(null), h.run, base, deferred);
+    await runIdempotent(database, input(null), h.run, base, deferred);
+    expect(await workFor(key)).toBe(2);
+    expect(await stored(key)).toBeUndefined();
+  });
+
+  it('stores a 4xx answer that wrote nothing, and replays it', async () => {
+    const key = uniqueKey();
+    const h = handler(key, 409);
+    await runIdempotent(database, input(key), h.run, base, deferred);
+    const again = await runIdempotent(database, input(key), h.run, base, deferred);
+    expect([again.status, again.headers.get('idempotent-replayed'), h.calls()]).toEqual([409, 'true', 1]);
+  });
+
+  it('a batch that fails on its own work writes nothing and keeps nothing: the retry runs again', async () => {
+    const key = uniqueKey();
+    const clash = `clash-${key}`;
+    await database.$client.execute({ sql: 'INSERT INTO deferred_work (id, key) VALUES (?, ?)', args: [clash, 'other'] });
+    const failing = handler(key, 201, { writeId: () => clash });
+    await expect(runIdempotent(database, input(key), failing.run, base, deferred)).rejects.toThrow(/UNIQUE|constraint/i);
+    expect(await stored(key)).toBeUndefined();
+    const ok = handler(key);
+    expect((await runIdempotent(database, input(key), ok.run, base, deferred)).status).toBe(201);
+    expect(await workFor(key)).toBe(1);
+  });
+
+  it('an expired key is taken over: the work and the completed answer are again one batch', async () => {
+    const key = uniqueKey();
+    const scope = { credentialId: 'cred_deferred', key, method: 'POST', path: '/site/v1/commerce/checkout-sessions', requestHash: idempotencyRequestHash('POST', '/site/v1/commerce/checkout-sessions', 'old') };
+    const long = Date.now() - IDEMPOTENCY_TTL_MS - 1;
+    await claimIdempotencyKey(database, scope, long);
+    await completeIdempotencyKey(database, { credentialId: 'cred_deferred', key, claimedAt: long }, { status: 201, headers: {}, body: '{"old":true}' });
+    const h = handler(key);
+    const fresh = await runIdempotent(database, input(key), h.run, base, deferred);
+    const body = await fresh.text();
+    expect([fresh.status, fresh.headers.get('idempotent-replayed'), await workFor(key)]).toEqual([201, null, 1]);
+    expect(await stored(key)).toMatchObject({ state: 'done', responseBody: body });
   });
 });

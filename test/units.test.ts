@@ -3,6 +3,7 @@ import { addedTax, includedTax, toMoney } from '@/lib/commerce/money';
 import { availabilityStatus, bestStatus, canSell, describeAvailability } from '@/lib/commerce/availability';
 import { decodeCursor, encodeCursor } from '@/lib/commerce/cursor';
 import { DomainError } from '@/lib/commerce/errors';
+import { newId } from '@/lib/commerce/ids';
 import { zodFieldErrors } from '@/lib/http/problems';
 import { etagMatches, strongEtag } from '@/lib/http/cache';
 import { z } from 'zod';
@@ -119,5 +120,18 @@ describe('etags', () => {
     expect(etagMatches('*', tag)).toBe(true);
     expect(etagMatches('"other"', tag)).toBe(false);
     expect(etagMatches(null, tag)).toBe(false);
+  });
+});
+
+describe('newId', () => {
+  it('is the prefix and 22 base62 characters, never repeated, every character about equally likely', () => {
+    const ids = Array.from({ length: 20_000 }, () => newId('cs'));
+    for (const id of ids.slice(0, 200)) expect(id).toMatch(/^cs_[0-9A-Za-z]{22}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    const counts = new Map<string, number>();
+    for (const id of ids) for (const c of id.slice(3)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    const expected = (ids.length * 22) / 62; // ≈ 7,100 each
+    for (const n of counts.values()) expect(Math.abs(n - expected) / expected).toBeLessThan(0.1);
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { idempotencyKeys } from '@/db/schema';
+import type { InStatement } from '@libsql/client';
 import type { DbOrTx } from '@/db/client';
-import { prepared } from '@/db/prepared';
+import { prepared, statementOf } from '@/db/prepared';
 
 /** Keys are kept this long (CONTRACT §8); an expired key is as good as never used. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -22,6 +23,23 @@ export type ClaimOutcome =
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
+
+/** What a key holds now, read without claiming it (see readIdempotencyKey). */
+export type KeyState =
+  | { kind: 'absent' }
+  /** Expired, or in flight so long its request must have died: claim it to take it over. */
+  | { kind: 'abandoned' }
+  | Exclude<ClaimOutcome, { kind: 'claimed' }>;
+
+type KeyRow = typeof idempotencyKeys.$inferSelect;
+
+function judge(row: KeyRow, requestHash: string, now: number): Exclude<KeyState, { kind: 'absent' }> {
+  const abandoned = row.expiresAt <= now || (row.state === 'in_flight' && row.createdAt <= now - IN_FLIGHT_STALE_MS);
+  if (abandoned) return { kind: 'abandoned' };
+  if (row.requestHash !== requestHash) return { kind: 'mismatch' };
+  if (row.state === 'in_flight') return { kind: 'in_flight' };
+  return { kind: 'replay', response: { status: row.responseStatus ?? 500, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' } };
+}
 
 /** sha256 over method, path and the exact body text: the request a key stands for. */
 export function idempotencyRequestHash(method: string, path: string, bodyText: string): string {
@@ -58,11 +76,11 @@ export async function claimIdempotencyKey(
     });
     if (inserted.rowsAffected > 0) return { kind: 'claimed', claimedAt: now };
 
-    const [row] = await database.select().from(idempotencyKeys).where(keyIs(scope));
+    const [row] = await prepared(database, 'idempotency.read', readQuery).all({ credentialId: scope.credentialId, key: scope.key });
     if (!row) continue; // purged between the two statements: try the insert again
 
-    const abandoned = row.expiresAt <= now || (row.state === 'in_flight' && row.createdAt <= now - IN_FLIGHT_STALE_MS);
-    if (abandoned) {
+    const state = judge(row, scope.requestHash, now);
+    if (state.kind === 'abandoned') {
       const taken = await database
         .update(idempotencyKeys)
         .set(fresh)
@@ -71,12 +89,7 @@ export async function claimIdempotencyKey(
       if (taken.length > 0) return { kind: 'claimed', claimedAt: now };
       continue; // someone else took it over first: read again
     }
-    if (row.requestHash !== scope.requestHash) return { kind: 'mismatch' };
-    if (row.state === 'in_flight') return { kind: 'in_flight' };
-    return {
-      kind: 'replay',
-      response: { status: row.responseStatus ?? 500, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' },
-    };
+    return state;
   }
   // Three lost races in a row on one key is a storm of identical requests: the others are in flight.
   return { kind: 'in_flight' };
@@ -88,24 +101,74 @@ export async function completeIdempotencyKey(
   scope: IdempotencyScope & { claimedAt: number },
   response: StoredResponse,
 ): Promise<boolean> {
-  const done = await prepared(database, 'idempotency.complete', completeQuery).run({
-    credentialId: scope.credentialId, key: scope.key, claimedAt: scope.claimedAt,
-    status: response.status, headers: JSON.stringify(response.headers), body: response.body,
-  });
+  const done = await prepared(database, 'idempotency.complete', completeQuery).run(completeValues(scope, response));
   return done.rowsAffected > 0;
 }
 
-// The two statements every POST with a key runs, built once (see db/prepared.ts).
-function claimQuery(database: DbOrTx) {
+/**
+ * What the key holds, without writing: one indexed read. A request whose writes are
+ * committed in one batch reads this first and, when the key is absent, records its answer
+ * in that same batch (recordStatement) instead of claiming the key beforehand.
+ */
+export async function readIdempotencyKey(database: DbOrTx, scope: IdempotencyScope & { requestHash: string }, now = Date.now()): Promise<KeyState> {
+  const [row] = await prepared(database, 'idempotency.read', readQuery).all({ credentialId: scope.credentialId, key: scope.key });
+  return row ? judge(row, scope.requestHash, now) : { kind: 'absent' };
+}
+
+/**
+ * A finished key with its answer, as a statement for the batch that commits the request's
+ * own writes. A plain INSERT: if another request recorded the key first, it fails and the
+ * whole batch — the request's writes too — is rolled back.
+ */
+export function recordStatement(
+  database: DbOrTx,
+  scope: IdempotencyScope & { method: string; path: string; requestHash: string },
+  response: StoredResponse,
+  now = Date.now(),
+): InStatement {
+  return statementOf(prepared(database, 'idempotency.record', recordQuery), {
+    credentialId: scope.credentialId, key: scope.key, method: scope.method, path: scope.path, requestHash: scope.requestHash,
+    status: response.status, headers: response.headers, body: response.body, createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS,
+  });
+}
+
+/** completeIdempotencyKey as a statement, for the batch that commits the claiming request's writes. */
+export function completeStatement(database: DbOrTx, scope: IdempotencyScope & { claimedAt: number }, response: StoredResponse): InStatement {
+  return statementOf(prepared(database, 'idempotency.complete', completeQuery), completeValues(scope, response));
+}
+
+function completeValues(scope: IdempotencyScope & { claimedAt: number }, response: StoredResponse) {
+  return {
+    credentialId: scope.credentialId, key: scope.key, claimedAt: scope.claimedAt,
+    status: response.status, headers: JSON.stringify(response.headers), body: response.body,
+  };
+}
+
+function readQuery(database: DbOrTx) {
   return database
-    .insert(idempotencyKeys)
-    .values({
-      credentialId: sql.placeholder('credentialId'), key: sql.placeholder('key'), method: sql.placeholder('method'), path: sql.placeholder('path'),
-      requestHash: sql.placeholder('requestHash'), state: 'in_flight', responseStatus: null, responseHeaders: null, responseBody: null,
-      createdAt: sql.placeholder('createdAt'), expiresAt: sql.placeholder('expiresAt'),
-    })
-    .onConflictDoNothing()
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.credentialId, sql.placeholder('credentialId')), eq(idempotencyKeys.key, sql.placeholder('key'))))
     .prepare();
+}
+
+/** A new key row: claimed (in flight, no answer yet) or recorded (done, with its answer). */
+function keyInsert(database: DbOrTx, state: 'in_flight' | 'done') {
+  const answer = (name: string) => (state === 'done' ? sql.placeholder(name) : null);
+  return database.insert(idempotencyKeys).values({
+    credentialId: sql.placeholder('credentialId'), key: sql.placeholder('key'), method: sql.placeholder('method'), path: sql.placeholder('path'),
+    requestHash: sql.placeholder('requestHash'), state, responseStatus: answer('status'), responseHeaders: answer('headers'), responseBody: answer('body'),
+    createdAt: sql.placeholder('createdAt'), expiresAt: sql.placeholder('expiresAt'),
+  });
+}
+
+// The statements every POST with a key runs are built once (see db/prepared.ts).
+function recordQuery(database: DbOrTx) {
+  return keyInsert(database, 'done').prepare();
+}
+
+function claimQuery(database: DbOrTx) {
+  return keyInsert(database, 'in_flight').onConflictDoNothing().prepare();
 }
 
 function completeQuery(database: DbOrTx) {

@@ -1,13 +1,31 @@
 import 'server-only';
+import type { InStatement } from '@libsql/client';
 import type { Database } from '@/db/client';
 import { DomainError } from '@/lib/commerce/errors';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, idempotencyRequestHash, purgeExpiredIdempotencyKeys, releaseIdempotencyKey,
+  claimIdempotencyKey, completeIdempotencyKey, completeStatement, idempotencyRequestHash, purgeExpiredIdempotencyKeys,
+  readIdempotencyKey, recordStatement, releaseIdempotencyKey, type KeyState, type StoredResponse,
 } from '@/lib/commerce/idempotency';
 import { db } from '@/lib/db';
 import { bodyTextOf } from './reply';
 
 export type IdempotencyInput = { credentialId: string; key: string | null; method: string; path: string; bodyText: string };
+
+/** Makes the statement that stores a request's answer with its key, given the answer. */
+export type Recorder = (answer: StoredResponse) => InStatement;
+
+/**
+ * The request, run by the wrapper. A handler whose writes are deferred (Reply.write)
+ * commits them in one batch with `record(answer)` when given one, and throws KeyTaken when
+ * that batch failed because the key was recorded meanwhile (nothing of it was written).
+ */
+export type IdempotentRun = (record?: Recorder) => Promise<Response>;
+
+export class KeyTaken extends Error {
+  constructor(readonly cause: unknown) {
+    super('idempotency key recorded by another request');
+  }
+}
 
 /** 1–255 printable ASCII characters (CONTRACT §5). */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
@@ -17,24 +35,32 @@ const PURGE_EVERY_MS = 60_000;
 
 /**
  * Idempotency for every POST, after validation: a request with an `Idempotency-Key`
- * claims it for its credential in the database (so every instance agrees) and stores its
- * answer; the same key and request within 24 h replays that answer with
+ * stores its answer under the key for its credential in the database (so every instance
+ * agrees); the same key and request within 24 h replays that answer with
  * `Idempotent-Replayed: true`. Without a key the request simply runs.
  *
  * What is kept: every answer below 500 — success or the handler's 4xx (a retry of a
  * request that found, say, an unknown variant gets the same 404; send a new key to try
- * anew). What is not: a 5xx (a 503 from a locked database included) and anything thrown
- * — the claim is released and a retry runs again.
+ * anew). What is not: a 5xx (a 503 from a locked database included) and anything thrown.
+ *
+ * Two ways, one outcome — the work is done once per key:
+ * - `deferredWrites` (the handler's writes are one batch, committed by the wrapper): the
+ *   key is read, and if nobody has it the answer is stored in the very batch that commits
+ *   the work — one write in all. Two requests with one key may both compute; the second
+ *   batch fails on the key, writes nothing, and that request replays the first's answer.
+ * - otherwise the key is claimed first (a row "in flight"; a concurrent request with it is
+ *   answered 409 idempotency_key_in_use), the handler runs, and its answer is stored.
  */
-export function withIdempotency(input: IdempotencyInput, run: () => Promise<Response>, baseHeaders: Record<string, string>): Promise<Response> {
-  return runIdempotent(db(), input, run, baseHeaders);
+export function withIdempotency(input: IdempotencyInput, run: IdempotentRun, baseHeaders: Record<string, string>, options: { deferredWrites?: boolean } = {}): Promise<Response> {
+  return runIdempotent(db(), input, run, baseHeaders, options);
 }
 
 export async function runIdempotent(
   database: Database,
   input: IdempotencyInput,
-  run: () => Promise<Response>,
+  run: IdempotentRun,
   baseHeaders: Record<string, string>,
+  options: { deferredWrites?: boolean } = {},
 ): Promise<Response> {
   if (input.key === null) return run();
   if (!KEY_PATTERN.test(input.key)) {
@@ -42,11 +68,86 @@ export async function runIdempotent(
       errors: [{ pointer: '#/header/Idempotency-Key', code: 'invalid_idempotency_key', detail: 'Use 1–255 printable ASCII characters.' }],
     });
   }
-  const scope = { credentialId: input.credentialId, key: input.key };
-  const requestHash = idempotencyRequestHash(input.method, input.path, input.bodyText);
-  const outcome = await claimIdempotencyKey(database, { ...scope, method: input.method, path: input.path, requestHash });
+  const scope = { credentialId: input.credentialId, key: input.key, method: input.method, path: input.path, requestHash: idempotencyRequestHash(input.method, input.path, input.bodyText) };
 
-  switch (outcome.kind) {
+  if (options.deferredWrites) {
+    const state = await readIdempotencyKey(database, scope);
+    if (state.kind === 'absent') return runRecording(database, scope, run, baseHeaders);
+    if (state.kind !== 'abandoned') return answerFor(state, baseHeaders);
+  }
+  return runClaiming(database, scope, run, baseHeaders);
+}
+
+type Scope = Parameters<typeof recordStatement>[1];
+
+/** The key was free when read: the answer is stored with the work, or after it when there was no deferred work. */
+async function runRecording(database: Database, scope: Scope, run: IdempotentRun, baseHeaders: Record<string, string>): Promise<Response> {
+  let recorded = false;
+  let response: Response;
+  try {
+    response = await run((answer) => {
+      recorded = true;
+      return recordStatement(database, scope, answer);
+    });
+  } catch (error) {
+    if (error instanceof KeyTaken) return answerAfterLosing(database, scope, error, baseHeaders);
+    throw error;
+  }
+  if (recorded || response.status >= 500) return finish(database, response);
+  // No deferred work (a problem answer, say): store the answer alone.
+  const answer = await answerOf(response);
+  try {
+    await database.$client.batch([recordStatement(database, scope, answer)], 'write');
+  } catch (error) {
+    if (isConstraintViolation(error)) return answerAfterLosing(database, scope, new KeyTaken(error), baseHeaders);
+    console.error('idempotency: could not store an answer', error);
+  }
+  return finish(database, withBody(response, answer.body));
+}
+
+/** Another request recorded the key while this one ran (this one wrote nothing): answer as it does. */
+async function answerAfterLosing(database: Database, scope: Scope, lost: KeyTaken, baseHeaders: Record<string, string>): Promise<Response> {
+  const state = await readIdempotencyKey(database, scope);
+  if (state.kind === 'absent' || state.kind === 'abandoned') throw lost.cause;
+  return answerFor(state, baseHeaders);
+}
+
+async function runClaiming(database: Database, scope: Scope, run: IdempotentRun, baseHeaders: Record<string, string>): Promise<Response> {
+  const outcome = await claimIdempotencyKey(database, scope);
+  if (outcome.kind !== 'claimed') return answerFor(outcome, baseHeaders);
+
+  const claim = { credentialId: scope.credentialId, key: scope.key, claimedAt: outcome.claimedAt };
+  let completed = false;
+  let response: Response;
+  try {
+    response = await run((answer) => {
+      completed = true;
+      return completeStatement(database, claim, answer);
+    });
+  } catch (error) {
+    await releaseQuietly(database, claim);
+    throw error instanceof KeyTaken ? error.cause : error;
+  }
+  if (response.status >= 500) {
+    await releaseQuietly(database, claim);
+    return response;
+  }
+  if (completed) return finish(database, response);
+
+  const answer = await answerOf(response);
+  try {
+    await completeIdempotencyKey(database, claim, answer);
+  } catch (error) {
+    // The work is done and the caller gets its answer; only the record of it failed. Free
+    // the key rather than leave a claim that answers 409 until it goes stale.
+    console.error('idempotency: could not store an answer', error);
+    await releaseQuietly(database, claim);
+  }
+  return finish(database, withBody(response, answer.body));
+}
+
+function answerFor(state: Exclude<KeyState, { kind: 'absent' | 'abandoned' }>, baseHeaders: Record<string, string>): Response {
+  switch (state.kind) {
     case 'mismatch':
       throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours. Use a new key.');
     case 'in_flight':
@@ -54,44 +155,57 @@ export async function runIdempotent(
         headers: { 'Retry-After': '1' },
       });
     case 'replay':
-      return new Response(outcome.response.body === '' ? null : outcome.response.body, {
-        status: outcome.response.status,
-        headers: { ...baseHeaders, ...outcome.response.headers, 'Idempotent-Replayed': 'true' },
+      return new Response(state.response.body === '' ? null : state.response.body, {
+        status: state.response.status,
+        headers: { ...baseHeaders, ...state.response.headers, 'Idempotent-Replayed': 'true' },
       });
-    case 'claimed':
-      break;
   }
+}
 
-  const claim = { ...scope, claimedAt: outcome.claimedAt };
-  let response: Response;
-  try {
-    response = await run();
-  } catch (error) {
-    await releaseQuietly(database, claim);
-    throw error;
-  }
-  if (response.status >= 500) {
-    await releaseQuietly(database, claim);
-    return response;
-  }
-
-  const known = bodyTextOf.get(response);
-  const body = known ?? (await response.text());
+/** What is stored of an answer: status, the answer's own headers, the body text. */
+export async function answerOf(response: Response): Promise<StoredResponse> {
+  const body = bodyTextOf.get(response) ?? (await response.text());
+  bodyTextOf.set(response, body);
   const headers: Record<string, string> = {};
   for (const name of REPLAYED_HEADERS) {
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
+  return { status: response.status, headers, body };
+}
+
+/** The response again if its body was not read, else a copy with the body it had. */
+function withBody(response: Response, body: string): Response {
+  if (!response.bodyUsed) return response;
+  const copy = new Response(body === '' ? null : body, { status: response.status, headers: response.headers });
+  bodyTextOf.set(copy, body);
+  return copy;
+}
+
+/**
+ * Commits a handler's deferred writes, with the statement that stores its answer when the
+ * request has a key, in one batch. KeyTaken when that batch broke on the key.
+ */
+export async function commitDeferred(database: Database, statements: InStatement[], record: InStatement | null): Promise<void> {
   try {
-    await completeIdempotencyKey(database, claim, { status: response.status, headers, body });
+    await database.$client.batch(record ? [...statements, record] : statements, 'write');
   } catch (error) {
-    // The work is done and the caller gets its answer; only the record of it failed. Free
-    // the key rather than leave a claim that answers 409 until it goes stale.
-    console.error('idempotency: could not store an answer', error);
-    await releaseQuietly(database, claim);
+    if (record && isConstraintViolation(error)) throw new KeyTaken(error);
+    throw error;
   }
+}
+
+function isConstraintViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = `${(e as { code?: unknown }).code ?? ''} ${(e as { extendedCode?: unknown }).extendedCode ?? ''}`;
+    if (/SQLITE_CONSTRAINT/.test(code)) return true;
+  }
+  return false;
+}
+
+async function finish(database: Database, response: Response): Promise<Response> {
   await purgeOccasionally(database);
-  return known !== undefined ? response : new Response(body === '' ? null : body, { status: response.status, headers: response.headers });
+  return response;
 }
 
 async function releaseQuietly(database: Database, claim: Parameters<typeof releaseIdempotencyKey>[1]): Promise<void> {

@@ -1,3 +1,4 @@
+import type { InStatement } from '@libsql/client';
 import type { ZodType } from 'zod';
 import type { CacheProfile } from './cache';
 
@@ -14,6 +15,12 @@ export type Reply = {
   cache?: CacheProfile;
   contentLanguage?: string;
   headers?: Record<string, string>;
+  /**
+   * Writes the handler has prepared but not run (a route declared `deferredWrites`): the
+   * wrapper commits them as one batch once the answer is built — with the record of the
+   * answer under the request's Idempotency-Key, when it has one (./idempotency.ts).
+   */
+  write?: InStatement[];
 };
 
 export function ok(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}): Reply {

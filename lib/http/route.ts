@@ -9,7 +9,7 @@ import { problemResponse, zodFieldErrors } from './problems';
 import { requestIdFor } from './request-id';
 import { readJsonBody } from './body';
 import { applyRateLimit } from './rate-limit';
-import { withIdempotency } from './idempotency';
+import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from './idempotency';
 import { bodyTextOf, type Reply } from './reply';
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -25,6 +25,12 @@ type Spec<P extends ZodType, Q extends ZodType, B extends ZodType> = {
    * own code rather than `validation_failed` (signups: a missing consent is `consent_required`).
    */
   precheck?: (rawBody: unknown) => void;
+  /**
+   * The handler writes nothing itself: it returns its writes in `Reply.write`, and the
+   * wrapper commits them in one batch with the answer's idempotency record (one write per
+   * request instead of claim, work, record).
+   */
+  deferredWrites?: boolean;
 };
 
 export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType> = SiteContext & {
@@ -82,11 +88,14 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
 
       // Always a Response, errors included: idempotency stores a handler's 4xx answer
       // (a retry gets the same answer) and releases the key on a 5xx (a retry runs again).
-      const run = async () => {
+      const run = async (record?: Recorder) => {
         try {
           const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
-          return toResponse(req, reply, baseHeaders);
+          const response = toResponse(req, reply, baseHeaders);
+          if (reply.write) await commitDeferred(db(), reply.write, record && response.status < 500 ? record(await answerOf(response)) : null);
+          return response;
         } catch (error) {
+          if (error instanceof KeyTaken) throw error;
           return toProblem(error, requestId, baseHeaders);
         }
       };
@@ -95,6 +104,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
           { credentialId: auth.credentialId, key: req.headers.get('idempotency-key'), method, path: url.pathname, bodyText: rawBody?.text ?? '' },
           run,
           baseHeaders,
+          { deferredWrites: spec.deferredWrites },
         );
       }
       return await run();

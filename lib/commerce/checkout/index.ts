@@ -1,5 +1,5 @@
 /** Checkout sessions: the domain behind operations 12 and 14–19. */
-export { createCheckoutSession, getCheckoutSession, updateCheckoutSession, completeCheckoutSession, sessionMarket } from './sessions';
+export { createCheckoutSession, planCheckoutSession, getCheckoutSession, updateCheckoutSession, completeCheckoutSession, sessionMarket } from './sessions';
 export { changeCheckoutCountry, type CountryChangeWarning } from './country';
 export { deliveryOptions } from './delivery';
 export { suggestAddresses, addressSourceFor, addressBookSource, type AddressSource } from './address-source';

@@ -1,3 +1,4 @@
+import type { InStatement } from '@libsql/client';
 import type { StoredAddress } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
 import type { CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
@@ -6,7 +7,7 @@ import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { loadMarkets, type MarketInfo } from '../markets';
 import { priceRequestedLines } from './requested-lines';
-import { busy, findSession, insertSession, loadSession, mutateSession, saveSession, type LoadedSession, type SessionChanges } from './store';
+import { busy, findSession, loadSession, sessionStatements, mutateSession, saveSession, type LoadedSession, type SessionChanges } from './store';
 import { transition } from './state';
 import { sessionCountry, totalsFor } from './view';
 
@@ -43,48 +44,54 @@ async function chooseSessionMarket(database: DbOrTx, site: Site, requested: { ma
 }
 
 /**
- * Creates an open session from catalog prices of the session's market (lines and
- * bundles: see priceRequestedLines for what is refused and how bundles are priced).
+ * An open session from catalog prices of the session's market (lines and bundles: see
+ * priceRequestedLines for what is refused and how bundles are priced), and the statements
+ * that create it — not yet run, so the caller commits them in one batch with what else
+ * must be atomic with them (the API stores its idempotent answer in the same batch).
  */
-export async function createCheckoutSession(
+export async function planCheckoutSession(
   database: Database,
   context: Pick<SiteContext, 'site' | 'credentialId'>,
   input: CreateCheckoutSessionBody,
   options: { ttlSeconds: number } & Clock,
-): Promise<LoadedSession> {
+): Promise<{ session: LoadedSession; write: InStatement[] }> {
   const { site } = context;
   const now = options.now ?? Date.now();
   const { market, locale } = await chooseSessionMarket(database, site, input);
   const lines = await priceRequestedLines(database, site, market, locale, input);
   const totals = totalsFor(lines, null, market);
-  return insertSession(
-    database,
-    {
-      id: newId('cs'),
-      siteId: site.id,
-      credentialId: context.credentialId,
-      status: 'open',
-      marketId: market.id,
-      country: null,
-      locale,
-      currency: market.currency,
-      email: input.email ?? null,
-      phone: null,
-      shippingAddress: null,
-      billingAddress: null,
-      deliveryOption: null,
-      payment: null,
-      subtotal: totals.subtotal!,
-      shipping: null,
-      tax: totals.tax!,
-      total: totals.total!,
-      revision: 1,
-      expiresAt: now + options.ttlSeconds * 1000,
-      createdAt: now,
-      updatedAt: now,
-    },
-    lines,
-  );
+  const row = {
+    id: newId('cs'),
+    siteId: site.id,
+    credentialId: context.credentialId,
+    status: 'open',
+    marketId: market.id,
+    country: null,
+    locale,
+    currency: market.currency,
+    email: input.email ?? null,
+    phone: null,
+    shippingAddress: null,
+    billingAddress: null,
+    deliveryOption: null,
+    payment: null,
+    subtotal: totals.subtotal!,
+    shipping: null,
+    tax: totals.tax!,
+    total: totals.total!,
+    revision: 1,
+    expiresAt: now + options.ttlSeconds * 1000,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies Omit<LoadedSession, 'lines'>;
+  return { session: { ...row, lines }, write: sessionStatements(database, row, lines) };
+}
+
+/** planCheckoutSession, committed. */
+export async function createCheckoutSession(...args: Parameters<typeof planCheckoutSession>): Promise<LoadedSession> {
+  const { session, write } = await planCheckoutSession(...args);
+  await args[0].$client.batch(write, 'write');
+  return session;
 }
 
 /** A session of the Site as it is now (expiry applied). */

@@ -1,3 +1,4 @@
+import type { InStatement } from '@libsql/client';
 import { and, asc, eq, getTableColumns, sql, type Table } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
 import type { Database, DbOrTx, Tx } from '@/db/client';
@@ -64,6 +65,12 @@ export async function loadSession(database: Database, siteId: string, id: string
  * (db/prepared.ts; the lines' statement once per number of lines, at most 100).
  */
 export async function insertSession(database: Database, row: SessionRow, lines: LineRow[]): Promise<LoadedSession> {
+  await database.$client.batch(sessionStatements(database, row, lines), 'write');
+  return { ...row, lines };
+}
+
+/** The statements that insert a new session and its lines, for a batch of the caller's. */
+export function sessionStatements(database: Database, row: SessionRow, lines: LineRow[]): InStatement[] {
   const session = prepared(database, 'checkout.insertSession', (d) => d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare());
   const statements = [statementOf(session, row)];
   if (lines.length > 0) {
@@ -76,8 +83,7 @@ export async function insertSession(database: Database, row: SessionRow, lines: 
     });
     statements.push(statementOf(many, values));
   }
-  await database.$client.batch(statements, 'write');
-  return { ...row, lines };
+  return statements;
 }
 
 /** Every column of a table as a placeholder of its own name (values are encoded per column when filled). */

@@ -2,17 +2,19 @@ import { endpoint, route } from '@/lib/http/route';
 import { created } from '@/lib/http/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CheckoutSession } from '@/lib/contract/checkout';
-import { createCheckoutSession, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
+import { planCheckoutSession, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
-// POST /site/v1/commerce/checkout-sessions
+// POST /site/v1/commerce/checkout-sessions — the session and its lines are written in one
+// batch with the Idempotency-Key's answer (deferredWrites: see lib/http/idempotency.ts).
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
-  POST: route(op.createCheckoutSession, async ({ site, credentialId, body }) => {
-    const session = await createCheckoutSession(db(), { site, credentialId }, body, { ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS });
+  POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
+    const { session, write } = await planCheckoutSession(db(), { site, credentialId }, body, { ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS });
     return created(CheckoutSession.parse(toCheckoutSession(session, site)), `/site/v1/commerce/checkout-sessions/${session.id}`, {
       contentLanguage: session.locale,
       headers: { ETag: sessionEtag(session) },
+      write,
     });
   }),
 });
