@@ -242,3 +242,25 @@ describe('the storefront cart cookie with bundles', () => {
     expect(isCartEmpty(withBundleQuantity(only, { bundleId: 'bun_a', productHandle: 'p' }, 0))).toBe(true);
   });
 });
+
+describe('the storefront cart cookie with product handles on lines', () => {
+  it('keeps the product a line was added from (marked with !), and still reads lines without one', async () => {
+    const { parseCart, serializeCart, withQuantity } = await import('@/app/(storefront)/_lib/cart-codec');
+    const cart = parseCart(['nonce_123456', 'var_a~2~!linen-tote-bag', 'var_b~1', 'var_a~1', 'var_c~1~!Bad_Handle', 'var_d~1~!', 'bun_a~1~morning-coffee-set'].join('.'));
+    expect(cart.lines).toEqual([
+      { variantId: 'var_a', quantity: 3, productHandle: 'linen-tote-bag' },
+      { variantId: 'var_b', quantity: 1 },
+    ]);
+    expect(cart.bundles).toEqual([{ bundleId: 'bun_a', productHandle: 'morning-coffee-set', quantity: 1 }]);
+    expect(serializeCart(cart)).toBe('nonce_123456.var_a~3~!linen-tote-bag.var_b~1.bun_a~1~morning-coffee-set');
+    expect(parseCart(serializeCart(cart))).toEqual(cart);
+    // A handle-less line learns its handle when merged with one that has it.
+    expect(parseCart('nonce_123456.var_b~1.var_b~1~!fjord-ceramic-mug').lines).toEqual([{ variantId: 'var_b', quantity: 2, productHandle: 'fjord-ceramic-mug' }]);
+
+    // Setting a quantity keeps the handle; an add records it; a malformed one is not kept.
+    expect(withQuantity(cart, 'var_a', 5).lines[0]).toEqual({ variantId: 'var_a', quantity: 5, productHandle: 'linen-tote-bag' });
+    expect(withQuantity(cart, 'var_b', 2, 'fjord-ceramic-mug').lines[1]).toEqual({ variantId: 'var_b', quantity: 2, productHandle: 'fjord-ceramic-mug' });
+    expect(withQuantity(cart, 'var_new', 1, 'Not A Handle').lines[2]).toEqual({ variantId: 'var_new', quantity: 1 });
+    expect(withQuantity(cart, 'var_a', 0).lines.map((l) => l.variantId)).toEqual(['var_b']);
+  });
+});

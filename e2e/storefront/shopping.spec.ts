@@ -85,7 +85,8 @@ test.describe('product page and cart', () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'cart')!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.sameSite).toBe('Lax');
-    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]+(\.var_[A-Za-z0-9]+~\d{1,2})+$/);
+    // ids, quantities and the product each line came from (so the cart page reads that product, not the catalog)
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]+(\.var_[A-Za-z0-9]+~\d{1,2}~![a-z0-9-]+)+$/);
     expect(await page.evaluate(() => document.cookie)).not.toContain('cart=');
 
     await page.getByRole('button', { name: `Remove ${tote} from cart` }).click();
@@ -139,6 +140,17 @@ test.describe('product page and cart', () => {
     expect(added.status()).toBe(200);
     expect(await added.json()).toMatchObject({ status: 'added', cartCount: 99 });
     expect(added.headers()['set-cookie']).toMatch(/^cart=.*HttpOnly/i);
+  });
+
+  test('a cart line without its product handle (an older cookie), or with a wrong one, is still found and named', async ({ page, context }) => {
+    await useLocale(context);
+    const [natural] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' and v.title = 'Natural'");
+    const [white] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'White'");
+    await context.addCookies([{ name: 'cart', value: `nonce_older123.${natural!.id}~2.${white!.id}~1~!hygge-wool-rug`, url: process.env.E2E_BASE_URL! }]);
+    await page.goto('/cart');
+    await expect(page.getByLabel('Quantity of Linen Tote Bag — Natural', { exact: true })).toHaveText('2');
+    await expect(page.getByLabel('Quantity of Fjord Ceramic Mug — White', { exact: true })).toHaveText('1');
+    await expect(page.getByText('This item is no longer available. Remove it to continue.')).toHaveCount(0);
   });
 
   test('a tampered cart cookie is cleaned, never trusted', async ({ page, context }) => {

@@ -4,7 +4,11 @@ export const MAX_LINES = 100;
 export const MAX_QUANTITY = 99;
 export const MAX_BUNDLES = 20;
 
-export type CartLine = { variantId: string; quantity: number };
+/**
+ * `productHandle`: the product the variant was added from, so the cart page reads that one
+ * product instead of searching the catalog (absent in carts written before it was kept).
+ */
+export type CartLine = { variantId: string; quantity: number; productHandle?: string };
 /** A bundle bought whole at its price; the product handle is where its price and items are read. */
 export type CartBundle = { bundleId: string; productHandle: string; quantity: number };
 /** `nonce` is per cart: with the lines and bundles it makes the checkout's Idempotency-Key. */
@@ -15,8 +19,10 @@ const HANDLE = /^[a-z0-9][a-z0-9-]{0,99}$/;
 const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
 
 /**
- * Reads the cookie `nonce.variantId~qty.bundleId~qty~productHandle…` — ids, handles and
- * quantities only, never prices (characters a cookie carries without escaping). Anything
+ * Reads the cookie `nonce.variantId~qty~!productHandle.bundleId~qty~productHandle…` (a
+ * line's handle is marked with `!`, which no handle starts with and a cookie carries
+ * unencoded) — ids, handles and quantities only, never prices (characters a cookie
+ * carries without escaping). Anything
  * malformed is dropped, quantities are clamped to 1–99, repeated variants (and bundles)
  * are merged and at most 100 lines and 20 bundles are kept: the cookie is shopper-controlled.
  */
@@ -28,6 +34,12 @@ export function parseCart(value: string | undefined): Cart {
     const [id, qty, handle, ...extra] = entry.split('~');
     const quantity = Number(qty);
     if (!id || !ID.test(id) || !Number.isInteger(quantity) || quantity < 1 || extra.length > 0) continue;
+    if (handle?.startsWith('!')) {
+      const productHandle = handle.slice(1);
+      if (!HANDLE.test(productHandle)) continue;
+      addLine(lines, { variantId: id, quantity, productHandle });
+      continue;
+    }
     if (handle !== undefined) {
       if (!HANDLE.test(handle)) continue;
       const existing = bundles.find((b) => b.bundleId === id);
@@ -35,9 +47,7 @@ export function parseCart(value: string | undefined): Cart {
       else if (bundles.length < MAX_BUNDLES) bundles.push({ bundleId: id, productHandle: handle, quantity: Math.min(MAX_QUANTITY, quantity) });
       continue;
     }
-    const existing = lines.find((l) => l.variantId === id);
-    if (existing) existing.quantity = Math.min(MAX_QUANTITY, existing.quantity + quantity);
-    else if (lines.length < MAX_LINES) lines.push({ variantId: id, quantity: Math.min(MAX_QUANTITY, quantity) });
+    addLine(lines, { variantId: id, quantity });
   }
   if (nonce && NONCE.test(nonce)) return { nonce, lines, bundles };
   // A new cart gets a random nonce (checkout keys are per credential, shared by every
@@ -46,10 +56,21 @@ export function parseCart(value: string | undefined): Cart {
   return { nonce: value ? createHash('sha256').update(value).digest('base64url').slice(0, 16) : newNonce(), lines, bundles };
 }
 
+/** A repeated variant is merged into its first line (which keeps a handle either carries). */
+function addLine(lines: CartLine[], line: CartLine): void {
+  const existing = lines.find((l) => l.variantId === line.variantId);
+  if (existing) {
+    existing.quantity = Math.min(MAX_QUANTITY, existing.quantity + line.quantity);
+    existing.productHandle ??= line.productHandle;
+  } else if (lines.length < MAX_LINES) {
+    lines.push({ ...line, quantity: Math.min(MAX_QUANTITY, line.quantity) });
+  }
+}
+
 export function serializeCart(cart: Cart): string {
   return [
     cart.nonce,
-    ...cart.lines.slice(0, MAX_LINES).map((l) => `${l.variantId}~${l.quantity}`),
+    ...cart.lines.slice(0, MAX_LINES).map((l) => `${l.variantId}~${l.quantity}${l.productHandle ? `~!${l.productHandle}` : ''}`),
     ...cart.bundles.slice(0, MAX_BUNDLES).map((b) => `${b.bundleId}~${b.quantity}~${b.productHandle}`),
   ].join('.');
 }
@@ -62,14 +83,17 @@ export function newNonce(): string {
   return randomBytes(12).toString('base64url');
 }
 
-export function withQuantity(cart: Cart, variantId: string, quantity: number): Cart {
+/** Sets a line's quantity (0 removes it); a known product handle is kept, a given one is recorded. */
+export function withQuantity(cart: Cart, variantId: string, quantity: number, productHandle?: string): Cart {
   const clamped = Math.max(0, Math.min(MAX_QUANTITY, Math.trunc(quantity)));
   const others = cart.lines.filter((l) => l.variantId !== variantId);
   if (clamped === 0) return { ...cart, lines: others };
   const index = cart.lines.findIndex((l) => l.variantId === variantId);
+  const handle = productHandle && HANDLE.test(productHandle) ? productHandle : cart.lines[index]?.productHandle;
+  const line: CartLine = { variantId, quantity: clamped, ...(handle ? { productHandle: handle } : {}) };
   const lines = [...cart.lines];
-  if (index >= 0) lines[index] = { variantId, quantity: clamped };
-  else if (lines.length < MAX_LINES) lines.push({ variantId, quantity: clamped });
+  if (index >= 0) lines[index] = line;
+  else if (lines.length < MAX_LINES) lines.push(line);
   return { ...cart, lines };
 }
 

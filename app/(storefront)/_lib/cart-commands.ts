@@ -44,7 +44,7 @@ export async function addLine(form: URLSearchParams): Promise<CartCommandResult>
     return refused((t) => (isSiteApiError(error, 'not_found') ? t.lineUnavailable : t.tryAgainLater), productHandle);
   }
   const cart = await readCart();
-  const stored = await writeCart(withQuantity(cart, variantId, quantityOf(cart, variantId) + quantity));
+  const stored = await writeCart(withQuantity(cart, variantId, quantityOf(cart, variantId) + quantity, productHandle));
   const where = productHandle ? { productHandle, path: `/products/${productHandle}` } : {};
   await track([{ type: 'add_to_cart', variantId, quantity, ...where }]);
   const { t } = await shop();

@@ -32,32 +32,57 @@ export const collection = cache(async (handle: string, cursor?: string) =>
 
 export type ResolvedVariant = { product: Omit<CatalogProduct, 'variants'>; variant: Variant };
 
+/** Products read at once while resolving cart lines or naming bundle items. */
+const PRODUCT_READS_AT_ONCE = 6;
+
 /**
- * Finds variants by id in the catalog (the cart holds only variant ids). Reads catalog
- * pages until every id is found or the catalog ends; ids not found are simply absent (no
- * longer published, or not sold in this market).
+ * Finds the cart's variants. `key` is the lines as `variantId:productHandle` joined by `,`
+ * (the handle may be empty). A line that knows its product is found by reading that
+ * product — work bounded by the cart, never by the catalog. Only lines without one (carts
+ * from before handles were kept) or whose product no longer has the variant are looked
+ * for in catalog pages, until all are found or the catalog ends. Ids not found are simply
+ * absent (no longer published, or not sold in this market).
  */
 export const resolveVariants = cache(async (key: string): Promise<Map<string, ResolvedVariant>> => {
-  const wanted = new Set(key.split(',').filter(Boolean));
+  const lines = key.split(',').filter(Boolean).map((pair) => {
+    const [variantId = '', productHandle = ''] = pair.split(':');
+    return { variantId, productHandle };
+  });
   const found = new Map<string, ResolvedVariant>();
-  if (wanted.size === 0) return found;
+  if (lines.length === 0) return found;
   const where = await locality();
+
+  const handles = [...new Set(lines.map((l) => l.productHandle).filter(Boolean))];
+  const products = await mapBounded(handles, PRODUCT_READS_AT_ONCE, (handle) =>
+    productRead(handle, where.market, where.locale).catch((error: unknown) => {
+      if (isSiteApiError(error, 'not_found')) return null;
+      throw error;
+    }),
+  );
+  const wanted = new Set(lines.map((l) => l.variantId));
+  for (const p of products) {
+    if (!p) continue;
+    const { variants, images, handle, id, title, options, updatedAt } = p;
+    const product = { id, handle, title, options, updatedAt, featuredImage: images[0] ?? null };
+    for (const variant of variants) if (wanted.has(variant.id)) found.set(variant.id, { product, variant });
+  }
+
+  const missing = new Set([...wanted].filter((id) => !found.has(id)));
   let cursor: string | undefined;
-  for (let pages = 0; pages < 40; pages += 1) {
+  for (let pages = 0; missing.size > 0 && pages < 40; pages += 1) {
     const page = await fetchCatalogPage({ ...where, limit: 250, cursor });
     for (const { variants, ...item } of page.data) {
-      for (const variant of variants) if (wanted.has(variant.id)) found.set(variant.id, { product: item, variant });
+      for (const variant of variants) {
+        if (missing.delete(variant.id)) found.set(variant.id, { product: item, variant });
+      }
     }
-    if (found.size === wanted.size || !page.page.nextCursor) break;
+    if (!page.page.nextCursor) break;
     cursor = page.page.nextCursor;
   }
   return found;
 });
 
 export type BundleItemName = { productHandle: string; productTitle: string; variantTitle: string };
-
-/** Product reads in flight at once while naming bundle items. */
-const BUNDLE_READS_AT_ONCE = 6;
 
 /**
  * Names the items of bundles: each item carries its product's handle, so this reads each
@@ -70,7 +95,7 @@ export async function nameBundleItems(
   where: Required<Locality>,
 ): Promise<Map<string, BundleItemName>> {
   const handles = [...new Set(bundles.flatMap((b) => b.items.map((i) => i.productHandle)))];
-  const products = await mapBounded(handles, BUNDLE_READS_AT_ONCE, (handle) =>
+  const products = await mapBounded(handles, PRODUCT_READS_AT_ONCE, (handle) =>
     productRead(handle, where.market, where.locale).catch((error: unknown) => {
       if (isSiteApiError(error, 'not_found')) return null;
       throw error;

@@ -60,7 +60,7 @@ export default async function CartPage({ searchParams }: Props) {
 async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart; flagged: string[]; t: Dictionary; locale: string }) {
   const ids = cart.lines.map((l) => l.variantId);
   const [resolved, availability] = await Promise.all([
-    resolveVariants([...ids].sort().join(',')),
+    resolveVariants(cart.lines.map((l) => `${l.variantId}:${l.productHandle ?? ''}`).sort().join(',')),
     ids.length ? fetchAvailabilityBatch(ids).catch(() => null) : null,
   ]);
   const live = new Map((availability?.data ?? []).map((a) => [a.variantId, a]));

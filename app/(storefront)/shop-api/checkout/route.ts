@@ -20,7 +20,7 @@ export async function POST(req: Request): Promise<Response> {
   try {
     const { session } = await startCheckout(
       {
-        lines: cart.lines,
+        lines: cart.lines.map(({ variantId, quantity }) => ({ variantId, quantity })),
         ...(cart.bundles.length ? { bundles: cart.bundles.map(({ bundleId, quantity }) => ({ bundleId, quantity })) } : {}),
         market: where.market,
         locale: where.locale,
