@@ -1,6 +1,6 @@
 'use client';
 import Link from 'next/link';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { fill } from '../_lib/i18n';
 import { useT } from './i18n-context';
@@ -24,8 +24,8 @@ export function CartLink({ count: known }: { count: number | null }) {
   const client = useQueryClient();
   const { data } = useQuery({ queryKey: CART_COUNT_QUERY, queryFn: loadCount, enabled: known === null });
   // A page rendered on request knows the count; an add made on it since (./use-cart-command.ts)
-  // answers the newer one into the same query.
-  useEffect(() => {
+  // answers the newer one into the same query. Before paint, so an older count never shows.
+  useLayoutEffect(() => {
     if (known !== null) client.setQueryData(CART_COUNT_QUERY, known);
   }, [client, known]);
   const count = data ?? known ?? undefined;
