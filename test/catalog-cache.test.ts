@@ -9,7 +9,8 @@ import { seedDatabase } from '@/db/seed';
 import { inventoryLevels, markets, productTranslations, products, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/commerce/credentials';
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
-import { BoundedCache } from '@/lib/commerce/catalog/cache';
+import { BoundedCache, VersionedMemo } from '@/lib/commerce/catalog/cache';
+import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { readAvailabilityBatch } from '@/lib/commerce/availability';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { DomainError } from '@/lib/commerce/errors';
@@ -137,6 +138,33 @@ describe('catalog caches', () => {
     expect(after.market.name).toBe('Sverige (renamed)');
   });
 
+  it('price checkout lines at the catalog as it is now: price, stock, title and publication changes show in the next session', async () => {
+    const site = await request();
+    const se = await chooseMarket(database, site, {});
+    const mug = await getPublishedProduct(database, site, 'fjord-ceramic-mug', se);
+    const id = mug.variants[0]!.id;
+    const lines = async () => readCatalogVariants(database, await request(), 'se', 'sv-SE', [id, 'var_does_not_exist']);
+
+    const first = await lines();
+    expect([...first.keys()]).toEqual([id]); // the unknown id is absent, and remembered as such
+    expect(Object.isFrozen(first.get(id))).toBe(true);
+    expect((await lines()).get(id)).toBe(first.get(id)); // a hit: the same frozen line
+
+    await other.update(variantPrices).set({ amount: 313_00 }).where(and(eq(variantPrices.variantId, id), eq(variantPrices.marketId, 'se')));
+    expect((await lines()).get(id)!.unitPrice).toBe(313_00);
+
+    await other.update(inventoryLevels).set({ quantity: 2, policy: 'deny' }).where(eq(inventoryLevels.variantId, id));
+    expect((await lines()).get(id)!.level).toMatchObject({ quantity: 2, policy: 'deny' });
+
+    await other.update(productTranslations).set({ title: 'Fjord mug, renamed' }).where(and(eq(productTranslations.productId, mug.id), eq(productTranslations.locale, 'sv-SE')));
+    expect((await lines()).get(id)!.title).toMatch(/^Fjord mug, renamed/);
+
+    await other.update(products).set({ status: 'draft' }).where(eq(products.id, mug.id));
+    expect((await lines()).has(id)).toBe(false);
+    await other.update(products).set({ status: 'published' }).where(eq(products.id, mug.id));
+    expect((await lines()).has(id)).toBe(true);
+  });
+
   it('never serve a revoked credential, even right after it was used', async () => {
     const { token: doomed } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
     expect(await authenticateCredential(database, doomed)).not.toBeNull();
@@ -160,6 +188,40 @@ describe('catalog caches', () => {
     ).rejects.toBe(rolledBack);
     const outside = await getPublishedProduct(database, await request(), 'fjord-ceramic-mug', se);
     expect(outside.variants[0]!.price).toEqual(variant.price);
+  });
+});
+
+describe('VersionedMemo', () => {
+  it('reads only the ids it has not seen at a key, and remembers unknown ids as absent', async () => {
+    const memo = new VersionedMemo<number>(4, 100);
+    const asked: string[][] = [];
+    const read = async (missing: string[]) => {
+      asked.push(missing);
+      return new Map(missing.filter((id) => id !== 'gone').map((id) => [id, id.length]));
+    };
+    expect(await memo.many('v1', ['a', 'bb', 'gone'], read)).toEqual(new Map([['a', 1], ['bb', 2]]));
+    expect(await memo.many('v1', ['bb', 'gone', 'ccc'], read)).toEqual(new Map([['bb', 2], ['ccc', 3]]));
+    expect(asked).toEqual([['a', 'bb', 'gone'], ['ccc']]);
+    // another key (a new catalog version) reads again
+    await memo.many('v2', ['a'], read);
+    expect(asked.at(-1)).toEqual(['a']);
+  });
+
+  it('keeps at most maxKeys keys and starts a key again past maxIdsPerKey ids', async () => {
+    const memo = new VersionedMemo<number>(2, 3);
+    let reads = 0;
+    const read = async (missing: string[]) => {
+      reads += 1;
+      return new Map(missing.map((id) => [id, 1]));
+    };
+    await memo.many('k1', ['a'], read);
+    await memo.many('k2', ['a'], read);
+    await memo.many('k3', ['a'], read); // k1 is the least recent: dropped
+    expect(reads).toBe(3);
+    await memo.many('k1', ['a'], read);
+    expect(reads).toBe(4);
+    await memo.many('k1', ['b', 'c', 'd'], read); // k1 now holds 4 ids
+    expect(memo.at('k1').size).toBe(0); // past the cap: empty again
   });
 });
 

@@ -25,8 +25,13 @@ async function failure(promise: Promise<unknown>): Promise<DomainError> {
   return error as DomainError;
 }
 
-const create = (context: SiteContext, body: unknown) =>
-  createCheckoutSession(database, context, CreateCheckoutSessionBody.parse(body), { ttlSeconds: 3600 });
+/** Each Site context's credential: a request authenticates afresh (and so reads the catalog version now). */
+const tokens = new Map<SiteContext, string>();
+
+const create = async (context: SiteContext, body: unknown) => {
+  const now = (await authenticateCredential(database, tokens.get(context)!))!;
+  return createCheckoutSession(database, now, CreateCheckoutSessionBody.parse(body), { ttlSeconds: 3600 });
+};
 
 async function price(variantId: string, market: string): Promise<number> {
   const [row] = await database.select().from(variantPrices).where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
@@ -59,8 +64,12 @@ beforeAll(async () => {
   database = openDatabase({ url });
   await migrateDatabase(database, url);
   await seedDatabase(database);
-  const context = async (siteHandle: string) =>
-    (await authenticateCredential(database, (await createCredential(database, { siteHandle, scope: 'extended' })).token))!;
+  const context = async (siteHandle: string) => {
+    const { token } = await createCredential(database, { siteHandle, scope: 'extended' });
+    const made = (await authenticateCredential(database, token))!;
+    tokens.set(made, token);
+    return made;
+  };
   demo = await context('demo');
   outlet = await context('outlet');
   const [bundle] = await database.select({ id: bundles.id }).from(bundles).where(eq(bundles.title, 'Coffee for two'));

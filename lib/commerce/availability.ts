@@ -3,7 +3,7 @@ import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import type { AvailabilityStatus } from '@/lib/contract/common';
-import { cacheable, versionKey } from './catalog/cache';
+import { cacheable, VersionedMemo, versionKey } from './catalog/cache';
 import { preparedCatalogVersion } from './catalog/prepared-reads';
 import { DomainError, NotFound } from './errors';
 import { isPublished } from './published';
@@ -49,22 +49,7 @@ export type SiteRef = string | { id: string; catalogVersion: number };
  * check (one indexed read), and a batch only queries the ids it has not seen at that
  * version. Bounded: a few versions, and a cap on ids per version.
  */
-const MAX_VERSIONS = 8;
-const MAX_IDS_PER_VERSION = 50_000;
-const statuses = new Map<string, Map<string, AvailabilityStatus | null>>();
-
-function statusesAt(key: string): Map<string, AvailabilityStatus | null> {
-  let memo = statuses.get(key);
-  if (memo) {
-    statuses.delete(key);
-  } else {
-    memo = new Map();
-    if (statuses.size >= MAX_VERSIONS) statuses.delete(statuses.keys().next().value!);
-  }
-  statuses.set(key, memo);
-  if (memo.size > MAX_IDS_PER_VERSION) memo.clear();
-  return memo;
-}
+const statuses = new VersionedMemo<AvailabilityStatus>(8, 50_000);
 
 function versionQuery(database: DbOrTx) {
   return database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, sql.placeholder('siteId'))).prepare();
@@ -86,18 +71,9 @@ export async function readAvailability(database: DbOrTx, site: SiteRef, variantI
   if (!cacheable(database)) return queryAvailability(database, siteId, variantIds);
   const version = typeof site === 'string' ? await catalogVersionOf(database, siteId) : site.catalogVersion;
   if (version === null) return new Map();
-  const memo = statusesAt(versionKey(database, { id: siteId, catalogVersion: version }));
-  const missing = variantIds.filter((id) => !memo.has(id));
-  if (missing.length > 0) {
-    const found = await queryAvailability(database, siteId, missing);
-    for (const id of missing) memo.set(id, found.get(id) ?? null);
-  }
-  const out = new Map<string, AvailabilityStatus>();
-  for (const id of variantIds) {
-    const status = memo.get(id);
-    if (status) out.set(id, status);
-  }
-  return out;
+  return statuses.many(versionKey(database, { id: siteId, catalogVersion: version }), variantIds, (missing) =>
+    queryAvailability(database, siteId, missing),
+  );
 }
 
 async function queryAvailability(database: DbOrTx, siteId: string, variantIds: string[]) {

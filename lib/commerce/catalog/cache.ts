@@ -84,6 +84,52 @@ export class BoundedCache<V> {
 }
 
 /**
+ * Per-id answers (a variant's status, its checkout line) per key that carries the catalog
+ * version: a request asks for the ids it needs, reads only those not seen at this version,
+ * and stores what it read — `null` for an id that does not exist, so it is not asked again.
+ * Bounded: the most recent `maxKeys` keys, and a key that holds more than `maxIdsPerKey`
+ * ids starts again empty.
+ */
+export class VersionedMemo<V> {
+  private readonly keys = new Map<string, Map<string, V | null>>();
+
+  constructor(
+    private readonly maxKeys: number,
+    private readonly maxIdsPerKey: number,
+  ) {}
+
+  at(key: string): Map<string, V | null> {
+    let memo = this.keys.get(key);
+    if (memo) {
+      // re-insert: Map order is the recency order
+      this.keys.delete(key);
+      if (memo.size > this.maxIdsPerKey) memo.clear();
+    } else {
+      memo = new Map();
+      if (this.keys.size >= this.maxKeys) this.keys.delete(this.keys.keys().next().value!);
+    }
+    this.keys.set(key, memo);
+    return memo;
+  }
+
+  /** What `ids` have at `key`: each id read once per key (`read` answers the missing ones). */
+  async many(key: string, ids: readonly string[], read: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const memo = this.at(key);
+    const missing = ids.filter((id) => !memo.has(id));
+    if (missing.length > 0) {
+      const found = await read(missing);
+      for (const id of missing) memo.set(id, found.get(id) ?? null);
+    }
+    const out = new Map<string, V>();
+    for (const id of ids) {
+      const value = memo.get(id);
+      if (value != null) out.set(id, value);
+    }
+    return out;
+  }
+}
+
+/**
  * Rough heap footprint of a JSON-like value: its JSON length times V8's overhead for
  * small objects and strings (measured with the benchmark: ~3,000 cached products, 1.5 KB
  * of JSON each, took ~40 MB of live heap).

@@ -6,6 +6,7 @@ import { idList, inIdList, prepared } from '@/db/prepared';
 import type { SiteContext } from '../credentials';
 import type { StockLevel } from '../availability';
 import { isPublished } from '../published';
+import { cacheable, VersionedMemo, versionKey } from '../catalog/cache';
 
 /** A published variant of the Site as checkout sees it in one market. */
 export type CatalogVariant = {
@@ -19,8 +20,19 @@ export type CatalogVariant = {
 };
 
 /**
+ * Checkout lines as the catalog showed them at a catalog version, per market and locale:
+ * everything a line takes from the catalog (title, price, stock) bumps the version when it
+ * changes, so a variant read once is read again only after a change — made by any
+ * instance — or when it ages out. Pricing a session then costs no catalog query while the
+ * catalog stands still (see ../catalog/cache.ts for why that is safe across instances).
+ * Bounded: 4 keys, 10,000 variants each (a few MB at most).
+ */
+const linesAt = new VersionedMemo<CatalogVariant>(4, 10_000);
+
+/**
  * Published variants of the Site by id, priced in one market. Unknown, unpublished and
  * other Sites' variants are simply absent: checkout cannot tell them apart, nor should it.
+ * Inside a transaction (which may hold its own uncommitted changes) they are always read.
  */
 export async function readCatalogVariants(
   database: DbOrTx,
@@ -29,24 +41,38 @@ export async function readCatalogVariants(
   locale: string,
   variantIds: string[],
 ): Promise<Map<string, CatalogVariant>> {
-  if (variantIds.length === 0) return new Map();
+  const ids = [...new Set(variantIds)];
+  if (ids.length === 0) return new Map();
+  if (!cacheable(database)) return queryCatalogVariants(database, site, marketId, locale, ids);
+  const key = `${versionKey(database, site)}|${marketId}|${locale}|${site.defaultLocale}`;
+  return linesAt.many(key, ids, (missing) => queryCatalogVariants(database, site, marketId, locale, missing));
+}
+
+async function queryCatalogVariants(
+  database: DbOrTx,
+  site: SiteContext['site'],
+  marketId: string,
+  locale: string,
+  variantIds: string[],
+): Promise<Map<string, CatalogVariant>> {
   const rows = await prepared(database, 'checkout.catalogVariants', catalogVariantsQuery).all({
     siteId: site.id,
     marketId,
-    variantIds: idList([...new Set(variantIds)]),
+    variantIds: idList(variantIds),
     locale,
     fallbackLocale: site.defaultLocale,
   });
   return new Map(
     rows.map((r) => [
       r.variantId,
-      {
+      // Shared by every request that prices this variant at this version: read-only.
+      Object.freeze({
         variantId: r.variantId,
         productHandle: r.productHandle,
         title: lineTitle(r.title ?? r.fallbackTitle ?? r.productHandle, r.variantTitle),
         unitPrice: r.amount,
-        level: r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! },
-      },
+        level: r.quantity === null ? null : Object.freeze({ quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! }),
+      }),
     ]),
   );
 }
