@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
+import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { createStatementCachingClient } from './statement-cache';
 
 /**
@@ -18,18 +19,23 @@ import { createStatementCachingClient } from './statement-cache';
  */
 export function createLocalClient(config: Config & { timeout: number }): Client {
   const queue = writeQueueFor(config.url, Math.max(config.timeout, 50));
+  const path = filePath(config.url);
+  // WAL checkpoints run on a worker thread of their own (see checkpointer.ts).
+  const checkpointer = path ? checkpointerFor(path) : null;
   // Reads use a pool of connections; writes take turns on ONE connection of their own, so
   // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
   // checkpoints rather than at every commit. A commit still survives the process being
   // killed (it is in the WAL file); only a power cut can lose the last few.
-  const open = (connections: number) => {
-    const path = filePath(config.url);
-    return path ? createStatementCachingClient(path, { timeout: config.timeout, maxConnections: connections }) : createClient({ ...config, concurrency: connections });
-  };
+  const open = (connections: number) =>
+    path ? createStatementCachingClient(path, { timeout: config.timeout, maxConnections: connections }) : createClient({ ...config, concurrency: connections });
   let current = open(READ_CONNECTIONS);
   const openWriter = () => {
     const client = open(1);
-    return { client, ready: client.execute('PRAGMA synchronous = NORMAL').then(() => client) };
+    const ready = client
+      .execute('PRAGMA synchronous = NORMAL')
+      .then(() => (checkpointer ? client.execute(`PRAGMA wal_autocheckpoint = ${checkpointer.autocheckpointPages()}`) : null))
+      .then(() => client);
+    return { client, ready };
   };
   let writer = openWriter();
 
@@ -54,6 +60,11 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
       release();
     }
   };
+
+  // Without the worker the writer checkpoints itself again, at SQLite's default size.
+  checkpointer?.onFailure(() => {
+    void exclusive((client) => client.execute(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`)).catch(() => undefined);
+  });
 
   return {
     execute(stmtOrSql: InStatement | string, args?: InArgs) {
@@ -87,6 +98,7 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
     close() {
       current.close();
       writer.client.close();
+      checkpointer?.release();
     },
     reconnect() {
       current.reconnect();

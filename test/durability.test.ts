@@ -1,11 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createClient, LibsqlError } from '@libsql/client';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
+import { BACKSTOP_PAGES, checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from '@/db/checkpointer';
 
 const freshUrl = () => `file:${join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'site.db')}`;
 
@@ -73,5 +74,51 @@ describe('the local database', () => {
     }
     const count = await database.$client.execute("SELECT count(*) FROM probe WHERE v LIKE 'ok%'");
     expect(Number(count.rows[0]![0])).toBe(5);
+  });
+
+  it('checkpoints the WAL on a worker thread: the file takes the pages without the writer checkpointing', async () => {
+    const { url, database } = await freshDatabase();
+    const file = url.slice('file:'.length);
+    // The writer's own automatic checkpoint is only a backstop now.
+    const auto = await database.$client.execute('PRAGMA wal_autocheckpoint');
+    expect(Number(auto.rows[0]![0])).toBe(BACKSTOP_PAGES);
+    const before = statSync(file).size;
+    // ~300 pages into the WAL: far below the backstop, so only the worker can move them.
+    const row = 'x'.repeat(3000);
+    for (let i = 0; i < 10; i += 1) {
+      await database.$client.batch(Array.from({ length: 30 }, () => ({ sql: 'INSERT INTO probe (v) VALUES (?)', args: [row] })), 'write');
+    }
+    await expect.poll(() => statSync(file).size, { timeout: 5_000, interval: 50 }).toBeGreaterThan(before + 250 * 4096);
+    const count = await database.$client.execute('SELECT count(*) FROM probe');
+    expect(Number(count.rows[0]![0])).toBe(300);
+    database.$client.close();
+  });
+
+  it('goes back to checkpointing in the writer when the worker cannot run', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const broken = checkpointerFor(join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'no', 'such', 'dir', 'site.db'));
+    try {
+      expect(broken.autocheckpointPages()).toBe(BACKSTOP_PAGES);
+      await new Promise<void>((done) => broken.onFailure(done));
+      expect(broken.autocheckpointPages()).toBe(DEFAULT_AUTOCHECKPOINT_PAGES);
+      expect(String(logged.mock.calls[0]?.[0])).toMatch(/checkpoint worker stopped/);
+    } finally {
+      broken.release();
+      logged.mockRestore();
+    }
+  });
+
+  it('keeps one checkpoint worker per file while any client has it open, and stops it with the last', async () => {
+    const url = freshUrl();
+    const file = resolve(url.slice('file:'.length));
+    const workers = (globalThis as { __sqliteCheckpointers?: Map<string, unknown> }).__sqliteCheckpointers!;
+    const first = openDatabase({ url });
+    const second = openDatabase({ url });
+    await migrateDatabase(first, url);
+    expect(workers.has(file)).toBe(true);
+    first.$client.close();
+    expect(workers.has(file)).toBe(true);
+    second.$client.close();
+    expect(workers.has(file)).toBe(false);
   });
 });
