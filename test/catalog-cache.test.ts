@@ -168,8 +168,25 @@ describe('catalog caches', () => {
   it('never serve a revoked credential, even right after it was used', async () => {
     const { token: doomed } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
     expect(await authenticateCredential(database, doomed)).not.toBeNull();
+    expect(await authenticateCredential(database, doomed)).not.toBeNull(); // remembered now
     await revokeCredential(other, doomed);
     expect(await authenticateCredential(database, doomed)).toBeNull();
+    // revoked by this same process (its writer connection) counts at once too
+    const { token: also } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
+    expect(await authenticateCredential(database, also)).not.toBeNull();
+    await revokeCredential(database, also);
+    expect(await authenticateCredential(database, also)).toBeNull();
+  });
+
+  it('read the catalog version afresh with the credential after any commit, from this process or another', async () => {
+    const [tote] = await database.select({ featured: products.featuredPosition }).from(products).where(eq(products.handle, 'linen-tote-bag'));
+    const first = await request();
+    expect((await request()).catalogVersion).toBe(first.catalogVersion);
+    await database.update(products).set({ featuredPosition: 7 }).where(eq(products.handle, 'linen-tote-bag'));
+    const second = await request();
+    expect(second.catalogVersion).toBeGreaterThan(first.catalogVersion);
+    await other.update(products).set({ featuredPosition: tote!.featured }).where(eq(products.handle, 'linen-tote-bag'));
+    expect((await request()).catalogVersion).toBeGreaterThan(second.catalogVersion);
   });
 
   it('never share what a transaction read before it committed', async () => {

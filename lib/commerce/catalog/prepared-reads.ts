@@ -34,7 +34,13 @@ type Statements = {
   connection: Database.Database;
   credential: Database.Statement<[string]>;
   version: Database.Statement<[string]>;
+  dataVersion: Database.Statement<[]>;
+  /** Credential rows this connection read, with the data_version they were read at. */
+  credentials: Map<string, { row: CredentialRow | null; at: number }>;
 };
+
+/** Credentials remembered per connection (a process serves a handful; past this it starts again). */
+const MAX_REMEMBERED_CREDENTIALS = 1024;
 
 const CREDENTIAL_SQL = `SELECT c.id AS credentialId, c.scope AS scope, c.token_hash AS tokenHash, c.revoked_at AS revokedAt,
   s.id AS siteId, s.handle AS handle, s.name AS name, s.default_market_id AS defaultMarketId,
@@ -63,6 +69,8 @@ async function open(client: Client): Promise<Statements | null> {
     connection,
     credential: connection.prepare<[string]>(CREDENTIAL_SQL),
     version: connection.prepare<[string]>(VERSION_SQL),
+    dataVersion: connection.prepare<[]>('PRAGMA data_version'),
+    credentials: new Map(),
   };
 }
 
@@ -111,12 +119,31 @@ function attempt<T>(database: DbOrTx, statements: Statements, read: (s: Statemen
  */
 export function preparedCredentialNow(database: DbOrTx, tokenHash: string): CredentialRow | null | undefined {
   const statements = ready.get(database);
-  return statements ? attempt(database, statements, (s) => (s.credential.get(tokenHash) as CredentialRow | undefined) ?? null) : undefined;
+  return statements ? attempt(database, statements, (s) => credentialRow(s, tokenHash)) : undefined;
 }
 
 /** The credential with this hash and its Site; null if none; undefined if this database has no prepared reads. */
 export function preparedCredential(database: DbOrTx, tokenHash: string): Promise<CredentialRow | null | undefined> {
-  return run(database, (s) => (s.credential.get(tokenHash) as CredentialRow | undefined) ?? null);
+  return run(database, (s) => credentialRow(s, tokenHash));
+}
+
+/**
+ * The row as the database has it now. `PRAGMA data_version` changes whenever any other
+ * connection — a write of this process, another instance, a person with sqlite3 — has
+ * committed anything since this connection last looked (this connection never writes), so
+ * while it is unchanged the row read last time is the row now: the same answer as reading
+ * it again, for one tiny statement instead of a two-table join (~5 µs against ~40–90 µs
+ * under load). Any commit at all — a revocation, a catalog change, a checkout — makes the
+ * next request read the row again.
+ */
+function credentialRow(s: Statements, tokenHash: string): CredentialRow | null {
+  const at = (s.dataVersion.get() as { data_version: number }).data_version;
+  const known = s.credentials.get(tokenHash);
+  if (known && known.at === at) return known.row;
+  const row = (s.credential.get(tokenHash) as CredentialRow | undefined) ?? null;
+  if (s.credentials.size >= MAX_REMEMBERED_CREDENTIALS) s.credentials.clear();
+  s.credentials.set(tokenHash, { row, at });
+  return row;
 }
 
 /** The Site's catalog version; null if no such Site; undefined if this database has no prepared reads. */
