@@ -39,10 +39,9 @@ export const checkoutSessions = sqliteTable('checkout_sessions', {
   expiresAt: integer().notNull(),
   createdAt: integer().notNull(),
   updatedAt: integer().notNull(),
-}, (t) => [
-  // session by id within the Site
-  index('checkout_sessions_site_idx').on(t.siteId, t.id),
-]);
+});
+// No index on (site_id, id): a session is found by its primary key, and the Site is checked
+// on that one row. Every index is one more B-tree each creation writes.
 
 export const checkoutSessionLines = sqliteTable('checkout_session_lines', {
   sessionId: text().notNull().references(() => checkoutSessions.id, { onDelete: 'cascade' }),

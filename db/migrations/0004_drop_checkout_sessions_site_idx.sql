@@ -1,0 +1,1 @@
+DROP INDEX `checkout_sessions_site_idx`;
