@@ -26,9 +26,11 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
   // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
   // checkpoints rather than at every commit. A commit still survives the process being
   // killed (it is in the WAL file); only a power cut can lose the last few.
-  const open = (connections: number) =>
-    path ? createStatementCachingClient(path, { timeout: config.timeout, maxConnections: connections }) : createClient({ ...config, concurrency: connections });
-  let current = open(READ_CONNECTIONS);
+  const open = (connections: number, pageCacheKib?: number) =>
+    path ? createStatementCachingClient(path, { timeout: config.timeout, maxConnections: connections, pageCacheKib }) : createClient({ ...config, concurrency: connections });
+  // A read connection's page cache starts empty again after any commit (SQLite discards it
+  // when the database changed), so most of a large one would only hold memory: 1 MB each.
+  let current = open(READ_CONNECTIONS, READ_PAGE_CACHE_KIB);
   const openWriter = () => {
     const client = open(1);
     const ready = client
@@ -40,7 +42,7 @@ export function createLocalClient(config: Config & { timeout: number }): Client 
   let writer = openWriter();
 
   const retire = (failed: Client) => {
-    if (current === failed) current = open(READ_CONNECTIONS);
+    if (current === failed) current = open(READ_CONNECTIONS, READ_PAGE_CACHE_KIB);
     else if (writer.client === failed) writer = openWriter();
     else return;
     // Work already under way on the old client finishes first; none outlives a second.
@@ -201,6 +203,8 @@ class WriteQueue {
 
 /** The library's default pool size. */
 const READ_CONNECTIONS = 20;
+/** Page cache of each read connection (KiB). */
+const READ_PAGE_CACHE_KIB = 1024;
 
 /**
  * The file a plain `file:` URL names; null for anything else (in-memory, query options),

@@ -22,8 +22,12 @@ import type { Client } from '@libsql/client';
  * call at a time. A statement that throws is dropped from the cache, so one left
  * mid-step by an error (e.g. SQLITE_BUSY) is never stepped again.
  */
-export function createStatementCachingClient(path: string, options: { timeout: number; maxConnections: number }): Client {
+export function createStatementCachingClient(
+  path: string,
+  options: { timeout: number; maxConnections: number; /** SQLite's page cache per connection (KiB); its default is 2,000. */ pageCacheKib?: number },
+): Client {
   const pool = new StatementCachingPool(path, { timeout: options.timeout }, options.maxConnections);
+  pool.pageCacheKib = options.pageCacheKib;
   // Same probe as the library's createClient: fail at start-up if the file cannot be opened.
   const probe = pool.acquireSync();
   try {
@@ -38,16 +42,19 @@ export function createStatementCachingClient(path: string, options: { timeout: n
 export const STATEMENTS_PER_CONNECTION = 256;
 
 class StatementCachingPool extends ConnectionPool {
+  pageCacheKib: number | undefined;
+
   override acquireSync(forTransaction = false): Database.Database {
-    return withStatementCache(super.acquireSync(forTransaction));
+    return withStatementCache(super.acquireSync(forTransaction), this.pageCacheKib);
   }
 }
 
 const cached = new WeakSet<Database.Database>();
 
-function withStatementCache(connection: Database.Database): Database.Database {
+function withStatementCache(connection: Database.Database, pageCacheKib: number | undefined): Database.Database {
   if (cached.has(connection)) return connection;
   cached.add(connection);
+  if (pageCacheKib !== undefined) connection.exec(`PRAGMA cache_size = -${Math.max(64, Math.floor(pageCacheKib))}`);
   const compile = connection.prepare.bind(connection);
   const statements = new Map<string, Database.Statement>();
   connection.prepare = ((sql: string) => {

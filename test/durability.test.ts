@@ -76,6 +76,14 @@ describe('the local database', () => {
     expect(Number(count.rows[0]![0])).toBe(5);
   });
 
+  it('gives read connections a 1 MB page cache and leaves the writer SQLite\'s default', async () => {
+    const { database } = await freshDatabase();
+    const read = await database.$client.execute('SELECT cache_size FROM pragma_cache_size');
+    expect(Number(read.rows[0]![0])).toBe(-1024);
+    const write = await database.$client.execute('PRAGMA cache_size'); // a PRAGMA goes the way writes go
+    expect(Number(write.rows[0]![0])).toBe(-2000);
+  });
+
   it('checkpoints the WAL on a worker thread: the file takes the pages without the writer checkpointing', async () => {
     const { url, database } = await freshDatabase();
     const file = url.slice('file:'.length);

@@ -176,7 +176,10 @@ export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id
 
 const MB = 1024 * 1024;
 
-/** Whole products by handle (the hot read): up to 4,000 entries / ~32 MB of heap. */
-export const productCache = new BoundedCache<unknown>(4000, 32 * MB);
+/**
+ * Whole products by handle (the hot read): up to 3,000 entries / ~20 MB of heap — the hot
+ * part of a large catalog, inside the server's 300 MB budget beside Next's page cache.
+ */
+export const productCache = new BoundedCache<unknown>(3000, 20 * MB);
 /** Pages (product lists, the catalog, collections, the snapshot). */
 export const pageCache = new BoundedCache<unknown>(1000, 16 * MB);
