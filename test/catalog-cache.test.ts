@@ -11,7 +11,7 @@ import { authenticateCredential, createCredential, revokeCredential } from '@/li
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/commerce/catalog/cache';
 import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
-import { readAvailabilityBatch } from '@/lib/commerce/availability';
+import { readAvailabilityBatch, readAvailabilityStatuses } from '@/lib/commerce/availability';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { DomainError } from '@/lib/commerce/errors';
 
@@ -92,6 +92,25 @@ describe('catalog caches', () => {
     }
     const listed = (await listProducts(database, now, se, { limit: 100 })).data.find((p) => p.handle === 'fjord-ceramic-mug');
     expect(listed?.availability).toBe('out_of_stock');
+  });
+
+  it('share one frozen batch answer per set of ids while stock stands still, and a new one after a change', async () => {
+    const site = await request();
+    const se = await chooseMarket(database, site, {});
+    const ids = (await getPublishedProduct(database, site, 'polar-down-jacket', se)).variants.map((v) => v.id);
+    const first = await readAvailabilityStatuses(database, site, [...ids, 'var_nope']);
+    expect(await readAvailabilityStatuses(database, await request(), [...ids, 'var_nope'])).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.data[0])).toBe(true);
+    expect(first.notFound).toEqual(['var_nope']);
+    const [level] = await database.select().from(inventoryLevels).where(eq(inventoryLevels.variantId, ids[0]!));
+    await other.update(inventoryLevels).set({ quantity: 0, policy: 'deny' }).where(eq(inventoryLevels.variantId, ids[0]!));
+    try {
+      const after = await readAvailabilityStatuses(database, await request(), [...ids, 'var_nope']);
+      expect(after).not.toBe(first);
+      expect(after.data[0]).toMatchObject({ variantId: ids[0], status: 'out_of_stock', canSubscribe: true });
+    } finally {
+      await other.update(inventoryLevels).set({ quantity: level!.quantity, policy: level!.policy }).where(eq(inventoryLevels.variantId, ids[0]!));
+    }
   });
 
   it('make an unpublished product vanish from reads, pages and collections at once', async () => {

@@ -176,6 +176,26 @@ test.describe('availability', () => {
     expect(batch.notFound).toEqual(['var_nope']);
   });
 
+  test('a batch asked again: a fresh asOf every time, one weak ETag while stock stands still, 304 for it', async ({ request }) => {
+    const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
+    const path = `/commerce/availability?variantIds=${mug.variants.map((v) => v.id).join(',')}`;
+    // Other tests change stock in parallel: a catalog change between the two calls is a new ETag, so try again.
+    await expect(async () => {
+      const first = await get(request, path);
+      const etag = first.headers()['etag']!;
+      expect(etag).toMatch(/^W\/"[^"]+"$/);
+      await new Promise((r) => setTimeout(r, 20));
+      const second = await get(request, path);
+      expect(second.headers()['etag']).toBe(etag);
+      const [a, b] = [AvailabilityBatch.parse(await first.json()), AvailabilityBatch.parse(await second.json())];
+      expect(b.data).toEqual(a.data);
+      expect(Date.parse(b.asOf)).toBeGreaterThan(Date.parse(a.asOf));
+      expect(Math.abs(Date.now() - Date.parse(b.asOf))).toBeLessThan(60_000);
+      const revalidated = await get(request, path, undefined, { 'If-None-Match': etag });
+      expect(revalidated.status()).toBe(304);
+    }).toPass({ timeout: 20_000 });
+  });
+
   test('answers too_many_variant_ids past 100 distinct ids, and 422 for none', async ({ request }) => {
     const ids = Array.from({ length: 101 }, (_, i) => `var_x${i}`);
     await expectProblem(await get(request, `/commerce/availability?variantIds=${ids.join(',')}`), 422, 'too_many_variant_ids');

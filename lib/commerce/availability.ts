@@ -3,7 +3,7 @@ import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import type { AvailabilityStatus } from '@/lib/contract/common';
-import { cacheable, VersionedMemo, versionKey } from './catalog/cache';
+import { BoundedCache, cacheable, VersionedMemo, versionKey } from './catalog/cache';
 import { preparedCatalogVersion } from './catalog/prepared-reads';
 import { DomainError, NotFound } from './errors';
 import { isPublished } from './published';
@@ -99,21 +99,44 @@ export async function readVariantAvailability(database: DbOrTx, site: SiteRef, v
   return { variantId, ...describeAvailability(status), asOf: now.toISOString() };
 }
 
-/** Batch availability: duplicates folded, order kept, unknown ids listed in notFound. */
-export async function readAvailabilityBatch(database: DbOrTx, site: SiteRef, variantIds: string[], now = new Date()) {
+export type AvailabilityStatuses = {
+  data: Array<{ variantId: string } & ReturnType<typeof describeAvailability>>;
+  notFound: string[];
+};
+
+/**
+ * Whole batch answers per (Site, catalog version, the ids asked for), frozen: a storefront
+ * asks for the same variants again and again (a product page's, a cart's), and while the
+ * catalog stands still the answer is the same — so is its serialised form (lib/http/route.ts
+ * keeps those bytes with the answer). Up to 2,000 answers / ~8 MB.
+ */
+const batches = new BoundedCache<AvailabilityStatuses>(2000, 8 * 1024 * 1024);
+
+/** Batch availability without its timestamp: duplicates folded, order kept, unknown ids in notFound. */
+export async function readAvailabilityStatuses(database: DbOrTx, site: SiteRef, variantIds: string[]): Promise<AvailabilityStatuses> {
   const unique = [...new Set(variantIds)];
   if (unique.length > MAX_BATCH_VARIANTS) {
     throw new DomainError('too_many_variant_ids', `Ask for at most ${MAX_BATCH_VARIANTS} variants at once (got ${unique.length}).`, {
       errors: [{ pointer: '#/query/variantIds', code: 'too_many_variant_ids', detail: `At most ${MAX_BATCH_VARIANTS} distinct ids.` }],
     });
   }
-  const found = await readAvailability(database, site, unique);
-  const data: Array<{ variantId: string } & ReturnType<typeof describeAvailability>> = [];
+  if (typeof site === 'string' || !cacheable(database)) return statusesOf(unique, await readAvailability(database, site, unique));
+  const key = `${versionKey(database, site)}|${unique.join(',')}`;
+  return batches.get(key) ?? batches.through(key, async () => statusesOf(unique, await readAvailability(database, site, unique)));
+}
+
+function statusesOf(ids: string[], found: Map<string, AvailabilityStatus>): AvailabilityStatuses {
+  const data: AvailabilityStatuses['data'] = [];
   const notFound: string[] = [];
-  for (const id of unique) {
+  for (const id of ids) {
     const status = found.get(id);
     if (status) data.push({ variantId: id, ...describeAvailability(status) });
     else notFound.push(id);
   }
-  return { data, notFound, asOf: now.toISOString() };
+  return { data, notFound };
+}
+
+/** Batch availability: duplicates folded, order kept, unknown ids listed in notFound. */
+export async function readAvailabilityBatch(database: DbOrTx, site: SiteRef, variantIds: string[], now = new Date()) {
+  return { ...(await readAvailabilityStatuses(database, site, variantIds)), asOf: now.toISOString() };
 }

@@ -12,6 +12,12 @@ export type Reply = {
    * bytes and ETag are reused for as long as the cache keeps it.
    */
   schema?: ZodType;
+  /**
+   * Fields that differ in every response (a timestamp) added to a shared body: the body's
+   * bytes are reused, these are appended to its top-level object, and the ETag is the
+   * body's, weak (the answers are the same but for these).
+   */
+  stamp?: Record<string, string>;
   cache?: CacheProfile;
   contentLanguage?: string;
   headers?: Record<string, string>;

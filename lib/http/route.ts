@@ -166,6 +166,15 @@ function parseOrThrow<S extends ZodType>(schema: S, value: unknown, where: 'body
 const serialised = new WeakMap<object, { text: string; etag: string }>();
 
 function serialise(reply: Reply): { text: string; etag?: string } {
+  if (!reply.stamp) return serialiseBody(reply);
+  const base = serialiseBody(reply);
+  const fields = JSON.stringify(reply.stamp).slice(1, -1);
+  if (!fields) return base;
+  const text = base.text === '{}' ? `{${fields}}` : `${base.text.slice(0, -1)},${fields}}`;
+  return { text, etag: `W/${base.etag ?? strongEtag(base.text)}` };
+}
+
+function serialiseBody(reply: Reply): { text: string; etag?: string } {
   const { body, schema } = reply;
   if (!schema) return { text: JSON.stringify(body) };
   const shared = typeof body === 'object' && body !== null && Object.isFrozen(body);

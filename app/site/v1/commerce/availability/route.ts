@@ -2,12 +2,19 @@ import { endpoint, route } from '@/lib/http/route';
 import { ok } from '@/lib/http/reply';
 import { getAvailabilityBatch } from '@/lib/contract/operations/reads';
 import { AvailabilityBatch } from '@/lib/contract/catalog';
-import { readAvailabilityBatch } from '@/lib/commerce/availability';
+import { readAvailabilityStatuses } from '@/lib/commerce/availability';
 import { db } from '@/lib/db';
+
+/** The batch without its timestamp: shared by every request for the same ids at one catalog version. */
+const Statuses = AvailabilityBatch.omit({ asOf: true });
 
 // GET /site/v1/commerce/availability?variantIds=a,b,c
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getAvailabilityBatch, async ({ site, query }) =>
-    ok(AvailabilityBatch.parse(await readAvailabilityBatch(db(), site, query.variantIds)), { cache: 'availability' }),
+    ok(await readAvailabilityStatuses(db(), site, query.variantIds), {
+      schema: Statuses,
+      stamp: { asOf: new Date().toISOString() },
+      cache: 'availability',
+    }),
   ),
 });
