@@ -6,7 +6,9 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { BACKSTOP_PAGES, checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from '@/db/checkpointer';
+import { Worker } from 'node:worker_threads';
+import Database from 'libsql';
+import { BACKSTOP_PAGES, CHECKPOINT_WORKER_SOURCE, checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from '@/db/checkpointer';
 
 const freshUrl = () => `file:${join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'site.db')}`;
 
@@ -101,6 +103,28 @@ describe('the local database', () => {
     expect(Number(count.rows[0]![0])).toBe(300);
     database.$client.close();
   });
+
+  it('survives its checkpoint worker being stopped mid-checkpoint, as process exit stops it (60 times)', async () => {
+    // Calling the driver for a value while the thread is being terminated makes its native
+    // binding panic and abort the process (and this test run with it); the worker must not.
+    const file = freshUrl().slice('file:'.length);
+    const writer = new Database(file);
+    writer.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (v TEXT)');
+    const insert = writer.prepare('INSERT INTO t (v) VALUES (?)');
+    try {
+      for (let round = 0; round < 60; round += 1) {
+        for (let i = 0; i < 100; i += 1) insert.run('x'.repeat(2000)); // something to checkpoint
+        const worker = new Worker(CHECKPOINT_WORKER_SOURCE, { eval: true, workerData: { path: file, intervalMs: 1, requireFrom: resolve('package.json') } });
+        await new Promise((started) => worker.once('message', started));
+        await new Promise((r) => setTimeout(r, 1 + (round % 7)));
+        await worker.terminate();
+      }
+    } finally {
+      writer.close();
+    }
+    const size = statSync(file).size;
+    expect(size).toBeGreaterThan(100 * 2000); // and the checkpoints did reach the file
+  }, 60_000);
 
   it('goes back to checkpointing in the writer when the worker cannot run', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
