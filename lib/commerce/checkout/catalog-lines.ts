@@ -43,25 +43,18 @@ export async function readCatalogVariants(
 ): Promise<Map<string, CatalogVariant>> {
   const ids = [...new Set(variantIds)];
   if (ids.length === 0) return new Map();
-  if (!cacheable(database)) return queryCatalogVariants(database, site, marketId, locale, ids);
+  const where = { siteId: site.id, marketId, locale, fallbackLocale: site.defaultLocale };
+  if (!cacheable(database)) return queryCatalogVariants(database, where, ids);
   const key = `${versionKey(database, site)}|${marketId}|${locale}|${site.defaultLocale}`;
-  return linesAt.many(key, ids, (missing) => queryCatalogVariants(database, site, marketId, locale, missing));
+  return linesAt.many(key, ids, (missing) => queryCatalogVariants(database, where, missing));
 }
 
 async function queryCatalogVariants(
   database: DbOrTx,
-  site: SiteContext['site'],
-  marketId: string,
-  locale: string,
+  where: { siteId: string; marketId: string; locale: string; fallbackLocale: string },
   variantIds: string[],
 ): Promise<Map<string, CatalogVariant>> {
-  const rows = await prepared(database, 'checkout.catalogVariants', catalogVariantsQuery).all({
-    siteId: site.id,
-    marketId,
-    variantIds: idList(variantIds),
-    locale,
-    fallbackLocale: site.defaultLocale,
-  });
+  const rows = await prepared(database, 'checkout.catalogVariants', catalogVariantsQuery).all({ ...where, variantIds: idList(variantIds) });
   return new Map(
     rows.map((r) => [
       r.variantId,
