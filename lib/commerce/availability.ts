@@ -122,7 +122,7 @@ export async function readAvailabilityStatuses(database: DbOrTx, site: SiteRef, 
   }
   if (typeof site === 'string' || !cacheable(database)) return statusesOf(unique, await readAvailability(database, site, unique));
   const key = `${versionKey(database, site)}|${unique.join(',')}`;
-  return batches.get(key) ?? batches.through(key, async () => statusesOf(unique, await readAvailability(database, site, unique)));
+  return batches.through(key, async () => statusesOf(unique, await readAvailability(database, site, unique)));
 }
 
 function statusesOf(ids: string[], found: Map<string, AvailabilityStatus>): AvailabilityStatuses {
