@@ -1,6 +1,8 @@
 import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
 
+export const dynamic = 'force-dynamic';
+
 // Any other path under /site/v1: a problem+json 404, never the storefront's HTML page.
 function notFound(req: Request): Response {
   const requestId = requestIdFor(req);

@@ -5,6 +5,8 @@ import { Site } from '@/lib/contract/catalog';
 import { readSite } from '@/lib/commerce/catalog';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/site
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getSite, async ({ site }) => ok(await readSite(db(), site), { schema: Site, cache: 'site' })),

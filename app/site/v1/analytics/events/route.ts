@@ -5,6 +5,8 @@ import { AnalyticsReceipt } from '@/lib/contract/analytics';
 import { recordAnalyticsEvents } from '@/lib/commerce/analytics';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/analytics/events
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(submitAnalyticsEvents, async ({ site, body }) => {

@@ -5,6 +5,8 @@ import { AvailabilityBatch } from '@/lib/contract/catalog';
 import { readAvailabilityStatuses } from '@/lib/commerce/availability';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 /** The batch without its timestamp: shared by every request for the same ids at one catalog version. */
 const Statuses = AvailabilityBatch.omit({ asOf: true });
 

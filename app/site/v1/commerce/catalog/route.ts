@@ -6,6 +6,8 @@ import { listCatalog } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/catalog
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(listCatalogOperation, async ({ site, query }) => {

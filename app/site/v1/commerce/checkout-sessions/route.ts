@@ -6,6 +6,8 @@ import { planCheckoutSession, sessionEtag, toCheckoutSession } from '@/lib/comme
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/commerce/checkout-sessions — the session and its lines are written in one
 // batch with the Idempotency-Key's answer (deferredWrites: see lib/http/idempotency.ts).
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({

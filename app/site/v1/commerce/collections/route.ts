@@ -6,6 +6,8 @@ import { listCollections } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/collections
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(listCollectionsOperation, async ({ site, query }) => {

@@ -5,6 +5,8 @@ import { SignupReceipt } from '@/lib/contract/signups';
 import { requireConsent, subscribeToStockNotifications } from '@/lib/commerce/signups';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/commerce/stock-subscriptions
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route({ ...createStockSubscription, precheck: requireConsent }, async ({ site, credentialId, body }) => {

@@ -5,6 +5,8 @@ import { StorefrontSnapshot } from '@/lib/contract/catalog';
 import { readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/storefront
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getStorefront, async ({ site, query }) => {

@@ -5,6 +5,8 @@ import { SignupReceipt } from '@/lib/contract/signups';
 import { requireConsent, subscribeToNewsletter } from '@/lib/commerce/signups';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/newsletter/subscriptions
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route({ ...createNewsletterSubscription, precheck: requireConsent }, async ({ site, credentialId, body }) => {

@@ -5,6 +5,8 @@ import { Availability } from '@/lib/contract/catalog';
 import { readVariantAvailability } from '@/lib/commerce/availability';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/availability/{variantId}
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getAvailability, async ({ site, params }) =>

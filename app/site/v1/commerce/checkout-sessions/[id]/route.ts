@@ -5,6 +5,8 @@ import { CheckoutSession } from '@/lib/contract/checkout';
 import { getCheckoutSession, sessionEtag, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   // GET /site/v1/commerce/checkout-sessions/{id}
   GET: route(op.getCheckoutSession, async ({ site, params }) => {

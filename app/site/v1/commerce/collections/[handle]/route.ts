@@ -6,6 +6,8 @@ import { getCollection } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/collections/{handle}
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getCollectionOperation, async ({ site, params, query }) => {

@@ -6,6 +6,8 @@ import { getPublishedProduct } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/products/{handle}
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(getProduct, async ({ site, params, query }) => {

@@ -5,6 +5,8 @@ import { AddressSuggestions } from '@/lib/contract/checkout';
 import { suggestAddresses } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // GET /site/v1/commerce/checkout-sessions/{id}/address-suggestions?q=
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   GET: route(op.suggestCheckoutAddresses, async ({ site, params, query }) => {

@@ -5,6 +5,8 @@ import { CountryChangeQuote } from '@/lib/contract/checkout';
 import { changeCheckoutCountry, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/commerce/checkout-sessions/{id}/change-country
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(op.changeCheckoutCountry, async ({ site, params, body }) => {

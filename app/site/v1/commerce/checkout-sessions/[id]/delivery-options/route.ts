@@ -5,6 +5,8 @@ import { DeliveryOptions } from '@/lib/contract/checkout';
 import { deliveryOptions, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/commerce/checkout-sessions/{id}/delivery-options
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(op.listDeliveryOptions, async ({ site, params, body }) => {

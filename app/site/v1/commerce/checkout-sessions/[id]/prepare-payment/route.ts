@@ -5,6 +5,8 @@ import { PaymentPreparation } from '@/lib/contract/checkout';
 import { paymentView, prepareCheckoutPayment, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
+export const dynamic = 'force-dynamic';
+
 // POST /site/v1/commerce/checkout-sessions/{id}/prepare-payment
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(op.prepareCheckoutPayment, async ({ site, params, body }) => {

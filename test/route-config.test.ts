@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const API = join(ROOT, 'app', 'site', 'v1');
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(path);
+    return entry.name === 'route.ts' ? [path] : [];
+  });
+}
+
+describe('API route segment config', () => {
+  // Every /site/v1 answer depends on the request (credential, query): never prerendered or
+  // cached by Next. Declared, Next also skips the proxy it otherwise wraps the request in to
+  // find that out on every call. The OpenAPI document alone is the same for everyone.
+  const files = routeFiles(API).filter((file) => !file.includes(join('openapi.json', 'route.ts')));
+
+  it('finds the route handlers', () => {
+    expect(files.length).toBeGreaterThanOrEqual(19);
+  });
+
+  it.each(files.map((file) => [relative(ROOT, file), file]))('%s is force-dynamic', (_name, file) => {
+    expect(readFileSync(file, 'utf8')).toMatch(/^export const dynamic = 'force-dynamic';$/m);
+  });
+});
