@@ -275,6 +275,13 @@ test.describe('protocol', () => {
     await expectProblem(await get(request, '/nope/not-here'), 404, 'not_found');
   });
 
+  test("the benchmark's ceiling handlers answer 404 outside the benchmark", async ({ request }) => {
+    for (const path of ['/bench-ceiling?bytes=100', '/bench-ceiling/fjord-ceramic-mug?bytes=100']) {
+      expect((await request.get(path)).status()).toBe(404);
+      expect((await request.post(path, { data: { lines: [] } })).status()).toBe(404);
+    }
+  });
+
   test('echoes a valid X-Request-Id and replaces an invalid one', async ({ request }) => {
     const mine = await get(request, '/site', creds().core, { 'X-Request-Id': 'trace-12345678' });
     expect(mine.headers()['x-request-id']).toBe('trace-12345678');

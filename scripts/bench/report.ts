@@ -7,8 +7,8 @@ export type Row = Measured & {
   peakRssMb: number;
   /** The reference (the ceiling, or the static page) measured in slices alternating with this operation. */
   reference?: { key: ScenarioKey; rps: number; p99: number; ratios: number[]; medianRatio: number };
-  /** Availability only: against the ceiling handler sent the same request (informative). */
-  sameRequest?: { rps: number; ratios: number[]; medianRatio: number };
+  /** Informative: against the ceiling handler sent the same kind of request (run.ts, SAME_REQUEST). */
+  sameRequest?: { key: ScenarioKey; rps: number; ratios: number[]; medianRatio: number };
 };
 export type Target = { name: string; value: number | null; limit: string; pass: boolean | null };
 
@@ -111,6 +111,8 @@ export function printTable(report: Report): void {
   const checkout = report.rows.get('checkout');
   const post = report.rows.get('ceiling_post');
   if (checkout && post && post.rps > 0) console.log(`Checkout against the ceiling handler's POST sent the same requests (${post.rps} req/s): ${r2(checkout.rps / post.rps)}`);
+  const dynamicRoute = report.rows.get('product')?.sameRequest;
+  if (dynamicRoute) console.log(`Product by handle against the ceiling handler behind a dynamic segment, sent the same paths (${dynamicRoute.rps} req/s): ${dynamicRoute.ratios.join(' ')} → ${dynamicRoute.medianRatio}`);
   const batch = report.rows.get('availability')?.sameRequest;
   if (batch) console.log(`Availability batch against the ceiling handler sent the same request (2.5 KB query, same answer size; ${batch.rps} req/s): ${batch.ratios.join(' ')} → ${batch.medianRatio}`);
   console.log('10k÷1k: each catalog\'s ratio to its own reference, 1k over 10k (1.0 = no growth).');

@@ -47,6 +47,12 @@ const BIG_ORDER: ScenarioKey[] = [
 const PAIRED: Partial<Record<ScenarioKey, ScenarioKey>> = {
   product: 'ceiling', list: 'ceiling', collection: 'ceiling', availability: 'ceiling', snapshot: 'ceiling', page: 'static',
 };
+/**
+ * Informative, not targets: the ceiling handler sent what the operation is sent, in alternating
+ * slices — availability's 2.5 KB query string, and product's paths behind a dynamic segment
+ * (what Next itself spends on matching a dynamic route and building its params).
+ */
+const SAME_REQUEST: Partial<Record<ScenarioKey, ScenarioKey>> = { availability: 'ceiling_batch', product: 'ceiling_dynamic' };
 /** Slices per operation and their length: pages answer in ~1 s at c=32, so theirs are longer. */
 // Three short slices for the API (the median of three shrugs off one disturbed slice).
 const slicing = (key: ScenarioKey) => (key === 'page' ? { n: 2, seconds: flags.quick ? 3 : 4 } : { n: 3, seconds: flags.quick ? 1.5 : 2 });
@@ -140,12 +146,11 @@ async function main(): Promise<void> {
         if (reference) {
           const row = await interleaved(server, targets, key, reference, credential);
           if (row) rows.set(key, row);
-          if (row && key === 'availability') {
-            const same = await measureInterleaved(
-              planFor(SCENARIOS.availability, targets, credential), planFor(SCENARIOS.ceiling_batch, targets, null), 2, SLICE_SECONDS, 0,
-            );
-            row.sameRequest = { rps: same.ceiling.rps, ratios: same.ratios, medianRatio: same.medianRatio };
-            log(`availability against the ceiling given the same request (${same.ceiling.rps} req/s): slice ratios ${same.ratios.join(' ')} → ${same.medianRatio}`);
+          const alike = SAME_REQUEST[key];
+          if (row && alike) {
+            const same = await measureInterleaved(planFor(SCENARIOS[key], targets, credential), planFor(SCENARIOS[alike], targets, null), 2, SLICE_SECONDS, 0);
+            row.sameRequest = { key: alike, rps: same.ceiling.rps, ratios: same.ratios, medianRatio: same.medianRatio };
+            log(`${key} against ${alike} (${same.ceiling.rps} req/s): slice ratios ${same.ratios.join(' ')} → ${same.medianRatio}`);
           }
           continue;
         }

@@ -22,7 +22,7 @@ export type Targets = {
 
 export type ScenarioKey =
   | 'product' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page'
-  | 'static' | 'ceiling' | 'floor' | 'product_c1' | 'ceiling_c1' | 'product_cold' | 'ceiling_batch' | 'ceiling_post';
+  | 'static' | 'ceiling' | 'floor' | 'product_c1' | 'ceiling_c1' | 'product_cold' | 'ceiling_batch' | 'ceiling_post' | 'ceiling_dynamic';
 
 export type Scenario = { key: ScenarioKey; label: string; connections: number; plan: (t: Targets) => () => RequestPlan };
 
@@ -157,6 +157,12 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
       const next = checkoutPlan(t);
       return () => ({ ...next(), path: `/bench-ceiling?bytes=${t.productBytes}` });
     },
+  },
+  // Informative: the ceiling handler behind a dynamic segment, sent product's own paths (what
+  // Next spends matching a dynamic route and building its params, which product by handle pays too).
+  ceiling_dynamic: {
+    key: 'ceiling_dynamic', label: 'Framework ceiling, dynamic route', connections: 32,
+    plan: (t) => ofPaths(t.handles.map((h) => `/bench-ceiling/${h}?bytes=${t.productBytes}`)),
   },
   ceiling_c1: { key: 'ceiling_c1', label: 'Framework ceiling (c=1)', connections: 1, plan: (t) => () => get(`/bench-ceiling?bytes=${t.productBytes}`) },
   floor: { key: 'floor', label: 'Bare Node http (floor)', connections: 32, plan: () => () => get('/') },
