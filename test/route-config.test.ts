@@ -5,13 +5,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = new URL('..', import.meta.url).pathname;
 const API = join(ROOT, 'app', 'site', 'v1');
 
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(path);
-    return entry.name === 'route.ts' ? [path] : [];
-  });
-}
+const routeFiles = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('route.ts')).map((path) => join(dir, path));
 
 describe('API route segment config', () => {
   // Every /site/v1 answer depends on the request (credential, query): never prerendered or
