@@ -205,6 +205,26 @@ test.describe('availability', () => {
     await expectProblem(await get(request, '/commerce/availability'), 422, 'validation_failed');
   });
 
+  test('a query asked again is validated again the same way, by the operation it is sent to', async ({ request }) => {
+    // Parsed queries are kept by their text (lib/http/route.ts): only successes, per schema.
+    for (let i = 0; i < 2; i += 1) {
+      await expectProblem(await get(request, '/commerce/availability?variantIds=,,'), 422, 'validation_failed');
+      await expectProblem(await get(request, '/commerce/products?limit=abc'), 422, 'validation_failed');
+    }
+    // The same text is another query to another operation: /site takes no query and ignores it.
+    expect((await get(request, '/site?limit=abc')).status()).toBe(200);
+    await expectProblem(await get(request, '/commerce/products?limit=abc'), 422, 'validation_failed');
+    const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
+    const ids = mug.variants.map((v) => v.id);
+    const path = `/commerce/availability?variantIds=${[ids[1], ...ids, 'var_nope', ids[0]].join(',')}`;
+    const [first, second] = [await get(request, path), await get(request, path)];
+    const [a, b] = [AvailabilityBatch.parse(await first.json()), AvailabilityBatch.parse(await second.json())];
+    const expected = [ids[1], ...ids.filter((id) => id !== ids[1])];
+    expect(a.data.map((d) => d.variantId)).toEqual(expected);
+    expect(b.data.map((d) => d.variantId)).toEqual(expected);
+    expect([a.notFound, b.notFound]).toEqual([['var_nope'], ['var_nope']]);
+  });
+
   test('an unknown or unpublished variant answers 404', async ({ request }) => {
     await expectProblem(await get(request, '/commerce/availability/var_doesnotexist'), 404, 'not_found');
   });

@@ -112,16 +112,33 @@ export type AvailabilityStatuses = {
  */
 const batches = new BoundedCache<AvailabilityStatuses>(2000, 8 * 1024 * 1024);
 
+/**
+ * A list of ids with duplicates folded (order kept), and its text as a cache key. The
+ * route hands the same frozen list to every request with the same query
+ * (lib/http/route.ts), so this is worked out once per list, not once per request.
+ */
+const folded = new WeakMap<readonly string[], { unique: string[]; key: string }>();
+
+function foldIds(variantIds: readonly string[]): { unique: string[]; key: string } {
+  let known = folded.get(variantIds);
+  if (!known) {
+    const unique = [...new Set(variantIds)];
+    known = { unique, key: unique.join(',') };
+    if (Object.isFrozen(variantIds)) folded.set(variantIds, known);
+  }
+  return known;
+}
+
 /** Batch availability without its timestamp: duplicates folded, order kept, unknown ids in notFound. */
-export async function readAvailabilityStatuses(database: DbOrTx, site: SiteRef, variantIds: string[]): Promise<AvailabilityStatuses> {
-  const unique = [...new Set(variantIds)];
+export async function readAvailabilityStatuses(database: DbOrTx, site: SiteRef, variantIds: readonly string[]): Promise<AvailabilityStatuses> {
+  const { unique, key: ids } = foldIds(variantIds);
   if (unique.length > MAX_BATCH_VARIANTS) {
     throw new DomainError('too_many_variant_ids', `Ask for at most ${MAX_BATCH_VARIANTS} variants at once (got ${unique.length}).`, {
       errors: [{ pointer: '#/query/variantIds', code: 'too_many_variant_ids', detail: `At most ${MAX_BATCH_VARIANTS} distinct ids.` }],
     });
   }
   if (typeof site === 'string' || !cacheable(database)) return statusesOf(unique, await readAvailability(database, site, unique));
-  const key = `${versionKey(database, site)}|${unique.join(',')}`;
+  const key = `${versionKey(database, site)}|${ids}`;
   return batches.through(key, async () => statusesOf(unique, await readAvailability(database, site, unique)));
 }
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
 import { LibsqlError } from '@libsql/client';
 import { DomainError } from '@/lib/commerce/errors';
+import { BoundedCache, deepFreeze } from '@/lib/commerce/catalog/cache';
 import { authenticateCredential, type Scope, type SiteContext } from '@/lib/commerce/credentials';
 import { db } from '@/lib/db';
 import { CACHE_PROFILES, etagMatches, strongEtag } from './cache';
@@ -78,10 +79,10 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
 
       // Next has parsed the URL already (NextRequest.nextUrl); a long query (a batch of 100
       // ids) is not worth parsing twice.
-      const url = (req as { nextUrl?: { pathname: string; searchParams: URLSearchParams } }).nextUrl ?? new URL(req.url);
+      const url = (req as { nextUrl?: { pathname: string; search: string; searchParams: URLSearchParams } }).nextUrl ?? new URL(req.url);
       // Next passes no params to a route without dynamic segments.
       const params = parseOrThrow(spec.params ?? Empty, (await pathParams(ctx)) ?? {}, 'path');
-      const query = parseOrThrow(spec.query ?? Empty, firstValues(url.searchParams), 'query');
+      const query = parseQuery(spec.query ?? Empty, url);
       const rawBody = spec.body ? await readJsonBody(req) : null;
       if (spec.body && spec.precheck) spec.precheck(rawBody!.value);
       const body = spec.body ? parseOrThrow(spec.body, rawBody!.value, 'body') : {};
@@ -152,6 +153,30 @@ function firstValues(params: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const [k, v] of params) if (!Object.hasOwn(out, k)) out[k] = v;
   return out;
+}
+
+/**
+ * Parsed queries by their text, per schema. A parse is a pure function of the query string,
+ * and storefronts send the same queries again and again: a product page's or a cart's batch
+ * of variant ids is ~2.5 KB, split and validated id by id. The second time, the answer is
+ * the first parse. Only successes are kept, frozen (every request with that query shares
+ * them). Bounded per schema: 1,000 queries, ~4 MB.
+ */
+const parsedQueries = new WeakMap<ZodType, BoundedCache<unknown>>();
+
+function parseQuery<S extends ZodType>(schema: S, url: { search: string; searchParams: URLSearchParams }): z.infer<S> {
+  let memo = parsedQueries.get(schema);
+  if (!memo) {
+    memo = new BoundedCache<unknown>(1000, 4 * 1024 * 1024);
+    parsedQueries.set(schema, memo);
+  }
+  const text = url.search;
+  const known = memo.get(text);
+  if (known !== undefined) return known as z.infer<S>;
+  const parsed = parseOrThrow(schema, firstValues(url.searchParams), 'query');
+  // the text, the parsed copy of it, and V8's overhead per small string and array slot
+  memo.set(text, deepFreeze(parsed), text.length * 6 + 256);
+  return parsed;
 }
 
 function parseOrThrow<S extends ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'path'): z.infer<S> {

@@ -139,7 +139,7 @@ export function estimateBytes(value: unknown): number {
 }
 
 /** Cached values are shared by every request: make accidental mutation fail loudly. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
