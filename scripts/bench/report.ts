@@ -6,7 +6,7 @@ export type Row = Measured & {
   key: ScenarioKey;
   peakRssMb: number;
   /** The reference (the ceiling, or the static page) measured in slices alternating with this operation. */
-  reference?: { key: ScenarioKey; rps: number; p99: number; ratios: number[]; medianRatio: number; operationP99: number };
+  reference?: { key: ScenarioKey; rps: number; p99: number; ratios: number[]; medianRatio: number };
   /** Informative: against the ceiling handler sent the same kind of request (run.ts, SAME_REQUEST). */
   sameRequest?: { key: ScenarioKey; rps: number; ratios: number[]; medianRatio: number };
 };
@@ -44,18 +44,6 @@ export function growthOf(report: Report): Partial<Record<ScenarioKey, number>> {
   return out;
 }
 
-/**
- * p99 relative to the ceiling's: from the slices alternating with the ceiling when there are
- * some (each side's latencies pooled over its slices), else the continuous run over the
- * run's mean ceiling. At c=32 p99 is mostly queueing, so it follows the machine's speed
- * as closely as req/s does, and two runs minutes apart compare the machine's drift.
- */
-export function p99Ratio(row: Row | undefined, ceilingP99: number): number | null {
-  if (!row) return null;
-  if (row.reference?.key === 'ceiling' && row.reference.p99 > 0) return r2(row.reference.operationP99 / row.reference.p99);
-  return ceilingP99 > 0 ? r2(row.p99 / ceilingP99) : null;
-}
-
 export function targetsOf(report: Report): Target[] {
   const { rows, ceilingRps, ceilingP99 } = report;
   const ratio = (key: ScenarioKey) => {
@@ -65,9 +53,10 @@ export function targetsOf(report: Report): Target[] {
   const check = (name: string, value: number | null, limit: string, ok: (v: number) => boolean): Target => ({
     name, value, limit, pass: value === null ? null : ok(value),
   });
+  const product = rows.get('product');
   const out: Target[] = [
     check('product rps / ceiling', ratio('product'), '>= 0.8', (v) => v >= 0.8),
-    check('product p99 / ceiling p99 (c=32)', p99Ratio(rows.get('product'), ceilingP99), '<= 1.3', (v) => v <= 1.3),
+    check('product p99 / ceiling p99 (c=32)', product && ceilingP99 > 0 ? r2(product.p99 / ceilingP99) : null, '<= 1.3', (v) => v <= 1.3),
     check('product p50 at c=1 (ms)', rows.get('product_c1')?.p50 ?? null, '<= 3', (v) => v <= 3),
   ];
   for (const key of ['availability', 'snapshot', 'list', 'collection'] as const) {
@@ -117,13 +106,6 @@ export function printTable(report: Report): void {
   }
   if (report.floor) console.log(rowLine(report.floor, SCENARIOS.floor.label));
   console.log('* median over slices alternating with the ceiling (each slice against the ceiling slices either side); others against the run\'s mean ceiling.');
-  const product = report.rows.get('product');
-  if (product?.reference?.key === 'ceiling') {
-    console.log(
-      `Product p99 in the alternating slices: ${product.reference.operationP99} ms against the ceiling's ${product.reference.p99} ms → ${p99Ratio(product, report.ceilingP99)} ` +
-        `(continuous runs: ${product.p99} against the mean ceiling's ${report.ceilingP99} → ${r2(product.p99 / report.ceilingP99)})`,
-    );
-  }
   const page = report.rows.get('page');
   if (page?.reference) console.log(`Storefront page against the static page, alternating slices: ${page.reference.ratios.join(' ')} → ${page.reference.medianRatio}`);
   const checkout = report.rows.get('checkout');

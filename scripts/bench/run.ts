@@ -90,10 +90,10 @@ async function interleaved(server: Server, targets: Targets, key: ScenarioKey, r
   const m = await measureInterleaved(plan, referencePlan, n, seconds, 0);
   const row: Row = {
     ...continuous, key, peakRssMb: server.rss.peakMb(continuous.window[0], m.operation.window[1]),
-    reference: { key: reference, rps: m.ceiling.rps, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio, operationP99: m.operation.p99 },
+    reference: { key: reference, rps: m.ceiling.rps, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio },
   };
   log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors + m.operation.errors} rss ${row.peakRssMb} MB; ` +
-    `alternating with ${reference} (${m.ceiling.rps} req/s, p99 ${m.ceiling.p99}; this p99 ${m.operation.p99}): slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
+    `alternating with ${reference} (${m.ceiling.rps} req/s): slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
   row.errors += m.operation.errors;
   return row;
 }
