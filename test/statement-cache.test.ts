@@ -69,3 +69,27 @@ describe('a client that compiles each statement once per connection', () => {
     }
   });
 });
+
+describe('statementOf (a prepared drizzle query as a plain statement)', () => {
+  it('fills values as drizzle does — column encoders included — and refuses a missing one', async () => {
+    const { fillPlaceholders, getTableColumns, sql: tag } = await import('drizzle-orm');
+    const { statementOf } = await import('@/db/prepared');
+    const { checkoutSessions } = await import('@/db/schema');
+    const columns = Object.keys(getTableColumns(checkoutSessions));
+    const query = database.insert(checkoutSessions).values(Object.fromEntries(columns.map((n) => [n, tag.placeholder(n)])) as never).prepare();
+    const address = { name: 'A', line1: 'Storgatan 1', city: 'Stockholm', postalCode: '111 22', country: 'SE' };
+    const values: Record<string, unknown> = Object.fromEntries(columns.map((n, i) => [n, i]));
+    Object.assign(values, { id: 'cs_test', shippingAddress: address, billingAddress: null, email: 'a@example.com' });
+    const expected = fillPlaceholders(query.getQuery().params, values);
+    for (let i = 0; i < 2; i += 1) {
+      const statement = statementOf(query, values) as { sql: string; args: unknown[] };
+      expect(statement.sql).toBe(query.getQuery().sql);
+      expect(statement.args).toEqual(expected);
+    }
+    // the JSON column is encoded, not passed as an object
+    expect((statementOf(query, values) as { args: unknown[] }).args).toContain(JSON.stringify(address));
+    const missing = { ...values };
+    delete missing.email;
+    expect(() => statementOf(query, missing)).toThrow('No value for placeholder "email" was provided');
+  });
+});
