@@ -205,24 +205,31 @@ test.describe('availability', () => {
     await expectProblem(await get(request, '/commerce/availability'), 422, 'validation_failed');
   });
 
-  test('a query asked again is validated again the same way, by the operation it is sent to', async ({ request }) => {
-    // Parsed queries are kept by their text (lib/http/route.ts): only successes, per schema.
+  test('a long query asked again is validated again the same way, by the operation it is sent to', async ({ request }) => {
+    // Long queries' parses are kept by their text (lib/http/route.ts): only successes, per operation.
+    const tooLong = `/commerce/availability?variantIds=var_a,${'b'.repeat(300)}`;
+    const pad = `&pad=${'x'.repeat(300)}`;
     for (let i = 0; i < 2; i += 1) {
-      await expectProblem(await get(request, '/commerce/availability?variantIds=,,'), 422, 'validation_failed');
-      await expectProblem(await get(request, '/commerce/products?limit=abc'), 422, 'validation_failed');
+      await expectProblem(await get(request, tooLong), 422, 'validation_failed');
+      await expectProblem(await get(request, `/commerce/products?limit=abc${pad}`), 422, 'validation_failed');
     }
     // The same text is another query to another operation: /site takes no query and ignores it.
-    expect((await get(request, '/site?limit=abc')).status()).toBe(200);
-    await expectProblem(await get(request, '/commerce/products?limit=abc'), 422, 'validation_failed');
+    expect((await get(request, `/site?limit=abc${pad}`)).status()).toBe(200);
+    await expectProblem(await get(request, `/commerce/products?limit=abc${pad}`), 422, 'validation_failed');
+    expect((await get(request, `/commerce/products?limit=2${pad}`)).status()).toBe(200);
+    // A parse that passed and a batch the handler then refuses: refused every time.
+    const many = `/commerce/availability?variantIds=${Array.from({ length: 101 }, (_, i) => `var_many${i}`).join(',')}`;
+    for (let i = 0; i < 2; i += 1) await expectProblem(await get(request, many), 422, 'too_many_variant_ids');
     const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
     const ids = mug.variants.map((v) => v.id);
-    const path = `/commerce/availability?variantIds=${[ids[1], ...ids, 'var_nope', ids[0]].join(',')}`;
+    const path = `/commerce/availability?variantIds=${[ids[1], ...ids, 'var_nope', ids[0], `var_${'n'.repeat(150)}`].join(',')}`;
+    expect(path.length).toBeGreaterThan(256);
     const [first, second] = [await get(request, path), await get(request, path)];
     const [a, b] = [AvailabilityBatch.parse(await first.json()), AvailabilityBatch.parse(await second.json())];
     const expected = [ids[1], ...ids.filter((id) => id !== ids[1])];
     expect(a.data.map((d) => d.variantId)).toEqual(expected);
     expect(b.data.map((d) => d.variantId)).toEqual(expected);
-    expect([a.notFound, b.notFound]).toEqual([['var_nope'], ['var_nope']]);
+    expect([a.notFound, b.notFound]).toEqual([['var_nope', `var_${'n'.repeat(150)}`], ['var_nope', `var_${'n'.repeat(150)}`]]);
   });
 
   test('an unknown or unpublished variant answers 404', async ({ request }) => {
