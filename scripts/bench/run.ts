@@ -64,7 +64,10 @@ const API: ReadonlySet<ScenarioKey> = new Set(['product', 'product_c1', 'product
 
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-async function runScenario(server: Server, targets: Targets, key: ScenarioKey, token: string, seconds = SECONDS, warm = WARM): Promise<Row | null> {
+async function runScenario(
+  server: Server, targets: Targets, key: ScenarioKey, token: string,
+  seconds = SECONDS, warm = flags.quick ? WARM : (SCENARIOS[key].warmSeconds ?? WARM),
+): Promise<Row | null> {
   const scenario = SCENARIOS[key];
   if ((key === 'page' && !targets.storefrontPage) || (key === 'static' && !targets.staticPage)) {
     log(`skip ${key}: the page is not there (answered non-200)`);
@@ -228,6 +231,7 @@ async function main(): Promise<void> {
     serverNodeOptions: SERVER_NODE_OPTIONS.join(' '),
     measureSeconds: SECONDS,
     warmSeconds: WARM,
+    checkoutWarmSeconds: flags.quick ? WARM : (SCENARIOS.checkout.warmSeconds ?? WARM),
     connections: 32,
   };
   const report = { rows, rows1k, floor, mixed, ceilingRps, ceilingP99, meta };
