@@ -62,11 +62,14 @@ const only = flags.only ? new Set(flags.only.split(',')) : null;
 const SERVER_NODE_OPTIONS = (flags['server-node-options'] ?? '').split(/\s+/).filter(Boolean);
 const API: ReadonlySet<ScenarioKey> = new Set(['product', 'product_c1', 'product_cold', 'list', 'collection', 'availability', 'snapshot', 'checkout']);
 
+/** A scenario's unmeasured warm-up: its own when it names one (checkout), else the default. */
+const warmFor = (key: ScenarioKey) => (flags.quick ? WARM : (SCENARIOS[key].warmSeconds ?? WARM));
+
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 async function runScenario(
   server: Server, targets: Targets, key: ScenarioKey, token: string,
-  seconds = SECONDS, warm = flags.quick ? WARM : (SCENARIOS[key].warmSeconds ?? WARM),
+  seconds = SECONDS, warm = warmFor(key),
 ): Promise<Row | null> {
   const scenario = SCENARIOS[key];
   if ((key === 'page' && !targets.storefrontPage) || (key === 'static' && !targets.staticPage)) {
@@ -231,7 +234,7 @@ async function main(): Promise<void> {
     serverNodeOptions: SERVER_NODE_OPTIONS.join(' '),
     measureSeconds: SECONDS,
     warmSeconds: WARM,
-    checkoutWarmSeconds: flags.quick ? WARM : (SCENARIOS.checkout.warmSeconds ?? WARM),
+    checkoutWarmSeconds: warmFor('checkout'),
     connections: 32,
   };
   const report = { rows, rows1k, floor, mixed, ceilingRps, ceilingP99, meta };
