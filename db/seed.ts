@@ -59,6 +59,13 @@ export const WIPE_ORDER: SQLiteTable[] = [
   schema.marketLocales, schema.marketCountries, schema.markets, schema.sites,
 ];
 
+/**
+ * Not data, so not wiped: the auth epoch's one row is a counter the triggers bump (deleting
+ * the credentials and Sites above bumps it too), and without it every request would read
+ * its credential afresh (see lib/commerce/catalog/prepared-reads.ts).
+ */
+export const KEPT_BY_WIPE: SQLiteTable[] = [schema.authEpoch];
+
 /** The Site id a handle gets from the seed. */
 export function seededSiteId(handle: string): string {
   return seedId('site', handle);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
-import { inventoryLevels, markets, productTranslations, products, variantPrices } from '@/db/schema';
+import { credentials, inventoryLevels, markets, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/commerce/credentials';
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/commerce/catalog/cache';
@@ -195,6 +195,30 @@ describe('catalog caches', () => {
     expect(await authenticateCredential(database, also)).not.toBeNull();
     await revokeCredential(database, also);
     expect(await authenticateCredential(database, also)).toBeNull();
+  });
+
+  it('see any direct change to a credential or its Site at once: scope, Site name, a row deleted, a row inserted', async () => {
+    const { id, token: t } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
+    expect((await authenticateCredential(database, t))!.scope).toBe('core');
+    await other.update(credentials).set({ scope: 'extended' }).where(eq(credentials.id, id));
+    expect((await authenticateCredential(database, t))!.scope).toBe('extended');
+
+    const [demo] = await other.select({ id: sites.id, name: sites.name }).from(sites).where(eq(sites.handle, 'demo'));
+    await other.update(sites).set({ name: 'Demo, renamed' }).where(eq(sites.id, demo!.id));
+    expect((await authenticateCredential(database, t))!.site.name).toBe('Demo, renamed');
+    await other.update(sites).set({ name: demo!.name }).where(eq(sites.id, demo!.id));
+    expect((await authenticateCredential(database, t))!.site.name).toBe(demo!.name);
+
+    // an unrelated commit in between changes nothing the answer depends on
+    await other.insert(rateLimitCounters).values({ bucket: 'unrelated', windowStart: 0, count: 1 });
+    expect((await authenticateCredential(database, t))!.scope).toBe('extended');
+
+    const [row] = await other.select().from(credentials).where(eq(credentials.id, id));
+    await other.delete(credentials).where(eq(credentials.id, id));
+    expect(await authenticateCredential(database, t)).toBeNull();
+    expect(await authenticateCredential(database, t)).toBeNull(); // remembered as unknown now
+    await other.insert(credentials).values(row!); // an import, a restore
+    expect((await authenticateCredential(database, t))!.credentialId).toBe(id);
   });
 
   it('read the catalog version afresh with the credential after any commit, from this process or another', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
-import { isDatabaseEmpty, seedDatabase, seededSiteId, WIPE_ORDER, type SeedSummary } from '@/db/seed';
+import { isDatabaseEmpty, KEPT_BY_WIPE, seedDatabase, seededSiteId, WIPE_ORDER, type SeedSummary } from '@/db/seed';
 import { createCredential } from '@/lib/commerce/credentials';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -289,9 +289,15 @@ describe('flows, shipping and addresses', () => {
 });
 
 describe('wipe and determinism', () => {
-  it('wipes every table of the schema', () => {
+  it('wipes every table of the schema but the auth epoch, which it leaves in place', async () => {
     const tables = (Object.values(schema) as unknown[]).filter((v): v is SQLiteTable => is(v, SQLiteTable));
-    expect(new Set(WIPE_ORDER.map(getTableName))).toEqual(new Set(tables.map(getTableName)));
+    expect(new Set([...WIPE_ORDER, ...KEPT_BY_WIPE].map(getTableName))).toEqual(new Set(tables.map(getTableName)));
+    expect(WIPE_ORDER.some((t) => KEPT_BY_WIPE.includes(t))).toBe(false);
+    const [before] = await database.select().from(schema.authEpoch);
+    await seedDatabase(database, { checkoutBaseUrl: 'https://checkout.example/checkout' });
+    const [after] = await database.select().from(schema.authEpoch);
+    // the wipe and the new credentials and Sites each moved it
+    expect(after!.n).toBeGreaterThan(before!.n);
   });
 
   it('reseeding wipes credentials and gives byte-identical data', async () => {

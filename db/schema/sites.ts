@@ -16,6 +16,17 @@ export const sites = sqliteTable('sites', {
   uniqueIndex('sites_handle_uq').on(t.handle),
 ]);
 
+/**
+ * One row (id 1) whose counter database triggers bump on every change to a credential or a
+ * Site (db/migrations/0005_auth_epoch.sql). The per-request credential read checks it and
+ * reads the credential with its Site again only when it moved: a checkout, a signup or a
+ * rate-limit counter commits, but changes neither.
+ */
+export const authEpoch = sqliteTable('auth_epoch', {
+  id: integer().primaryKey(),
+  n: integer().notNull().default(0),
+});
+
 export const markets = sqliteTable('markets', {
   siteId: text().notNull().references(() => sites.id),
   id: text().notNull(),
