@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { credentials, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
@@ -24,7 +24,8 @@ function randomBase62(length: number): string {
 }
 
 export function hashCredential(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // one-shot: no Hash object per request (every request hashes the credential it presents)
+  return hash('sha256', token, 'hex');
 }
 
 /** The Site and scope a request acts for. */
@@ -108,15 +109,15 @@ function lookupQuery(database: DbOrTx) {
 
 // Every request runs this lookup: prepared once on a local file (./catalog/prepared-reads.ts),
 // else its SQL built once per database (db/prepared.ts), not once per request.
-async function findCredential(database: DbOrTx, hash: string) {
-  const now = preparedCredentialNow(database, hash);
-  const fast = now !== undefined ? now : await preparedCredential(database, hash);
+async function findCredential(database: DbOrTx, tokenHash: string) {
+  const now = preparedCredentialNow(database, tokenHash);
+  const fast = now !== undefined ? now : await preparedCredential(database, tokenHash);
   if (fast !== undefined) {
     if (!fast) return null;
     const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, ...credential } = fast;
     return { ...credential, site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion } };
   }
-  return (await prepared(database, 'credentials.lookup', lookupQuery).all({ hash }))[0] ?? null;
+  return (await prepared(database, 'credentials.lookup', lookupQuery).all({ hash: tokenHash }))[0] ?? null;
 }
 
 /**

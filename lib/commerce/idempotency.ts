@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { idempotencyKeys } from '@/db/schema';
 import type { InStatement } from '@libsql/client';
@@ -43,7 +43,7 @@ function judge(row: KeyRow, requestHash: string, now: number): Exclude<KeyState,
 
 /** sha256 over method, path and the exact body text: the request a key stands for. */
 export function idempotencyRequestHash(method: string, path: string, bodyText: string): string {
-  return createHash('sha256').update(`${method.toUpperCase()}\n${path}\n`).update(bodyText, 'utf8').digest('hex');
+  return hash('sha256', `${method.toUpperCase()}\n${path}\n${bodyText}`, 'hex');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Cache-Control by kind of data. Every credentialed answer is private to its caller. */
 export const CACHE_PROFILES = {
@@ -18,7 +18,7 @@ export type CacheProfile = keyof typeof CACHE_PROFILES;
 
 /** A strong validator derived from the exact bytes sent. */
 export function strongEtag(body: string | Uint8Array): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `"${hash('sha1', body, 'base64url')}"`;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2). */

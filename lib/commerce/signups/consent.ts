@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { consents } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { DomainError } from '../errors';
@@ -28,7 +28,7 @@ export function requireConsent(rawBody: unknown): void {
 
 /** sha256 of the exact text (UTF-8), hex: proves later which wording was agreed to. */
 export function consentTextHash(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 export type ConsentRecord = {
