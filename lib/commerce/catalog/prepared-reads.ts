@@ -136,8 +136,9 @@ export function preparedCredential(database: DbOrTx, tokenHash: string): Promise
  * instead of a two-table join. Unlike `PRAGMA data_version`, which this used before, the
  * epoch does not move when anything else commits: under checkouts and signups (a commit
  * each) the join ran again on every request (~70–150 µs of the ~190 µs a checkout spent
- * authenticating, measured under load). A database without the row (never migrated, or
- * the row deleted) is read afresh every time.
+ * authenticating, measured under load). Should the row be gone (deleted by hand), the
+ * credential is read afresh every time; without the table (a database not migrated yet)
+ * these statements do not prepare and requests take the ordinary query.
  */
 function credentialRow(s: Statements, tokenHash: string): CredentialRow | null {
   const at = (s.epoch.get() as [number] | undefined)?.[0];
