@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
-import { credentials, inventoryLevels, markets, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
+import { authEpoch, credentials, inventoryLevels, markets, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/commerce/credentials';
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/commerce/catalog/cache';
@@ -219,6 +219,21 @@ describe('catalog caches', () => {
     expect(await authenticateCredential(database, t)).toBeNull(); // remembered as unknown now
     await other.insert(credentials).values(row!); // an import, a restore
     expect((await authenticateCredential(database, t))!.credentialId).toBe(id);
+  });
+
+  it('without the auth epoch\'s row (deleted by hand) read the credential afresh on every request', async () => {
+    const { token: t } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
+    expect(await authenticateCredential(database, t)).not.toBeNull();
+    const [row] = await other.select().from(authEpoch);
+    await other.delete(authEpoch);
+    try {
+      expect(await authenticateCredential(database, t)).not.toBeNull();
+      // with the triggers' row gone a revocation moves nothing; the answer must follow anyway
+      await revokeCredential(other, t);
+      expect(await authenticateCredential(database, t)).toBeNull();
+    } finally {
+      await other.insert(authEpoch).values(row!);
+    }
   });
 
   it('read the catalog version afresh with the credential after any commit, from this process or another', async () => {
