@@ -117,7 +117,7 @@ export function printTable(report: Report): void {
   if (batch) console.log(`Availability batch against the ceiling handler sent the same request (2.5 KB query, same answer size; ${batch.rps} req/s): ${batch.ratios.join(' ')} → ${batch.medianRatio}`);
   console.log('10k÷1k: each catalog\'s ratio to its own reference, 1k over 10k (1.0 = no growth).');
   if (report.rows1k.size) {
-    console.log('\n1,000-product catalog (same scenarios):');
+    console.log('\n1,000-product catalog (same scenarios; but for the page, req/s and latencies are pooled from the alternating slices, so p99 includes each slice\'s start):');
     for (const row of report.rows1k.values()) console.log(rowLine(row, `${SCENARIOS[row.key].label} @1k`));
   }
   if (report.mixed) {

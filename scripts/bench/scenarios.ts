@@ -141,7 +141,8 @@ function ofPaths(paths: string[]): () => RequestPlan {
 
 export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   product: { key: 'product', label: 'Product by handle', connections: 32, plan: (t) => ofPaths(t.handles.map((h) => `${V1}/commerce/products/${h}`)) },
-  product_c1: { key: 'product_c1', label: 'Product by handle (c=1)', connections: 1, plan: (t) => ofPaths(t.handles.map((h) => `${V1}/commerce/products/${h}`)) },
+  // The first scenario of the product path after start-up: a longer warm-up than the default.
+  product_c1: { key: 'product_c1', label: 'Product by handle (c=1)', connections: 1, plan: (t) => ofPaths(t.handles.map((h) => `${V1}/commerce/products/${h}`)), warmSeconds: 3 },
   product_cold: { key: 'product_cold', label: 'Product by handle, every handle once', connections: 32, plan: (t) => ofPaths(t.allHandles.map((h) => `${V1}/commerce/products/${h}`)) },
   list: { key: 'list', label: 'Product list page (24)', connections: 32, plan: (t) => ofPaths(t.listPaths) },
   collection: { key: 'collection', label: 'Collection page (24)', connections: 32, plan: (t) => ofPaths(t.collectionPaths) },
@@ -151,7 +152,9 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   // the POST ceiling: 0.44–0.57 over the first 12 s, 0.53–0.63 after; JIT of the write path and
   // its pricing memo): 3 s of warm-up measured mostly the start.
   checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, plan: checkoutPlan, warmSeconds: 12 },
-  page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, plan: (t) => ofPaths(t.handles.map((h) => `/products/${h}`)) },
+  // The first request for each of the 100 pages renders it into Next's page cache: a longer
+  // warm-up fills that cache first.
+  page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, plan: (t) => ofPaths(t.handles.map((h) => `/products/${h}`)), warmSeconds: 5 },
   static: { key: 'static', label: 'Static Next page (HTML)', connections: 32, plan: () => () => get('/bench-static') },
   ceiling: { key: 'ceiling', label: 'Framework ceiling (route handler)', connections: 32, plan: (t) => () => get(`/bench-ceiling?bytes=${t.productBytes}`) },
   // Informative, not a target's reference: the ceiling handler sent the batch's own request (its
