@@ -12,10 +12,14 @@ export type MixedResult = {
   status5xx: number;
   errors: number;
   statusCodes: Record<string, number>;
+  /** RSS just before the live-heap probe at the 10th second, and just before the one at the end. */
   rssAt10sMb: number;
   rssEndMb: number;
   rssPeakMb: number;
-  /** Growth of RSS from the 10th second to the end, MB per minute (least squares). */
+  /**
+   * Growth of RSS from the 10th second to the end, MB per minute (least squares); it
+   * includes what V8 takes back after the 10-second probe's full GC.
+   */
   rssSlopeMbPerMin: number;
   /** Live heap after a full GC at the 10th second and at the end: a leak shows here. */
   liveAt10s: Memory | null;
@@ -48,10 +52,18 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     const r = kind()();
     return { ...r, headers: { ...r.headers, Authorization: `Bearer ${token()}` } };
   };
+  // The live-heap probe forces a full GC, after which V8 gives memory back and then takes it
+  // again under the load (~10 MB, over tens of seconds). So RSS is compared as it was just
+  // before each probe, at 10 s and at the end: the one GC must not count as growth.
   let liveAt10s: Memory | null = null;
-  const probe = setTimeout(() => void liveMemoryMb(server).then((m) => (liveAt10s = m)), 10_000);
+  let rssAt10s: number | null = null;
+  const probe = setTimeout(() => {
+    rssAt10s = server.rss.nowMb();
+    void liveMemoryMb(server).then((m) => (liveAt10s = m));
+  }, 10_000);
   const result = await measure({ base: server.base, connections: 64, next }, seconds, 0);
   clearTimeout(probe);
+  const rssEnd = server.rss.nowMb();
   const liveEnd = await liveMemoryMb(server);
   const [from, to] = result.window;
   const after10 = server.rss.samples.filter((s) => s.t >= from + 10_000 && s.t <= to);
@@ -64,8 +76,8 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     status5xx: result.status5xx,
     errors: result.errors,
     statusCodes: result.statusCodes,
-    rssAt10sMb: server.rss.atMb(from + 10_000),
-    rssEndMb: server.rss.atMb(to),
+    rssAt10sMb: rssAt10s ?? server.rss.atMb(from + 10_000),
+    rssEndMb: rssEnd,
     rssPeakMb: server.rss.peakMb(from, to),
     rssSlopeMbPerMin: slope(after10.map((s) => [(s.t - from) / 60_000, s.kb / 1024] as const)),
     liveAt10s,

@@ -128,9 +128,15 @@ export class RssSampler {
     this.timer.unref();
   }
 
-  private sample(): void {
+  private sample(): number {
     const kb = groupRssKb(this.pgid);
     if (kb > 0) this.samples.push({ t: Date.now(), kb });
+    return kb;
+  }
+
+  /** RSS in MB now, read at once (and kept with the other samples). */
+  nowMb(): number {
+    return Math.round(this.sample() / 102.4) / 10;
   }
 
   /** Peak in MB over [from, to]. */
