@@ -14,7 +14,7 @@ import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
 import { jsonLine, printTable, type Row } from './report';
 import { discover, planFor, SCENARIOS, type ScenarioKey, type Targets } from './scenarios';
-import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, startFloorServer, startNextServer, type Memory, type Server } from './server';
+import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startFloorServer, startNextServer, type Memory, type Server } from './server';
 
 const PORTS = { big: 3601, small: 3602, floor: 3603 } as const;
 const { values: flags } = parseArgs({
@@ -244,6 +244,7 @@ async function main(): Promise<void> {
     loadAvgEnd: load[1]!.map((n) => Math.round(n * 100) / 100),
     seconds: Math.round((Date.now() - started) / 1000),
     serverNodeOptions: SERVER_NODE_OPTIONS.join(' '),
+    serverMallocArenaMax: SERVER_MALLOC_ARENA_MAX,
     measureSeconds: SECONDS,
     warmSeconds: WARM,
     checkoutWarmSeconds: warmFor('checkout'),
@@ -253,7 +254,8 @@ async function main(): Promise<void> {
   console.log('');
   printTable(report);
   console.log(
-    `\n${BIG.toLocaleString('en')} products; server: next start ${meta.serverNodeOptions ? `with node ${meta.serverNodeOptions}` : '(no node options)'}; ` +
+    `\n${BIG.toLocaleString('en')} products; server: next start ${meta.serverNodeOptions ? `with node ${meta.serverNodeOptions}` : '(no node options)'}, ` +
+      `MALLOC_ARENA_MAX=${meta.serverMallocArenaMax}; ` +
       `${meta.seconds} s in all; load average ${meta.loadAvgStart.join(' ')} → ${meta.loadAvgEnd.join(' ')}`,
   );
   console.log(jsonLine(report));
