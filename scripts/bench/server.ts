@@ -7,7 +7,6 @@ const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 
 export type Server = { label: string; base: string; managed: Managed; rss: RssSampler; stop: () => Promise<void> };
 
-/** The production build, in its own dist dir (so it never disturbs anyone's .next). */
 /**
  * glibc's malloc arenas for the server, as `npm start` sets them (README, Performance): at
  * most two, instead of up to eight per core. Measured in 60-second mixed runs after the
@@ -16,6 +15,7 @@ export type Server = { label: string; base: string; managed: Managed; rss: RssSa
  */
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
 
+/** The production build, in its own dist dir (so it never disturbs anyone's .next). */
 export function buildEnv(): NodeJS.ProcessEnv {
   return { ...process.env, NODE_ENV: 'production', NEXT_DIST_DIR: DIST_DIR, BENCH_CEILING: '1', NEXT_TELEMETRY_DISABLED: '1' };
 }
