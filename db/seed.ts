@@ -14,7 +14,7 @@ import { pickupPointRows } from './seed/pickup-points';
 import { DEMO_SITE, OUTLET_SITE, SHIPPING_RATES, shippingRateId, type SiteDef } from './seed/sites';
 
 /**
- * The deterministic demo (CONTRACT §10): two Sites, `demo` and `outlet`, with the same
+ * The deterministic demo (docs/operating.md, "The demo shop"): two Sites, `demo` and `outlet`, with the same
  * ids, texts, prices and stock on every run. `seedDatabase` wipes every table first.
  */
 export type SeedOptions = {

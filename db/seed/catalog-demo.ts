@@ -3,7 +3,7 @@ import { color, option, size } from './types';
 
 /**
  * The demo shop's hand-written catalogue. The special handles the tests and the
- * storefront rely on (CONTRACT §10) are marked; their stock is set explicitly.
+ * storefront rely on (docs/operating.md, "The demo shop") are marked; their stock is set explicitly.
  */
 export const DEMO_PRODUCTS: ProductDef[] = [
   // Kitchen

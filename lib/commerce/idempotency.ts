@@ -5,7 +5,7 @@ import type { InStatement } from '@libsql/client';
 import type { DbOrTx } from '@/db/client';
 import { prepared, statementOf } from '@/db/prepared';
 
-/** Keys are kept this long (CONTRACT §8); an expired key is as good as never used. */
+/** Keys are kept this long (docs/api.md, Limits); an expired key is as good as never used. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /**
  * A claim still in flight after this long belongs to a request that died (a killed process,

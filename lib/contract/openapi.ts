@@ -18,7 +18,7 @@ const HEADER_DOCS: Record<string, { description: string }> = {
   'Idempotent-Replayed': { description: '`true` when this is a replay of an earlier answer to the same Idempotency-Key.' },
 };
 
-/** Every POST may carry an Idempotency-Key (CONTRACT §5). */
+/** Every POST may carry an Idempotency-Key (docs/api.md). */
 const IdempotencyHeaders = z.object({
   'Idempotency-Key': z
     .string()

@@ -27,7 +27,7 @@ export class KeyTaken extends Error {
   }
 }
 
-/** 1–255 printable ASCII characters (CONTRACT §5). */
+/** 1–255 printable ASCII characters (docs/api.md). */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 /** Headers that are part of an answer and so part of its replay; per-request ones (request id, rate limit) are not. */
 const REPLAYED_HEADERS = ['content-type', 'content-language', 'cache-control', 'location', 'etag', 'retry-after'];

@@ -1,4 +1,4 @@
-/** Checkout sessions: the domain behind operations 12 and 14–19. */
+/** Checkout sessions: the domain behind checkout-session creation and the merchant checkout operations. */
 export { createCheckoutSession, planCheckoutSession, getCheckoutSession, updateCheckoutSession, completeCheckoutSession, sessionMarket } from './sessions';
 export { changeCheckoutCountry, type CountryChangeWarning } from './country';
 export { deliveryOptions } from './delivery';
