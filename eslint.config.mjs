@@ -17,6 +17,16 @@ export default defineConfig([
     },
   },
   {
+    // The contract is what every layer agrees on, so it depends on none of them.
+    files: ['lib/contract/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@/*', '!@/lib', '@/lib/*', '!@/lib/contract', '!@/lib/contract/*'], message: 'lib/contract imports nothing of ours but lib/contract itself.' },
+        { group: ['next', 'next/*', 'drizzle-orm', 'drizzle-orm/*', '@libsql/*'], message: 'lib/contract is plain zod: no framework, no database.' },
+      ] }],
+    },
+  },
+  {
     // The storefront (and its cached product pages) talks to the API only through the typed client.
     files: ['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'],
     rules: {

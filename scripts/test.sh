@@ -9,6 +9,7 @@ rm -rf test-reports && mkdir -p test-reports
 
 echo "== lint"; npx eslint .
 echo "== typecheck"; npx next typegen >/dev/null; npx tsc --noEmit
+echo "== openapi lint"; npx tsx scripts/lint-openapi.ts
 echo "== vitest"; npx vitest run --reporter=default --reporter=json --outputFile.json=test-reports/vitest.json
 echo "== build ($NEXT_DIST_DIR)"; rm -rf "$NEXT_DIST_DIR"; npx next build
 echo "== playwright"; npx playwright test

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '@/lib/commerce/errors';
 import { computeTotals, lineTotal, mergeLines } from '@/lib/commerce/checkout/pricing';
 import { assertOpen, canTransition, isDue, statusAt, transition, SESSION_STATUSES, type SessionEvent } from '@/lib/commerce/checkout/state';
-import { normalisePhone, normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/commerce/checkout/address';
+import { normalisePhone, normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/contract/address';
 import { ifMatchSatisfied, sessionEtag } from '@/lib/commerce/checkout/store';
 import { toMoney } from '@/lib/commerce/money';
 import { AddressInput, CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import { AnalyticsReceipt } from '@/lib/contract/analytics';
 import { auth, creds, expectProblem, post, V1 } from '../support/api';
 

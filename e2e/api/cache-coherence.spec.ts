@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import type { Client } from '@libsql/client';
 import { AvailabilityBatch, Product, ProductPage, StorefrontSnapshot } from '@/lib/contract/catalog';
 import { auth, creds, V1 } from '../support/api';

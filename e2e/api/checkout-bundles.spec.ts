@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import { AvailabilityBatch, Product } from '@/lib/contract/catalog';
 import { CheckoutSession, CountryChangeQuote } from '@/lib/contract/checkout';
 import { creds, expectProblem, get, post } from '../support/api';

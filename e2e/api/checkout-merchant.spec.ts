@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import { Product } from '@/lib/contract/catalog';
 import { AddressSuggestions, CheckoutSession, CountryChangeQuote, DeliveryOptions, PaymentPreparation } from '@/lib/contract/checkout';
 import { auth, creds, expectProblem, get, post, V1 } from '../support/api';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import { Product } from '@/lib/contract/catalog';
 import { CheckoutSession } from '@/lib/contract/checkout';
 import { auth, creds, expectProblem, get, post, V1 } from '../support/api';

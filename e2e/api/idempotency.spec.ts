@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import type { Client } from '@libsql/client';
 import { creds, expectProblem, post } from '../support/api';
 import { consent, e2eDatabase, freshEmail, NEWSLETTER, rowsFor, STOCK, variantIds } from '../support/signups';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import {
   Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductPage, Site, StorefrontSnapshot,
 } from '@/lib/contract/catalog';
@@ -335,7 +335,12 @@ test.describe('the description', () => {
       expect(doc.paths[path]?.get?.responses?.['200']).toBeTruthy();
       expect(doc.paths[path]?.get?.responses?.['401']).toBeTruthy();
     }
-    expect(doc.components.schemas.Problem).toBeTruthy();
+    // Each error answer names the codes that operation can give, and no others.
+    const codesOf = (path: string, status: string) => doc.paths[path].get.responses[status].content['application/problem+json'].schema.properties.code.enum;
+    expect(codesOf('/site/v1/site', '401')).toEqual(['unauthorized']);
+    expect(codesOf('/site/v1/commerce/products/{handle}', '404')).toEqual(['not_found']);
+    expect(codesOf('/site/v1/commerce/availability', '422')).toEqual(expect.arrayContaining(['validation_failed', 'too_many_variant_ids']));
+    expect(codesOf('/site/v1/commerce/availability', '422')).not.toContain('consent_required');
   });
 
   test('/docs renders the reference', async ({ request }) => {

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import type { Client } from '@libsql/client';
 import { SignupReceipt } from '@/lib/contract/signups';
 import { auth, creds, expectProblem, post, V1 } from '../support/api';

@@ -4,10 +4,11 @@ import { credentials, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import { preparedCredential, preparedCredentialNow } from './catalog/prepared-reads';
+import type { Scope } from '@/lib/contract/operation';
 import { DomainError } from './errors';
 import { newId } from './ids';
 
-export type Scope = 'core' | 'extended';
+export type { Scope };
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const CREDENTIAL_PATTERN = /^site_(core|extended)_[0-9A-Za-z]{32,128}$/;

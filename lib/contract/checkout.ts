@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Money, Timestamp } from './common';
-import { MAX_LINE_QUANTITY, mergeBundles, mergeLines } from '@/lib/commerce/checkout/pricing';
-import { normalisePhone, normalisePostalCode, postalCodeProblem } from '@/lib/commerce/checkout/address';
+import { Email } from './email';
+import { MAX_LINE_QUANTITY, mergeBundles, mergeLines } from './checkout-lines';
+import { normalisePhone, normalisePostalCode, postalCodeProblem, postalCodeRulesText } from './address';
 
 // ——— building blocks ———
 
@@ -16,7 +17,6 @@ export const CountryCode = z
   .transform((c) => c.toUpperCase())
   .meta({ description: 'ISO 3166-1 alpha-2 country code.', example: 'SE' });
 
-export const Email = z.string().trim().max(254).pipe(z.email('Not a valid email address.')).meta({ example: 'kim@example.com' });
 
 export const Phone = z
   .string()
@@ -38,7 +38,7 @@ const addressShape = {
   lastName: text(100),
   line1: text(200),
   line2: optionalText(200),
-  postalCode: text(20),
+  postalCode: text(20).meta({ description: postalCodeRulesText() }),
   city: text(100),
   region: optionalText(100),
   country: CountryCode,

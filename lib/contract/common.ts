@@ -1,6 +1,6 @@
 import 'zod-openapi';
 import { z } from 'zod';
-import { PROBLEM_CODES } from '@/lib/commerce/errors';
+import { PROBLEM_CODES } from './problems';
 
 export const Money = z
   .object({
@@ -47,18 +47,30 @@ export function page<T extends z.ZodType>(item: T) {
 export const Handle = z.string().min(1).max(200).meta({ description: 'URL handle.' });
 export const HandleParams = z.object({ handle: Handle });
 
-export const FieldError = z.object({ pointer: z.string(), code: z.string(), detail: z.string() });
+export const FieldError = z
+  .object({ pointer: z.string(), code: z.string(), detail: z.string() })
+  .meta({ id: 'FieldError', description: 'One offending input: an RFC 6901 pointer into the request, a code and a detail.' });
 
+const ProblemFields = {
+  type: z.string().meta({ description: 'A URI naming the kind of problem.' }),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string().meta({ description: 'What went wrong, for a person to read.' }),
+  requestId: z.string(),
+  errors: z.array(FieldError).optional().meta({ description: 'One entry per offending input, with an RFC 6901 pointer into the request.' }),
+};
+
+/** Any problem the API answers (the codes of every operation). */
 export const Problem = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.enum(PROBLEM_CODES),
-    requestId: z.string(),
-    errors: z.array(FieldError).optional(),
-  })
+  .object({ ...ProblemFields, code: z.enum(PROBLEM_CODES) })
   .catchall(z.unknown())
   .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });
 export type Problem = z.infer<typeof Problem>;
+
+/** A problem whose `code` is one of these: an operation's error answers name only the codes it can give. */
+export function problemOf(codes: readonly (typeof PROBLEM_CODES)[number][]) {
+  return z
+    .object({ ...ProblemFields, code: z.enum(codes as [string, ...string[]]) })
+    .catchall(z.unknown())
+    .meta({ description: 'RFC 9457 problem details.' });
+}

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
-import type { ProblemCode } from '@/lib/commerce/errors';
-import type { Scope } from '@/lib/commerce/credentials';
+import type { ProblemCode } from './problems';
+
+/** What a credential may do: `core` operations, or all (`extended`). */
+export type Scope = 'core' | 'extended';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 

@@ -1,29 +1,12 @@
 import 'zod-openapi';
 import { z } from 'zod';
-import { MAX_EMAIL_LENGTH, normaliseEmail } from '@/lib/commerce/signups/email';
+import { Email } from './email';
+
+export { Email };
 
 /** No control characters (C0, DEL, C1): they have no business in stored text and break logs. */
 const NO_CONTROL = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
 const NO_CONTROL_OR_NEWLINE = /^[^\u0000-\u001F\u007F-\u009F]*$/;
-
-export const Email = z
-  .string()
-  .max(MAX_EMAIL_LENGTH + 64, `At most ${MAX_EMAIL_LENGTH} characters.`)
-  .transform((value, ctx) => {
-    const address = normaliseEmail(value);
-    if (address === null) {
-      ctx.issues.push({ code: 'invalid_format', format: 'email', input: value, message: 'Not a valid e-mail address.' });
-      return z.NEVER;
-    }
-    return address;
-  })
-  .meta({
-    description:
-      `An e-mail address, at most ${MAX_EMAIL_LENGTH} characters. Stored trimmed and lowercased, with an ` +
-      'internationalised domain in its ASCII (punycode) form; the local part must be ASCII.',
-    example: 'anna.svensson@example.se',
-    override: { type: 'string', format: 'email', maxLength: MAX_EMAIL_LENGTH },
-  });
 
 /**
  * The consent exactly as the shopper saw it. `granted` must be the JSON literal `true`:

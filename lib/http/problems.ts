@@ -1,36 +1,5 @@
 import type { ZodError } from 'zod';
-import type { FieldError, ProblemCode } from '@/lib/commerce/errors';
-
-/** The one table of contract codes: status and title of each. */
-export const PROBLEMS: Record<ProblemCode, { status: number; title: string }> = {
-  unauthorized: { status: 401, title: 'Unauthorized' },
-  insufficient_scope: { status: 403, title: 'Insufficient scope' },
-  not_found: { status: 404, title: 'Not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  validation_failed: { status: 422, title: 'Validation failed' },
-  invalid_json: { status: 400, title: 'Invalid JSON' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  unknown_market: { status: 422, title: 'Unknown market' },
-  unsupported_locale: { status: 422, title: 'Unsupported locale' },
-  too_many_variant_ids: { status: 422, title: 'Too many variant ids' },
-  consent_required: { status: 422, title: 'Consent required' },
-  unknown_flow: { status: 422, title: 'Unknown notification flow' },
-  unknown_variant: { status: 422, title: 'Unknown variant' },
-  insufficient_stock: { status: 409, title: 'Insufficient stock' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
-  idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
-  session_not_open: { status: 409, title: 'Session not open' },
-  session_expired: { status: 410, title: 'Session expired' },
-  precondition_failed: { status: 412, title: 'Precondition failed' },
-  country_not_in_market: { status: 422, title: 'Country not in market' },
-  unsupported_country: { status: 422, title: 'Unsupported country' },
-  unknown_delivery_option: { status: 422, title: 'Unknown delivery option' },
-  session_incomplete: { status: 409, title: 'Session incomplete' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  service_unavailable: { status: 503, title: 'Service unavailable' },
-  internal_error: { status: 500, title: 'Internal server error' },
-};
+import { PROBLEMS, type FieldError, type ProblemCode } from '@/lib/contract/problems';
 
 export const PROBLEM_TYPE_BASE = 'https://site-delivery.dev/problems/';
 

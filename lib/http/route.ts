@@ -117,7 +117,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
 
 async function authenticate(req: Request, requestId: string): Promise<SiteContext> {
   const header = req.headers.get('authorization');
-  const match = header ? /^Bearer ([^\s]+)$/i.exec(header.trim()) : null;
+  const match = header ? /^Bearer +(\S+)$/i.exec(header.trim()) : null;
   const context = match?.[1] ? await authenticateCredential(db(), match[1]) : null;
   if (!context) {
     throw new HttpFailure(

@@ -5,7 +5,7 @@ import type { SiteContext } from '../credentials';
 import { DomainError } from '../errors';
 import type { MarketInfo } from '../markets';
 import { toMoney } from '../money';
-import { normalisePostalCode, postalCodeProblem, postalNumber } from './address';
+import { normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/contract/address';
 import { sessionMarket, type Clock } from './sessions';
 import { loadSession, mutateSession, type LoadedSession } from './store';
 import { sessionCountry, totalsFor } from './view';

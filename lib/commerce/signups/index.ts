@@ -1,6 +1,6 @@
 export { subscribeToStockNotifications, type StockSignupInput } from './stock';
 export { subscribeToNewsletter, type NewsletterSignupInput } from './newsletter';
 export { requireConsent, consentTextHash } from './consent';
-export { normaliseEmail, MAX_EMAIL_LENGTH } from './email';
+export { normaliseEmail, MAX_EMAIL_LENGTH } from '@/lib/contract/email';
 export { OUTBOX_TOPICS, type OutboxTopic } from './outbox';
 export type { SignupInput, SignupOutcome } from './types';

@@ -28,7 +28,7 @@ export const createCheckoutSession = defineOperation({
     'The session expires after 24 h by default. ' +
     'Tax-inclusive markets: `tax` is the tax contained in the total; tax-exclusive markets: `tax` is added to the total.',
   body: CreateCheckoutSessionBody,
-  success: { status: 201, description: 'The new session; `Location` is its URL.', schema: CheckoutSession, headers: ['Location', 'Idempotent-Replayed'] },
+  success: { status: 201, description: 'The new session; `Location` is its URL.', schema: CheckoutSession, headers: ['Location', 'ETag', 'Content-Language', 'Cache-Control', 'Idempotent-Replayed'] },
   errors: ['unknown_variant', 'insufficient_stock', 'unknown_market', 'unsupported_locale', 'idempotency_key_reused', 'idempotency_key_in_use'],
 });
 
@@ -51,7 +51,7 @@ export const updateCheckoutSession = defineOperation({
     STATE_RULES,
   params: CheckoutSessionParams,
   body: UpdateCheckoutSessionBody,
-  success: { status: 200, description: 'The updated session with its new ETag.', schema: CheckoutSession, headers: ['ETag', 'Cache-Control'] },
+  success: { status: 200, description: 'The updated session with its new ETag.', schema: CheckoutSession, headers: ['ETag', 'Cache-Control', 'Content-Language'] },
   errors: ['not_found', 'country_not_in_market', 'precondition_failed', 'session_not_open', 'session_expired'],
 });
 
@@ -77,7 +77,7 @@ export const changeCheckoutCountry = defineOperation({
     'is in the new market. The locale stays if the new market offers it, else becomes the market\'s default. ' + STATE_RULES,
   params: CheckoutSessionParams,
   body: ChangeCountryBody,
-  success: { status: 200, description: 'The session and a quote: old total (old currency), new total, warnings.', schema: CountryChangeQuote },
+  success: { status: 200, description: 'The session and a quote: old total (old currency), new total, warnings.', schema: CountryChangeQuote, headers: ['ETag', 'Content-Language', 'Cache-Control', 'Idempotent-Replayed'] },
   errors: ['not_found', 'unsupported_country', 'session_not_open', 'session_expired', 'idempotency_key_reused', 'idempotency_key_in_use'],
 });
 
@@ -91,7 +91,7 @@ export const listDeliveryOptions = defineOperation({
     'Listing works in every state; selecting needs an open session. ' + STATE_RULES,
   params: CheckoutSessionParams,
   body: DeliveryOptionsBody,
-  success: { status: 200, description: 'The options, the selected option id and the session.', schema: DeliveryOptions },
+  success: { status: 200, description: 'The options, the selected option id and the session.', schema: DeliveryOptions, headers: ['ETag', 'Content-Language', 'Cache-Control', 'Idempotent-Replayed'] },
   errors: ['not_found', 'unknown_delivery_option', 'session_not_open', 'session_expired', 'idempotency_key_reused', 'idempotency_key_in_use'],
 });
 
@@ -105,7 +105,7 @@ export const prepareCheckoutPayment = defineOperation({
     '`completed` when the provider confirms the payment, or `expired` at `expiresAt`.',
   params: CheckoutSessionParams,
   body: PreparePaymentBody,
-  success: { status: 200, description: 'The session and the payment to complete at the provider.', schema: PaymentPreparation },
+  success: { status: 200, description: 'The session and the payment to complete at the provider.', schema: PaymentPreparation, headers: ['ETag', 'Content-Language', 'Cache-Control', 'Idempotent-Replayed'] },
   errors: ['not_found', 'session_incomplete', 'session_not_open', 'session_expired', 'idempotency_key_reused', 'idempotency_key_in_use'],
 });
 

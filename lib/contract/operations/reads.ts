@@ -76,13 +76,25 @@ export const getAvailability = defineOperation({
   errors: ['not_found', 'validation_failed'],
 });
 
+/** The longest list text taken: 100 ids of the longest kind with their commas, and room to spare. */
+export const MAX_ID_LIST_CHARS = 8192;
+
 export const AvailabilityBatchQuery = z.object({
   variantIds: z
     .string()
-    .max(64 * 1024)
+    .max(MAX_ID_LIST_CHARS, `At most ${MAX_ID_LIST_CHARS} characters.`)
     .transform((list) => list.split(',').map((id) => id.trim()).filter((id) => id.length > 0))
     .pipe(z.array(z.string().max(200)).min(1, 'Give at least one variant id.'))
-    .meta({ description: `Comma-separated variant ids, 1–${100} after folding duplicates.`, override: { type: 'string' } }),
+    .meta({
+      description:
+        'Variant ids, comma-separated (`variantIds=var_a,var_b`): 1–100 distinct ids (duplicates are folded; more than 100 is ' +
+        `\`too_many_variant_ids\`), at most ${MAX_ID_LIST_CHARS} characters in all.`,
+      param: { style: 'form', explode: false },
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.maxLength;
+        Object.assign(jsonSchema, { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, minItems: 1 });
+      },
+    }),
 });
 
 export const getAvailabilityBatch = defineOperation({

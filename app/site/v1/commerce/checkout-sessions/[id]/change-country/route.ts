@@ -2,7 +2,7 @@ import { endpoint, route } from '@/lib/http/route';
 import { ok } from '@/lib/http/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CountryChangeQuote } from '@/lib/contract/checkout';
-import { changeCheckoutCountry, toCheckoutSession } from '@/lib/commerce/checkout';
+import { changeCheckoutCountry, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';
@@ -11,6 +11,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(op.changeCheckoutCountry, async ({ site, params, body }) => {
     const { session, quote } = await changeCheckoutCountry(db(), site, params.id, body.country);
-    return ok(CountryChangeQuote.parse({ session: toCheckoutSession(session, site), quote }), { cache: 'none', contentLanguage: session.locale });
+    return ok(CountryChangeQuote.parse({ session: toCheckoutSession(session, site), quote }), {
+      cache: 'none',
+      contentLanguage: session.locale,
+      headers: { ETag: sessionEtag(session) },
+    });
   }),
 });

@@ -2,7 +2,7 @@ import { endpoint, route } from '@/lib/http/route';
 import { ok } from '@/lib/http/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { DeliveryOptions } from '@/lib/contract/checkout';
-import { deliveryOptions, toCheckoutSession } from '@/lib/commerce/checkout';
+import { deliveryOptions, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';
@@ -11,6 +11,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(op.listDeliveryOptions, async ({ site, params, body }) => {
     const { options, selected, session } = await deliveryOptions(db(), site, params.id, body);
-    return ok(DeliveryOptions.parse({ options, selected, session: toCheckoutSession(session, site) }), { cache: 'none' });
+    return ok(DeliveryOptions.parse({ options, selected, session: toCheckoutSession(session, site) }), {
+      cache: 'none',
+      contentLanguage: session.locale,
+      headers: { ETag: sessionEtag(session) },
+    });
   }),
 });

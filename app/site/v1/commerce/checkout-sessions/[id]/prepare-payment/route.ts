@@ -2,7 +2,7 @@ import { endpoint, route } from '@/lib/http/route';
 import { ok } from '@/lib/http/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { PaymentPreparation } from '@/lib/contract/checkout';
-import { paymentView, prepareCheckoutPayment, toCheckoutSession } from '@/lib/commerce/checkout';
+import { paymentView, prepareCheckoutPayment, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';
@@ -11,6 +11,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route(op.prepareCheckoutPayment, async ({ site, params, body }) => {
     const { session, payment } = await prepareCheckoutPayment(db(), site, params.id, body);
-    return ok(PaymentPreparation.parse({ session: toCheckoutSession(session, site), payment: paymentView(payment, session.currency) }), { cache: 'none' });
+    return ok(PaymentPreparation.parse({ session: toCheckoutSession(session, site), payment: paymentView(payment, session.currency) }), {
+      cache: 'none',
+      contentLanguage: session.locale,
+      headers: { ETag: sessionEtag(session) },
+    });
   }),
 });

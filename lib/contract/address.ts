@@ -17,6 +17,15 @@ const POSTAL_RULES: Record<string, PostalRule> = {
 /** Countries without a rule still get a plausible shape (letters, digits, space, dash). */
 const GENERIC: PostalRule = { pattern: /^[A-Z0-9][A-Z0-9 -]{1,9}$/, example: 'a postal code', normalise: (c) => c.replace(/\s+/g, ' ') };
 
+/** The rules in words, for the API's documentation. */
+export function postalCodeRulesText(): string {
+  const known = Object.entries(POSTAL_RULES).map(([country, rule]) => `${country} \`${rule.pattern.source}\` (e.g. ${rule.example})`);
+  return (
+    `Checked against the address's country, case and surrounding spaces ignored: ${known.join('; ')}; any other country ` +
+    `\`${GENERIC.pattern.source}\`. Stored normalised (SE "11122" → "111 22"; DE, AT and US without spaces).`
+  );
+}
+
 function ruleFor(country: string): PostalRule {
   return POSTAL_RULES[country.toUpperCase()] ?? GENERIC;
 }

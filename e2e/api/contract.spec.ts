@@ -1,0 +1,108 @@
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/contract';
+import { CheckoutSession } from '@/lib/contract/checkout';
+import { auth, creds, get, post, V1 } from '../support/api';
+import { consent, variantIds } from '../support/signups';
+
+const SESSIONS = '/commerce/checkout-sessions';
+const SE_ADDRESS = { firstName: 'Kim', lastName: 'Berg', line1: 'Drottninggatan 12', postalCode: '11151', city: 'Stockholm', country: 'SE' };
+
+async function openSession(request: APIRequestContext) {
+  const [variant] = await variantIds(request, 'fjord-ceramic-mug');
+  const res = await post(request, SESSIONS, { lines: [{ variantId: variant, quantity: 1 }] });
+  expect(res.status(), await res.text()).toBe(201);
+  return { session: CheckoutSession.parse(await res.json()), etag: res.headers().etag! };
+}
+
+test('"Bearer" followed by more than one space is a credential like any other (RFC 9110: 1*SP)', async ({ request }) => {
+  const res = await request.get(`${V1}/site`, { headers: { Authorization: `Bearer   ${creds().core}` }, failOnStatusCode: false });
+  expect(res.status()).toBe(200);
+});
+
+test.describe('one e-mail rule for every e-mail field', () => {
+  for (const email of ['kim@bücher.de', 'a#b|c%d@x.pw']) {
+    test(`${email} is taken by the newsletter, by checkout creation and by PATCH alike`, async ({ request }) => {
+      const newsletter = await post(request, '/newsletter/subscriptions', { email, consent }, creds().core);
+      expect(newsletter.status(), await newsletter.text()).toBe(202);
+
+      const [variant] = await variantIds(request, 'fjord-ceramic-mug');
+      const created = await post(request, SESSIONS, { lines: [{ variantId: variant, quantity: 1 }], email });
+      expect(created.status(), await created.text()).toBe(201);
+      const stored = CheckoutSession.parse(await created.json()).email;
+
+      const { session } = await openSession(request);
+      const patched = await request.patch(`${V1}${SESSIONS}/${session.id}`, {
+        headers: auth(creds().extended, { 'Content-Type': 'application/json' }),
+        data: JSON.stringify({ email }),
+        failOnStatusCode: false,
+      });
+      expect(patched.status(), await patched.text()).toBe(200);
+      expect(CheckoutSession.parse(await patched.json()).email).toBe(stored);
+    });
+  }
+
+  test('an address that is not one is refused the same way everywhere', async ({ request }) => {
+    const [variant] = await variantIds(request, 'fjord-ceramic-mug');
+    for (const res of [
+      await post(request, '/newsletter/subscriptions', { email: 'kim@@example.com', consent }, creds().core),
+      await post(request, SESSIONS, { lines: [{ variantId: variant, quantity: 1 }], email: 'kim@@example.com' }),
+    ]) {
+      expect(res.status()).toBe(422);
+      expect((await res.json()).errors[0]).toMatchObject({ pointer: '/email', code: 'invalid_format' });
+    }
+  });
+});
+
+test('every answer that carries a session carries its ETag, so writes chain with If-Match without another GET', async ({ request }) => {
+  const { session, etag: created } = await openSession(request);
+  const url = `${SESSIONS}/${session.id}`;
+  const patched = await request.patch(`${V1}${url}`, {
+    headers: auth(creds().extended, { 'Content-Type': 'application/json', 'If-Match': created }),
+    data: JSON.stringify({ email: 'kim@example.com', shippingAddress: SE_ADDRESS }),
+    failOnStatusCode: false,
+  });
+  expect(patched.status(), await patched.text()).toBe(200);
+
+  const options = await post(request, `${url}/delivery-options`, undefined);
+  expect(options.status(), await options.text()).toBe(200);
+  const home = (await options.json()).options.find((o: { kind: string }) => o.kind === 'delivery');
+  const selected = await post(request, `${url}/delivery-options`, { select: home.id });
+  expect(selected.status()).toBe(200);
+  const afterSelect = selected.headers().etag!;
+  expect(afterSelect).toMatch(/^"/);
+  expect(afterSelect).not.toBe(patched.headers().etag);
+
+  // The ETag from the POST is the session's current one: If-Match with it succeeds.
+  const again = await request.patch(`${V1}${url}`, {
+    headers: auth(creds().extended, { 'Content-Type': 'application/json', 'If-Match': afterSelect }),
+    data: JSON.stringify({ phone: '+46701234567' }),
+    failOnStatusCode: false,
+  });
+  expect(again.status(), await again.text()).toBe(200);
+
+  const moved = await post(request, `${url}/change-country`, { country: 'SE' });
+  expect(moved.status(), await moved.text()).toBe(200);
+  expect(moved.headers().etag).toBe((await get(request, url, creds().extended)).headers().etag);
+
+  const payment = await post(request, `${url}/prepare-payment`, undefined);
+  expect([200, 409]).toContain(payment.status());
+  if (payment.status() === 200) expect(payment.headers().etag).toBe((await get(request, url, creds().extended)).headers().etag);
+});
+
+test('HEAD is served on a GET operation with the GET\'s headers and no body', async ({ request }) => {
+  const getRes = await get(request, '/commerce/products/fjord-ceramic-mug');
+  const head = await request.head(`${V1}/commerce/products/fjord-ceramic-mug`, { headers: auth(creds().core), failOnStatusCode: false });
+  expect(head.status()).toBe(200);
+  expect(head.headers().etag).toBe(getRes.headers().etag);
+  expect((await head.body()).length).toBe(0);
+});
+
+test('a variantIds list as long as the document allows is answered, one longer is a problem', async ({ request }) => {
+  const ids = await variantIds(request, 'fjord-ceramic-mug');
+  const padded = [...ids];
+  while (padded.join(',').length < 8100) padded.push(ids[padded.length % ids.length]!);
+  const ok = await get(request, `/commerce/availability?variantIds=${padded.join(',')}`);
+  expect(ok.status(), await ok.text()).toBe(200);
+  const tooLong = await get(request, `/commerce/availability?variantIds=${padded.join(',')},${'x'.repeat(200)}`);
+  expect(tooLong.status()).toBe(422);
+});
