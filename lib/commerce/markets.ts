@@ -53,18 +53,25 @@ async function queryMarkets(database: DbOrTx, siteId: string): Promise<MarketInf
   }));
 }
 
-/** `?market=&locale=`: both default (the Site's market; the Site's locale if that market offers it, else the market's). */
+/**
+ * `market` and `locale` as a request names them (in the query of a read, `where = 'query'`,
+ * or in the body of a checkout creation, `where = 'body'`, which only changes the pointers of
+ * its errors). Both default: the Site's market; the Site's locale if that market offers it,
+ * else the market's.
+ */
 export async function chooseMarket(
   database: DbOrTx,
   site: SiteContext['site'],
   requested: { market?: string; locale?: string },
+  where: 'query' | 'body' = 'query',
 ): Promise<MarketChoice> {
+  const pointer = (name: string) => (where === 'query' ? `#/query/${name}` : `/${name}`);
   const all = (cacheable(database) ? loaded.get(versionKey(database, site)) : undefined) ?? (await loadMarkets(database, site));
   const marketId = requested.market ?? site.defaultMarketId;
   const market = all.find((m) => m.id === marketId.toLowerCase());
   if (!market) {
     throw new DomainError('unknown_market', `The Site has no market "${marketId.slice(0, 64)}".`, {
-      errors: [{ pointer: '#/query/market', code: 'unknown_market', detail: `Known markets: ${all.map((m) => m.id).join(', ')}.` }],
+      errors: [{ pointer: pointer('market'), code: 'unknown_market', detail: `Known markets: ${all.map((m) => m.id).join(', ')}.` }],
     });
   }
   let locale: string | undefined;
@@ -72,7 +79,7 @@ export async function chooseMarket(
     locale = market.locales.find((l) => l.toLowerCase() === requested.locale!.toLowerCase());
     if (!locale) {
       throw new DomainError('unsupported_locale', `Market "${market.id}" does not offer locale "${requested.locale.slice(0, 64)}".`, {
-        errors: [{ pointer: '#/query/locale', code: 'unsupported_locale', detail: `Offered: ${market.locales.join(', ')}.` }],
+        errors: [{ pointer: pointer('locale'), code: 'unsupported_locale', detail: `Offered: ${market.locales.join(', ')}.` }],
       });
     }
   } else {

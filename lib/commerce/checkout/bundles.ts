@@ -78,6 +78,21 @@ export function allocateBundlePrice(price: number, items: readonly { unitPrice: 
 }
 
 /** One session line per bundle item, carrying the bundle's price allocated in this market. */
+/** A plain (not bundled) line of a variant at its catalog price in the market. */
+export function variantLine(variantId: string, variant: CatalogVariant & { unitPrice: number }, quantity: number, position: number): LineRow {
+  return {
+    position,
+    variantId,
+    productHandle: variant.productHandle,
+    title: variant.title,
+    quantity,
+    unitPrice: variant.unitPrice,
+    total: lineTotal(variant.unitPrice, quantity),
+    bundleId: null,
+    bundleQuantity: null,
+  };
+}
+
 export function bundleLines(bundle: CatalogBundle, variants: CatalogVariant[], bundleQuantity: number, firstPosition: number): LineRow[] {
   const shares = allocateBundlePrice(bundle.price, bundle.items.map((item, k) => ({ unitPrice: variants[k]!.unitPrice!, quantity: item.quantity })));
   return bundle.items.map((item, k) => {

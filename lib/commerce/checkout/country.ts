@@ -4,9 +4,8 @@ import type { SiteContext } from '../credentials';
 import { DomainError } from '../errors';
 import { marketForCountry } from '../markets';
 import { toMoney } from '../money';
-import { bundleLines, bundleVariants, readCatalogBundles } from './bundles';
+import { bundleLines, bundleVariants, readCatalogBundles, variantLine } from './bundles';
 import { readCatalogVariants } from './catalog-lines';
-import { lineTotal } from './pricing';
 import type { Clock } from './sessions';
 import { mutateSession, type LineRow } from './store';
 import { totalsFor } from './view';
@@ -63,17 +62,7 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
       } else if (!canSell(variant.level, line.quantity)) {
         warnings.push({ variantId: line.variantId, code: 'insufficient_stock', detail: `"${variant.title}" is not in stock for ${line.quantity}; it was removed.` });
       } else {
-        lines.push({
-          position: lines.length,
-          variantId: line.variantId,
-          productHandle: variant.productHandle,
-          title: variant.title,
-          quantity: line.quantity,
-          unitPrice: variant.unitPrice,
-          total: lineTotal(variant.unitPrice, line.quantity),
-          bundleId: null,
-          bundleQuantity: null,
-        });
+        lines.push(variantLine(line.variantId, { ...variant, unitPrice: variant.unitPrice }, line.quantity, lines.length));
       }
     }
     const changes = {

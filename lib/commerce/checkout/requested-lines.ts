@@ -3,9 +3,9 @@ import { canSell } from '../availability';
 import type { SiteContext } from '../credentials';
 import { DomainError, type FieldError } from '../errors';
 import type { MarketInfo } from '../markets';
-import { bundleLines, bundleVariants, readCatalogBundles } from './bundles';
+import { bundleLines, bundleVariants, readCatalogBundles, variantLine } from './bundles';
 import { readCatalogVariants } from './catalog-lines';
-import { lineTotal, mergeBundles, mergeLines, type RequestedBundle, type RequestedLine } from './pricing';
+import { mergeBundles, mergeLines, type RequestedBundle, type RequestedLine } from './pricing';
 import type { LineRow } from './store';
 
 export const MAX_SESSION_LINES = 100;
@@ -77,17 +77,7 @@ export async function priceRequestedLines(
 
   const lines: LineRow[] = merged.map((l, position) => {
     const variant = catalog.get(l.variantId)!;
-    return {
-      position,
-      variantId: l.variantId,
-      productHandle: variant.productHandle,
-      title: variant.title,
-      quantity: l.quantity,
-      unitPrice: variant.unitPrice!,
-      total: lineTotal(variant.unitPrice!, l.quantity),
-      bundleId: null,
-      bundleQuantity: null,
-    };
+    return variantLine(l.variantId, { ...variant, unitPrice: variant.unitPrice! }, l.quantity, position);
   });
   for (const b of bundles) lines.push(...bundleLines(b.bundle!, b.variants!, b.quantity, lines.length));
   return lines;

@@ -5,7 +5,7 @@ import type { CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib
 import type { SiteContext } from '../credentials';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { loadMarkets, type MarketInfo } from '../markets';
+import { chooseMarket, loadMarkets, type MarketInfo } from '../markets';
 import { priceRequestedLines } from './requested-lines';
 import { busy, findSession, loadSession, sessionStatements, mutateSession, saveSession, type LoadedSession, type SessionChanges } from './store';
 import { transition } from './state';
@@ -19,28 +19,6 @@ export async function sessionMarket(database: DbOrTx, site: Site, marketId: stri
   const market = (await loadMarkets(database, site)).find((m) => m.id === marketId);
   if (!market) throw new DomainError('session_not_open', 'The checkout session\'s market is no longer offered.');
   return market;
-}
-
-/** `market`/`locale` of a create body: like the read query, but the pointers point into the body. */
-async function chooseSessionMarket(database: DbOrTx, site: Site, requested: { market?: string; locale?: string }) {
-  const all = await loadMarkets(database, site);
-  const wanted = (requested.market ?? site.defaultMarketId).toLowerCase();
-  const market = all.find((m) => m.id === wanted);
-  if (!market) {
-    throw new DomainError('unknown_market', `The Site has no market "${wanted.slice(0, 64)}".`, {
-      errors: [{ pointer: '/market', code: 'unknown_market', detail: `Known markets: ${all.map((m) => m.id).join(', ')}.` }],
-    });
-  }
-  if (requested.locale === undefined) {
-    return { market, locale: market.locales.includes(site.defaultLocale) ? site.defaultLocale : market.defaultLocale };
-  }
-  const locale = market.locales.find((l) => l.toLowerCase() === requested.locale!.toLowerCase());
-  if (!locale) {
-    throw new DomainError('unsupported_locale', `Market "${market.id}" does not offer locale "${requested.locale.slice(0, 64)}".`, {
-      errors: [{ pointer: '/locale', code: 'unsupported_locale', detail: `Offered: ${market.locales.join(', ')}.` }],
-    });
-  }
-  return { market, locale };
 }
 
 /**
@@ -57,7 +35,7 @@ export async function planCheckoutSession(
 ): Promise<{ session: LoadedSession; write: InStatement[] }> {
   const { site } = context;
   const now = options.now ?? Date.now();
-  const { market, locale } = await chooseSessionMarket(database, site, input);
+  const { market, locale } = await chooseMarket(database, site, input, 'body');
   const lines = await priceRequestedLines(database, site, market, locale, input);
   const totals = totalsFor(lines, null, market);
   const row = {

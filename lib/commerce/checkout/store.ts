@@ -60,15 +60,6 @@ export async function loadSession(database: Database, siteId: string, id: string
   throw busy();
 }
 
-/**
- * A new session with its lines: one atomic batch of two statements, each built once
- * (db/prepared.ts; the lines' statement once per number of lines, at most 100).
- */
-export async function insertSession(database: Database, row: SessionRow, lines: LineRow[]): Promise<LoadedSession> {
-  await database.$client.batch(sessionStatements(database, row, lines), 'write');
-  return { ...row, lines };
-}
-
 /** The statements that insert a new session and its lines, for a batch of the caller's. */
 export function sessionStatements(database: Database, row: SessionRow, lines: LineRow[]): InStatement[] {
   const session = prepared(database, 'checkout.insertSession', (d) => d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare());
