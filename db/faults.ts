@@ -108,7 +108,10 @@ export function storageFaultActive(): boolean {
 function codeOf(error: unknown): string {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { extendedCode?: unknown }).extendedCode ?? (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code) return `${code}: ${(e as Error).message ?? ''}`.slice(0, 200);
+    if (typeof code === 'string' && code) {
+      const message = String((e as Error).message ?? '');
+      return (message.startsWith(code) ? message : `${code}: ${message}`).slice(0, 200);
+    }
   }
   return error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200);
 }
