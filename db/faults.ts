@@ -67,8 +67,15 @@ const WHAT: Record<StorageFault, string> = {
 
 /** A fault kind is logged again at most this often while it lasts. */
 export const FAULT_LOG_INTERVAL_MS = 30_000;
+/**
+ * A fault counts as cleared at a write that succeeds this long after its last failure.
+ * A full disk lets some writes through (SQLite reuses space inside its files) between
+ * failures; without this the log would say "cleared" and "fault" again for each.
+ */
+export const FAULT_CLEARED_AFTER_MS = 1_000;
 
-type FaultLog = { active: Map<StorageFault, { since: number; lastLogged: number; count: number }> };
+type Entry = { since: number; lastLogged: number; lastFailed: number; count: number };
+type FaultLog = { active: Map<StorageFault, Entry> };
 // One log per process, however many bundled copies of this module there are.
 const log = ((globalThis as { __storageFaultLog?: FaultLog }).__storageFaultLog ??= { active: new Map() });
 
@@ -81,23 +88,25 @@ export function reportStorageFault(fault: StorageFault, error: unknown): void {
   const entry = log.active.get(fault);
   if (entry) {
     entry.count += 1;
+    entry.lastFailed = now;
     if (now - entry.lastLogged < FAULT_LOG_INTERVAL_MS) return;
     console.error(`[db] storage fault (${fault}) continues: ${entry.count} failures since ${new Date(entry.since).toISOString()} — ${codeOf(error)}`);
     entry.lastLogged = now;
     return;
   }
-  log.active.set(fault, { since: now, lastLogged: now, count: 1 });
+  log.active.set(fault, { since: now, lastLogged: now, lastFailed: now, count: 1 });
   console.error(`[db] storage fault (${fault}): ${WHAT[fault]} — ${codeOf(error)}`);
 }
 
-/** A write went through: every fault reported so far has cleared; say so once. */
+/** A write went through: each fault reported that has not recurred for a while has cleared; say so once. */
 export function reportStorageRecovered(): void {
   if (log.active.size === 0) return;
   const now = Date.now();
   for (const [fault, entry] of log.active) {
-    console.error(`[db] storage fault (${fault}) cleared after ${Math.round((now - entry.since) / 1000)} s and ${entry.count} failures; writes succeed again`);
+    if (now - entry.lastFailed < FAULT_CLEARED_AFTER_MS) continue;
+    console.error(`[db] storage fault (${fault}) cleared after ${Math.round((entry.lastFailed - entry.since) / 1000)} s and ${entry.count} failures; writes succeed again`);
+    log.active.delete(fault);
   }
-  log.active.clear();
 }
 
 /** Is any fault reported and not yet cleared? (cheap: checked after every write) */

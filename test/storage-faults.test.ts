@@ -150,16 +150,16 @@ describe('a write lock held by another process', () => {
 
 const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
 
-describe.skipIf(!canMount)('a full disk (a 2 MB tmpfs)', () => {
+describe.skipIf(!canMount)('a full disk (a 3 MB tmpfs)', () => {
   it('fails writes as "full" with one log line, keeps reads, loses nothing acknowledged, and writes again once space is freed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sd-full-'));
-    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir]);
     expect(mounted.status, String(mounted.stderr)).toBe(0);
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const { database } = await freshDatabase(dir, 500);
       // Space to free later, as an operator would.
-      writeFileSync(join(dir, 'ballast'), Buffer.alloc(256 * 1024, 1));
+      writeFileSync(join(dir, 'ballast'), Buffer.alloc(1024 * 1024, 1));
       const acknowledged: string[] = [];
       let fault: string | null = null;
       for (let i = 0; i < 1_000 && !fault; i++) {
@@ -180,9 +180,16 @@ describe.skipIf(!canMount)('a full disk (a 2 MB tmpfs)', () => {
 
       rmSync(join(dir, 'ballast'));
       await insert(database, 'after-space-freed');
-      expect(log.mock.calls.map((c) => String(c[0])).some((line) => line.includes('storage fault (full) cleared'))).toBe(true);
+      // The log says so at a write a moment after the last failure.
+      await vi.waitFor(
+        async () => {
+          await insert(database, 'after-space-freed');
+          expect(log.mock.calls.map((c) => String(c[0])).some((line) => line.includes('storage fault (full) cleared'))).toBe(true);
+        },
+        { timeout: 10_000, interval: 300 },
+      );
       expect(await count(database, 'row-%')).toBe(acknowledged.length);
-      expect(await count(database, 'after-space-freed')).toBe(1);
+      expect(await count(database, 'after-space-freed')).toBeGreaterThanOrEqual(2);
     } finally {
       for (const database of opened.splice(0)) database.$client.close();
       spawnSync('umount', ['-l', dir]);
