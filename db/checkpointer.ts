@@ -46,8 +46,17 @@ export const CHECKPOINT_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createRequire } = require('node:module');
 const Database = createRequire(workerData.requireFrom)('libsql');
+const { accessSync, constants } = require('node:fs');
 const db = new Database(workerData.path, { timeout: 0 });
+const shm = workerData.path + '-shm';
 const timer = setInterval(() => {
+  try {
+    // A checkpoint writes to the -shm mapping: on a file that cannot be written (immutable,
+    // a file system gone read-only) that is a SIGBUS, which kills the whole process.
+    accessSync(shm, constants.W_OK);
+  } catch (error) {
+    if (error.code !== 'ENOENT') return;
+  }
   try {
     db.exec('PRAGMA wal_checkpoint(PASSIVE)');
   } catch {

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
-import { createLocalClient } from './local-client';
+import { createLocalClient, type LocalClient } from './local-client';
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 /** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
@@ -26,6 +26,22 @@ export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS }
     ? createLocalClient({ url, authToken, timeout: busyTimeoutMs })
     : createClient({ url, authToken, timeout: busyTimeoutMs });
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
+}
+
+const impatientViews = new WeakMap<Database, Database>();
+
+/**
+ * The same database, except that a write fails at once as busy (SQLITE_BUSY) when another
+ * process holds the write lock, instead of waiting up to the busy timeout. For writes a
+ * request can do without, such as counting a read against its rate limit: the read then
+ * goes on uncounted at its normal speed. Anything but a local file is the database itself.
+ */
+export function withoutWaiting(database: Database): Database {
+  const impatient = (database.$client as Partial<LocalClient>).impatient;
+  if (!impatient) return database;
+  let view = impatientViews.get(database);
+  if (!view) impatientViews.set(database, (view = drizzle({ client: impatient, schema, casing: 'snake_case' }) as Database));
+  return view;
 }
 
 /** WAL lets readers run beside the one writer; it is a property of the file, set once. */

@@ -1,117 +1,254 @@
+import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
 import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
+import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from './faults';
 import { createStatementCachingClient } from './statement-cache';
 
+/** The local client, and a view of it whose writes never wait for another process's lock. */
+export type LocalClient = Client & { impatient: Client };
+
 /**
- * A libSQL client for a local SQLite file that is safe under concurrent requests.
+ * A libSQL client for a local SQLite file that is safe under concurrent requests, other
+ * processes holding the lock, and storage faults.
  *
- * SQLite has one writer at a time and this driver waits for the lock synchronously: the
- * busy timeout blocks the event loop. Two write transactions of ONE process interleaving
- * at their awaits would so wait on each other with nothing able to move — the second
- * blocks the thread until the timeout and fails. So the writes of one process take turns
- * in an async queue (bounded by the same timeout), and the busy timeout is left to
- * arbitrate between processes, where it works.
+ * The driver is synchronous: SQLite's own busy timeout would wait for another process's
+ * lock with the event loop blocked, every request of the process frozen with it. So no
+ * connection here waits inside SQLite for a writer. The writer's busy timeout is 0; a write
+ * that finds the lock taken is tried again after a short jittered pause (setTimeout: the
+ * process keeps serving), until DATABASE_BUSY_TIMEOUT_MS has passed, and then fails as
+ * busy (the API answers 503). Only whole units are tried again: a statement on its own,
+ * a batch (rolled back whole when it fails), or the BEGIN IMMEDIATE of a transaction —
+ * every write transaction takes the lock at its start, so it never meets a busy lock
+ * half-way. Reads in WAL mode need no lock at all.
  *
- * The driver also leaves a statement that failed with SQLITE_BUSY active until it is
- * garbage-collected, and its connection then fails every COMMIT ("SQL statements in
- * progress"). So after a busy failure the client is replaced with a fresh one.
+ * The writes of one process take turns in an async queue (bounded by the same timeout):
+ * two write transactions of ONE process interleaving at their awaits would otherwise
+ * wait on each other for nothing.
+ *
+ * A statement that failed with SQLITE_BUSY stays active in the driver until it runs again
+ * (the statement cache keeps it for the retry, which resets it) or is garbage-collected;
+ * a connection with one fails every COMMIT ("SQL statements in progress"). So a client
+ * whose write fails for good is replaced with a fresh one, and so is one that met any
+ * other storage fault (full disk, read-only files, I/O error): the next write opens a new
+ * connection, which is how service resumes by itself once the fault clears.
+ *
+ * Read-only files need one more step: SQLite writes to the WAL index (the -shm file)
+ * through a shared memory mapping, and when the file can no longer be written (an
+ * immutable file, a file system gone read-only) such a write is a SIGBUS that kills the
+ * process. So before each write the -shm file is checked (one access(2) call) and the
+ * write fails as read-only instead; the checkpoint worker does the same.
  */
-export function createLocalClient(config: Config & { timeout: number }): Client {
-  const queue = writeQueueFor(config.url, Math.max(config.timeout, 50));
+export function createLocalClient(config: Config & { timeout: number }): LocalClient {
+  const timeoutMs = config.timeout;
+  const queue = writeQueueFor(config.url);
   const path = filePath(config.url);
+  const shm = path ? `${path}-shm` : null;
   // WAL checkpoints run on a worker thread of their own (see checkpointer.ts).
   const checkpointer = path ? checkpointerFor(path) : null;
   // Reads use a pool of connections; writes take turns on ONE connection of their own, so
   // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
   // checkpoints rather than at every commit. A commit still survives the process being
   // killed (it is in the WAL file); only a power cut can lose the last few.
-  const open = (connections: number, pageCacheKib?: number) =>
-    path ? createStatementCachingClient(path, { timeout: config.timeout, maxConnections: connections, pageCacheKib }) : createClient({ ...config, concurrency: connections });
+  const open = (connections: number, timeout: number, pageCacheKib?: number) =>
+    path
+      ? createStatementCachingClient(path, { timeout, maxConnections: connections, pageCacheKib })
+      : createClient({ ...config, concurrency: connections });
   // A read connection's page cache starts empty again after any commit (SQLite discards it
   // when the database changed), so most of a large one would only hold memory: 1 MB each.
-  let current = open(READ_CONNECTIONS, READ_PAGE_CACHE_KIB);
+  // Readers do not wait inside SQLite either: its rare reader waits (another process
+  // recovering the WAL, or holding the file in exclusive locking mode) are retried by read().
+  const openReaders = () => open(READ_CONNECTIONS, 0, READ_PAGE_CACHE_KIB);
+  let current = openReaders();
+  // Opened on first use (and again after a fault): a file that cannot be opened fails
+  // that write, not the start of the process.
+  let writer: { client: Client; ready: Promise<Client> } | null = null;
   const openWriter = () => {
-    const client = open(1);
+    const client = open(1, 0);
     const ready = client
       .execute('PRAGMA synchronous = NORMAL')
       .then(() => (checkpointer ? client.execute(`PRAGMA wal_autocheckpoint = ${checkpointer.autocheckpointPages()}`) : null))
       .then(() => client);
     return { client, ready };
   };
-  let writer = openWriter();
 
   const retire = (failed: Client) => {
-    if (current === failed) current = open(READ_CONNECTIONS, READ_PAGE_CACHE_KIB);
-    else if (writer.client === failed) writer = openWriter();
+    if (current === failed) {
+      try {
+        current = openReaders();
+      } catch {
+        return; // cannot open the file now: keep the old pool, the next failure tries again
+      }
+    } else if (writer?.client === failed) writer = null;
     else return;
     // Work already under way on the old client finishes first; none outlives a second.
     setTimeout(() => failed.close(), 5_000).unref();
   };
+  /** A failure of work under way (a transaction's statement): no retry, but the fault counts. */
   const watch = <T>(client: Client, work: Promise<T>): Promise<T> =>
     work.catch((error: unknown) => {
-      if (isBusyError(error)) retire(client);
+      const fault = storageFaultOf(error);
+      if (fault) {
+        retire(client);
+        reportStorageFault(fault, error);
+      }
       throw error;
     });
-  const exclusive = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
-    const release = await queue.acquire();
+
+  /** Fails as read-only, before SQLite touches the -shm mapping, when that file cannot be written. */
+  const checkWritable = () => {
+    if (!shm) return;
     try {
-      const client = await writer.ready;
-      return await watch(client, work(client));
+      accessSync(shm, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return; // no connection has created it yet: nothing is mapped
+      throw new LibsqlError(`SQLITE_READONLY: the database's -shm file is not writable (${code})`, 'SQLITE_READONLY', 'SQLITE_READONLY');
+    }
+  };
+
+  /**
+   * Runs a write unit on the writer with this process's turn held, trying it again while
+   * another process holds the lock. Impatient units (counting reads) never wait for it.
+   */
+  const underLock = async <T>(work: (client: Client) => Promise<T>, deadline: number, how: WriteHow, completes = true): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      let client: Client | undefined;
+      try {
+        checkWritable();
+        writer ??= openWriter();
+        client = writer.client;
+        await writer.ready;
+        const result = await work(client);
+        if (completes && storageFaultActive()) reportStorageRecovered();
+        return result;
+      } catch (error) {
+        const fault = storageFaultOf(error);
+        if (!fault) throw error;
+        const now = Date.now();
+        if (fault === 'busy' && how.impatient) {
+          queue.impatientPauseUntil = now + IMPATIENT_PAUSE_MS;
+        } else if (fault === 'busy' && how.retry !== false && now < deadline) {
+          await queue.waitForLock(Math.min(backoffMs(attempt), deadline - now));
+          continue;
+        }
+        if (client) retire(client);
+        if (!how.impatient) reportStorageFault(fault, error);
+        throw error;
+      }
+    }
+  };
+  const exclusive = async <T>(work: (client: Client) => Promise<T>, how: WriteHow): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    const release = await queue.acquire(deadline, how.impatient === true);
+    try {
+      return await underLock(work, deadline, how);
     } finally {
       release();
     }
   };
 
-  // Without the worker the writer checkpoints itself again, at SQLite's default size.
-  checkpointer?.onFailure(() => {
-    void exclusive((client) => client.execute(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`)).catch(() => undefined);
-  });
-
-  return {
-    execute(stmtOrSql: InStatement | string, args?: InArgs) {
-      const stmt: InStatement = typeof stmtOrSql === 'string' ? { sql: stmtOrSql, args: args ?? [] } : stmtOrSql;
-      const sql = typeof stmt === 'string' ? stmt : stmt.sql;
-      return isReadOnly(sql) ? current.execute(stmt) : exclusive((client) => client.execute(stmt));
-    },
-    batch(stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) {
-      return mode === 'read' ? current.batch(stmts, mode) : exclusive((client) => client.batch(stmts, mode));
-    },
-    migrate(stmts: InStatement[]) {
-      return exclusive((client) => client.migrate(stmts));
-    },
-    async transaction(mode?: TransactionMode) {
-      if (mode === 'read') return current.transaction(mode);
-      const release = await queue.acquire();
+  /** A read; one that meets a lock (SQLite's rare reader waits) is tried again without blocking. */
+  const read = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const client = current;
       try {
-        const client = await writer.ready;
-        return turnHolding(await watch(client, client.transaction(mode)), release, (work) => watch(client, work));
+        return await work(client);
       } catch (error) {
-        release();
+        const fault = storageFaultOf(error);
+        if (!fault) throw error;
+        const now = Date.now();
+        if (fault === 'busy' && now < deadline) {
+          await new Promise((r) => setTimeout(r, Math.min(backoffMs(attempt), deadline - now)));
+          continue;
+        }
+        retire(client);
+        reportStorageFault(fault, error);
         throw error;
       }
-    },
-    executeMultiple(sql: string) {
-      return exclusive((client) => client.executeMultiple(sql));
-    },
-    sync() {
-      return current.sync();
-    },
-    close() {
-      current.close();
-      writer.client.close();
-      checkpointer?.release();
-    },
-    reconnect() {
-      current.reconnect();
-      writer.client.reconnect();
-    },
-    get closed() {
-      return current.closed;
-    },
-    protocol: 'file',
-  } as Client;
+    }
+  };
+
+  // Without the worker the writer checkpoints itself again, at SQLite's default size.
+  checkpointer?.onFailure(() => {
+    void exclusive((client) => client.execute(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`), {}).catch(() => undefined);
+  });
+
+  const clientFor = (how: WriteHow): Client =>
+    ({
+      execute(stmtOrSql: InStatement | string, args?: InArgs) {
+        const stmt: InStatement = typeof stmtOrSql === 'string' ? { sql: stmtOrSql, args: args ?? [] } : stmtOrSql;
+        const sql = typeof stmt === 'string' ? stmt : stmt.sql;
+        return isReadOnly(sql) ? read((client) => client.execute(stmt)) : exclusive((client) => client.execute(stmt), how);
+      },
+      batch(stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) {
+        // a failed batch is rolled back whole, so it can be tried again whole
+        return mode === 'read' ? watch(current, current.batch(stmts, mode)) : exclusive((client) => client.batch(stmts, mode), how);
+      },
+      migrate(stmts: InStatement[]) {
+        return exclusive((client) => client.migrate(stmts), how);
+      },
+      async transaction(mode?: TransactionMode) {
+        if (mode === 'read') return current.transaction(mode);
+        const deadline = Date.now() + timeoutMs;
+        const release = await queue.acquire(deadline, how.impatient === true);
+        try {
+          // BEGIN IMMEDIATE whatever was asked: the lock is taken (or waited for) here, where
+          // trying again is safe, never at the first write inside.
+          const { client, tx } = await underLock(async (client) => ({ client, tx: await client.transaction('write') }), deadline, how, false);
+          return turnHolding(tx, release, (work) => watch(client, work));
+        } catch (error) {
+          release();
+          throw error;
+        }
+      },
+      executeMultiple(sql: string) {
+        // several statements, each committed on its own: not safe to try again
+        return exclusive((client) => client.executeMultiple(sql), { ...how, retry: false });
+      },
+      sync() {
+        return current.sync();
+      },
+      close() {
+        current.close();
+        writer?.client.close();
+        writer = null;
+        checkpointer?.release();
+      },
+      reconnect() {
+        current.reconnect();
+        writer?.client.reconnect();
+      },
+      get closed() {
+        return current.closed;
+      },
+      protocol: 'file',
+    }) as Client;
+
+  const client = clientFor({}) as LocalClient;
+  client.impatient = clientFor({ impatient: true });
+  return client;
 }
+
+type WriteHow = {
+  /** Fail at once as busy instead of waiting for another process's lock (or for the queue while it is locked). */
+  impatient?: boolean;
+  /** Try the unit again while the lock is taken (default: yes). */
+  retry?: boolean;
+};
+
+/** Pauses between tries for a taken lock: 2, 4, 8 … ms up to 50, each jittered by up to half. */
+function backoffMs(attempt: number): number {
+  const base = Math.min(MAX_BACKOFF_MS, 2 ** (attempt + 1));
+  return base / 2 + Math.random() * (base / 2);
+}
+const MAX_BACKOFF_MS = 50;
+/**
+ * After an impatient write met the lock, the next ones fail without trying for this long
+ * (each try that fails replaces the writer connection: this bounds how often).
+ */
+const IMPATIENT_PAUSE_MS = 100;
 
 /** A transaction that gives the process's write turn back when it ends, however it ends. */
 function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>): Transaction {
@@ -129,6 +266,7 @@ function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Prom
     async commit() {
       try {
         await watch(tx.commit());
+        if (storageFaultActive()) reportStorageRecovered();
       } finally {
         end();
       }
@@ -155,38 +293,64 @@ function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Prom
 
 // One queue per database file and process, even for several clients (or bundled copies of this module).
 const queues = ((globalThis as { __sqliteWriteQueues?: Map<string, WriteQueue> }).__sqliteWriteQueues ??= new Map());
-function writeQueueFor(url: string, timeoutMs: number): WriteQueue {
+function writeQueueFor(url: string): WriteQueue {
   const key = resolve(url.replace(/^file:/, '').replace(/\?.*$/, ''));
   let queue = queues.get(key);
-  if (!queue) queues.set(key, (queue = new WriteQueue(timeoutMs)));
+  if (!queue) queues.set(key, (queue = new WriteQueue()));
   return queue;
 }
 
-/** First come, first served; a write that cannot get its turn in time fails as busy (the API answers 503). */
+const busy = (why: string) => new LibsqlError(`SQLITE_BUSY: ${why}`, 'SQLITE_BUSY');
+
+type Waiter = { impatient: boolean; grant: () => void; fail: (error: Error) => void };
+
+/**
+ * First come, first served; a write that cannot get its turn by its deadline fails as busy
+ * (the API answers 503). While a write of this process waits for another process's lock
+ * (or shortly after an impatient one met it), impatient writes fail at once rather than
+ * queue behind it.
+ */
 class WriteQueue {
   #held = false;
-  #waiting: Array<{ grant: () => void }> = [];
+  #waiting: Waiter[] = [];
+  #waitingForLock = 0;
+  impatientPauseUntil = 0;
 
-  constructor(private readonly timeoutMs: number) {}
-
-  acquire(): Promise<() => void> {
+  acquire(deadline: number, impatient: boolean): Promise<() => void> {
+    if (impatient && (this.#waitingForLock > 0 || this.impatientPauseUntil > Date.now())) {
+      return Promise.reject(busy('another process holds the write lock'));
+    }
     if (!this.#held) {
       this.#held = true;
       return Promise.resolve(this.#releaser());
     }
     return new Promise((resolve, reject) => {
-      const waiter = {
+      const waiter: Waiter = {
+        impatient,
         grant: () => {
           clearTimeout(timer);
           resolve(this.#releaser());
         },
+        fail: (error) => {
+          clearTimeout(timer);
+          this.#waiting = this.#waiting.filter((w) => w !== waiter);
+          reject(error);
+        },
       };
-      const timer = setTimeout(() => {
-        this.#waiting = this.#waiting.filter((w) => w !== waiter);
-        reject(new LibsqlError(`SQLITE_BUSY: no write turn within ${this.timeoutMs} ms`, 'SQLITE_BUSY'));
-      }, this.timeoutMs);
+      const timer = setTimeout(() => waiter.fail(busy('no write turn in time')), Math.max(0, deadline - Date.now()));
       this.#waiting.push(waiter);
     });
+  }
+
+  /** The turn holder pauses before trying the lock again; impatient writes waiting for a turn fail now. */
+  async waitForLock(pauseMs: number): Promise<void> {
+    this.#waitingForLock += 1;
+    for (const waiter of this.#waiting.filter((w) => w.impatient)) waiter.fail(busy('another process holds the write lock'));
+    try {
+      await new Promise((r) => setTimeout(r, pauseMs));
+    } finally {
+      this.#waitingForLock -= 1;
+    }
   }
 
   #releaser(): () => void {
@@ -219,12 +383,4 @@ function filePath(url: string): string | null {
 /** Plain reads never take the write lock in WAL mode, so they need no turn. */
 function isReadOnly(sql: string): boolean {
   return /^\s*select\b/i.test(sql);
-}
-
-function isBusyError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof LibsqlError && /BUSY|LOCKED/.test(`${e.code} ${e.extendedCode ?? ''}`)) return true;
-    if (e instanceof Error && /SQLITE_BUSY|database is locked/i.test(e.message)) return true;
-  }
-  return false;
 }

@@ -19,8 +19,10 @@ import type { Client } from '@libsql/client';
  *
  * Safe because a statement runs synchronously to completion (`all`/`run` step it until
  * SQLite says done, which also ends its implicit read), and a connection is used by one
- * call at a time. A statement that throws is dropped from the cache, so one left
- * mid-step by an error (e.g. SQLITE_BUSY) is never stepped again.
+ * call at a time. A statement that throws is dropped from the cache — except when it
+ * failed because another process held the lock (SQLITE_BUSY/LOCKED): SQLite keeps such a
+ * statement active (the connection then fails every COMMIT) until it runs again, and the
+ * local client's retry runs the same SQL again, which resets it (see local-client.ts).
  */
 export function createStatementCachingClient(
   path: string,
@@ -90,7 +92,7 @@ function dropOnError(statement: Database.Statement, drop: () => void): Database.
       try {
         return method.apply(statement, args);
       } catch (error) {
-        drop();
+        if (!isBusy(error)) drop();
         throw error;
       }
     });
@@ -122,4 +124,9 @@ function dropOnError(statement: Database.Statement, drop: () => void): Database.
     return statement;
   });
   return statement;
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }

@@ -4,6 +4,8 @@ import {
   purgeRateLimitWindows, rateLimitBucket, windowStartOf, PURGE_PROBABILITY, RateLimitLeases,
   type RateLimitKind, type RateLimitPolicy, type RateLimitState,
 } from '@/lib/commerce/rate-limits';
+import { withoutWaiting } from '@/db/client';
+import { storageFaultOf } from '@/db/faults';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
@@ -41,12 +43,13 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
   let state: RateLimitState;
   try {
     const request = { bucket, policy, now };
-    state = leases.takeNow(request) ?? (await leases.take(database, request));
+    // A read needs no write lock but its counter does: while another process holds the
+    // lock, or the storage cannot be written (full, read-only), the read is served
+    // uncounted at once rather than wait for the lock or fail. A write would need the
+    // storage anyway, so it waits and fails (503) like any write.
+    state = leases.takeNow(request) ?? (await leases.take(input.kind === 'read' ? withoutWaiting(database) : database, request));
   } catch (error) {
-    // A read needs no write lock but its counter does: when another writer holds the lock
-    // past the busy timeout, serve the read uncounted rather than fail it. A write would
-    // need the lock anyway, so it fails as busy (503) like any write.
-    if (input.kind === 'read' && isBusy(error)) return {};
+    if (input.kind === 'read' && storageFaultOf(error)) return {};
     throw error;
   }
   if (Math.random() < PURGE_PROBABILITY) {
@@ -76,13 +79,4 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
     'RateLimit-Policy': `"${name}";q=${limit};w=${windowSeconds}`,
     RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
   };
-}
-
-function isBusy(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /BUSY|LOCKED/.test(code)) return true;
-    if (e instanceof Error && /SQLITE_BUSY|database is locked/i.test(e.message)) return true;
-  }
-  return false;
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
-import { LibsqlError } from '@libsql/client';
+import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
 import { DomainError } from '@/lib/commerce/errors';
 import { BoundedCache, deepFreeze } from '@/lib/commerce/catalog/cache';
 import { authenticateCredential, type Scope, type SiteContext } from '@/lib/commerce/credentials';
@@ -240,6 +240,7 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
 }
 
 function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>): Response {
+  let fault: StorageFault | null;
   if (error instanceof HttpFailure) {
     for (const [k, v] of Object.entries(baseHeaders)) if (!error.response.headers.has(k)) error.response.headers.set(k, v);
     return error.response;
@@ -257,27 +258,20 @@ function toProblem(error: unknown, requestId: string, baseHeaders: Record<string
   if (error instanceof ZodError) {
     // A response that does not match its own schema is our bug, never the caller's.
     console.error(`[${requestId}] response failed its schema`, error.issues.slice(0, 5));
-  } else if (isBusy(error)) {
+  } else if ((fault = storageFaultOf(error))) {
+    // The database's fault, not the request's: one log line per kind of fault (faults.ts), no stack per request.
+    reportStorageFault(fault, error);
     return problemResponse({
       code: 'service_unavailable',
-      detail: 'The service is busy. Try again shortly.',
+      detail: fault === 'busy' ? 'The service is busy. Try again shortly.' : 'Storage is temporarily unavailable. Try again shortly.',
       requestId,
-      headers: { ...baseHeaders, 'Retry-After': '1' },
+      headers: { ...baseHeaders, 'Retry-After': String(retryAfterSeconds(fault)) },
     });
   } else {
     console.error(`[${requestId}] unhandled error`, error);
   }
   return problemResponse({ code: 'internal_error', detail: 'Something went wrong on our side.', requestId, headers: baseHeaders });
 }
-
-function isBusy(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof LibsqlError && /BUSY|LOCKED/.test(`${e.code} ${e.extendedCode ?? ''}`)) return true;
-    if (e instanceof Error && /SQLITE_BUSY|database is locked/i.test(e.message)) return true;
-  }
-  return false;
-}
-
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof ALL_METHODS)[number];

@@ -1,0 +1,269 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { auth, creds, expectProblem, V1 } from '../support/api';
+import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { consent, freshEmail, rowsFor, STOCK, variantIds } from '../support/signups';
+
+// A server process (next start) on its own copy of the e2e database, while another process
+// holds the write lock, the disk is full, or the database files are read-only.
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+const mainDatabaseUrl = () => `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`;
+const started: Instance[] = [];
+const scratch = mkdtempSync(join(tmpdir(), 'sd-storage-faults-'));
+const cleanups: Array<() => void> = [];
+test.afterAll(async () => {
+  await Promise.all(started.map(killInstance));
+  for (const cleanup of cleanups.reverse()) cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function start(databaseUrl: string, env: Record<string, string> = {}) {
+  // The storefront of this instance calls its own API (the default base URL) with this credential.
+  const instance = await startInstance(databaseUrl, { SITE_API_CREDENTIAL: creds().storefront, ...env });
+  started.push(instance);
+  return instance;
+}
+
+const PRODUCT = '/commerce/products/aurora-wool-throw';
+let variant: string | undefined;
+
+async function signUp(request: APIRequestContext, server: Instance, email: string): Promise<APIResponse> {
+  variant ??= (await variantIds(request, 'aurora-wool-throw'))[0]!;
+  return request.post(`${server.baseURL}${V1}${STOCK}`, {
+    headers: auth(creds().core, { 'Content-Type': 'application/json' }),
+    data: JSON.stringify({ variantId: variant, email, consent }),
+    failOnStatusCode: false,
+    timeout: 30_000,
+  });
+}
+
+async function timedRead(request: APIRequestContext, server: Instance) {
+  const t0 = Date.now();
+  const res = await request.get(`${server.baseURL}${V1}${PRODUCT}`, { headers: auth(creds().core), failOnStatusCode: false, timeout: 30_000 });
+  return { status: res.status(), ms: Date.now() - t0 };
+}
+
+async function slowestRead(request: APIRequestContext, server: Instance, times: number) {
+  let slowest = 0;
+  for (let i = 0; i < times; i++) {
+    const { status, ms } = await timedRead(request, server);
+    expect(status).toBe(200);
+    slowest = Math.max(slowest, ms);
+  }
+  return slowest;
+}
+
+/** 503 problem+json service_unavailable with a Retry-After of at least a second. */
+async function expectUnavailable(res: APIResponse) {
+  await expectProblem(res, 503, 'service_unavailable');
+  expect(Number(res.headers()['retry-after'])).toBeGreaterThanOrEqual(1);
+}
+
+/** The path of a `file:` URL. */
+const pathOf = (url: string) => url.slice('file:'.length);
+
+/** Another process takes the write lock (BEGIN EXCLUSIVE) and keeps it until told. */
+async function lockFromAnotherProcess(path: string) {
+  const source = `
+    const Database = require('node:module').createRequire(process.cwd() + '/package.json')('libsql');
+    const db = new Database(${JSON.stringify(path)}, { timeout: 5000 });
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec("UPDATE sites SET name = name");
+    console.log('locked');
+    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); console.log('released'); process.exit(0); });`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['pipe', 'pipe', 'inherit'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  const lines = createInterface({ input: child.stdout });
+  const said = (word: string) => new Promise<void>((resolve, reject) => {
+    lines.on('line', (line) => line === word && resolve());
+    child.once('exit', (code) => reject(new Error(`the locking process exited (${code}) before saying ${word}`)));
+  });
+  await said('locked');
+  return {
+    async release() {
+      const released = said('released');
+      child.stdin.write('release\n');
+      await released;
+    },
+  };
+}
+
+/** The server's log has no stack trace and says what is wrong in one line per kind. */
+function expectOneClearLine(log: string, fault: string) {
+  expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(log).not.toContain('unhandled error');
+  const lines = log.split('\n').filter((line) => line.includes(`storage fault (${fault}):`));
+  expect(lines.length, log).toBeGreaterThanOrEqual(1);
+  expect(lines.length, log).toBeLessThanOrEqual(2);
+}
+
+test('while another process holds the write lock, reads and pages answer at normal speed; a write waits, then 503, or goes through once the lock goes', async ({ request }) => {
+  const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'locked.db'));
+  const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '2000' });
+  const baseline = await slowestRead(request, server, 5);
+  const pageBaseline = Date.now();
+  expect((await request.get(`${server.baseURL}/products/aurora-wool-throw`)).status()).toBe(200);
+  const pageMs = Date.now() - pageBaseline;
+
+  const lock = await lockFromAnotherProcess(pathOf(url));
+  // Every read needs its rate-limit counter; before, each one that had to count waited for
+  // the lock with the whole process frozen (the busy timeout, 2 s here).
+  const bound = (ms: number) => Math.max(1_000, ms * 5);
+  expect(await slowestRead(request, server, 40)).toBeLessThan(bound(baseline));
+  const page = Date.now();
+  const pageRes = await request.get(`${server.baseURL}/products/aurora-wool-throw`);
+  expect(pageRes.status()).toBe(200);
+  expect(Date.now() - page).toBeLessThan(bound(pageMs));
+
+  // A write waits for the lock without freezing the process: reads sent meanwhile answer at once.
+  const email = freshEmail('locked');
+  const t0 = Date.now();
+  const write = signUp(request, server, email);
+  const during = [];
+  for (let i = 0; i < 5; i++) during.push(await timedRead(request, server));
+  const failed = await write;
+  await expectUnavailable(failed);
+  expect(Date.now() - t0).toBeGreaterThanOrEqual(1_500);
+  for (const read of during) {
+    expect(read.status).toBe(200);
+    expect(read.ms).toBeLessThan(bound(baseline));
+  }
+
+  // A write that starts under the lock goes through when the lock goes within the timeout.
+  const email2 = freshEmail('locked');
+  const pending = signUp(request, server, email2);
+  await timedRead(request, server); // the server has the write in hand and still answers
+  await lock.release();
+  expect((await pending).status(), await (await pending).text()).toBe(202);
+  expect((await signUp(request, server, email)).status()).toBe(202);
+  expectOneClearLine(server.output(), 'busy');
+  const database = rawClient(url);
+  try {
+    expect(await rowsFor(database, email)).toEqual({ stock: 1, newsletter: 0, consents: 1, outbox: 1 });
+    expect(await rowsFor(database, email2)).toEqual({ stock: 1, newsletter: 0, consents: 1, outbox: 1 });
+  } finally {
+    database.close();
+  }
+});
+
+const isRoot = process.getuid?.() === 0;
+
+test('a full disk: writes answer 503 with Retry-After and one log line, reads go on, nothing acknowledged is lost, and writes resume once space is freed', async ({ request }) => {
+  test.skip(!isRoot, 'mounting a small tmpfs needs root');
+  const disk = join(scratch, 'small-disk');
+  mkdirSync(disk);
+  const source = pathOf(await copyDatabase(mainDatabaseUrl(), join(scratch, 'for-full.db')));
+  const sizeKib = Math.ceil(statSync(source).size / 1024) + 2048;
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKib}k`, 'tmpfs', disk]);
+  test.skip(mounted.status !== 0, `cannot mount a tmpfs here: ${String(mounted.stderr)}`);
+  cleanups.push(() => spawnSync('umount', ['-l', disk]));
+  const url = await copyDatabase(`file:${source}`, join(disk, 'site.db'));
+  const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '1000' });
+  expect((await signUp(request, server, freshEmail('full'))).status()).toBe(202);
+
+  // Fill what is left of the disk, keeping the ballast to free later.
+  const ballast = join(disk, 'ballast');
+  for (let i = 0; ; i++) {
+    try {
+      writeFileSync(`${ballast}-${i}`, Buffer.alloc(64 * 1024, 1));
+    } catch {
+      break;
+    }
+  }
+
+  const acknowledged: string[] = [];
+  let unavailable = 0;
+  for (let i = 0; i < 40; i++) {
+    const email = freshEmail('full');
+    const res = await signUp(request, server, email);
+    if (res.status() === 202) acknowledged.push(email);
+    else {
+      await expectUnavailable(res);
+      unavailable += 1;
+    }
+    expect((await timedRead(request, server)).status).toBe(200);
+  }
+  // Some writes still fit (SQLite reuses space inside its files); the rest are 503s.
+  expect(unavailable).toBeGreaterThan(0);
+  expectOneClearLine(server.output(), 'full');
+  const page = await request.get(`${server.baseURL}/products/aurora-wool-throw`);
+  expect(page.status()).toBe(200);
+
+  for (let i = 0; ; i++) {
+    try {
+      rmSync(`${ballast}-${i}`);
+    } catch {
+      break;
+    }
+  }
+  // Writes go through again; the log says the fault cleared at one a moment after the last failure.
+  await expect
+    .poll(async () => {
+      const after = freshEmail('full-after');
+      const res = await signUp(request, server, after);
+      expect(res.status()).toBe(202);
+      acknowledged.push(after);
+      return server.output().includes('storage fault (full) cleared');
+    }, { timeout: 20_000 })
+    .toBe(true);
+  const database = rawClient(url);
+  try {
+    for (const email of acknowledged) expect((await rowsFor(database, email)).stock, email).toBe(1);
+  } finally {
+    database.close();
+  }
+});
+
+test('read-only database files: writes answer 503 instead of crashing the server (SIGBUS), reads go on, and writes resume once the files are writable', async ({ request }) => {
+  const probe = join(scratch, 'chattr-probe');
+  writeFileSync(probe, '');
+  const immutable = isRoot && spawnSync('chattr', ['+i', probe]).status === 0;
+  spawnSync('chattr', ['-i', probe]);
+  test.skip(!immutable, 'making files immutable (chattr +i) needs root and a file system with the flag');
+  const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'readonly.db'));
+  const path = pathOf(url);
+  const files = [path, `${path}-wal`, `${path}-shm`];
+  cleanups.push(() => spawnSync('chattr', ['-i', ...files]));
+  const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '1000' });
+  const before = freshEmail('readonly');
+  expect((await signUp(request, server, before)).status()).toBe(202);
+
+  // Everything checkpointed and on disk: the next write restarts the WAL through the -shm
+  // mapping, the write that used to kill the process with SIGBUS.
+  const other = rawClient(url);
+  try {
+    await expect.poll(async () => {
+      const [row] = (await other.execute('PRAGMA wal_checkpoint(PASSIVE)')).rows;
+      return Number(row![1]) === Number(row![2]);
+    }).toBe(true);
+  } finally {
+    other.close();
+  }
+  expect(spawnSync('sync', files).status).toBe(0);
+  expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+
+  for (let i = 0; i < 5; i++) {
+    await expectUnavailable(await signUp(request, server, freshEmail('readonly')));
+    expect((await timedRead(request, server)).status).toBe(200);
+  }
+  expect((await request.get(`${server.baseURL}/products/aurora-wool-throw`)).status()).toBe(200);
+  expect(server.child.exitCode).toBeNull();
+  expect(server.child.signalCode).toBeNull();
+  expectOneClearLine(server.output(), 'readonly');
+
+  expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+  const after = freshEmail('readonly-after');
+  expect((await signUp(request, server, after)).status()).toBe(202);
+  const database = rawClient(url);
+  try {
+    expect((await rowsFor(database, before)).stock).toBe(1);
+    expect((await rowsFor(database, after)).stock).toBe(1);
+  } finally {
+    database.close();
+  }
+});

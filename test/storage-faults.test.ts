@@ -1,0 +1,247 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { sql } from 'drizzle-orm';
+import Database from 'libsql';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureLocalDatabase, openDatabase, withoutWaiting, type Database as Db } from '@/db/client';
+import { storageFaultOf } from '@/db/faults';
+
+// The driver under another process's lock and under storage faults, with real parts:
+// another process holding the lock, a real full file system (a small tmpfs), and files
+// made immutable (chattr +i), which is what makes SQLite's -shm mapping unwritable.
+
+const opened: Db[] = [];
+const scratch: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const database of opened.splice(0)) database.$client.close();
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function freshDatabase(dir: string, busyTimeoutMs: number) {
+  const path = join(dir, 'site.db');
+  const url = `file:${path}`;
+  const database = openDatabase({ url, busyTimeoutMs });
+  opened.push(database);
+  await configureLocalDatabase(database, url);
+  await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
+  return { path, database };
+}
+
+const insert = (database: Db, v: string) => database.run(sql`INSERT INTO probe (v) VALUES (${v})`);
+const count = async (database: Db, like = '%') =>
+  Number((await database.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe WHERE v LIKE ${like}`))[0]!.n);
+const faultOf = async (work: Promise<unknown>) => storageFaultOf(await work.then(() => null, (e: unknown) => e));
+
+/** Another process: takes the write lock (BEGIN EXCLUSIVE), says "locked", commits when told. */
+async function lockFromAnotherProcess(path: string) {
+  const source = `
+    const Database = require('node:module').createRequire(process.cwd() + '/package.json')('libsql');
+    const db = new Database(${JSON.stringify(path)}, { timeout: 0 });
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec("INSERT INTO probe (v) VALUES ('other-process')");
+    console.log('locked');
+    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); console.log('released'); process.exit(0); });`;
+  const child: ChildProcess = spawn(process.execPath, ['-e', source], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const said = (word: string) => new Promise<void>((resolve, reject) => {
+    lines.on('line', (line) => line === word && resolve());
+    child.once('exit', (code) => reject(new Error(`the locking process exited (${code}) before saying ${word}`)));
+  });
+  await said('locked');
+  return {
+    async release() {
+      const released = said('released');
+      child.stdin!.write('release\n');
+      await released;
+    },
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+/** The longest the event loop went without running a 5 ms timer, while it was watched. */
+function watchEventLoop() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return longest;
+  };
+}
+
+async function slowestRead(database: Db, times = 20): Promise<number> {
+  let slowest = 0;
+  for (let i = 0; i < times; i++) {
+    const t0 = performance.now();
+    await count(database);
+    slowest = Math.max(slowest, performance.now() - t0);
+  }
+  return slowest;
+}
+
+/** Settles after `turns` turns of the event loop (each a macrotask): never while the loop is blocked. */
+async function loopTurns(turns: number) {
+  for (let i = 0; i < turns; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe('a write lock held by another process', () => {
+  it('leaves reads at normal speed and the event loop free; writes wait, then fail as busy, or go through when it goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-lock-'));
+    scratch.push(dir);
+    const { path, database } = await freshDatabase(dir, 1_000);
+    await insert(database, 'before');
+    const baseline = await slowestRead(database);
+    const lock = await lockFromAnotherProcess(path);
+    try {
+      // Reads need no lock in WAL mode: as fast as before (generous bounds for a busy machine).
+      expect(await slowestRead(database)).toBeLessThan(Math.max(100, baseline * 10));
+
+      // A write that may not wait (a read's rate-limit counter) fails at once.
+      const t0 = performance.now();
+      expect(await faultOf(withoutWaiting(database).run(sql`INSERT INTO probe (v) VALUES ('impatient')`))).toBe('busy');
+      expect(performance.now() - t0).toBeLessThan(100);
+
+      // A write waits up to the busy timeout without blocking the process, then fails as busy.
+      const stopWatching = watchEventLoop();
+      const t1 = Date.now();
+      const reads = (async () => slowestRead(database, 5))();
+      expect(await faultOf(insert(database, 'timed-out'))).toBe('busy');
+      const longestStall = stopWatching();
+      expect(Date.now() - t1).toBeGreaterThanOrEqual(900);
+      expect(Date.now() - t1).toBeLessThan(5_000);
+      expect(longestStall).toBeLessThan(300);
+      expect(await reads).toBeLessThan(300);
+
+      // A write transaction started under the lock goes through once the lock goes.
+      const during = database.transaction(async (tx) => {
+        await tx.run(sql`INSERT INTO probe (v) VALUES ('during-1')`);
+        await tx.run(sql`INSERT INTO probe (v) VALUES ('during-2')`);
+      });
+      let settled = false;
+      void during.finally(() => (settled = true)).catch(() => undefined);
+      await loopTurns(5); // the process keeps turning while the transaction waits for its BEGIN
+      expect(settled).toBe(false);
+      await lock.release();
+      await during;
+    } finally {
+      lock.kill();
+    }
+    // Nothing half-done stays behind: later transactions commit (no "statements in progress").
+    for (let i = 0; i < 3; i++) await database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES (${`after-${i}`})`));
+    expect(await count(database, 'during-%')).toBe(2);
+    expect(await count(database, 'after-%')).toBe(3);
+    expect(await count(database, 'other-process')).toBe(1);
+    expect(await count(database, 'timed-out')).toBe(0);
+    expect(await count(database, 'impatient')).toBe(0);
+    // The impatient write counts again once the lock is gone.
+    await withoutWaiting(database).run(sql`INSERT INTO probe (v) VALUES ('impatient')`);
+    expect(await count(database, 'impatient')).toBe(1);
+  });
+});
+
+const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+
+describe.skipIf(!canMount)('a full disk (a 3 MB tmpfs)', () => {
+  it('fails writes as "full" with one log line, keeps reads, loses nothing acknowledged, and writes again once space is freed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-full-'));
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir]);
+    expect(mounted.status, String(mounted.stderr)).toBe(0);
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { database } = await freshDatabase(dir, 500);
+      // Space to free later, as an operator would.
+      writeFileSync(join(dir, 'ballast'), Buffer.alloc(1024 * 1024, 1));
+      const acknowledged: string[] = [];
+      let fault: string | null = null;
+      for (let i = 0; i < 1_000 && !fault; i++) {
+        const v = `row-${i}-${'x'.repeat(4000)}`;
+        fault = await faultOf(insert(database, v));
+        if (!fault) acknowledged.push(v);
+      }
+      expect(fault).toBe('full');
+      expect(acknowledged.length).toBeGreaterThan(10);
+      // Every further write fails the same way, quickly, and the log says so once.
+      for (let i = 0; i < 20; i++) expect(await faultOf(insert(database, `more-${i}-${'y'.repeat(4000)}`))).toBe('full');
+      expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES (${'z'.repeat(8000)})`)))).toBe('full');
+      const faultLines = log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (full)'));
+      expect(faultLines).toHaveLength(1);
+      expect(log.mock.calls.flat().some((arg) => arg instanceof Error)).toBe(false); // no stack traces
+      // Reads go on.
+      expect(await count(database, 'row-%')).toBe(acknowledged.length);
+
+      rmSync(join(dir, 'ballast'));
+      await insert(database, 'after-space-freed');
+      // The log says so at a write a moment after the last failure.
+      await vi.waitFor(
+        async () => {
+          await insert(database, 'after-space-freed');
+          expect(log.mock.calls.map((c) => String(c[0])).some((line) => line.includes('storage fault (full) cleared'))).toBe(true);
+        },
+        { timeout: 10_000, interval: 300 },
+      );
+      expect(await count(database, 'row-%')).toBe(acknowledged.length);
+      expect(await count(database, 'after-space-freed')).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const database of opened.splice(0)) database.$client.close();
+      spawnSync('umount', ['-l', dir]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** chattr +i works here (root, a file system with the flag): the files become unwritable, even for root. */
+function canMakeImmutable(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'sd-chattr-'));
+  const probe = join(dir, 'probe');
+  writeFileSync(probe, '');
+  const ok = spawnSync('chattr', ['+i', probe]).status === 0;
+  spawnSync('chattr', ['-i', probe]);
+  rmSync(dir, { recursive: true });
+  return ok;
+}
+
+describe.skipIf(!canMakeImmutable())('read-only database files (chattr +i)', () => {
+  it('fails writes as "readonly" instead of crashing (SIGBUS), keeps reads, and writes again once the files are writable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-readonly-'));
+    const { path, database } = await freshDatabase(dir, 500);
+    const files = [path, `${path}-wal`, `${path}-shm`];
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 50; i++) await insert(database, `row-${i}`);
+      // Everything checkpointed: the next write restarts the WAL, which begins by writing
+      // the WAL index (-shm) through its mapping. Its pages written out and clean, the
+      // kernel must be asked again before that write, and for an immutable file it answers
+      // SIGBUS: what killed the process before.
+      const other = new Database(path, { timeout: 1_000 });
+      other.exec('PRAGMA wal_checkpoint(PASSIVE)');
+      other.close();
+      expect(spawnSync('sync', files).status).toBe(0);
+      expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+
+      expect(await faultOf(insert(database, 'refused'))).toBe('readonly');
+      expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES ('refused')`)))).toBe('readonly');
+      expect(await count(database, 'row-%')).toBe(50);
+      expect(log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (readonly)'))).toHaveLength(1);
+
+      expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+      await insert(database, 'after');
+      expect(await count(database, 'row-%')).toBe(50);
+      expect(await count(database, 'after')).toBe(1);
+      expect(await count(database, 'refused')).toBe(0);
+    } finally {
+      spawnSync('chattr', ['-i', ...files]);
+      for (const database of opened.splice(0)) database.$client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
