@@ -20,7 +20,13 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_READS: z.coerce.number().int().min(1).default(100_000),
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(20_000),
-  /** HMAC key for the per-shopper write buckets (Site-Buyer-IP); the same on every instance. */
+  /**
+   * One shopper's share of those budgets (a shopper is named by Site-Buyer-IP; the storefront
+   * names every shopper). Charged in addition to the credential's, never instead of it.
+   */
+  RATE_LIMIT_READS_PER_SHOPPER: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_WRITES_PER_SHOPPER: z.coerce.number().int().min(1).default(120),
+  /** HMAC key for the per-shopper buckets (Site-Buyer-IP); the same on every instance. */
   RATE_LIMIT_KEY: z.string().min(32).optional(),
   /** The storefront's own Site credential (server-only). */
   SITE_API_CREDENTIAL: z.string().optional(),
