@@ -20,7 +20,13 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_READS: z.coerce.number().int().min(1).default(100_000),
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(20_000),
-  /** HMAC key for the per-shopper write buckets (Site-Buyer-IP); the same on every instance. */
+  /**
+   * One shopper's share of those budgets (a shopper is named by Site-Buyer-IP; the storefront
+   * names every shopper). Charged in addition to the credential's, never instead of it.
+   */
+  RATE_LIMIT_READS_PER_SHOPPER: z.coerce.number().int().min(1).default(3000),
+  RATE_LIMIT_WRITES_PER_SHOPPER: z.coerce.number().int().min(1).default(300),
+  /** HMAC key for the per-shopper buckets (Site-Buyer-IP); the same on every instance. */
   RATE_LIMIT_KEY: z.string().min(32).optional(),
   /** The storefront's own Site credential (server-only). */
   SITE_API_CREDENTIAL: z.string().optional(),
@@ -37,6 +43,13 @@ const Env = z.object({
     .refine((url) => /^https?:\/\/[^/?#]+\/?$/.test(url), 'must be an http(s) origin, without a path')
     .transform((url) => new URL(url).origin)
     .optional(),
+  /**
+   * How many reverse proxies in front of the storefront append the address they saw to
+   * X-Forwarded-For. 0 (the default): the shopper is the socket's peer and X-Forwarded-For
+   * is ignored. N: the shopper is the entry N hops from the right. Set it only when the
+   * server cannot be reached except through those proxies.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */
   BENCH_CEILING: z.enum(['0', '1']).default('0'),

@@ -74,7 +74,7 @@ describe('findPersonalData', () => {
     '9783161484100', // ISBN-13
     '7350053850019', // EAN-13
     'v2.3.10',
-    '192.168.1.10',
+    '1.2.3.4.5', // a version, not an address (IP addresses are refused: test/analytics-corpus.test.ts)
     '@storefront',
     'user@localhost',
     'exp-2026-q4-hero',

@@ -8,7 +8,8 @@ import { migrateDatabase } from '@/db/migrate';
 import { rateLimitCounters } from '@/db/schema';
 import { sql } from 'drizzle-orm';
 import {
-  consumeRateLimit, leaseSizeFor, purgeRateLimitWindows, rateLimitBucket, RateLimitLeases, windowStartOf, type RateLimitPolicy,
+  consumeRateLimit, credentialBucket, leaseSizeFor, purgeRateLimitWindows, RateLimitLeases, shopperBucket, shopperKeyOf, windowStartOf,
+  type RateLimitPolicy,
 } from '@/lib/commerce/rate-limits';
 import { DomainError } from '@/lib/commerce/errors';
 
@@ -22,7 +23,9 @@ let database: Database;
 // lib/env reads these once, on first use (applyRateLimit below).
 process.env.DATABASE_URL = url;
 process.env.RATE_LIMIT_READS = '3';
-process.env.RATE_LIMIT_WRITES = '2';
+process.env.RATE_LIMIT_WRITES = '5';
+process.env.RATE_LIMIT_READS_PER_SHOPPER = '2';
+process.env.RATE_LIMIT_WRITES_PER_SHOPPER = '2';
 process.env.RATE_LIMIT_WINDOW_SECONDS = '60';
 process.env.DATABASE_BUSY_TIMEOUT_MS = '200';
 
@@ -112,26 +115,47 @@ describe('RateLimitLeases', () => {
   });
 });
 
-describe('rateLimitBucket', () => {
+describe('rate limit buckets', () => {
   const common = { credentialId: 'cred_A', windowStart: T0, secret: 'k'.repeat(32) };
 
-  it('charges reads per credential, writes per credential or per shopper', () => {
-    expect(rateLimitBucket({ ...common, kind: 'read', buyerIp: '203.0.113.9' })).toBe('cred_A:r');
-    expect(rateLimitBucket({ ...common, kind: 'write', buyerIp: null })).toBe('cred_A:w');
-    const a = rateLimitBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' });
-    const b = rateLimitBucket({ ...common, kind: 'write', buyerIp: '198.51.100.7' });
+  it('charges every request to its credential, and a named shopper to a bucket of their own besides', () => {
+    expect(credentialBucket('cred_A', 'read')).toBe('cred_A:r');
+    expect(credentialBucket('cred_A', 'write')).toBe('cred_A:w');
+    const a = shopperBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' });
+    const b = shopperBucket({ ...common, kind: 'write', buyerIp: '198.51.100.7' });
     expect(a).not.toBe(b);
-    expect(a).toBe(rateLimitBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' }));
+    expect(a).toBe(shopperBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' }));
     expect(a.startsWith('cred_A:w:')).toBe(true);
+    expect(shopperBucket({ ...common, kind: 'read', buyerIp: '203.0.113.9' }).startsWith('cred_A:r:')).toBe(true);
   });
 
   it('never carries the address, and does not link a shopper across windows or keys', () => {
-    const a = rateLimitBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' });
+    const a = shopperBucket({ ...common, kind: 'write', buyerIp: '203.0.113.9' });
     expect(a).not.toContain('203.0.113.9');
     expect(a).not.toContain('203');
-    expect(rateLimitBucket({ ...common, windowStart: T0 + 60_000, kind: 'write', buyerIp: '203.0.113.9' })).not.toBe(a);
-    expect(rateLimitBucket({ ...common, secret: 'x'.repeat(32), kind: 'write', buyerIp: '203.0.113.9' })).not.toBe(a);
+    expect(shopperBucket({ ...common, windowStart: T0 + 60_000, kind: 'write', buyerIp: '203.0.113.9' })).not.toBe(a);
+    expect(shopperBucket({ ...common, secret: 'x'.repeat(32), kind: 'write', buyerIp: '203.0.113.9' })).not.toBe(a);
   });
+});
+
+describe('shopperKeyOf', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    [' 203.0.113.7 ', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'], // IPv4-mapped: the same shopper as plain IPv4
+    ['2001:db8:1:2::7', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002:ffff:1:2:3', '2001:db8:1:2::/64'], // another address of the same /64
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+  ])('takes %j as shopper %j', (text, key) => {
+    expect(shopperKeyOf(text)).toBe(key);
+  });
+
+  it.each(['', '1234', 'abcd', '::::', '1.2.3', '01.2.3.4', '256.1.1.1', 'ff', 'dead:beef', '1.2.3.4, 5.6.7.8', 'localhost', 'a'.repeat(80)])(
+    'ignores %j, which is not an IP address',
+    (text) => {
+      expect(shopperKeyOf(text)).toBeNull();
+    },
+  );
 });
 
 describe('purgeRateLimitWindows', () => {
@@ -162,16 +186,61 @@ describe('applyRateLimit', () => {
     expect(error.code).toBe('rate_limited');
     expect(Number(error.options.headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect(error.options.headers?.RateLimit).toMatch(/^"reads";r=0;t=\d+$/);
+    // Naming a shopper does not get past the credential's budget.
+    await expect(applyRateLimit({ credentialId, kind: 'read', buyerIp: '203.0.113.9' })).rejects.toMatchObject({ code: 'rate_limited' });
+    // Writes have their own budget.
+    expect((await applyRateLimit({ credentialId, kind: 'write', buyerIp: null })).RateLimit).toMatch(/^"writes";r=4;/);
+  });
 
-    // Writes have their own budget, and each named shopper has their own.
+  it('charges a write that names a shopper to the credential too: rotating addresses gains nothing', async () => {
+    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const credentialId = `cred_rotate_${Date.now()}`;
+    let accepted = 0;
+    for (let i = 0; i < 60; i++) {
+      const ip = i % 2 ? `198.51.100.${i}` : `2001:db8:${i.toString(16)}::1`;
+      const ok = await applyRateLimit({ credentialId, kind: 'write', buyerIp: shopperKeyOf(ip) }).then(() => true, () => false);
+      if (ok) accepted += 1;
+    }
+    expect(accepted).toBe(5); // RATE_LIMIT_WRITES, whatever the addresses
+    // Garbage in Site-Buyer-IP names no shopper: still the credential's budget.
+    expect(shopperKeyOf('abcd:')).toBeNull();
+  });
+
+  it('gives each shopper a share of the credential budget; a refused shopper costs the credential nothing', async () => {
+    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const credentialId = `cred_share_${Date.now()}`;
+    const a = '203.0.113.9';
+    const h1 = await applyRateLimit({ credentialId, kind: 'write', buyerIp: a });
+    // The tighter of the two budgets is the one reported: the shopper's 2 (1 left), not the credential's 5 (4 left).
+    expect(h1['RateLimit-Policy']).toBe('"shopper-writes";q=2;w=60');
+    expect(h1.RateLimit).toMatch(/^"shopper-writes";r=1;/);
+    await applyRateLimit({ credentialId, kind: 'write', buyerIp: a });
+    for (let i = 0; i < 10; i++) {
+      const refused = (await applyRateLimit({ credentialId, kind: 'write', buyerIp: a }).catch((e: unknown) => e)) as DomainError;
+      expect(refused.code).toBe('rate_limited');
+      expect(refused.detail).toMatch(/^This shopper's writes budget of 2 requests per 60 s/);
+      expect(refused.options.headers?.RateLimit).toMatch(/^"shopper-writes";r=0;/);
+    }
+    // Another shopper, and callers naming none, still have the credential's 3 left.
+    const other = await applyRateLimit({ credentialId, kind: 'write', buyerIp: '198.51.100.7' });
+    expect(other.RateLimit).toMatch(/^"shopper-writes";r=1;/);
     expect((await applyRateLimit({ credentialId, kind: 'write', buyerIp: null })).RateLimit).toMatch(/^"writes";r=1;/);
-    await applyRateLimit({ credentialId, kind: 'write', buyerIp: '203.0.113.9' });
-    await applyRateLimit({ credentialId, kind: 'write', buyerIp: '203.0.113.9' });
-    await expect(applyRateLimit({ credentialId, kind: 'write', buyerIp: '203.0.113.9' })).rejects.toMatchObject({ code: 'rate_limited' });
-    expect((await applyRateLimit({ credentialId, kind: 'write', buyerIp: '198.51.100.7' })).RateLimit).toMatch(/^"writes";r=1;/);
+    const last = await applyRateLimit({ credentialId, kind: 'write', buyerIp: '198.51.100.8' });
+    expect(last['RateLimit-Policy']).toBe('"writes";q=5;w=60'); // the credential's 0 left is now the tighter
+    expect(last.RateLimit).toMatch(/^"writes";r=0;/);
+    const spent = (await applyRateLimit({ credentialId, kind: 'write', buyerIp: '198.51.100.9' }).catch((e: unknown) => e)) as DomainError;
+    expect(spent.detail).toMatch(/^This credential's writes budget of 5/);
+
+    // Reads: the same, with their own per-shopper share.
+    const readsOf = `cred_reads_${Date.now()}`;
+    await applyRateLimit({ credentialId: readsOf, kind: 'read', buyerIp: a });
+    await applyRateLimit({ credentialId: readsOf, kind: 'read', buyerIp: a });
+    await expect(applyRateLimit({ credentialId: readsOf, kind: 'read', buyerIp: a })).rejects.toMatchObject({ code: 'rate_limited' });
+    // Another shopper is served from what is left of the credential's 3 (its last one).
+    expect((await applyRateLimit({ credentialId: readsOf, kind: 'read', buyerIp: '198.51.100.7' })).RateLimit).toMatch(/^"reads";r=0;/);
 
     const stored = await database.select().from(rateLimitCounters);
-    expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113|198\.51\.100/);
+    expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113|198\.51\.100|2001:db8/);
   });
 });
 

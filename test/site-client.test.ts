@@ -83,6 +83,25 @@ describe('site client', () => {
     }
   });
 
+  it('names the current shopper on calls that do not name one, reads included; filters go out as comma lists', async () => {
+    const fetch = vi.fn(async () => reply(200, { data: [], page: { limit: 100, nextCursor: null } }));
+    vi.stubGlobal('fetch', fetch);
+    client.nameShoppersWith(async () => '198.51.100.7');
+    try {
+      await client.fetchCatalogPage({ variantIds: ['var_b', 'var_a', 'var_b'], handles: [], limit: 100 });
+      const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+      expect(url).toBe('http://api.test:9999/site/v1/commerce/catalog?limit=100&variantIds=var_b%2Cvar_a');
+      expect((init.headers as Record<string, string>)['Site-Buyer-IP']).toBe('198.51.100.7');
+      // An explicit null names no one, whatever the current request is.
+      await client.fetchProducts({ handles: ['a'] }).catch(() => {});
+      await client.call((await import('@/lib/contract/operations/reads')).listProducts, { query: {}, buyerIp: null }).catch(() => {});
+      const [, last] = fetch.mock.calls[2] as unknown as [string, RequestInit];
+      expect((last.headers as Record<string, string>)['Site-Buyer-IP']).toBeUndefined();
+    } finally {
+      client.nameShoppersWith(async () => null);
+    }
+  });
+
   it('turns a network failure, a non-contract body and a 5xx into SiteApiUnavailable without the credential', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     for (const answer of [

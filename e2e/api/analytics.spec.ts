@@ -45,7 +45,8 @@ test.describe(`POST ${PATH}`, () => {
     }, token, { 'Site-Buyer-IP': '203.0.113.77', 'User-Agent': 'e2e-agent-7f3c', 'X-Forwarded-For': '198.51.100.23' });
     expect(res.status(), await res.text()).toBe(202);
     expect(AnalyticsReceipt.parse(await res.json())).toEqual({ accepted: 5, rejected: [] });
-    expect(res.headers()['ratelimit-policy']).toMatch(/^"writes";q=\d+;w=\d+$/);
+    // It names a shopper (Site-Buyer-IP): the shopper's share is the tighter budget, and the one reported.
+    expect(res.headers()['ratelimit-policy']).toMatch(/^"shopper-writes";q=\d+;w=\d+$/);
 
     const rows = await storedFor(anonymousId);
     expect(rows.map((r) => r.type)).toEqual(['page_view', 'product_view', 'add_to_cart', 'search', 'experiment_exposure']);

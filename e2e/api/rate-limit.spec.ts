@@ -12,7 +12,9 @@ import { auth, creds, expectProblem, get, V1 } from '../support/api';
 const PORT = Number(process.env.E2E_LIMITS_PORT || 3502);
 const SMALL = `http://127.0.0.1:${PORT}`;
 const READS = 5;
-const WRITES = 2;
+const WRITES = 4;
+const READS_PER_SHOPPER = 3;
+const WRITES_PER_SHOPPER = 2;
 // An hour-long window, so a run never straddles a reset (and the test checks `t` anyway).
 const WINDOW = 3600;
 
@@ -40,6 +42,8 @@ test.beforeAll(async () => {
       DATABASE_URL: `file:${join(copyDir, 'site.db')}`,
       RATE_LIMIT_READS: String(READS),
       RATE_LIMIT_WRITES: String(WRITES),
+      RATE_LIMIT_READS_PER_SHOPPER: String(READS_PER_SHOPPER),
+      RATE_LIMIT_WRITES_PER_SHOPPER: String(WRITES_PER_SHOPPER),
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -72,7 +76,7 @@ test.afterAll(async () => {
 });
 
 function parseRateLimit(value: string | undefined) {
-  const match = /^"(\w+)";r=(\d+);t=(\d+)$/.exec(value ?? '');
+  const match = /^"([\w-]+)";r=(\d+);t=(\d+)$/.exec(value ?? '');
   expect(match, `RateLimit: ${value}`).not.toBeNull();
   return { policy: match![1]!, remaining: Number(match![2]), reset: Number(match![3]) };
 }
@@ -127,39 +131,85 @@ test('the read budget answers 429 rate_limited with Retry-After past it; writes 
   AnalyticsReceipt.parse(await write.json());
   expect(write.headers()['ratelimit-policy']).toBe(`"writes";q=${WRITES};w=${WINDOW}`);
   expect(parseRateLimit(write.headers().ratelimit)).toMatchObject({ policy: 'writes', remaining: WRITES - 1 });
-  await smallPost(request, `/analytics/events`, { events: [event()] }, token);
+  for (let i = 2; i <= WRITES; i++) expect((await smallPost(request, `/analytics/events`, { events: [event()] }, token)).status()).toBe(202);
   await expectProblem(await smallPost(request, `/analytics/events`, { events: [event()] }, token), 429, 'rate_limited');
 
   // Another credential of the same Site has budgets of its own.
   expect((await smallGet(request, `/site`, creds().core)).status()).toBe(200);
 });
 
-test('Site-Buyer-IP gives each shopper a write budget of their own, stored only as a keyed hash', async ({ request }) => {
+test('Site-Buyer-IP adds a shopper budget to the credential\'s, never replaces it: rotating addresses gains nothing', async ({ request }) => {
   await inOneWindow(request);
   const token = creds().outletExtended;
   const send = (ip?: string) =>
     smallPost(request, `/analytics/events`, { events: [event()] }, token, ip ? { 'Site-Buyer-IP': ip } : {});
-  for (let i = 1; i <= WRITES; i++) {
+  for (let i = 1; i <= WRITES_PER_SHOPPER; i++) {
     const res = await send('203.0.113.9');
     expect(res.status(), await res.text()).toBe(202);
-    expect(parseRateLimit(res.headers().ratelimit).remaining).toBe(WRITES - i);
+    // The tighter budget is the one reported: this shopper's.
+    expect(res.headers()['ratelimit-policy']).toBe(`"shopper-writes";q=${WRITES_PER_SHOPPER};w=${WINDOW}`);
+    expect(parseRateLimit(res.headers().ratelimit)).toMatchObject({ policy: 'shopper-writes', remaining: WRITES_PER_SHOPPER - i });
   }
-  await expectProblem(await send('203.0.113.9'), 429, 'rate_limited');
-  const other = await send('2001:db8::7');
-  expect(other.status()).toBe(202);
-  expect(parseRateLimit(other.headers().ratelimit).remaining).toBe(WRITES - 1);
-  const unnamed = await send();
-  expect(unnamed.status()).toBe(202);
-  // Reads are per credential, whoever the shopper is.
-  const read = await smallGet(request, `/site`, token, { 'Site-Buyer-IP': '203.0.113.9' });
-  expect(read.status()).toBe(200);
-  expect(parseRateLimit(read.headers().ratelimit).remaining).toBe(READS - 1);
+  const shopperRefused = await send('203.0.113.9');
+  const problem = await expectProblem(shopperRefused, 429, 'rate_limited');
+  expect(problem.detail).toMatch(/^This shopper's writes budget/);
+  expect(Number(shopperRefused.headers()['retry-after'])).toBeGreaterThan(0);
+
+  // Sixty other addresses, and values that are not addresses at all: together they get only
+  // what is left of the credential's budget (a refused shopper above cost it nothing).
+  const rotated = [
+    ...Array.from({ length: 50 }, (_, i) => `198.51.100.${i + 1}`),
+    ...Array.from({ length: 5 }, (_, i) => `2001:db8:${i + 1}::7`),
+    'abcd', '1234', '::::', 'dead:beef', '127.0.0.1, 10.0.0.1',
+  ];
+  let accepted = 0;
+  for (const ip of rotated) {
+    const res = await send(ip);
+    if (res.status() === 202) accepted += 1;
+    else await expectProblem(res, 429, 'rate_limited');
+  }
+  expect(accepted).toBe(WRITES - WRITES_PER_SHOPPER);
+  await expectProblem(await send(), 429, 'rate_limited');
 
   const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
   const counters = JSON.stringify((await copy.execute('SELECT * FROM rate_limit_counters')).rows);
   copy.close();
   expect(counters.length).toBeGreaterThan(2);
-  expect(counters).not.toMatch(/203\.0\.113\.9|2001:db8/);
+  expect(counters).not.toMatch(/203\.0\.113\.9|198\.51\.100|2001:db8/);
+});
+
+test('reads naming a shopper are charged to the shopper and to the credential', async ({ request }) => {
+  await inOneWindow(request);
+  const token = creds().outletCore;
+  const read = (ip: string) => smallGet(request, '/site', token, { 'Site-Buyer-IP': ip });
+  for (let i = 1; i <= READS_PER_SHOPPER; i++) expect((await read('203.0.113.9')).status()).toBe(200);
+  const refused = await read('203.0.113.9');
+  expect((await expectProblem(refused, 429, 'rate_limited')).detail).toMatch(/^This shopper's reads budget/);
+  // Another shopper still reads, from what is left of the credential's budget, and no further.
+  for (let i = READS_PER_SHOPPER + 1; i <= READS; i++) expect((await read(`198.51.100.${i}`)).status()).toBe(200);
+  expect((await expectProblem(await read('198.51.100.99'), 429, 'rate_limited')).detail).toMatch(/^This credential's reads budget/);
+});
+
+test('anonymous checkout sessions are writes: however many shoppers are named, at most the write budget is created', async ({ request }) => {
+  await inOneWindow(request);
+  const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
+  const variant = await copy.execute(
+    `SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id
+     WHERE s.handle = 'demo' AND p.handle = 'linen-tote-bag' ORDER BY v.position LIMIT 1`,
+  );
+  const count = async () => Number((await copy.execute('SELECT count(*) AS n FROM checkout_sessions')).rows[0]!.n);
+  const before = await count();
+  const statuses: number[] = [];
+  for (let i = 0; i < WRITES + 6; i++) {
+    const res = await smallPost(request, '/commerce/checkout-sessions', { lines: [{ variantId: String(variant.rows[0]!.id), quantity: 1 }] }, creds().storefront, {
+      'Site-Buyer-IP': `198.51.100.${i + 1}`, 'Idempotency-Key': `rl-${Date.now()}-${i}`,
+    });
+    statuses.push(res.status());
+  }
+  expect(statuses.filter((s) => s === 201)).toHaveLength(WRITES);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+  expect((await count()) - before).toBe(WRITES);
+  copy.close();
 });
 
 test('a request without a live credential is answered 401 without counting or RateLimit headers', async ({ request }) => {

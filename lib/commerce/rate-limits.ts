@@ -1,11 +1,16 @@
 import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 
 export type RateLimitKind = 'read' | 'write';
 
-/** A budget: at most `limit` requests per fixed window of `windowSeconds`. */
-export type RateLimitPolicy = { name: 'reads' | 'writes'; limit: number; windowSeconds: number };
+/**
+ * A budget: at most `limit` requests per fixed window of `windowSeconds`. `reads` and
+ * `writes` are a credential's; `shopper-reads` and `shopper-writes` are one shopper's share
+ * of them (the shopper named by Site-Buyer-IP).
+ */
+export type RateLimitPolicy = { name: 'reads' | 'writes' | 'shopper-reads' | 'shopper-writes'; limit: number; windowSeconds: number };
 
 export type RateLimitState = {
   policy: RateLimitPolicy;
@@ -26,25 +31,73 @@ export function windowStartOf(nowMs: number, windowSeconds: number): number {
 }
 
 /**
- * The counter a request is charged to. Reads are per credential; writes are per
- * credential and, when the caller names the shopper (Site-Buyer-IP), per shopper too.
+ * The shopper a text address stands for, or null when it is not an IP address (it is
+ * then ignored, never trusted). IPv4 as written; an IPv4-mapped IPv6 address as its IPv4;
+ * any other IPv6 address as its /64 network, the block one subscriber's router hands out
+ * (a shopper could otherwise take a new budget with each of 2^64 addresses).
+ */
+export function shopperKeyOf(value: string | null | undefined): string | null {
+  const text = (value ?? '').trim();
+  if (text.length === 0 || text.length > 64) return null;
+  const version = isIP(text);
+  if (version === 4) return text;
+  if (version !== 6) return null;
+  let groups: string[];
+  try {
+    // The URL parser writes IPv6 in one canonical form (and an embedded IPv4 as hex).
+    groups = expandIpv6(new URL(`http://[${text.replace(/%.*$/, '')}]`).hostname.slice(1, -1));
+  } catch {
+    return null;
+  }
+  if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') {
+    const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+function expandIpv6(compressed: string): string[] {
+  const [head = '', tail] = compressed.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const middle = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
+  return [...left, ...middle, ...right].map((g) => parseInt(g, 16).toString(16));
+}
+
+/** The credential's own counter for a kind of request: every request is charged to it. */
+export function credentialBucket(credentialId: string, kind: RateLimitKind): string {
+  return `${credentialId}:${kind === 'read' ? 'r' : 'w'}`;
+}
+
+/**
+ * The shopper's counter, charged *in addition to* the credential's when the caller names
+ * the shopper (Site-Buyer-IP), so naming shoppers can never widen the credential's budget.
  * The address is never stored: the bucket carries an HMAC of it, keyed with the
  * deployment's secret and the window, so one shopper's buckets do not link across windows.
  */
-export function rateLimitBucket(input: {
+export function shopperBucket(input: {
   credentialId: string;
   kind: RateLimitKind;
-  buyerIp: string | null;
+  buyerIp: string;
   windowStart: number;
   secret: string;
 }): string {
-  if (input.kind === 'read') return `${input.credentialId}:r`;
-  if (!input.buyerIp) return `${input.credentialId}:w`;
   const shopper = createHmac('sha256', input.secret)
-    .update(`${input.credentialId}\n${input.windowStart}\n${input.buyerIp}`)
+    .update(`${input.credentialId}\n${input.kind}\n${input.windowStart}\n${input.buyerIp}`)
     .digest('base64url')
     .slice(0, 22);
-  return `${input.credentialId}:w:${shopper}`;
+  return `${credentialBucket(input.credentialId, input.kind)}:${shopper}`;
+}
+
+/**
+ * Which of two states a caller should be told about: a refusal first, else the budget with
+ * the fewest requests left (ties: the one that resets later).
+ */
+export function tighterState(a: RateLimitState, b: RateLimitState | null): RateLimitState {
+  if (!b) return a;
+  if (a.allowed !== b.allowed) return a.allowed ? b : a;
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
+  return a.resetSeconds >= b.resetSeconds ? a : b;
 }
 
 /**

@@ -28,7 +28,8 @@ export const AnalyticsEvent = z
       .string()
       .regex(/^[A-Za-z0-9_-]{8,64}$/, 'Use 8–64 characters of A–Z, a–z, 0–9, _ and -.')
       .meta({ description: 'A random per-browser id chosen by the front end. Never an e-mail, phone number or account id.' }),
-    path: text(512).regex(/^\//, 'A path starts with "/".').optional().meta({ description: 'Page path and query string, e.g. `/products/fjord-ceramic-mug?ref=home`.' }),
+    // `//host/x` (or `/\host/x`) is another site's address, not a path of this one.
+    path: text(512).regex(/^\/(?![/\\])/, 'A path starts with one "/" (not "//").').optional().meta({ description: 'Page path and query string, e.g. `/products/fjord-ceramic-mug?ref=home`.' }),
     productHandle: text(200).optional(),
     variantId: text(200).optional(),
     collectionHandle: text(200).optional(),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { DomainError } from '@/lib/commerce/errors';
 import {
-  purgeRateLimitWindows, rateLimitBucket, windowStartOf, PURGE_PROBABILITY, RateLimitLeases,
+  credentialBucket, purgeRateLimitWindows, shopperBucket, tighterState, windowStartOf, PURGE_PROBABILITY, RateLimitLeases,
   type RateLimitKind, type RateLimitPolicy, type RateLimitState,
 } from '@/lib/commerce/rate-limits';
 import { withoutWaiting } from '@/db/client';
@@ -9,9 +9,14 @@ import { storageFaultOf } from '@/db/faults';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
-export type RateLimitInput = { credentialId: string; kind: RateLimitKind; buyerIp: string | null };
+export type RateLimitInput = {
+  credentialId: string;
+  kind: RateLimitKind;
+  /** The shopper (shopperKeyOf of Site-Buyer-IP), or null when the caller named none. */
+  buyerIp: string | null;
+};
 
-// Without RATE_LIMIT_KEY the shopper buckets are only pseudonymous (see README).
+// Without RATE_LIMIT_KEY the shopper buckets are only pseudonymous (see docs/limits.md).
 const FALLBACK_KEY = 'site-delivery/rate-limit/v1';
 
 export function policyFor(kind: RateLimitKind): RateLimitPolicy {
@@ -21,33 +26,54 @@ export function policyFor(kind: RateLimitKind): RateLimitPolicy {
     : { name: 'writes', limit: RATE_LIMIT_WRITES, windowSeconds: RATE_LIMIT_WINDOW_SECONDS };
 }
 
+export function shopperPolicyFor(kind: RateLimitKind): RateLimitPolicy {
+  const { RATE_LIMIT_READS_PER_SHOPPER, RATE_LIMIT_WRITES_PER_SHOPPER, RATE_LIMIT_WINDOW_SECONDS } = env();
+  return kind === 'read'
+    ? { name: 'shopper-reads', limit: RATE_LIMIT_READS_PER_SHOPPER, windowSeconds: RATE_LIMIT_WINDOW_SECONDS }
+    : { name: 'shopper-writes', limit: RATE_LIMIT_WRITES_PER_SHOPPER, windowSeconds: RATE_LIMIT_WINDOW_SECONDS };
+}
+
 // One set of leases per process, however many route bundles carry a copy of this module.
 const holder = globalThis as unknown as { __rateLimitLeases?: RateLimitLeases };
 const leases = (holder.__rateLimitLeases ??= new RateLimitLeases());
 
 /**
- * Counts the request against its budget in the database (claimed in leases: see
- * RateLimitLeases) and answers the RateLimit headers; throws rate_limited (429, with
- * Retry-After) past the budget. Only authenticated requests get here: a 401 has no
- * credential to charge.
+ * Counts the request against its budgets in the database (claimed in leases: see
+ * RateLimitLeases) and answers the RateLimit headers of the tighter one; throws
+ * rate_limited (429, with Retry-After) past either. Every request is charged to its
+ * credential; one that names a shopper is charged to that shopper's budget as well,
+ * first, so a shopper refused by their own budget costs the credential nothing (one
+ * shopper cannot spend everyone's budget). Only authenticated requests get here: a 401
+ * has no credential to charge.
  */
 export async function applyRateLimit(input: RateLimitInput): Promise<Record<string, string>> {
   const policy = policyFor(input.kind);
   const now = Date.now();
   const database = db();
-  const bucket = rateLimitBucket({
-    ...input,
-    windowStart: windowStartOf(now, policy.windowSeconds),
-    secret: env().RATE_LIMIT_KEY ?? FALLBACK_KEY,
-  });
+  const take = (counters: typeof database, bucket: string, p: RateLimitPolicy): RateLimitState | Promise<RateLimitState> => {
+    const request = { bucket, policy: p, now };
+    return leases.takeNow(request) ?? leases.take(counters, request);
+  };
   let state: RateLimitState;
   try {
-    const request = { bucket, policy, now };
-    // A read needs no write lock but its counter does: while another process holds the
+    // A read needs no write lock but its counters do: while another process holds the
     // lock, or the storage cannot be written (full, read-only), the read is served
     // uncounted at once rather than wait for the lock or fail. A write would need the
     // storage anyway, so it waits and fails (503) like any write.
-    state = leases.takeNow(request) ?? (await leases.take(input.kind === 'read' ? withoutWaiting(database) : database, request));
+    const counters = input.kind === 'read' ? withoutWaiting(database) : database;
+    let shopper: RateLimitState | null = null;
+    if (input.buyerIp) {
+      const shopperPolicy = shopperPolicyFor(input.kind);
+      const bucket = shopperBucket({
+        credentialId: input.credentialId,
+        kind: input.kind,
+        buyerIp: input.buyerIp,
+        windowStart: windowStartOf(now, shopperPolicy.windowSeconds),
+        secret: env().RATE_LIMIT_KEY ?? FALLBACK_KEY,
+      });
+      shopper = await take(counters, bucket, shopperPolicy);
+    }
+    state = shopper && !shopper.allowed ? shopper : tighterState(await take(counters, credentialBucket(input.credentialId, input.kind), policy), shopper);
   } catch (error) {
     if (input.kind === 'read' && storageFaultOf(error)) return {};
     throw error;
@@ -58,9 +84,11 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
   }
   const headers = rateLimitHeaders(state);
   if (!state.allowed) {
+    const { name, limit, windowSeconds } = state.policy;
+    const whose = name.startsWith('shopper-') ? `This shopper's ${name.slice('shopper-'.length)}` : `This credential's ${name}`;
     throw new DomainError(
       'rate_limited',
-      `This credential's ${policy.name} budget of ${policy.limit} requests per ${policy.windowSeconds} s is used up. Retry in ${state.resetSeconds} s.`,
+      `${whose} budget of ${limit} requests per ${windowSeconds} s is used up. Retry in ${state.resetSeconds} s.`,
       { headers: { ...headers, 'Retry-After': String(state.resetSeconds) } },
     );
   }

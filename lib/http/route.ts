@@ -3,6 +3,7 @@ import { z, ZodError, type ZodType } from 'zod';
 import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
 import { DomainError } from '@/lib/commerce/errors';
 import { BoundedCache, deepFreeze } from '@/lib/commerce/catalog/cache';
+import { shopperKeyOf } from '@/lib/commerce/rate-limits';
 import { authenticateCredential, type Scope, type SiteContext } from '@/lib/commerce/credentials';
 import { db } from '@/lib/db';
 import { CACHE_PROFILES, etagMatches, strongEtag } from './cache';
@@ -40,7 +41,10 @@ export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType
   params: z.infer<P>;
   query: z.infer<Q>;
   body: z.infer<B>;
-  /** The shopper's address as passed by a server-side caller (Site-Buyer-IP); limits only. */
+  /**
+   * The shopper as named by a server-side caller (Site-Buyer-IP): an IPv4 address or an
+   * IPv6 /64 (see shopperKeyOf); limits only.
+   */
   buyerIp: string | null;
 };
 
@@ -71,7 +75,8 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       if (spec.scope === 'extended' && auth.scope !== 'extended') {
         throw new DomainError('insufficient_scope', 'This operation needs a credential with the extended scope.');
       }
-      const buyerIp = parseBuyerIp(req.headers.get('site-buyer-ip'));
+      // Not an IP address: ignored (charged to the credential alone), never trusted.
+      const buyerIp = shopperKeyOf(req.headers.get('site-buyer-ip'));
       Object.assign(
         baseHeaders,
         await applyRateLimit({ credentialId: auth.credentialId, kind: WRITE_METHODS.has(method) ? 'write' : 'read', buyerIp }),
@@ -139,13 +144,6 @@ async function pathParams(ctx: RouteContext) {
   } catch {
     throw new DomainError('not_found', 'No resource has that name (the path is not validly percent-encoded).');
   }
-}
-
-function parseBuyerIp(value: string | null): string | null {
-  if (!value) return null;
-  const v = value.trim();
-  // IPv4 or IPv6 text form; anything else is ignored rather than trusted.
-  return /^[0-9A-Fa-f:.]{2,45}$/.test(v) ? v.toLowerCase() : null;
 }
 
 function firstValues(params: URLSearchParams): Record<string, string> {

@@ -7,6 +7,13 @@ import { call } from './request';
 /** The market and locale a read is priced and translated for; both default to the Site's. */
 export type Locality = { market?: string; locale?: string };
 export type PageArgs = Locality & { limit?: number; cursor?: string };
+/** Narrows a product list to the products named (up to 100 of each; see the API's filters). */
+export type ProductFilterArgs = { handles?: string[]; variantIds?: string[] };
+
+function filterQuery(filter: ProductFilterArgs) {
+  const list = (values: string[] | undefined) => (values && values.length > 0 ? [...new Set(values)].join(',') : undefined);
+  return { handles: list(filter.handles), variantIds: list(filter.variantIds) };
+}
 
 export async function fetchSite() {
   return (await call(getSite)).data;
@@ -16,12 +23,12 @@ export async function fetchStorefront(locality: Locality = {}) {
   return (await call(getStorefront, { query: locality })).data;
 }
 
-export async function fetchProducts(args: PageArgs = {}) {
-  return (await call(listProducts, { query: args })).data;
+export async function fetchProducts({ handles, variantIds, ...args }: PageArgs & ProductFilterArgs = {}) {
+  return (await call(listProducts, { query: { ...args, ...filterQuery({ handles, variantIds }) } })).data;
 }
 
-export async function fetchCatalogPage(args: PageArgs = {}) {
-  return (await call(listCatalog, { query: args })).data;
+export async function fetchCatalogPage({ handles, variantIds, ...args }: PageArgs & ProductFilterArgs = {}) {
+  return (await call(listCatalog, { query: { ...args, ...filterQuery({ handles, variantIds }) } })).data;
 }
 
 export async function fetchProduct(handle: string, locality: Locality = {}) {

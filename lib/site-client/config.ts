@@ -11,3 +11,19 @@ export function clientConfig(): { baseUrl: string; credential: string | undefine
   const baseUrl = (settings.SITE_API_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`).replace(/\/+$/, '');
   return { baseUrl: `${baseUrl}/site/v1`, credential: settings.SITE_API_CREDENTIAL };
 }
+
+type ShopperSource = () => Promise<string | null>;
+const holder = globalThis as unknown as { __siteClientShopper?: ShopperSource };
+
+/**
+ * How the client learns the shopper of the request it runs in, for calls that do not name
+ * one (reads, mostly): the API then charges them to that shopper's budget as well as the
+ * credential's. A front end sets it once; without it such calls name no shopper.
+ */
+export function nameShoppersWith(source: ShopperSource): void {
+  holder.__siteClientShopper = source;
+}
+
+export async function currentShopper(): Promise<string | null> {
+  return (await holder.__siteClientShopper?.()) ?? null;
+}

@@ -10,5 +10,6 @@ export * from './signups';
 export * from './checkout';
 export * from './analytics';
 export { call } from './request';
+export { nameShoppersWith } from './config';
 export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { Problem } from '@/lib/contract/common';
 import type { Operation } from '@/lib/contract/operation';
-import { clientConfig } from './config';
+import { clientConfig, currentShopper } from './config';
 import { SiteApiError, SiteApiUnavailable } from './errors';
 import type { CallInput, CallResult } from './types';
 
@@ -22,7 +22,8 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
   const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: 'application/json' };
   if (input.body !== undefined) headers['Content-Type'] = 'application/json';
   if (input.idempotencyKey) headers['Idempotency-Key'] = input.idempotencyKey;
-  if (input.buyerIp) headers['Site-Buyer-IP'] = input.buyerIp;
+  const buyerIp = input.buyerIp !== undefined ? input.buyerIp : await currentShopper();
+  if (buyerIp) headers['Site-Buyer-IP'] = buyerIp;
   if (input.ifMatch) headers['If-Match'] = input.ifMatch;
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
   // Reads, and writes that carry an idempotency key, are safe to send again.

@@ -14,7 +14,10 @@ export type CallInput<O extends Operation> = {
   body?: Shape<O['body']>;
   /** Sent as Idempotency-Key (POST only); a retried request then does nothing twice. */
   idempotencyKey?: string;
-  /** The shopper's address, forwarded as Site-Buyer-IP so write limits apply per shopper. */
+  /**
+   * The shopper's address, forwarded as Site-Buyer-IP so limits apply per shopper; when
+   * absent, the shopper of the current request (nameShoppersWith), null for none.
+   */
   buyerIp?: string | null;
   /** Sent as If-Match (PATCH) so a stale form cannot overwrite a newer session. */
   ifMatch?: string;

@@ -3,7 +3,7 @@ import type { Product } from '@/lib/contract/catalog';
 import { fetchAvailabilityBatch, fetchProduct } from '@/lib/site-client';
 import { removeBundle, setBundleQuantity } from '../_actions/cart';
 import { MAX_QUANTITY, type CartBundle } from '../_lib/cart';
-import { nameBundleItems, type BundleItemName } from '../_lib/data';
+import { resolveVariants, variantsKey, type ResolvedVariant } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { locality } from '../_lib/shop';
@@ -23,7 +23,8 @@ export async function CartBundles({ bundles, flagged, t, locale }: { bundles: Ca
   const present = [...offered.values()].filter((b) => b !== undefined);
   const itemIds = [...new Set(present.flatMap((b) => b.items.map((i) => i.variantId)))];
   const [names, availability] = await Promise.all([
-    nameBundleItems(present, where).catch(() => new Map<string, BundleItemName>()),
+    // One catalog read names every item (the same read the lines use, when the sets agree).
+    resolveVariants(variantsKey(itemIds)).catch(() => new Map<string, ResolvedVariant>()),
     itemIds.length ? fetchAvailabilityBatch(itemIds).catch(() => null) : null,
   ]);
   const soldOut = new Set((availability?.data ?? []).filter((a) => !a.purchasable).map((a) => a.variantId));
@@ -45,7 +46,7 @@ export async function CartBundles({ bundles, flagged, t, locale }: { bundles: Ca
                   <ul className="bundle-items">
                     {bundle.items.map((item) => {
                       const name = names.get(item.variantId);
-                      return <li key={item.variantId}>{item.quantity} × {name ? `${name.productTitle} — ${name.variantTitle}` : item.variantId}</li>;
+                      return <li key={item.variantId}>{item.quantity} × {name ? `${name.product.title} — ${name.variant.title}` : item.variantId}</li>;
                     })}
                   </ul>
                 </>

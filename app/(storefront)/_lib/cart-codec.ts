@@ -3,6 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 export const MAX_LINES = 100;
 export const MAX_QUANTITY = 99;
 export const MAX_BUNDLES = 20;
+/**
+ * Bundles are read from their products, one read each: a cart's bundles may come from at
+ * most this many products, so no cookie can make a cart view cost more than a few reads.
+ */
+export const MAX_BUNDLE_PRODUCTS = 4;
 
 /**
  * `productHandle`: the product the variant was added from, so the cart page reads that one
@@ -24,7 +29,8 @@ const NONCE = /^[A-Za-z0-9_-]{8,64}$/;
  * unencoded) — ids, handles and quantities only, never prices (characters a cookie
  * carries without escaping). Anything
  * malformed is dropped, quantities are clamped to 1–99, repeated variants (and bundles)
- * are merged and at most 100 lines and 20 bundles are kept: the cookie is shopper-controlled.
+ * are merged and at most 100 lines and 20 bundles (of at most 4 products) are kept: the
+ * cookie is shopper-controlled, and what a cart view costs the API must not depend on it.
  */
 export function parseCart(value: string | undefined): Cart {
   const [nonce, ...entries] = (value ?? '').split('.');
@@ -44,7 +50,9 @@ export function parseCart(value: string | undefined): Cart {
       if (!HANDLE.test(handle)) continue;
       const existing = bundles.find((b) => b.bundleId === id);
       if (existing) existing.quantity = Math.min(MAX_QUANTITY, existing.quantity + quantity);
-      else if (bundles.length < MAX_BUNDLES) bundles.push({ bundleId: id, productHandle: handle, quantity: Math.min(MAX_QUANTITY, quantity) });
+      else if (bundles.length < MAX_BUNDLES && fitsBundleProducts(bundles, handle)) {
+        bundles.push({ bundleId: id, productHandle: handle, quantity: Math.min(MAX_QUANTITY, quantity) });
+      }
       continue;
     }
     addLine(lines, { variantId: id, quantity });
@@ -54,6 +62,12 @@ export function parseCart(value: string | undefined): Cart {
   // shopper, so two carts must never share one). A cookie without a usable nonce gets one
   // derived from its content, so two requests carrying it (a double click) still agree.
   return { nonce: value ? createHash('sha256').update(value).digest('base64url').slice(0, 16) : newNonce(), lines, bundles };
+}
+
+/** Can a bundle of this product join without the bundles spanning more than MAX_BUNDLE_PRODUCTS products? */
+function fitsBundleProducts(bundles: CartBundle[], productHandle: string): boolean {
+  const products = new Set(bundles.map((b) => b.productHandle));
+  return products.has(productHandle) || products.size < MAX_BUNDLE_PRODUCTS;
 }
 
 /** A repeated variant is merged into its first line (which keeps a handle either carries). */
@@ -105,7 +119,7 @@ export function withBundleQuantity(cart: Cart, bundle: Omit<CartBundle, 'quantit
   const index = cart.bundles.findIndex((b) => b.bundleId === bundle.bundleId);
   const bundles = [...cart.bundles];
   if (index >= 0) bundles[index] = { ...bundles[index]!, quantity: clamped };
-  else if (bundles.length < MAX_BUNDLES) bundles.push({ ...bundle, quantity: clamped });
+  else if (bundles.length < MAX_BUNDLES && fitsBundleProducts(bundles, bundle.productHandle)) bundles.push({ ...bundle, quantity: clamped });
   return { ...cart, bundles };
 }
 

@@ -32,55 +32,38 @@ export const collection = cache(async (handle: string, cursor?: string) =>
 
 export type ResolvedVariant = { product: Omit<CatalogProduct, 'variants'>; variant: Variant };
 
-/** Products read at once while resolving cart lines or naming bundle items. */
+/** Products read at once while naming bundle items. */
 const PRODUCT_READS_AT_ONCE = 6;
+/** The API's most variant ids per product-list filter. */
+const IDS_PER_READ = 100;
 
 /**
- * Finds the cart's variants. `key` is the lines as `variantId:productHandle` joined by `,`
- * (the handle may be empty). A line that knows its product is found by reading that
- * product — work bounded by the cart, never by the catalog. Only lines without one (carts
- * from before handles were kept) or whose product no longer has the variant are looked
- * for in catalog pages, until all are found or the catalog ends. Ids not found are simply
- * absent (no longer published, or not sold in this market).
+ * Finds variants with their products: `key` is the variant ids joined by `,` (sorted, so
+ * equal sets share one read per request). One catalog read per 100 ids, filtered to the
+ * products of those variants — a cart's lines (at most 100, see cart-codec) cost one call
+ * whatever the cookie says. Ids not found are simply absent (no longer published, not sold
+ * in this market, or never real).
  */
 export const resolveVariants = cache(async (key: string): Promise<Map<string, ResolvedVariant>> => {
-  const lines = key.split(',').filter(Boolean).map((pair) => {
-    const [variantId = '', productHandle = ''] = pair.split(':');
-    return { variantId, productHandle };
-  });
+  const wanted = new Set(key.split(',').filter(Boolean));
   const found = new Map<string, ResolvedVariant>();
-  if (lines.length === 0) return found;
+  if (wanted.size === 0) return found;
   const where = await locality();
-
-  const handles = [...new Set(lines.map((l) => l.productHandle).filter(Boolean))];
-  const products = await mapBounded(handles, PRODUCT_READS_AT_ONCE, (handle) =>
-    productRead(handle, where.market, where.locale).catch((error: unknown) => {
-      if (isSiteApiError(error, 'not_found')) return null;
-      throw error;
-    }),
-  );
-  const wanted = new Set(lines.map((l) => l.variantId));
-  for (const p of products) {
-    if (!p) continue;
-    const { variants, images, handle, id, title, options, updatedAt } = p;
-    const product = { id, handle, title, options, updatedAt, featuredImage: images[0] ?? null };
-    for (const variant of variants) if (wanted.has(variant.id)) found.set(variant.id, { product, variant });
-  }
-
-  const missing = new Set([...wanted].filter((id) => !found.has(id)));
-  let cursor: string | undefined;
-  for (let pages = 0; missing.size > 0 && pages < 40; pages += 1) {
-    const page = await fetchCatalogPage({ ...where, limit: 250, cursor });
-    for (const { variants, ...item } of page.data) {
-      for (const variant of variants) {
-        if (missing.delete(variant.id)) found.set(variant.id, { product: item, variant });
-      }
+  const ids = [...wanted];
+  const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_READ) }, (_, i) => ids.slice(i * IDS_PER_READ, (i + 1) * IDS_PER_READ));
+  const pages = await Promise.all(chunks.map((chunk) => fetchCatalogPage({ ...where, variantIds: chunk, limit: IDS_PER_READ })));
+  for (const page of pages) {
+    for (const { variants, ...product } of page.data) {
+      for (const variant of variants) if (wanted.has(variant.id)) found.set(variant.id, { product, variant });
     }
-    if (!page.page.nextCursor) break;
-    cursor = page.page.nextCursor;
   }
   return found;
 });
+
+/** The key resolveVariants takes for a set of variant ids. */
+export function variantsKey(ids: Iterable<string>): string {
+  return [...new Set(ids)].sort().join(',');
+}
 
 export type BundleItemName = { productHandle: string; productTitle: string; variantTitle: string };
 

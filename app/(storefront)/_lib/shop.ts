@@ -2,7 +2,10 @@ import 'server-only';
 import { cache } from 'react';
 import { cookies, headers } from 'next/headers';
 import type { Market, Site } from '@/lib/contract/catalog';
-import { fetchSite, fetchStorefront } from '@/lib/site-client';
+import { unstable_rethrow } from 'next/navigation';
+import { env } from '@/lib/env';
+import { shopperAddress } from '@/lib/shopper-address';
+import { fetchSite, fetchStorefront, nameShoppersWith } from '@/lib/site-client';
 import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, requestOrigin as originOf } from '@/lib/storefront-routing';
 import { dictionary, uiLanguage, type Dictionary, type UiLanguage } from './i18n';
 
@@ -51,12 +54,24 @@ export async function locality() {
   return { market: market.id, locale };
 }
 
-/** The shopper's address, forwarded to the API only to partition its write limits. */
-export async function buyerIp(): Promise<string | null> {
-  const list = await headers();
-  const forwarded = list.get('x-forwarded-for')?.split(',')[0]?.trim();
-  return forwarded || list.get('x-real-ip') || null;
-}
+/**
+ * The shopper's address (see lib/shopper-address.ts: the socket's peer, or behind
+ * TRUSTED_PROXY_HOPS proxies the address the outermost one saw), forwarded to the API only
+ * to partition its rate limits. Never the client's own X-Forwarded-For.
+ */
+export const buyerIp = cache(async (): Promise<string | null> => shopperAddress(await headers(), env().TRUSTED_PROXY_HOPS));
+
+// Every read the storefront makes for a request is charged to its shopper too, so one
+// shopper cannot spend the storefront's whole budget. Outside a request (nothing to name),
+// or in a page rendered once for everyone, there is no shopper.
+nameShoppersWith(async () => {
+  try {
+    return await buyerIp();
+  } catch (error) {
+    unstable_rethrow(error);
+    return null;
+  }
+});
 
 /** Absolute origin of this request, for sitemap and canonical URLs. */
 export async function requestOrigin(): Promise<string> {

@@ -7,7 +7,7 @@ import { AvailabilityBadge } from '../_components/availability-badge';
 import { Skeleton } from '../_components/skeleton';
 import { CartBundles } from '../_components/cart-bundles';
 import { readCart, isCartEmpty, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
-import { resolveVariants } from '../_lib/data';
+import { resolveVariants, variantsKey } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { shop } from '../_lib/shop';
@@ -60,7 +60,7 @@ export default async function CartPage({ searchParams }: Props) {
 async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart; flagged: string[]; t: Dictionary; locale: string }) {
   const ids = cart.lines.map((l) => l.variantId);
   const [resolved, availability] = await Promise.all([
-    resolveVariants(cart.lines.map((l) => `${l.variantId}:${l.productHandle ?? ''}`).sort().join(',')),
+    resolveVariants(variantsKey(ids)),
     ids.length ? fetchAvailabilityBatch(ids).catch(() => null) : null,
   ]);
   const live = new Map((availability?.data ?? []).map((a) => [a.variantId, a]));

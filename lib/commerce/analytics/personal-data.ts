@@ -1,11 +1,16 @@
+import { isIP } from 'node:net';
+
 /**
  * Heuristics that keep personal data out of the analytics store. They look for what
  * people actually paste into URLs and search boxes — e-mail addresses, phone numbers,
- * payment card numbers — in every form a string may arrive in (as sent, URL-decoded,
- * form-decoded), while leaving the ordinary digits of a shop alone: SKUs like
- * `MUG-001-BLU`, prices, ISO dates, handles with years in them, UUIDs, epoch times.
+ * payment card numbers, IP addresses, national identity numbers — in every form a string
+ * may arrive in (as sent, URL-decoded however many times, form-decoded, HTML entities,
+ * \u escapes, base64, "jane (at) example (dot) com"), while leaving the ordinary digits of
+ * a shop alone: SKUs like `MUG-001-BLU`, prices, ISO dates, handles with years in them,
+ * UUIDs, epoch times, version numbers. test/analytics.test.ts measures both sides on a
+ * corpus of personal data and of ordinary paths, UTM parameters and search terms.
  */
-export type PersonalDataKind = 'email' | 'phone' | 'card';
+export type PersonalDataKind = 'email' | 'phone' | 'card' | 'ip_address' | 'national_id';
 
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
 
@@ -14,32 +19,64 @@ const NUMBER_RUN = /[+(]*\d[\d ().-]*/g;
 const ALNUM = /[\p{L}\p{N}]/u;
 const MAX_GROUPS_PER_CANDIDATE = 8;
 
+/** How far decoding goes: every string gets at most this many readings, this many layers deep. */
+const MAX_READINGS = 48;
+const MAX_DEPTH = 8;
+
 /** The first kind of personal data found in `value`, or null. */
 export function findPersonalData(value: string): PersonalDataKind | null {
   for (const variant of readings(value)) {
-    if (variant.includes('@') && EMAIL.test(variant)) return 'email';
-    const found = /\d/.test(variant) ? findNumber(variant) : null;
+    const found = findIn(variant);
     if (found) return found;
   }
   return null;
 }
 
-/** The string as sent, percent-decoded (up to three layers deep) and form-decoded (`+` is a space). */
+function findIn(text: string): PersonalDataKind | null {
+  if (text.includes('@') && EMAIL.test(text)) return 'email';
+  if (text.includes(':') && hasIpv6(text)) return 'ip_address';
+  if (!/\d/.test(text)) return null;
+  if (hasIpv4(text)) return 'ip_address';
+  if (hasNationalId(text)) return 'national_id';
+  if (SLASH_PHONE.test(text)) return 'phone';
+  return findNumber(text);
+}
+
+/**
+ * The string as sent and as every decoding of it reads, breadth first: percent-decoding
+ * (any number of layers, up to MAX_DEPTH), form-decoding (`+` is a space), HTML entities,
+ * `\u0040`-style escapes, base64 runs, and spelled-out `@` and `.` — each applied to what
+ * the others produced, so `%26%2364%3B` or a base64 of a percent-encoded address is read
+ * too. Bounded: at most MAX_READINGS strings.
+ */
 export function readings(value: string): string[] {
-  const out = new Set<string>([value.normalize('NFKC')]);
-  let decoded = value;
-  for (let i = 0; i < 3; i++) {
-    const next = percentDecode(decoded);
-    if (next === decoded) break;
-    decoded = next;
-    out.add(decoded.normalize('NFKC'));
+  const out = new Set<string>();
+  const queue: [string, number][] = [[value.normalize('NFKC'), 0]];
+  while (queue.length > 0 && out.size < MAX_READINGS) {
+    const [text, depth] = queue.shift()!;
+    if (out.has(text)) continue;
+    out.add(text);
+    if (depth >= MAX_DEPTH) continue;
+    for (const decode of DECODINGS) {
+      const next = decode(text);
+      if (next !== text && !out.has(next)) queue.push([next.normalize('NFKC'), depth + 1]);
+    }
   }
-  out.add(percentDecode(value.replaceAll('+', ' ')).normalize('NFKC'));
   return [...out];
 }
 
+const DECODINGS: ((text: string) => string)[] = [
+  percentDecode,
+  (text) => (text.includes('+') ? percentDecode(text.replaceAll('+', ' ')) : text),
+  decodeEntities,
+  decodeEscapes,
+  decodeBase64Runs,
+  spelledOut,
+];
+
 /** Decodes each well-formed %XX run and leaves broken ones as they are, instead of throwing. */
 function percentDecode(value: string): string {
+  if (!value.includes('%')) return value;
   return value.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
     try {
       return decodeURIComponent(run);
@@ -48,6 +85,126 @@ function percentDecode(value: string): string {
     }
   });
 }
+
+const NAMED_ENTITIES: Record<string, string> = {
+  commat: '@', period: '.', amp: '&', plus: '+', nbsp: ' ', lpar: '(', rpar: ')', hyphen: '-', dash: '-', num: '#', colon: ':', sol: '/', percnt: '%',
+};
+
+/** `&#64;`, `&#x40;`, `&commat;` and the like. */
+function decodeEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  return value.replace(/&(#\d{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,8});?/g, (whole, name: string) => {
+    if (name.startsWith('#')) {
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/** `\u0040`, `\u{40}`, `\x40`. */
+function decodeEscapes(value: string): string {
+  if (!value.includes('\\')) return value;
+  return value.replace(/\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})/g, (whole, braced?: string, u4?: string, x2?: string) => {
+    const code = parseInt((braced ?? u4 ?? x2)!, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/** Runs long enough to hide an address or a number (`a@b.se` is 8 characters, 12 in base64). */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
+const MAX_BASE64_RUNS = 16;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Each base64 run (standard or URL alphabet, padded or not) replaced by what it decodes to,
+ * when that is text: valid UTF-8 without control characters, which random ids, tokens and
+ * click ids almost never decode to. A run that does not decode to text stays as it is; so
+ * does each `/`-separated part tried on its own (a path segment carrying a base64 value).
+ */
+function decodeBase64Runs(value: string): string {
+  let runs = 0;
+  return value.replace(BASE64_RUN, (run) => {
+    if (runs++ >= MAX_BASE64_RUNS) return run;
+    const whole = base64Text(run);
+    if (whole !== null) return whole;
+    if (!run.includes('/')) return run;
+    return run
+      .split('/')
+      .map((part) => (part.length >= 12 ? (base64Text(part) ?? part) : part))
+      .join('/');
+  });
+}
+
+function base64Text(run: string): string | null {
+  const body = run.replace(/=+$/, '');
+  if (body.length % 4 === 1) return null;
+  if (/[+/]/.test(body) && /[-_]/.test(body)) return null; // two alphabets at once: not base64
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.from(body, 'base64'));
+  } catch {
+    return null;
+  }
+  return text.length > 0 && !/[\p{Cc}\p{Cs}\uFFFD]/u.test(text) ? text : null;
+}
+
+/**
+ * `jane(at)example(dot)com`, `jane [at] example [dot] com`, and `jane at example dot com`
+ * (the spaced words only together: "coffee at home" is a search, not an address).
+ */
+function spelledOut(value: string): string {
+  let text = value.replace(/\s*[([{<]\s*at\s*[)\]}>]\s*/gi, '@').replace(/\s*[([{<]\s*dot\s*[)\]}>]\s*/gi, '.');
+  if (/\sat\s/i.test(text) && /\sdot\s/i.test(text)) text = text.replace(/\s+at\s+/gi, '@').replace(/\s+dot\s+/gi, '.');
+  return text;
+}
+
+/** Dotted quads not glued to letters, digits or further dots (`v2.3.10.4` and `1.2.3.4.5` are versions). */
+const IPV4 = /(?<![\p{L}\p{N}.])(?:\d{1,3}\.){3}\d{1,3}(?![\p{L}\p{N}]|\.\d)/gu;
+
+function hasIpv4(text: string): boolean {
+  for (const match of text.matchAll(IPV4)) if (isIP(match[0]) === 4) return true;
+  return false;
+}
+
+/** Runs of hex digits and colons, not glued to other letters or digits. */
+const IPV6_RUN = /(?<![\p{L}\p{N}])[0-9A-Fa-f:]{3,39}(?![\p{L}\p{N}])/gu;
+
+/**
+ * An IPv6 address with at least two non-empty groups (`2001:db8::7`, `fe80::1`), which
+ * times (`10:30:00`) and MAC addresses are not; `::` or `::1` alone is no one's address.
+ */
+function hasIpv6(text: string): boolean {
+  for (const match of text.matchAll(IPV6_RUN)) {
+    const run = match[0];
+    if (run.split(':').filter(Boolean).length >= 2 && isIP(run) === 6) return true;
+  }
+  return false;
+}
+
+/**
+ * Swedish personal identity and co-ordination numbers: YYYYMMDD-NNNN, YYMMDD-NNNN (`+` for
+ * the over-100s) or the same without the separator. With a separator the birth-date shape
+ * is enough (people type made-up check digits too); without one the check digit must hold,
+ * which keeps order numbers and epoch times out. A four-digit year is 1900 to five years
+ * ago: a reference with today's date in it (`20261121-0042`) is not a shopper.
+ */
+const NATIONAL_ID = /(?<![\p{L}\p{N}])((?:19|20)\d{2}|\d{2})(\d{2})(\d{2})([-+]?)(\d{4})(?![\p{L}\p{N}])/gu;
+
+function hasNationalId(text: string): boolean {
+  for (const match of text.matchAll(NATIONAL_ID)) {
+    const [, year = '', month = '', day = '', separator = '', serial = ''] = match;
+    const m = Number(month);
+    const d = Number(day);
+    if (m < 1 || m > 12 || !((d >= 1 && d <= 31) || (d >= 61 && d <= 91))) continue;
+    if (year.length === 4 && (Number(year) < 1900 || Number(year) > new Date().getUTCFullYear() - 5)) continue;
+    if (separator || luhn(`${year.slice(-2)}${month}${day}${serial}`)) return true;
+  }
+  return false;
+}
+
+/** `070/1234567`, `08/123456`: a trunk prefix and a number, written with a slash. */
+const SLASH_PHONE = /(?<![\p{L}\p{N}/])0\d{1,4}\/\d{5,8}(?![\p{L}\p{N}/])/u;
 
 function findNumber(text: string): PersonalDataKind | null {
   for (const match of text.matchAll(NUMBER_RUN)) {
@@ -88,13 +245,13 @@ function glued(text: string, start: number, end: number, throughSeparator: boole
 
 /**
  * 13–19 digits, plain or grouped the way cards are printed (4-4-4-4, 4-4-4-4-3, Amex
- * 4-6-5, Diners 4-6-4) with spaces or dashes, a card-network first digit (2–6), passing
- * Luhn. The grouping rule is what keeps UUIDs (8-4-4-4-12) out.
+ * 4-6-5, Diners 4-6-4) with spaces, dashes or dots, a card-network first digit (2–6),
+ * passing Luhn. The grouping rule is what keeps UUIDs (8-4-4-4-12) out.
  */
 function isCard(candidate: string, digits: string): boolean {
   if (digits.length < 13 || digits.length > 19) return false;
-  if (!/^\d[\d -]*\d$/.test(candidate) || /[ -]{2}/.test(candidate)) return false;
-  const groups = candidate.split(/[ -]/).map((g) => g.length);
+  if (!/^\d[\d .-]*\d$/.test(candidate) || /[ .-]{2}/.test(candidate)) return false;
+  const groups = candidate.split(/[ .-]/).map((g) => g.length);
   const printed = groups.length === 1 || groups.slice(0, -1).every((n) => n === 4) || /^4,6,[45]$/.test(groups.join(','));
   if (!printed) return false;
   // 1… are epoch milliseconds and most order numbers; 7–9… are EAN/ISBN barcodes; no major network issues them.

@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { CatalogProduct, Product, ProductSummary } from '@/lib/contract/catalog';
@@ -12,6 +12,9 @@ import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVar
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
+/** Narrows a list to the products named; each filter given must match (AND). */
+export type ProductFilter = { handles?: readonly string[]; variantIds?: readonly string[] };
+export type ProductListRequest = PageRequest & ProductFilter;
 export type Page<T> = { data: T[]; page: { limit: number; nextCursor: string | null } };
 
 /** Has at least one variant with a price in the market (else it is not sold there). */
@@ -60,13 +63,31 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
   };
 }
 
+/** The filter's conditions (none: every product). */
+function filterConditions(filter: ProductFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.handles) conditions.push(inArray(products.handle, [...filter.handles]));
+  if (filter.variantIds) {
+    conditions.push(
+      inArray(products.id, sql`(select ${productVariants.productId} from ${productVariants} where ${inArray(productVariants.id, [...filter.variantIds])})`),
+    );
+  }
+  return conditions;
+}
+
+/** The filter as part of a cache key: values sorted, so the same set is the same key. */
+function filterKey(filter: ProductFilter): string {
+  const part = (values: readonly string[] | undefined) => (values ? [...values].sort().join(',') : '');
+  return filter.handles || filter.variantIds ? `h=${part(filter.handles)};v=${part(filter.variantIds)}` : '';
+}
+
 /** One page of published products sold in the market, in handle order (keyset on handle). */
-async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest, kind: string) {
+async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest, kind: string) {
   const after = decodeCursor(request.cursor, kind, 'string');
   const rows = await database
     .select()
     .from(products)
-    .where(and(isPublished(site.id), soldIn(choice.market.id), after === undefined ? undefined : gt(products.handle, after)))
+    .where(and(isPublished(site.id), soldIn(choice.market.id), ...filterConditions(request), after === undefined ? undefined : gt(products.handle, after)))
     .orderBy(asc(products.handle))
     .limit(request.limit + 1);
   const more = rows.length > request.limit;
@@ -80,25 +101,25 @@ export function pageKey(database: DbOrTx, kind: string, site: Site, choice: Mark
   return `${kind}|${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${extra}|${request.limit}|${request.cursor ?? ''}`;
 }
 
-export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<ProductSummary>> {
+export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<ProductSummary>> {
   if (!cacheable(database)) return readProductPage(database, site, choice, request);
-  const key = pageKey(database, 'products', site, choice, request);
+  const key = pageKey(database, 'products', site, choice, request, filterKey(request));
   return pageCache.through(key, () => readProductPage(database, site, choice, request)) as Promise<Page<ProductSummary>>;
 }
 
-async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<ProductSummary>> {
+async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<ProductSummary>> {
   const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
   return { data: await summarise(database, rows, choice, site.defaultLocale), page };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */
-export async function listCatalog(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CatalogProduct>> {
+export async function listCatalog(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<CatalogProduct>> {
   if (!cacheable(database)) return readCatalogPage(database, site, choice, request);
-  const key = pageKey(database, 'catalog', site, choice, request);
+  const key = pageKey(database, 'catalog', site, choice, request, filterKey(request));
   return pageCache.through(key, () => readCatalogPage(database, site, choice, request)) as Promise<Page<CatalogProduct>>;
 }
 
-async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CatalogProduct>> {
+async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<CatalogProduct>> {
   const { rows, page } = await pageOfProducts(database, site, choice, request, 'catalog');
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([

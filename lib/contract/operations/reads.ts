@@ -24,10 +24,43 @@ export const getStorefront = defineOperation({
   errors: [...marketErrors],
 });
 
+/** The most values one product-list filter takes (a cart's lines: the storefront's own cap). */
+export const MAX_FILTER_VALUES = 100;
+
+/** `a,b,c`: trimmed, empties and repeats dropped, then 1–MAX_FILTER_VALUES values of `item`. */
+function commaList(item: z.ZodString, what: string) {
+  return z
+    .string()
+    .max(64 * 1024)
+    .transform((list) => [...new Set(list.split(',').map((v) => v.trim()).filter((v) => v.length > 0))])
+    .pipe(
+      z
+        .array(item)
+        .min(1, `Give at least one ${what}.`)
+        .max(MAX_FILTER_VALUES, `Give at most ${MAX_FILTER_VALUES} distinct ${what}s.`),
+    )
+    .optional()
+    .meta({ description: `Comma-separated ${what}s, 1–${MAX_FILTER_VALUES} after folding duplicates.`, override: { type: 'string' } });
+}
+
+/**
+ * Narrows a product list to the products named (a cart reading all its lines in one call).
+ * Filters combine with AND; a value that names nothing published in the market simply
+ * matches nothing. Paging and order are unchanged.
+ */
+export const ProductFilterQuery = z.object({
+  handles: commaList(z.string().min(1).max(200), 'product handle'),
+  variantIds: commaList(z.string().min(1).max(200), 'variant id'),
+});
+export type ProductFilterQuery = z.infer<typeof ProductFilterQuery>;
+
+export const ProductListQuery = MarketQuery.extend(pageQuery(100).shape).extend(ProductFilterQuery.shape);
+export const CatalogListQuery = MarketQuery.extend(pageQuery(250).shape).extend(ProductFilterQuery.shape);
+
 export const listCatalog = defineOperation({
   operationId: 'listCatalog', method: 'get', path: '/commerce/catalog', scope: 'core', tag: 'Catalog',
   summary: 'The catalog with variants, prices and availability (for feeds and sync)',
-  query: MarketQuery.extend(pageQuery(250).shape),
+  query: CatalogListQuery,
   success: { status: 200, description: 'A page of products, ordered by handle.', schema: CatalogPage, headers: localised },
   errors: [...marketErrors],
 });
@@ -35,7 +68,8 @@ export const listCatalog = defineOperation({
 export const listProducts = defineOperation({
   operationId: 'listProducts', method: 'get', path: '/commerce/products', scope: 'core', tag: 'Catalog',
   summary: 'Published products',
-  query: MarketQuery.extend(pageQuery(100).shape),
+  description: '`handles` and `variantIds` narrow the list to the products named (up to 100 of each).',
+  query: ProductListQuery,
   success: { status: 200, description: 'A page of product summaries, ordered by handle.', schema: ProductPage, headers: localised },
   errors: [...marketErrors],
 });

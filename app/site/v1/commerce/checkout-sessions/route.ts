@@ -1,8 +1,9 @@
+import { after } from 'next/server';
 import { endpoint, route } from '@/lib/http/route';
 import { created } from '@/lib/http/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CheckoutSession } from '@/lib/contract/checkout';
-import { planCheckoutSession, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
+import { planCheckoutSession, sessionEtag, SWEEP_PROBABILITY, sweepExpiredCheckoutSessions, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
@@ -12,6 +13,9 @@ export const dynamic = 'force-dynamic';
 // batch with the Idempotency-Key's answer (deferredWrites: see lib/http/idempotency.ts).
 export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
   POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
+    // Now and then a creation also deletes long-expired sessions, after the answer is sent;
+    // a failed sweep only leaves more for the next one.
+    if (Math.random() < SWEEP_PROBABILITY) after(() => sweepExpiredCheckoutSessions(db(), { now: Date.now() }).catch(() => {}));
     const { session, write } = await planCheckoutSession(db(), { site, credentialId }, body, { ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS });
     return created(CheckoutSession.parse(toCheckoutSession(session, site)), `/site/v1/commerce/checkout-sessions/${session.id}`, {
       contentLanguage: session.locale,

@@ -1,0 +1,77 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase } from '@/db/seed';
+import { checkoutSessionLines, checkoutSessions, productVariants, products, sites } from '@/db/schema';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
+import { KEEP_AFTER_EXPIRY_MS, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
+
+const TTL = 3600;
+const HOUR = 3600_000;
+let database: Database;
+let demo: SiteContext;
+let mug: string;
+
+beforeAll(async () => {
+  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-sweep-')), 'site.db')}`;
+  database = openDatabase({ url });
+  await migrateDatabase(database, url);
+  await seedDatabase(database, { checkoutBaseUrl: 'https://shop.example/checkout' });
+  demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token))!;
+  const [row] = await database
+    .select({ id: productVariants.id })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .innerJoin(sites, eq(sites.id, products.siteId))
+    .where(eq(sites.handle, 'demo'))
+    .orderBy(asc(productVariants.position))
+    .limit(1);
+  mug = row!.id;
+});
+
+const create = (now: number) => createCheckoutSession(database, demo, { lines: [{ variantId: mug, quantity: 1 }] }, { ttlSeconds: TTL, now });
+
+async function existing(ids: string[]): Promise<string[]> {
+  const rows = await database.select({ id: checkoutSessions.id }).from(checkoutSessions).where(inArray(checkoutSessions.id, ids));
+  return rows.map((r) => r.id).sort();
+}
+
+describe('sweepExpiredCheckoutSessions', () => {
+  it('deletes sessions that expired more than a day ago without a payment, with their lines, and keeps the rest', async () => {
+    const now = Date.parse('2026-11-24T12:00:00.000Z');
+    const longAgo = now - KEEP_AFTER_EXPIRY_MS - TTL * 1000 - HOUR; // expired 25 h ago
+    const abandonedOpen = await create(longAgo); // still 'open' in the table: expiry is lazy
+    const abandonedExpired = await create(longAgo);
+    await database.update(checkoutSessions).set({ status: 'expired' }).where(eq(checkoutSessions.id, abandonedExpired.id));
+    const order = await create(longAgo);
+    await database.update(checkoutSessions).set({ status: 'completed' }).where(eq(checkoutSessions.id, order.id));
+    const paid = await create(longAgo);
+    const payment = { provider: 'sandbox', reference: 'ref_1', clientToken: 't', amount: 1, expiresAt: longAgo };
+    await database.update(checkoutSessions).set({ status: 'expired', payment }).where(eq(checkoutSessions.id, paid.id));
+    const recentlyExpired = await create(now - TTL * 1000 - HOUR); // expired an hour ago: kept for late readers and replays
+    const live = await create(now - 60_000);
+    const all = [abandonedOpen, abandonedExpired, order, paid, recentlyExpired, live].map((s) => s.id);
+
+    expect(await sweepExpiredCheckoutSessions(database, { now })).toBe(2);
+    expect(await existing(all)).toEqual([order.id, paid.id, recentlyExpired.id, live.id].sort());
+    const orphanLines = await database.select().from(checkoutSessionLines).where(inArray(checkoutSessionLines.sessionId, [abandonedOpen.id, abandonedExpired.id]));
+    expect(orphanLines).toEqual([]);
+    // What is kept still reads as before: the recently expired one as expired.
+    expect((await getCheckoutSession(database, demo.site, recentlyExpired.id, { now })).status).toBe('expired');
+    expect(await sweepExpiredCheckoutSessions(database, { now })).toBe(0);
+  });
+
+  it('deletes at most one batch per sweep', async () => {
+    const now = Date.parse('2026-11-26T12:00:00.000Z');
+    const longAgo = now - KEEP_AFTER_EXPIRY_MS - TTL * 1000 - HOUR;
+    while ((await sweepExpiredCheckoutSessions(database, { now })) > 0); // what the test above left
+    for (let i = 0; i < 5; i++) await create(longAgo);
+    expect(await sweepExpiredCheckoutSessions(database, { now, batch: 3 })).toBe(3);
+    expect(await sweepExpiredCheckoutSessions(database, { now, batch: 3 })).toBe(2);
+  });
+});
