@@ -31,6 +31,8 @@ const nextConfig = {
       // this keeps to HTTPS for the shop's host. Over plain HTTP browsers ignore it anyway.
       { source: '/:path*', has: [{ type: 'header', key: 'x-forwarded-proto', value: '\\s*https\\s*(?:,.*)?' }], headers: [{ key: 'Strict-Transport-Security', value: HSTS }] },
       { source: '/site/v1/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
+      // The storefront's own JSON endpoints are no documents either.
+      { source: '/shop-api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
     ];
   },
   reactStrictMode: true,

@@ -78,7 +78,7 @@ function isDocumentPath(path: string): boolean {
  */
 function pageWithNonce(req: NextRequest): Response {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64');
-  const policy = noncePolicy(nonce);
+  const policy = noncePolicy(nonce, { development: env().NODE_ENV === 'development' });
   const headers = new Headers(req.headers);
   headers.set('Content-Security-Policy', policy);
   return NextResponse.next({ request: { headers }, headers: { 'Content-Security-Policy': policy, ...transportSecurity(req) } });

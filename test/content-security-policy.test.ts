@@ -60,6 +60,13 @@ describe('noncePolicy (pages rendered on request)', () => {
     expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"]);
   });
 
+  it('relaxes only under next dev, for its eval-based error stacks and hot-reloaded styles', () => {
+    const dev = noncePolicy('abc123', { development: true });
+    expect(directive(dev, 'script-src')).toEqual(["'self'", "'nonce-abc123'", "'strict-dynamic'", "'unsafe-eval'"]);
+    expect(directive(dev, 'style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(noncePolicy('abc123', { development: false })).toBe(noncePolicy('abc123'));
+  });
+
   it('leaves API answers nothing to load', () => {
     expect(API_POLICY).toBe("default-src 'none'; frame-ancestors 'none'");
   });

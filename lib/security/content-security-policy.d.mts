@@ -1,5 +1,5 @@
-/** A page rendered on request: scripts and inline styles must carry this nonce. */
-export function noncePolicy(nonce: string): string;
+/** A page rendered on request: scripts and inline styles must carry this nonce (relaxed under `next dev`). */
+export function noncePolicy(nonce: string, options?: { development?: boolean }): string;
 /** A cached page: its own inline scripts and styles, by hash, and the origin's script files. */
 export function hashPolicy(html: string): string;
 /** Hash sources (each with a leading space) of a document's inline scripts and styles. */

@@ -23,9 +23,16 @@ const SHARED = [
  * A page rendered on request: Next puts the nonce on every script and inline style it emits
  * (it reads it from the request's Content-Security-Policy header). `'strict-dynamic'` lets
  * those scripts load the app's other chunks; `'self'` only matters to browsers too old for it.
+ *
+ * `next dev` alone needs more: React rebuilds server error stacks with eval, and hot reload
+ * injects styles without the nonce. Production never gets these.
  */
-export function noncePolicy(nonce) {
-  return [...SHARED, `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`, `style-src 'self' 'nonce-${nonce}'`].join('; ');
+export function noncePolicy(nonce, { development = false } = {}) {
+  return [
+    ...SHARED,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ''}`,
+    development ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
+  ].join('; ');
 }
 
 /**
