@@ -1,3 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { API_POLICY, HSTS } from './lib/security/content-security-policy.mjs';
+
+/**
+ * Headers every answer gets, whatever produced it (route, page, static file, error). Pages
+ * get their Content-Security-Policy from proxy.ts (a nonce) or from the page cache (hashes);
+ * see docs/security-headers.md.
+ */
+const EVERYWHERE = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  // For browsers that predate CSP's frame-ancestors; the policies say 'none' as well.
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  // The shop uses none of these; a script that got in could not either.
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), midi=(), display-capture=(), browsing-topics=()' },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The libSQL driver ships native code; keep it out of the server bundle.
@@ -5,6 +22,19 @@ const nextConfig = {
   // Lets two builds (e.g. a benchmark and a test run) live side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
+  // Next's own page cache, plus a hash-based Content-Security-Policy on every cached page.
+  cacheHandler: fileURLToPath(new URL('./lib/security/page-cache-handler.mjs', import.meta.url)),
+  async headers() {
+    return [
+      { source: '/:path*', headers: EVERYWHERE },
+      // The request came over HTTPS (the TLS-terminating proxy says so): a browser that saw
+      // this keeps to HTTPS for the shop's host. Over plain HTTP browsers ignore it anyway.
+      { source: '/:path*', has: [{ type: 'header', key: 'x-forwarded-proto', value: '\\s*https\\s*(?:,.*)?' }], headers: [{ key: 'Strict-Transport-Security', value: HSTS }] },
+      { source: '/site/v1/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
+      // The storefront's own JSON endpoints are no documents either.
+      { source: '/shop-api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
+    ];
+  },
   reactStrictMode: true,
   typedRoutes: false,
   // Product pages are cached per (origin, market, locale, catalog version, handle); every

@@ -3,6 +3,8 @@ import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
 import { productPageKey } from '@/lib/storefront-page-key';
 import { CACHED_PAGES_PREFIX, cachedProductPath } from '@/lib/storefront-routing';
+import { HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
+import { env } from '@/lib/env';
 
 /**
  * Product handles are slugs. Anything else under /products/ — the catalog's images in
@@ -22,6 +24,9 @@ const PRODUCT_PAGE = /^\/products\/([a-z0-9][a-z0-9-]{0,199})$/;
  *    page rendered on request, exactly as without this step.
  * 3. The internal route is reachable only through that rewrite, so nobody can fill the
  *    cache with keys of their own making.
+ * 4. Every other page is rendered on request, under a Content-Security-Policy with a fresh
+ *    nonce (see pageWithNonce). A cached product page carries a policy of its own, made from
+ *    its HTML when it was cached (lib/security/page-cache-handler.mjs).
  */
 export async function proxy(req: NextRequest): Promise<Response | undefined> {
   const path = new URL(req.url).pathname;
@@ -37,10 +42,12 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
 
   if (path === CACHED_PAGES_PREFIX || path.startsWith(`${CACHED_PAGES_PREFIX}/`)) return notFound();
 
+  if (!isDocumentPath(path)) return undefined;
+
   const handle = PRODUCT_PAGE.exec(path)?.[1];
   if (handle) {
     const key = await productPageKey(req);
-    if (!key) return undefined;
+    if (!key) return pageWithNonce(req);
     // From req.url, not req.nextUrl: NextURL spells 127.0.0.1 as "localhost", and the
     // router takes a rewrite to another origin for a request to another server.
     const target = new URL(req.url);
@@ -48,13 +55,54 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
     // The same URL shows other markets, languages and catalog versions: no shared cache
     // (CDN, proxy) may keep the answer, and a browser asks again, exactly as for the
     // page rendered on request. Next leaves a Cache-Control it finds on the response.
-    return NextResponse.rewrite(target, { headers: { 'Cache-Control': 'private, no-cache, no-store, max-age=0, must-revalidate' } });
+    return NextResponse.rewrite(target, { headers: { 'Cache-Control': 'private, no-cache, no-store, max-age=0, must-revalidate', ...transportSecurity(req) } });
   }
-  return undefined;
+  return pageWithNonce(req);
+}
+
+/**
+ * Paths the matcher sends here that are no storefront document: the API (its headers come
+ * from next.config.mjs), the API reference (its route sets its own policy), the shop's JSON
+ * endpoints and the framework's files. They only get here for the percent-encoding check.
+ */
+const NOT_A_DOCUMENT = /^\/(?:site\/v1(?:\/|$)|docs(?:\/|$)|shop-api\/|_next\/)/;
+
+function isDocumentPath(path: string): boolean {
+  return !NOT_A_DOCUMENT.test(path);
+}
+
+/**
+ * A page rendered on request gets a fresh nonce in its Content-Security-Policy. The policy
+ * also goes on the request: Next reads the nonce from there and puts it on every script it
+ * emits. (Never on the rewrite to a cached page: a nonce must not end up in shared HTML.)
+ */
+function pageWithNonce(req: NextRequest): Response {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64');
+  const policy = noncePolicy(nonce, { development: env().NODE_ENV === 'development' });
+  const headers = new Headers(req.headers);
+  headers.set('Content-Security-Policy', policy);
+  return NextResponse.next({ request: { headers }, headers: { 'Content-Security-Policy': policy, ...transportSecurity(req) } });
+}
+
+/**
+ * HSTS on pages when the shop is reached over HTTPS: the TLS-terminating proxy says so in
+ * X-Forwarded-Proto (next.config.mjs covers every other answer that way), or the configured
+ * public origin is https. A browser ignores the header on a plain-HTTP answer, so a forged
+ * X-Forwarded-Proto cannot pin anyone to HTTPS.
+ */
+function transportSecurity(req: NextRequest): Record<string, string> {
+  const forwardedHttps = /^\s*https\s*(,|$)/i.test(req.headers.get('x-forwarded-proto') ?? '');
+  const publicHttps = env().STOREFRONT_ORIGIN?.startsWith('https:') ?? false;
+  return forwardedHttps || publicHttps ? { 'Strict-Transport-Security': HSTS } : {};
 }
 
 function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 
-export const config = { matcher: ['/(.*%.*)', '/products/:handle([a-z0-9][a-z0-9-]*)', '/storefront-cache', '/storefront-cache/:path*'] };
+// Every path but the API, the API reference, the shop's JSON endpoints, the framework's
+// files and the catalog's images (whose names end in .svg) — unless its percent-encoding
+// needs checking (step 1).
+export const config = {
+  matcher: ['/(.*%.*)', '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|_next/|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)'],
+};

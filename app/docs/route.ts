@@ -1,3 +1,5 @@
+import { inlineSources } from '@/lib/security/content-security-policy.mjs';
+
 // GET /docs — the human API reference: Swagger UI (swagger-ui-dist, a maintained renderer)
 // over the generated OpenAPI document. "Try it out" is off: credentials belong on servers.
 const html = `<!doctype html>
@@ -25,6 +27,24 @@ const html = `<!doctype html>
 </body>
 </html>`;
 
+/**
+ * The page's own inline script and style by hash, the renderer's files from this origin, the
+ * icons its stylesheet embeds as data: URLs, and the OpenAPI document it fetches.
+ */
+const { scripts, styles } = inlineSources(html);
+const policy = [
+  "default-src 'none'",
+  `script-src 'self'${scripts}`,
+  `style-src 'self'${styles}`,
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function GET(): Response {
-  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' } });
+  return new Response(html, {
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'Content-Security-Policy': policy },
+  });
 }

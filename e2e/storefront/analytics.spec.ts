@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect, queryDb, useLocale } from './helpers';
+import { expect, queryDb, test, useLocale } from './helpers';
 
 test('views, add to cart and begin checkout reach the analytics operation with an anonymous id only', async ({ page, context }) => {
   await useLocale(context);

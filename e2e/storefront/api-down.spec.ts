@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect } from './helpers';
+import { expect, test } from './helpers';
 import { creds } from '../support/api';
 import { startOwnServer, type OwnServer } from './own-server';
 

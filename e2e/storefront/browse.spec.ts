@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect, expectAccessible, shot, useLocale } from './helpers';
+import { expect, expectAccessible, shot, test, useLocale } from './helpers';
 
 test.describe('browsing', () => {
   test('home → collection → product, with server-rendered HTML and metadata', async ({ page, context }, testInfo) => {

@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect, useLocale } from './helpers';
+import { expect, test, useLocale } from './helpers';
 
 test.describe('bundles', () => {
   test.describe.configure({ timeout: 90_000 });

@@ -1,5 +1,5 @@
-import { test, type Page } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, useLocale } from './helpers';
+import type { Page } from '@playwright/test';
+import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, test, useLocale } from './helpers';
 
 async function addToCart(page: Page, handle: string, option: string | RegExp) {
   await openProduct(page, `/products/${handle}`);

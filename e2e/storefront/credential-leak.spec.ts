@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
-import { expect, openProduct } from './helpers';
+import { expect, openProduct, test } from './helpers';
 import { creds } from '../support/api';
 import { startOwnServer, type OwnServer } from './own-server';
 

@@ -2,10 +2,53 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type InValue } from '@libsql/client';
 import AxeBuilder from '@axe-core/playwright';
-import { expect as baseExpect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { test as baseTest, expect as baseExpect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 
 /** Server actions re-render the page; on a busy 2-core machine that can take a few seconds. */
 export const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** How Chromium words a Content-Security-Policy violation on the console (and in errors). */
+const CSP_VIOLATION = /Content Security Policy/i;
+
+/**
+ * Every storefront test runs with this: any page it opens, in its own context or in one it
+ * makes with `browser.newContext()` / `browser.newPage()`, fails the test when the browser
+ * reports a Content-Security-Policy violation (a blocked script, style, frame, request…).
+ * Chromium reports them on the page's console even with JavaScript off. A test that provokes
+ * one on purpose takes it out of `cspViolations` after checking it.
+ */
+export const test = baseTest.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ context, browser }, use) => {
+      const seen: string[] = [];
+      const watchPage = (page: Page) => {
+        page.on('console', (message) => {
+          if (CSP_VIOLATION.test(message.text())) seen.push(`${page.url()}: ${message.text()}`);
+        });
+        page.on('pageerror', (error) => {
+          if (CSP_VIOLATION.test(error.message)) seen.push(`${page.url()}: ${error.message}`);
+        });
+      };
+      const watchContext = (c: BrowserContext) => {
+        c.pages().forEach(watchPage);
+        c.on('page', watchPage);
+      };
+      watchContext(context);
+      // Tests run one after another in a worker, so the shared browser is patched for this test only.
+      const newContext = browser.newContext;
+      browser.newContext = async (options) => {
+        const made = await newContext.call(browser, options);
+        watchContext(made);
+        return made;
+      };
+      // Playwright returns from use() after the test, whether it passed or not.
+      await use(seen);
+      browser.newContext = newContext;
+      expect(seen, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3100';
 

@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect, expectAccessible, openProduct, shot, useLocale } from './helpers';
+import { expect, expectAccessible, openProduct, shot, test, useLocale } from './helpers';
 
 test.use({ viewport: { width: 390, height: 844 } });
 test.describe.configure({ timeout: 60_000 });

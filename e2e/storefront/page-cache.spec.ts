@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import type { Client } from '@libsql/client';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
 import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
-import { BASE_URL, currentVariantId, expect, openProduct, useLocale } from './helpers';
+import { BASE_URL, currentVariantId, expect, openProduct, test, useLocale } from './helpers';
 
 // Product pages come from Next's page cache, keyed by origin, market, locale and the Site's
 // catalog version (proxy.ts). These tests prove the cache is used — a second request is a

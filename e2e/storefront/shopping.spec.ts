@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, useLocale } from './helpers';
+import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, test, useLocale } from './helpers';
 
 test.describe('product page and cart', () => {
   test('picking a variant updates price and availability in place', async ({ page, context }, testInfo) => {

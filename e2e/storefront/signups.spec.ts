@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect, expectAccessible, queryDb, shot, useLocale } from './helpers';
+import { expect, expectAccessible, queryDb, shot, test, useLocale } from './helpers';
 
 const unique = () => `shopper.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 

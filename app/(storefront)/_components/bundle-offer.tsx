@@ -13,7 +13,7 @@ export function BundleOffer({ productHandle, bundle }: { productHandle: string; 
   return (
     <li className="panel">
       <h3>{bundle.title} · <span className="price">{bundle.price}</span></h3>
-      <p className="muted" style={{ margin: 0 }}>{t.bundleIncludes}:</p>
+      <p className="muted m-0">{t.bundleIncludes}:</p>
       <ul>
         {bundle.items.map((item, i) => (
           <li key={i}>{item.quantity} × {item.href ? <Link href={item.href}>{item.label}</Link> : item.label}</li>
@@ -26,7 +26,7 @@ export function BundleOffer({ productHandle, bundle }: { productHandle: string; 
       </form>
       <div aria-live="polite">
         {state.status !== 'idle' && !pending ? (
-          <p key={state.at} className={`notice ${state.status === 'added' ? 'notice-success' : 'notice-error'}`} style={{ marginTop: 10 }}>
+          <p key={state.at} className={`notice ${state.status === 'added' ? 'notice-success' : 'notice-error'} mt-10`}>
             {state.message} {state.status === 'added' ? <Link href="/cart">{t.viewCart}</Link> : null}
           </p>
         ) : null}

@@ -60,7 +60,7 @@ export async function CartBundles({ bundles, flagged, t, locale }: { bundles: Ca
                 </form>
               </div>
             </div>
-            <p className="price" style={{ margin: 0 }}>{bundle ? formatMoney(bundle.price, locale) : '—'}</p>
+            <p className="price m-0">{bundle ? formatMoney(bundle.price, locale) : '—'}</p>
           </li>
         );
       })}

@@ -24,7 +24,7 @@ export function ProductCard({ product, locale, t, priority = false }: Props) {
         </div>
         <h3>{product.title}</h3>
       </Link>
-      <p className="price" style={{ margin: 0 }}>
+      <p className="price m-0">
         <span className={onSale ? 'price-sale' : undefined}>
           {ranged ? `${t.from} ` : ''}{formatMoney(min, locale)}
         </span>

@@ -139,7 +139,7 @@ export function ProductPurchase({ productHandle, options, variants, initialAvail
       </div>
 
       {variant && !purchasable && canSubscribe ? (
-        <section className="panel" aria-labelledby={`${id}-restock`} style={{ marginTop: 16 }}>
+        <section className="panel mt-16" aria-labelledby={`${id}-restock`}>
           <h2 id={`${id}-restock`}>{t.restockTitle}</h2>
           <p className="muted">{t.restockText}</p>
           <SignupForm

@@ -91,7 +91,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
             {p.description.split(/\n{2,}/).map((paragraph, i) => <p key={i}>{paragraph}</p>)}
           </section>
           {bundles.length ? (
-            <section aria-labelledby="bundles-title" style={{ marginTop: 24 }}>
+            <section aria-labelledby="bundles-title" className="mt-24">
               <h2 id="bundles-title">{t.bundles}</h2>
               <ul className="bundle-list">
                 {bundles.map((b) => <BundleOffer key={b.id} productHandle={p.handle} bundle={b} />)}

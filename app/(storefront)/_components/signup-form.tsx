@@ -41,7 +41,7 @@ export function SignupForm({ action, consentText, submitLabel, doneText, hidden 
         {compact ? <button className="btn btn-primary" type="submit" disabled={pending}>{pending ? t.sending : submitLabel}</button> : null}
       </div>
       {emailError ? <p className="field-error" id={`${id}-email-error`}>{emailError}</p> : null}
-      <div className="checkbox" style={{ marginTop: 12 }}>
+      <div className="checkbox mt-12">
         <input
           id={`${id}-consent`} name="consent" type="checkbox" required
           aria-invalid={consentError ? true : undefined} aria-describedby={consentError ? `${id}-consent-error` : undefined}
@@ -49,9 +49,9 @@ export function SignupForm({ action, consentText, submitLabel, doneText, hidden 
         <label htmlFor={`${id}-consent`}>{consentText}</label>
       </div>
       {consentError ? <p className="field-error" id={`${id}-consent-error`}>{consentError}</p> : null}
-      {state.message ? <p className="notice notice-error" role="alert" style={{ marginTop: 12 }}>{state.message}</p> : null}
+      {state.message ? <p className="notice notice-error mt-12" role="alert">{state.message}</p> : null}
       {compact ? null : (
-        <button className="btn btn-primary" type="submit" disabled={pending} style={{ marginTop: 14 }}>{pending ? t.sending : submitLabel}</button>
+        <button className="btn btn-primary mt-14" type="submit" disabled={pending}>{pending ? t.sending : submitLabel}</button>
       )}
     </form>
   );

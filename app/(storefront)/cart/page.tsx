@@ -37,9 +37,9 @@ export default async function CartPage({ searchParams }: Props) {
   return (
     <>
       <div className="page-head"><h1>{t.yourCart}</h1></div>
-      {problem ? <div className="notice notice-error" role="alert" style={{ marginBottom: 20 }}><p>{problem}</p></div> : null}
+      {problem ? <div className="notice notice-error mb-20" role="alert"><p>{problem}</p></div> : null}
       <div className="two-col">
-        <Suspense fallback={<Skeleton label={t.loading} height={240} />}>
+        <Suspense fallback={<Skeleton label={t.loading} size="tall" />}>
           <CartLines cart={cart} flagged={flagged} t={t} locale={locale} />
         </Suspense>
         <aside className="panel summary" aria-labelledby="summary-title">
@@ -49,7 +49,7 @@ export default async function CartPage({ searchParams }: Props) {
           <form method="post" action="/shop-api/checkout">
             <button className="btn btn-primary btn-block" type="submit">{t.checkout}</button>
           </form>
-          <p style={{ marginTop: 12, marginBottom: 0 }}><Link href="/products">{t.continueShopping}</Link></p>
+          <p className="mt-12 mb-0"><Link href="/products">{t.continueShopping}</Link></p>
         </aside>
       </div>
     </>
@@ -83,7 +83,7 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
             <div>
               <h2>{found ? <Link href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`}>{found.product.title}</Link> : t.lineUnavailable}</h2>
               {found ? <p className="variant">{found.variant.title}</p> : null}
-              {status ? <p style={{ margin: '0 0 10px' }}><AvailabilityBadge status={status} t={t} /></p> : null}
+              {status ? <p className="m-0 mb-10"><AvailabilityBadge status={status} t={t} /></p> : null}
               {(soldOut || flagged.has(line.variantId)) && found ? (
                 <p className="field-error" role="note">{fill(t.lineSoldOut, { title })}</p>
               ) : null}
@@ -95,7 +95,7 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
                 </form>
               </div>
             </div>
-            <p className="price" style={{ margin: 0 }}>
+            <p className="price m-0">
               {found ? formatMoney(found.variant.price, locale) : '—'}
             </p>
           </li>

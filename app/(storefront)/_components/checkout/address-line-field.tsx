@@ -109,7 +109,7 @@ export function AddressLineField({ sessionId, defaultValue, inputRef, onPick, er
           ))}
         </ul>
       </div>
-      <p className="muted" id={`${id}-hint`} style={{ margin: 0, fontSize: '0.85rem' }}>{t.suggestionsHint}</p>
+      <p className="muted m-0 text-small" id={`${id}-hint`}>{t.suggestionsHint}</p>
       {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
     </div>
   );

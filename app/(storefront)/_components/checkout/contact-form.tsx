@@ -88,11 +88,11 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
         {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, ref: postalCode, defaultValue: address?.postalCode ?? '', maxLength: 20 })}
         {field('city', t.city, { autoComplete: 'address-level2', required: true, ref: city, defaultValue: address?.city ?? '', maxLength: 100 })}
       </div>
-      <div id={`${id}-status`} aria-live="polite" style={{ marginTop: 14 }}>
+      <div id={`${id}-status`} aria-live="polite" className="mt-14">
         {state.status === 'error' && !saving ? <p className="notice notice-error" role="alert">{state.message}</p> : null}
         {state.status === 'saved' && !saving ? <p className="notice notice-success">{t.saved}</p> : null}
       </div>
-      <button className="btn btn-primary" type="submit" disabled={saving || moving} style={{ marginTop: 14 }}>
+      <button className="btn btn-primary mt-14" type="submit" disabled={saving || moving}>
         {saving ? t.saving : t.saveAndContinue}
       </button>
     </form>

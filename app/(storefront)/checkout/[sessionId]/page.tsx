@@ -63,7 +63,7 @@ export default async function CheckoutPage({ params }: Props) {
           <section className={`panel step${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
             <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
             {session.shippingAddress ? (
-              <Suspense fallback={<Skeleton label={t.loading} height={160} />}>
+              <Suspense fallback={<Skeleton label={t.loading} size="medium" />}>
                 <DeliveryStep session={session} locale={locale} t={t} />
               </Suspense>
             ) : <p className="muted">{t.deliveryHint}</p>}
@@ -75,7 +75,7 @@ export default async function CheckoutPage({ params }: Props) {
         </div>
         <div>
           <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
-          <p className="muted" style={{ marginTop: 16, fontSize: '0.9rem' }}>
+          <p className="muted mt-16 text-90">
             {t.hostedCheckout} <a href={session.checkoutUrl} rel="noopener">{t.hostedCheckoutLink}</a>
           </p>
         </div>

@@ -1,0 +1,32 @@
+// Next's own page cache (in memory, as configured by cacheMaxMemorySize and isrFlushToDisk),
+// with one addition: every cached HTML page carries a Content-Security-Policy made from the
+// hashes of its own inline scripts and styles. The policy is stored in the entry's headers,
+// which Next sends with the page both on the render that fills the cache and on every hit,
+// so the HTML and its policy can never disagree. See docs/security-headers.md.
+import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
+import { hashPolicy } from './content-security-policy.mjs';
+
+const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
+const HEADER = 'content-security-policy';
+
+export default class PageCacheHandler extends FileSystemCache {
+  async get(key, ctx) {
+    const entry = await super.get(key, ctx);
+    // Pages prerendered at build time are read from disk without passing through set().
+    if (entry) withPolicy(entry.value);
+    return entry;
+  }
+
+  async set(key, data, ctx) {
+    // The entry's headers object is the one Next answers the filling request with; the
+    // policy must be in it before that answer goes out.
+    withPolicy(data);
+    return super.set(key, data, ctx);
+  }
+}
+
+function withPolicy(value) {
+  if (value?.kind !== 'APP_PAGE' || typeof value.html !== 'string' || !value.html) return;
+  value.headers ??= {};
+  if (!value.headers[HEADER]) value.headers[HEADER] = hashPolicy(value.html);
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { API_POLICY, hashPolicy, inlineSources, noncePolicy } from '@/lib/security/content-security-policy.mjs';
+import PageCacheHandler from '@/lib/security/page-cache-handler.mjs';
+
+const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+function directive(policy: string, name: string): string[] {
+  const found = policy.split('; ').find((d) => d.startsWith(`${name} `));
+  return found ? found.split(' ').slice(1) : [];
+}
+
+describe('hashPolicy (cached pages)', () => {
+  const html = [
+    '<!DOCTYPE html><html><head><script src="/_next/static/chunks/a.js" async=""></script>',
+    '<style>.x{color:red}</style></head><body>',
+    '<script type="application/ld+json">{"@type":"Product"}</script>',
+    '<script>(self.__next_f=self.__next_f||[]).push([0])</script>',
+    '<script id="_R_">globalThis.x = "é";</script>',
+    '<script>self.__next_f.push([1,"a"])\r\n</script>',
+    '<script>(self.__next_f=self.__next_f||[]).push([0])</script>',
+    '<script type="module">import "/m.js"</script>',
+    '</body></html>',
+  ].join('');
+
+  it('allows each executable inline script by the hash the browser computes, once', () => {
+    const scripts = directive(hashPolicy(html), 'script-src');
+    expect(scripts).toEqual([
+      "'self'",
+      sha('(self.__next_f=self.__next_f||[]).push([0])'),
+      sha('globalThis.x = "é";'),
+      // The HTML parser turns CRLF into LF before the script's text exists.
+      sha('self.__next_f.push([1,"a"])\n'),
+      sha('import "/m.js"'),
+    ]);
+    // Neither the data block nor the file is an inline script.
+    expect(scripts).not.toContain(sha('{"@type":"Product"}'));
+  });
+
+  it('allows inline styles by hash and never anything inline wholesale', () => {
+    const policy = hashPolicy(html);
+    expect(directive(policy, 'style-src')).toEqual(["'self'", sha('.x{color:red}')]);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|nonce-/);
+    expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"]);
+    expect(directive(policy, 'default-src')).toEqual(["'self'"]);
+  });
+
+  it('allows no inline script at all for a page without any', () => {
+    expect(directive(hashPolicy('<html><body><p>hi</p></body></html>'), 'script-src')).toEqual(["'self'"]);
+    expect(inlineSources('<p>hi</p>')).toEqual({ scripts: '', styles: '' });
+  });
+});
+
+describe('noncePolicy (pages rendered on request)', () => {
+  it('trusts the nonce and what its scripts load, nothing inline without it', () => {
+    const policy = noncePolicy('abc123');
+    expect(directive(policy, 'script-src')).toEqual(["'self'", "'nonce-abc123'", "'strict-dynamic'"]);
+    expect(directive(policy, 'style-src')).toEqual(["'self'", "'nonce-abc123'"]);
+    expect(policy).not.toMatch(/unsafe-/);
+    expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"]);
+  });
+
+  it('relaxes only under next dev, for its eval-based error stacks and hot-reloaded styles', () => {
+    const dev = noncePolicy('abc123', { development: true });
+    expect(directive(dev, 'script-src')).toEqual(["'self'", "'nonce-abc123'", "'strict-dynamic'", "'unsafe-eval'"]);
+    expect(directive(dev, 'style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(noncePolicy('abc123', { development: false })).toBe(noncePolicy('abc123'));
+  });
+
+  it('leaves API answers nothing to load', () => {
+    expect(API_POLICY).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+});
+
+describe('PageCacheHandler', () => {
+  const handler = new PageCacheHandler({ flushToDisk: false, serverDistDir: '/nonexistent', maxMemoryCacheSize: 1024 * 1024, revalidatedTags: [] });
+  const page = (html: string) => ({ kind: 'APP_PAGE', html, rscData: undefined, headers: { 'x-next-cache-tags': 't' } as Record<string, string>, status: 200, postponed: undefined, segmentData: undefined });
+
+  it('puts the page’s own policy in the entry’s headers before storing it, and keeps it', async () => {
+    const entry = page('<html><body><script>run()</script></body></html>');
+    const stored = handler.set('/storefront-cache/k1', entry, { cacheControl: { revalidate: false, expire: undefined } });
+    // The filling request is answered from this very object: the policy must be there already.
+    expect(entry.headers['content-security-policy']).toBe(hashPolicy(entry.html));
+    await stored;
+    const hit = await handler.get('/storefront-cache/k1', { kind: 'APP_PAGE', isRoutePPREnabled: false, isFallback: false });
+    expect(hit?.value.headers['content-security-policy']).toContain(sha('run()'));
+    expect(hit?.value.headers['x-next-cache-tags']).toBe('t');
+  });
+
+  it('adds the policy to a page that reached the cache without one (prerendered at build)', async () => {
+    const entry = page('<html><body><script>boot()</script></body></html>');
+    await Object.getPrototypeOf(PageCacheHandler.prototype).set.call(handler, '/prerendered', entry, { cacheControl: { revalidate: false, expire: undefined } });
+    expect(entry.headers['content-security-policy']).toBeUndefined();
+    const hit = await handler.get('/prerendered', { kind: 'APP_PAGE', isRoutePPREnabled: false, isFallback: false });
+    expect(hit?.value.headers['content-security-policy']).toContain(sha('boot()'));
+  });
+
+  it('leaves other kinds of entry alone', async () => {
+    const data = { kind: 'FETCH', data: { headers: {}, body: 'e30=', status: 200, url: 'http://x' }, revalidate: 60 };
+    await handler.set('fetch-key', data, { fetchCache: true });
+    expect(JSON.stringify(data)).not.toContain('content-security-policy');
+  });
+});
