@@ -16,6 +16,8 @@ export const PROBLEM_CODES = [
   'too_many_variant_ids',
   'consent_required',
   'unknown_flow',
+  'unknown_token',
+  'token_expired',
   'unknown_variant',
   'insufficient_stock',
   'idempotency_key_reused',

@@ -16,6 +16,8 @@ export const PROBLEMS: Record<ProblemCode, { status: number; title: string }> = 
   too_many_variant_ids: { status: 422, title: 'Too many variant ids' },
   consent_required: { status: 422, title: 'Consent required' },
   unknown_flow: { status: 422, title: 'Unknown notification flow' },
+  unknown_token: { status: 404, title: 'Unknown token' },
+  token_expired: { status: 410, title: 'Token expired' },
   unknown_variant: { status: 422, title: 'Unknown variant' },
   insufficient_stock: { status: 409, title: 'Insufficient stock' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
