@@ -71,7 +71,14 @@ function drain(extra: Partial<DrainOptions> = {}) {
 }
 
 const mailsTo = (email: string) => smtp.received.filter((r) => r.rcptTo.includes(email));
-const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+/** Where a link in a mail leads: /visit?…&to=<path> goes on to <path> (in the subscriber's market and language). */
+const target = (link: string) => {
+  const url = new URL(link);
+  return url.pathname === '/visit' ? new URL(url.searchParams.get('to')!, url.origin).href : link;
+};
+const tokenOf = (link: string) => new URL(target(link)).searchParams.get('token')!;
+/** The token of the first link in `text` that leads to `path`. */
+const tokenTo = (text: string, path: string) => tokenOf(links(text).find((l) => new URL(target(l)).pathname === path)!);
 
 async function variantOf(productHandle: string, position = 1) {
   const [row] = await database
@@ -87,8 +94,7 @@ async function activeStockSubscriber(variantId: string, email: string, locale = 
   await subscribeToStockNotifications(database, demo, { variantId, email, consent, locale });
   await drain();
   const mail = mailsTo(email).at(-1)!;
-  const confirm = links(part(mail.raw, 'text/plain')!).find((l) => l.includes('/subscriptions/confirm'))!;
-  const state = await confirmSubscription(database, demo.site.id, tokenOf(confirm));
+  const state = await confirmSubscription(database, demo.site.id, tokenTo(part(mail.raw, 'text/plain')!, '/subscriptions/confirm'));
   expect(state.status).toBe('active');
 }
 
@@ -104,7 +110,7 @@ describe('double opt-in', () => {
     expect(mail).toBeDefined();
     expect(mailsTo(email)).toHaveLength(1);
     expect(header(mail!.raw, 'Content-Type')).toMatch(/^multipart\/alternative/);
-    expect(header(mail!.raw, 'Subject')).toBeTruthy();
+    expect(header(mail!.raw, 'Subject')).toBe('Bekräfta din prenumeration på nyhetsbrevet från Nordlys Home & Goods');
     expect(header(mail!.raw, 'From')).toContain(FROM);
     expect(header(mail!.raw, 'Message-ID')).toMatch(/^<outbox\.\d+\.[^@]+@nordlys\.example>$/);
     expect(header(mail!.raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
@@ -123,10 +129,12 @@ describe('double opt-in', () => {
       expect(link).not.toContain(encodeURIComponent(email));
       expect(link).not.toContain(email);
     }
-    const confirm = links(text).find((l) => l.startsWith(`${ORIGIN}/subscriptions/confirm?token=`))!;
-    const unsubscribe = links(text).find((l) => l.startsWith(`${ORIGIN}/subscriptions/unsubscribe?token=`))!;
+    const confirm = links(text).find((l) => target(l).startsWith(`${ORIGIN}/subscriptions/confirm?token=`))!;
+    const unsubscribe = links(text).find((l) => target(l).startsWith(`${ORIGIN}/subscriptions/unsubscribe?token=`))!;
     expect(confirm).toBeDefined();
     expect(unsubscribe).toBeDefined();
+    // Opened in the subscriber's market and language.
+    expect(new URL(confirm).searchParams.get('locale')).toBe('sv-SE');
     expect(html).toContain(confirm.replace(/&/g, '&amp;'));
 
     // Only hashes are stored: the token from the mail appears nowhere in the database.
@@ -151,8 +159,8 @@ describe('double opt-in', () => {
     await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent }, now);
     await drain({ now: () => now });
     const text = part(mailsTo(email)[0]!.raw, 'text/plain')!;
-    const confirm = tokenOf(links(text).find((l) => l.includes('/subscriptions/confirm'))!);
-    const unsubscribe = tokenOf(links(text).find((l) => l.includes('/subscriptions/unsubscribe'))!);
+    const confirm = tokenTo(text, '/subscriptions/confirm');
+    const unsubscribe = tokenTo(text, '/subscriptions/unsubscribe');
 
     const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof DomainError ? e.code : String(e)));
     expect(await code(confirmSubscription(database, demo.site.id, unsubscribe))).toBe('unknown_token');
@@ -175,7 +183,7 @@ describe('unsubscribe', () => {
     const mail = mailsTo(email)[0]!;
     const oneClick = header(mail.raw, 'List-Unsubscribe')!.slice(1, -1);
     const text = part(mail.raw, 'text/plain')!;
-    await confirmSubscription(database, demo.site.id, tokenOf(links(text).find((l) => l.includes('/subscriptions/confirm'))!));
+    await confirmSubscription(database, demo.site.id, tokenTo(text, '/subscriptions/confirm'));
 
     const at = Date.now();
     expect(await unsubscribeByToken(database, demo.site.id, tokenOf(oneClick), 'one_click', at)).toEqual({ kind: 'newsletter', status: 'unsubscribed', changed: true });
@@ -186,7 +194,7 @@ describe('unsubscribe', () => {
     // Evidence both ways: when it was given and confirmed, and when and how it was withdrawn.
     expect(record).toMatchObject({ confirmedAt: expect.any(Number), withdrawnAt: at, withdrawnVia: 'one_click' });
     // Confirming an unsubscribed address does not bring it back.
-    expect((await confirmSubscription(database, demo.site.id, tokenOf(links(text).find((l) => l.includes('/subscriptions/confirm'))!))).status).toBe('unsubscribed');
+    expect((await confirmSubscription(database, demo.site.id, tokenTo(text, '/subscriptions/confirm'))).status).toBe('unsubscribed');
   });
 });
 
@@ -253,8 +261,8 @@ describe('back in stock', () => {
     const email = address('late');
     await subscribeToStockNotifications(database, demo, { variantId: vase.id, email, consent, locale: 'en-SE' });
     await drain();
-    const confirm = links(part(mailsTo(email)[0]!.raw, 'text/plain')!).find((l) => l.includes('/subscriptions/confirm'))!;
-    expect(await confirmSubscription(database, demo.site.id, tokenOf(confirm))).toEqual({ kind: 'stock', status: 'notified', changed: true });
+    const confirm = tokenTo(part(mailsTo(email)[0]!.raw, 'text/plain')!, '/subscriptions/confirm');
+    expect(await confirmSubscription(database, demo.site.id, confirm)).toEqual({ kind: 'stock', status: 'notified', changed: true });
     await drain();
     expect(mailsTo(email).map((m) => header(m.raw, 'Subject'))).toEqual([expect.stringContaining('Confirm'), expect.stringContaining('back in stock')]);
   });

@@ -70,12 +70,22 @@ export async function testSmtp(options: { delayMs?: number } = {}): Promise<Test
   };
 }
 
-/** A header's value, unfolded (the first one of that name). */
+/** RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`), decoded; the space between two of them goes. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?([\w-]+)\?([QB])\?([^?]*)\?=/gi, (_, _charset: string, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')));
+}
+
+/** A header's value, unfolded and decoded (the first one of that name). */
 export function header(raw: string, name: string): string | null {
   const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
   const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
   const line = unfolded.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
-  return line ? line.slice(name.length + 1).trim() : null;
+  return line ? decodeWords(line.slice(name.length + 1).trim()) : null;
 }
 
 function decodeQuotedPrintable(text: string): string {

@@ -84,6 +84,9 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     const locale = sub.locale ?? site.defaultLocale;
     const marketId = sub.marketId ?? site.defaultMarketId;
 
+    // Every visible link opens the shop in the subscriber's market and language (/visit sets
+    // them, then goes on to the page); the URL carries nothing personal but a token.
+    const visit = (path: string) => `${base}${STOREFRONT_PATHS.visit}?${new URLSearchParams({ market: marketId, locale, to: path })}`;
     let product: OutgoingMessage['product'] = null;
     let productLink: string | null = null;
     let flowHandle: string | null = null;
@@ -101,8 +104,7 @@ export async function composeMessage(database: Database, message: OutboxMessage,
       const title = (texts.find((t) => t.locale === locale) ?? texts[0])?.title ?? variant.handle;
       // A product without options has one variant whose title says nothing ("Default").
       product = { title, variantTitle: variant.options.length > 0 ? variant.variantTitle : null };
-      const path = `/products/${encodeURIComponent(variant.handle)}?variant=${encodeURIComponent(sub.variantId)}`;
-      productLink = `${base}${STOREFRONT_PATHS.visit}?${new URLSearchParams({ market: marketId, locale, to: path })}`;
+      productLink = visit(`/products/${encodeURIComponent(variant.handle)}?variant=${encodeURIComponent(sub.variantId)}`);
     }
     if (sub.flowId) {
       const [flow] = await tx.select({ handle: notificationFlows.handle }).from(notificationFlows).where(eq(notificationFlows.id, sub.flowId));
@@ -112,7 +114,7 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     const grant = { siteId: sub.siteId, kind: route.kind, subscriptionId: sub.id, consentId: sub.consentId, now };
     const unsubscribe = await mintToken(tx, { ...grant, purpose: 'unsubscribe' });
     const confirm = route.template === 'back_in_stock' ? null : await mintToken(tx, { ...grant, purpose: 'confirm' });
-    const link = (path: string, token: string) => `${base}${path}?${new URLSearchParams({ token })}`;
+    const withToken = (path: string, token: string) => `${path}?${new URLSearchParams({ token })}`;
 
     return {
       send: {
@@ -125,11 +127,12 @@ export async function composeMessage(database: Database, message: OutboxMessage,
         flowHandle,
         product,
         links: {
-          shop: `${base}${STOREFRONT_PATHS.visit}?${new URLSearchParams({ market: marketId, locale, to: '/' })}`,
-          confirm: confirm ? link(STOREFRONT_PATHS.confirm, confirm) : null,
+          shop: visit('/'),
+          confirm: confirm ? visit(withToken(STOREFRONT_PATHS.confirm, confirm)) : null,
           product: productLink,
-          unsubscribe: link(STOREFRONT_PATHS.unsubscribe, unsubscribe),
-          oneClickUnsubscribe: link(STOREFRONT_PATHS.oneClick, unsubscribe),
+          unsubscribe: visit(withToken(STOREFRONT_PATHS.unsubscribe, unsubscribe)),
+          // RFC 8058: the mail client POSTs here itself, so it goes straight to the endpoint.
+          oneClickUnsubscribe: `${base}${withToken(STOREFRONT_PATHS.oneClick, unsubscribe)}`,
         },
       },
     };
