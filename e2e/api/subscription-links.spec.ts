@@ -87,8 +87,8 @@ test.describe('subscription links (confirm, unsubscribe)', () => {
 
   test('both operations are in the OpenAPI document', async ({ request }) => {
     const doc = await (await request.get(`${V1}/openapi.json`)).json();
-    expect(doc.paths[CONFIRM].post.operationId).toBe('confirmSubscription');
-    expect(doc.paths[WITHDRAW].post.operationId).toBe('withdrawSubscription');
-    expect(Object.keys(doc.paths[CONFIRM].post.responses)).toEqual(expect.arrayContaining(['200', '404', '410', '422']));
+    expect(doc.paths[`${V1}${CONFIRM}`].post.operationId).toBe('confirmSubscription');
+    expect(doc.paths[`${V1}${WITHDRAW}`].post.operationId).toBe('withdrawSubscription');
+    expect(Object.keys(doc.paths[`${V1}${CONFIRM}`].post.responses)).toEqual(expect.arrayContaining(['200', '404', '410', '422']));
   });
 });
