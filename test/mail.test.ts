@@ -19,8 +19,8 @@ import { newId } from '@/lib/commerce/ids';
 import {
   confirmSubscription, subscribeToNewsletter, subscribeToStockNotifications, unsubscribeByToken, CONFIRM_TOKEN_TTL_MS,
 } from '@/lib/commerce/signups';
-import { requeueFailedMessages } from '@/lib/commerce/signups/outbox';
-import { drainOutbox, type DrainOptions } from '@/lib/mail/drain';
+import { claimDueMessages, requeueFailedMessages } from '@/lib/commerce/signups/outbox';
+import { drainOutbox, messageIdFor, type DrainOptions } from '@/lib/mail/drain';
 import { emlMailer, smtpMailer, type Mailer } from '@/lib/mail/transport';
 import { header, links, part, testSmtp, waitFor, type TestSmtp } from './support/smtp';
 
@@ -335,6 +335,37 @@ describe('delivery', () => {
     expect(await drain(options)).toMatchObject({ sent: 1 });
     expect(relay.received.filter((r) => r.rcptTo.includes(email))).toHaveLength(1);
     await relay.stop();
+  });
+
+  it('a drainer that dies holding messages loses them when its lease ends; the resend has the same Message-ID', async () => {
+    const email = address('crash');
+    await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent });
+    const now = Date.now();
+    // A drainer claims everything due and dies before sending or marking anything.
+    const held = await claimDueMessages(database, { drainer: 'crashed', now, leaseMs: 60_000, limit: 100 });
+    const mine = held.find((m) => m.payload.email === email)!;
+    expect(mine).toMatchObject({ claimedBy: 'crashed', leaseUntil: now + 60_000 });
+
+    expect(await drain({ now: () => now + 30_000 })).toMatchObject({ sent: 0 });
+    expect(mailsTo(email)).toHaveLength(0);
+    await drain({ now: () => now + 60_000 });
+    const mails = mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(header(mails[0]!.raw, 'Message-ID')).toBe(messageIdFor(mine, FROM));
+  });
+
+  it('logs a failure without the address a relay quotes', async () => {
+    const email = address('quoted');
+    await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent });
+    const lines: string[] = [];
+    const quoting: Mailer = { kind: 'smtp', deliver: async (mail) => { throw new Error(`550 5.1.1 <${mail.to}>: Recipient address rejected`); }, close: () => {} };
+    await drainOutbox({ database, mailer: quoting, origin: ORIGIN, from: FROM, log: (l) => lines.push(l) });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(email);
+    expect(lines.join('\n')).toContain('<address>');
+    // The row keeps the whole error for the operator.
+    const row = (await database.select().from(outboxMessages)).find((m) => m.payload.email === email)!;
+    expect(row.lastError).toContain(email);
   });
 
   it('two drainers at once — another client and another process on the same file — send each message once', async () => {

@@ -160,3 +160,19 @@ test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in
   expect(smtp.received.filter((r) => r.rcptTo.includes(confirmed))).toHaveLength(2);
   expect(smtp.received.filter((r) => r.rcptTo.includes(pending))).toHaveLength(1);
 });
+
+test('a link that is broken, unknown or cut short says so in words, and changes nothing', async ({ page, context }) => {
+  await context.addCookies([
+    { name: 'market', value: 'se', url: instance.baseURL },
+    { name: 'locale', value: 'en-SE', url: instance.baseURL },
+  ]);
+  const invalid = 'This link doesn’t work. Please open it straight from the e-mail, or copy the whole link.';
+  for (const query of ['', '?token=', '?token=short', `?token=${'A'.repeat(43)}`]) {
+    const res = await page.goto(`${instance.baseURL}/subscriptions/confirm${query}`);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByText(invalid)).toBeVisible();
+  }
+  await page.goto(`${instance.baseURL}/subscriptions/unsubscribe?token=${'B'.repeat(43)}`);
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByText(invalid)).toBeVisible();
+});

@@ -100,8 +100,9 @@ async function deliverOne(
   } catch (error) {
     const reason = describe(error);
     const outcome = await markFailed(database, message, reason, ctx.now(), ctx.retry);
-    // The outbox row id and the error only: never the address.
-    ctx.log(`[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${reason}${outcome === 'failed' ? ' — parked as failed' : ''}`);
+    // The outbox row id and the error only: never the address (a relay's error may quote it).
+    const redacted = reason.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '<address>');
+    ctx.log(`[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${redacted}${outcome === 'failed' ? ' — parked as failed' : ''}`);
     return outcome === 'failed' ? 'failed' : 'retried';
   }
 }
