@@ -1,7 +1,15 @@
-// Runs once when the server starts, before it answers any request Next hands to our code.
+/**
+ * Runs once when a server instance starts (Next's instrumentation hook), before it answers
+ * any request Next hands to our code. Node runtime only: Next reads NEXT_RUNTIME at build
+ * time to drop this elsewhere.
+ * - the peer-address header, so the storefront can tell the shopper's socket address
+ *   (lib/peer-header-node.ts);
+ * - the background outbox drain (lib/mail/worker.ts): it needs the database driver and SMTP.
+ */
 export async function register() {
-  if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { installPeerHeader } = await import('./lib/peer-header-node');
-    installPeerHeader();
-  }
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { installPeerHeader } = await import('./lib/peer-header-node');
+  installPeerHeader();
+  const { startOutboxWorker } = await import('./lib/mail/worker');
+  startOutboxWorker();
 }

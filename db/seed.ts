@@ -48,7 +48,7 @@ const MAX_BOUND_VARIABLES = 30_000;
 /** Children before parents, so foreign keys hold at every step. Covers every table. */
 export const WIPE_ORDER: SQLiteTable[] = [
   schema.checkoutSessionLines, schema.checkoutSessions,
-  schema.stockSubscriptions, schema.newsletterSubscriptions, schema.consents, schema.outboxMessages,
+  schema.subscriptionTokens, schema.stockSubscriptions, schema.newsletterSubscriptions, schema.consents, schema.outboxMessages,
   schema.idempotencyKeys, schema.rateLimitCounters, schema.analyticsEvents,
   schema.bundleItems, schema.bundlePrices, schema.bundles,
   schema.collectionProducts, schema.collectionTranslations, schema.collections,

@@ -51,16 +51,37 @@ const Env = z.object({
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /**
+   * The mail server for the shop's mails (docs/mail.md): `smtp://user:pass@host:587`
+   * (STARTTLS when offered) or `smtps://user:pass@host:465` (TLS). Unset: every mail is
+   * written as an .eml file under the data folder instead.
+   */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/?#]+/, 'must be smtp://user:pass@host:port or smtps://…').optional(),
+  /** The sender: `shop@example.com` or `Shop <shop@example.com>` (without a name, the shop's name is shown). */
+  MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must contain an address').optional(),
+  /** Where .eml files go without SMTP_URL; default: `outbox/` beside the database file. */
+  MAIL_EML_DIR: z.string().min(1).optional(),
+  /** `off`: this process does not drain the outbox in the background (cron runs `npm run outbox -- drain`). */
+  OUTBOX_DRAIN: z.enum(['on', 'off']).default('on'),
+  OUTBOX_DRAIN_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(3000),
+  /** Attempts before a message is parked as `failed`, and the first retry delay (it doubles, up to an hour). */
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Set by Next itself; the background drain does not start while `next build` runs. */
+  NEXT_PHASE: z.string().optional(),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */
   BENCH_CEILING: z.enum(['0', '1']).default('0'),
 });
 export type Env = z.infer<typeof Env>;
 
+/** A real mail server needs a real sender: refuse to start with SMTP_URL but no MAIL_FROM. */
+const Checked = Env.refine((e) => !e.SMTP_URL || e.MAIL_FROM, { message: 'MAIL_FROM is required when SMTP_URL is set', path: ['MAIL_FROM'] });
+
 let cached: Env | undefined;
 
 export function env(): Env {
   if (!cached) {
-    const parsed = Env.safeParse(process.env);
+    const parsed = Checked.safeParse(process.env);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
       throw new Error(`Invalid environment: ${issues}`);

@@ -61,7 +61,7 @@ describe('stock subscription', () => {
     expect(rows.consents).toEqual([{
       id: expect.stringMatching(/^cons_/), siteId: demo.site.id, purpose: 'stock_notification', email: 'anna@example.se',
       text: consent.text, textVersion: '2026-01', textHash: sha256(consent.text), locale: 'en-SE', source: 'stock-subscriptions',
-      credentialId: demo.credentialId, createdAt: now,
+      credentialId: demo.credentialId, createdAt: now, confirmedAt: null, withdrawnAt: null, withdrawnVia: null,
     }]);
     expect(rows.stock).toEqual([{
       id: expect.stringMatching(/^sub_/), siteId: demo.site.id, variantId, flowId: expect.any(String), email: 'anna@example.se',

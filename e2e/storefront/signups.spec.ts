@@ -18,7 +18,7 @@ test.describe('signups', () => {
     const consent = 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.';
     await footer.getByRole('checkbox', { name: consent }).check();
     await footer.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(footer.getByText('Almost done — check your inbox to confirm your subscription.')).toBeVisible();
+    await expect(footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
     await shot(page, testInfo, 'newsletter');
 
     const rows = await queryDb<{ status: string; text: string; purpose: string; source: string }>(
@@ -55,7 +55,7 @@ test.describe('signups', () => {
     await shot(page, testInfo, 'restock-form');
     await expectAccessible(page, testInfo, 'product-sold-out');
     await form.getByRole('button', { name: 'Notify me' }).click();
-    await expect(page.getByText('Thanks! Check your inbox to confirm — we’ll e-mail you when it’s back.')).toBeVisible();
+    await expect(page.getByText('Thanks! We’re sending you an e-mail: confirm with the link in it within 7 days, and we’ll e-mail you once when it’s back.')).toBeVisible();
 
     const variant = new URL(page.url()).searchParams.get('variant');
     const rows = await queryDb<{ variant_id: string; status: string; text: string; purpose: string }>(

@@ -25,8 +25,9 @@ export function freePort(): Promise<number> {
  * Starts `next start` on its own port against `databaseUrl`, in its own process group (so
  * kill -9 reaches the server process itself, whatever it forks), and waits until it answers.
  */
-export async function startInstance(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Instance> {
-  const port = await freePort();
+export async function startInstance(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000, port?: number): Promise<Instance> {
+  // A caller that must know the port first (to put it in the instance's settings) passes it.
+  port ??= await freePort();
   const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: process.cwd(),
     detached: true,

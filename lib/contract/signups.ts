@@ -87,3 +87,41 @@ export const SignupReceipt = z
   .object({ status: z.literal('accepted') })
   .meta({ id: 'SignupReceipt', description: 'Accepted. A confirmation mail will be sent (double opt-in) if this is a new signup.' });
 export type SignupReceipt = z.infer<typeof SignupReceipt>;
+
+/** The token from a link in a mail: 43 base64url characters (256 random bits). Only its hash is stored. */
+export const SubscriptionToken = z
+  .string()
+  .min(16)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, 'A token from a link in one of our mails (base64url).')
+  .meta({ description: 'The `token` parameter of the link in the mail, exactly as it came.', example: 'bGlua3Rva2VuLWV4YW1wbGUtMDEyMzQ1Njc4OWFiY2RlZmdo' });
+
+export const SubscriptionConfirmationRequest = z
+  .object({ token: SubscriptionToken })
+  .strict()
+  .meta({ id: 'SubscriptionConfirmationRequest' });
+export type SubscriptionConfirmationRequest = z.infer<typeof SubscriptionConfirmationRequest>;
+
+export const SubscriptionWithdrawalRequest = z
+  .object({
+    token: SubscriptionToken,
+    method: z
+      .enum(['one_click', 'page'])
+      .default('page')
+      .meta({ description: '`one_click`: the mail client\'s RFC 8058 POST; `page`: the shopper pressed the button on the unsubscribe page. Kept with the withdrawal.' }),
+  })
+  .strict()
+  .meta({ id: 'SubscriptionWithdrawalRequest' });
+export type SubscriptionWithdrawalRequest = z.infer<typeof SubscriptionWithdrawalRequest>;
+
+/** What a link did. It shows no address: whoever holds the link knows it already, and nobody else sees it. */
+export const SubscriptionState = z
+  .object({
+    kind: z.enum(['stock', 'newsletter']).meta({ description: '`stock`: a back-in-stock notification; `newsletter`: the Site\'s newsletter.' }),
+    status: z
+      .enum(['pending_confirmation', 'active', 'notified', 'unsubscribed'])
+      .meta({ description: 'The subscription now. `notified`: a back-in-stock mail has been queued and the alert has ended.' }),
+    changed: z.boolean().meta({ description: '`false` when the link had already been used (confirming or unsubscribing twice is harmless).' }),
+  })
+  .meta({ id: 'SubscriptionState' });
+export type SubscriptionState = z.infer<typeof SubscriptionState>;

@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import { UnsubscribeForm } from '../../_components/unsubscribe-form';
+import { shop } from '../../_lib/shop';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { searchParams: Promise<{ token?: string | string[] }> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { site, t } = await shop();
+  return { title: `${t.unsubscribeTitle} | ${site.name}`, robots: { index: false, follow: false }, referrer: 'no-referrer' };
+}
+
+/**
+ * The visible unsubscribe link of every mail. Opening it changes nothing — mail scanners
+ * follow links — the button does.
+ */
+export default async function UnsubscribePage({ searchParams }: Props) {
+  const [{ token }, { t }] = await Promise.all([searchParams, shop()]);
+  return (
+    <div className="state">
+      <h1>{t.unsubscribeTitle}</h1>
+      {typeof token === 'string' && token ? (
+        <UnsubscribeForm token={token} />
+      ) : (
+        <p className="notice notice-error" role="alert">{t.linkInvalid}</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  newsletterSubscriptions, notificationFlows, productTranslations, productVariants, products, sites, stockSubscriptions,
+} from '@/db/schema';
+import type { Database, DbOrTx } from '@/db/client';
+import { OUTBOX_TOPICS, type OutboxMessage } from './outbox';
+import { mintToken, type SubscriptionKind } from './tokens';
+
+export type MessageTemplate = 'newsletter_confirmation' | 'stock_confirmation' | 'back_in_stock';
+
+/**
+ * Everything a mail needs, worked out from the outbox row's references as they are now:
+ * the address, the subscriber's locale, product and variant names in that locale, and the
+ * links (with freshly minted tokens). Rendering it into text and HTML is lib/mail's job.
+ */
+export type OutgoingMessage = {
+  outboxId: number;
+  siteId: string;
+  shopName: string;
+  to: string;
+  locale: string;
+  template: MessageTemplate;
+  /** The stock flow the subscription chose: it picks the wording of a stock mail. */
+  flowHandle: string | null;
+  product: { title: string; variantTitle: string | null } | null;
+  links: { shop: string; confirm: string | null; product: string | null; unsubscribe: string; oneClickUnsubscribe: string };
+};
+
+export type Composition = { send: OutgoingMessage } | { skip: string };
+
+/** Storefront paths the links point at (app/(storefront)/subscriptions, app/(storefront)/visit). */
+export const STOREFRONT_PATHS = {
+  confirm: '/subscriptions/confirm',
+  unsubscribe: '/subscriptions/unsubscribe',
+  oneClick: '/subscriptions/one-click',
+  visit: '/visit',
+} as const;
+
+const TEMPLATE_OF: Record<string, { template: MessageTemplate; kind: SubscriptionKind }> = {
+  [OUTBOX_TOPICS.newsletterConfirmation]: { template: 'newsletter_confirmation', kind: 'newsletter' },
+  [OUTBOX_TOPICS.stockConfirmation]: { template: 'stock_confirmation', kind: 'stock' },
+  [OUTBOX_TOPICS.backInStock]: { template: 'back_in_stock', kind: 'stock' },
+};
+
+type Subscription = {
+  id: string; siteId: string; email: string; status: string; consentId: string; locale: string | null; marketId: string | null;
+  variantId: string | null; flowId: string | null;
+};
+
+async function loadSubscription(tx: DbOrTx, kind: SubscriptionKind, siteId: string, id: string): Promise<Subscription | null> {
+  if (kind === 'newsletter') {
+    const [row] = await tx.select().from(newsletterSubscriptions).where(and(eq(newsletterSubscriptions.id, id), eq(newsletterSubscriptions.siteId, siteId)));
+    return row ? { ...row, variantId: null, flowId: null } : null;
+  }
+  const [row] = await tx.select().from(stockSubscriptions).where(and(eq(stockSubscriptions.id, id), eq(stockSubscriptions.siteId, siteId)));
+  return row ?? null;
+}
+
+/**
+ * Turns one claimed outbox row into the message to send now, or says why there is nothing
+ * to send: a confirmation for a subscription that is no longer waiting (confirmed, left, or
+ * signed up again with a newer consent), a restock message for a subscription that left.
+ * The tokens are minted here, at send time, so a token is never stored anywhere but as a hash.
+ */
+export async function composeMessage(database: Database, message: OutboxMessage, origin: string, now = Date.now()): Promise<Composition> {
+  const route = TEMPLATE_OF[message.topic];
+  if (!route) return { skip: `no mail for topic ${message.topic}` };
+  const base = origin.replace(/\/+$/, '');
+
+  return database.transaction(async (tx) => {
+    const sub = await loadSubscription(tx, route.kind, message.siteId, message.aggregateId);
+    if (!sub) return { skip: 'the subscription no longer exists' };
+    if (route.template === 'back_in_stock') {
+      if (sub.status !== 'notified') return { skip: `the subscription is ${sub.status}, not notified` };
+    } else if (sub.status !== 'pending_confirmation' || (message.payload.consentId && message.payload.consentId !== sub.consentId)) {
+      return { skip: 'the subscription is no longer waiting for this confirmation' };
+    }
+
+    const [site] = await tx
+      .select({ name: sites.name, defaultLocale: sites.defaultLocale, defaultMarketId: sites.defaultMarketId })
+      .from(sites)
+      .where(eq(sites.id, sub.siteId));
+    if (!site) return { skip: 'the Site no longer exists' };
+    const locale = sub.locale ?? site.defaultLocale;
+    const marketId = sub.marketId ?? site.defaultMarketId;
+
+    // Every visible link opens the shop in the subscriber's market and language (/visit sets
+    // them, then goes on to the page); the URL carries nothing personal but a token.
+    const visit = (path: string) => `${base}${STOREFRONT_PATHS.visit}?${new URLSearchParams({ market: marketId, locale, to: path })}`;
+    let product: OutgoingMessage['product'] = null;
+    let productLink: string | null = null;
+    let flowHandle: string | null = null;
+    if (sub.variantId) {
+      const [variant] = await tx
+        .select({ productId: products.id, handle: products.handle, variantTitle: productVariants.title, options: products.options })
+        .from(productVariants)
+        .innerJoin(products, eq(products.id, productVariants.productId))
+        .where(and(eq(productVariants.id, sub.variantId), eq(productVariants.siteId, sub.siteId)));
+      if (!variant) return { skip: 'the variant no longer exists' };
+      const texts = await tx
+        .select({ locale: productTranslations.locale, title: productTranslations.title })
+        .from(productTranslations)
+        .where(and(eq(productTranslations.productId, variant.productId), inArray(productTranslations.locale, [locale, site.defaultLocale])));
+      const title = (texts.find((t) => t.locale === locale) ?? texts[0])?.title ?? variant.handle;
+      // A product without options has one variant whose title says nothing ("Default").
+      product = { title, variantTitle: variant.options.length > 0 ? variant.variantTitle : null };
+      productLink = visit(`/products/${encodeURIComponent(variant.handle)}?variant=${encodeURIComponent(sub.variantId)}`);
+    }
+    if (sub.flowId) {
+      const [flow] = await tx.select({ handle: notificationFlows.handle }).from(notificationFlows).where(eq(notificationFlows.id, sub.flowId));
+      flowHandle = flow?.handle ?? null;
+    }
+
+    const grant = { siteId: sub.siteId, kind: route.kind, subscriptionId: sub.id, consentId: sub.consentId, now };
+    const unsubscribe = await mintToken(tx, { ...grant, purpose: 'unsubscribe' });
+    const confirm = route.template === 'back_in_stock' ? null : await mintToken(tx, { ...grant, purpose: 'confirm' });
+    const withToken = (path: string, token: string) => `${path}?${new URLSearchParams({ token })}`;
+
+    return {
+      send: {
+        outboxId: message.id,
+        siteId: sub.siteId,
+        shopName: site.name,
+        to: sub.email,
+        locale,
+        template: route.template,
+        flowHandle,
+        product,
+        links: {
+          shop: visit('/'),
+          confirm: confirm ? visit(withToken(STOREFRONT_PATHS.confirm, confirm)) : null,
+          product: productLink,
+          unsubscribe: visit(withToken(STOREFRONT_PATHS.unsubscribe, unsubscribe)),
+          // RFC 8058: the mail client POSTs here itself, so it goes straight to the endpoint.
+          oneClickUnsubscribe: `${base}${withToken(STOREFRONT_PATHS.oneClick, unsubscribe)}`,
+        },
+      },
+    };
+  });
+}
