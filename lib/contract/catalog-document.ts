@@ -157,3 +157,9 @@ export const CatalogDocument = z
 export type CatalogDocument = z.infer<typeof CatalogDocument>;
 /** What a document may omit (defaults) before parsing. */
 export type CatalogDocumentInput = z.input<typeof CatalogDocument>;
+
+/** The published JSON Schema (docs/catalog.schema.json): what an import accepts. */
+export function catalogJsonSchemaText(): string {
+  const schema = z.toJSONSchema(CatalogDocument, { io: 'input', target: 'draft-2020-12' });
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}

@@ -49,7 +49,11 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
       try {
         raw = JSON.parse(part.text);
       } catch (error) {
-        issues.push({ pointer: pointerOf(at), line: part.line, field: part.key, expected: `valid JSON (${error instanceof Error ? error.message : String(error)})` });
+        const message = error instanceof Error ? error.message : String(error);
+        // V8 names the offset in the item's text; count its lines to point at the file's line
+        const offset = /position (\d+)/.exec(message);
+        const line = part.line + (offset ? (part.text.slice(0, Number(offset[1])).match(/\n/g)?.length ?? 0) : 0);
+        issues.push({ pointer: pointerOf(at), line, field: part.key, expected: `valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')})` });
         continue;
       }
       if (part.index === null) {
