@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
         printIssues(parsed.issues);
         return 1;
       }
-      source = documentSource(parsed.doc);
+      source = documentSource(parsed.doc, parsed.lines);
     }
   }
   const dryRun = values['dry-run'] ?? false;

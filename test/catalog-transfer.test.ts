@@ -68,7 +68,7 @@ async function shown(database: Database, handle: string, market?: string) {
 async function importText(database: Database, text: string, options: { dryRun?: boolean; prune?: boolean } = {}) {
   const parsed = await parseCatalogDocument(text);
   if (!parsed.ok) return parsed;
-  return importCatalog(database, documentSource(parsed.doc), { siteHandle: 'demo', ...options });
+  return importCatalog(database, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo', ...options });
 }
 
 const clone = (doc: CatalogDocument): CatalogDocument => JSON.parse(JSON.stringify(doc)) as CatalogDocument;
@@ -220,12 +220,16 @@ describe('export and import of the catalog document', () => {
     p(0).handle = 'fine-handle';
     p(6).images[0]!.url = '/products/fine.svg';
     p(7).images[0]!.width = 800;
-    const result = await importText(database, JSON.stringify(doc));
+    const result = await importText(database, JSON.stringify(doc, null, 2));
     expect(result.ok).toBe(false);
     const issues = (result as { issues: CatalogIssue[] }).issues;
     const at = (pointer: string) => issues.find((i) => i.pointer === pointer);
     expect(at('/products/1/variants/0/sku')?.expected ?? at('/products/2/variants/0/sku')?.expected).toMatch(/SKU used once/);
     expect(at('/products/3/variants/0/prices/se/currency')).toMatchObject({ handle: p(3).handle, field: 'currency' });
+    // the line each offending product starts on, as the file was written
+    const text = JSON.stringify(doc, null, 2);
+    const productLine = (i: number) => text.split('\n').findIndex((l) => l.includes(`"handle": "${p(i).handle}"`));
+    expect(at('/products/3/variants/0/prices/se/currency')!.line).toBe(productLine(3));
     expect(at('/products/3/variants/0/prices/se/currency')!.expected).toMatch(/SEK/);
     expect(at('/products/4/variants/0/prices/se/amount')!.expected).toMatch(/at most 2 decimals/);
     expect(at('/products/5/texts/fr-FR')!.expected).toMatch(/locale of Site "demo"/);
@@ -272,7 +276,7 @@ describe('export and import of the catalog document', () => {
     aurora.options = aurora.options.map((o) => ({ ...o, values: o.values.filter((v) => aurora.variants.some((x) => x.options[o.name] === v)) }));
     const result = await importText(database, JSON.stringify(doc));
     expect(result.ok).toBe(false);
-    expect((result as { issues: CatalogIssue[] }).issues[0]).toMatchObject({ handle: 'aurora-wool-throw', field: 'variants' });
+    expect((result as { issues: CatalogIssue[] }).issues[0]).toMatchObject({ handle: 'aurora-wool-throw', field: 'variants', pointer: `/products/${doc.products.indexOf(aurora)}/variants` });
     expect((result as { issues: CatalogIssue[] }).issues[0]!.expected).toContain(removed.sku);
     await database.delete(schema.stockSubscriptions).where(eq(schema.stockSubscriptions.id, 'sub_transfer_test'));
     // without the signup the same file removes the variant

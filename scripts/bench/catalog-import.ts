@@ -39,7 +39,7 @@ async function child(url: string, file: string): Promise<void> {
   const started = performance.now();
   const parsed = await readCatalogDocument(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }));
   if (!parsed.ok) throw new Error(`the exported file does not validate: ${JSON.stringify(parsed.issues.slice(0, 5))}`);
-  const result = await importCatalog(database, documentSource(parsed.doc), { siteHandle: 'demo' });
+  const result = await importCatalog(database, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo' });
   const seconds = (performance.now() - started) / 1000;
   if (!result.ok) throw new Error(`import refused: ${JSON.stringify(result.issues.slice(0, 5))}`);
   // maxRSS is in KiB on Linux

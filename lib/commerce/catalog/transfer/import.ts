@@ -14,7 +14,7 @@ import { issuesFromZod, pointerOf, validateAgainstSite, type CatalogIssue } from
  * (a Shopify file knows one market and one locale; `complete` fills in the rest).
  */
 export type ImportSource =
-  | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[] }
+  | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; lineOf?: (pointer: string) => number | undefined }
   | {
       kind: 'partial';
       complete: (site: TransferSite, state: CatalogState) => { products: unknown[]; notes: string[]; issues: CatalogIssue[] };
@@ -30,7 +30,9 @@ export type ImportResult =
 
 const DocumentHead = CatalogDocument.omit({ products: true, collections: true });
 
-export type ParsedDocument = { ok: true; doc: CatalogDocument } | { ok: false; issues: CatalogIssue[] };
+/** The line each product and collection starts on, so later checks can name lines too. */
+export type DocumentLines = { products: number[]; collections: number[] };
+export type ParsedDocument = { ok: true; doc: CatalogDocument; lines: DocumentLines } | { ok: false; issues: CatalogIssue[] };
 
 /**
  * Reads a document as it streams in, checking each product and collection against the
@@ -41,6 +43,7 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
   const issues: CatalogIssue[] = [];
   const head: Record<string, unknown> = {};
   const lists = { products: [] as CatalogProduct[], collections: [] as CatalogCollection[] };
+  const lines: DocumentLines = { products: [], collections: [] };
   const seen = new Set<string>();
   try {
     for await (const part of splitCatalogJson(chunks)) {
@@ -62,6 +65,7 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
         continue;
       }
       seen.add(part.key);
+      if (part.key === 'products' || part.key === 'collections') lines[part.key][part.index] = part.line;
       const schema = part.key === 'products' ? CatalogProduct : CatalogCollection;
       const parsed = schema.safeParse(raw);
       if (parsed.success) (lists[part.key as 'products' | 'collections'] as unknown[]).push(parsed.data);
@@ -78,7 +82,7 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
   const parsedHead = DocumentHead.safeParse(head);
   if (!parsedHead.success) issues.push(...issuesFromZod(parsedHead.error, head));
   if (issues.length > 0 || !parsedHead.success) return { ok: false, issues };
-  return { ok: true, doc: { ...parsedHead.data, ...lists } };
+  return { ok: true, doc: { ...parsedHead.data, ...lists }, lines };
 }
 
 /** A whole document's text (tests, small files). */
@@ -88,8 +92,14 @@ export function parseCatalogDocument(text: string): Promise<ParsedDocument> {
   })());
 }
 
-export function documentSource(doc: CatalogDocument): ImportSource {
-  return { kind: 'document', products: doc.products, collections: doc.collections };
+export function documentSource(doc: CatalogDocument, lines?: DocumentLines): ImportSource {
+  const lineOf = lines
+    ? (pointer: string) => {
+        const [, key, index] = pointer.split('/');
+        return key === 'products' || key === 'collections' ? lines[key][Number(index)] : undefined;
+      }
+    : undefined;
+  return { kind: 'document', products: doc.products, collections: doc.collections, lineOf };
 }
 
 /**
@@ -124,7 +134,7 @@ export async function importCatalog(database: Database, source: ImportSource, op
       collectionsIn = null;
     }
     issues.push(...validateAgainstSite(site, state, productsIn, collectionsIn));
-    if (issues.length > 0) return fail(issues, source.kind === 'partial' ? source.lineOf : undefined);
+    if (issues.length > 0) return fail(issues, source.lineOf);
 
     const { plan, changes, removedVariantIds } = planImport({ site, state, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
     const inUse = await variantsInUse(tx, removedVariantIds, keptBundleItems(state, changes));
@@ -133,9 +143,10 @@ export async function importCatalog(database: Database, source: ImportSource, op
       const handleOf = new Map(state.products.map((p) => [p.id, p.handle]));
       for (const [id, by] of inUse) {
         const v = skuOf.get(id)!;
-        issues.push({ pointer: `/products`, handle: handleOf.get(v.productId), field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` });
+        const index = productsIn.findIndex((p) => p.handle === handleOf.get(v.productId));
+        issues.push({ pointer: `/products/${index}/variants`, handle: handleOf.get(v.productId), field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` });
       }
-      return fail(issues, undefined);
+      return fail(issues, source.lineOf);
     }
     plan.notes.unshift(...notes);
     if (options.dryRun || plan.rowWrites === 0) {
