@@ -22,6 +22,12 @@ export type SeedOptions = {
   products?: number;
   /** The hosted checkout base URL of both Sites. */
   checkoutBaseUrl?: string;
+  /**
+   * Reseeding a database in use (`db:seed --force`): keep every credential of the seeded
+   * Sites, so a running storefront (and any integration) keeps working, and move each
+   * Site's catalog version past the old one, so no cache takes the new catalog for the old.
+   */
+  keepCredentials?: boolean;
 };
 
 export type SeedSummary = {
@@ -100,8 +106,21 @@ export async function seedDatabase(database: Database, options: SeedOptions = {}
   let inserted = 0;
   const tx = await database.$client.transaction('write');
   try {
+    const kept = options.keepCredentials ? await tx.execute('SELECT * FROM credentials') : null;
+    const versions = options.keepCredentials ? await tx.execute('SELECT id, catalog_version FROM sites') : null;
     for (const table of WIPE_ORDER) await tx.execute(`DELETE FROM "${getTableName(table)}"`);
     for (const built of [demo, outlet]) inserted += await insertSite(tx, built, checkoutBaseUrl);
+    if (kept && versions) {
+      const seeded = new Set([demo.site.id, outlet.site.id]);
+      const columns = kept.columns.map((c) => `"${c}"`).join(', ');
+      for (const row of kept.rows) {
+        if (!seeded.has(String(row.site_id))) continue;
+        await tx.execute({ sql: `INSERT INTO credentials (${columns}) VALUES (${kept.columns.map(() => '?').join(', ')})`, args: kept.columns.map((c) => row[c] ?? null) });
+      }
+      for (const row of versions.rows) {
+        await tx.execute({ sql: 'UPDATE sites SET catalog_version = catalog_version + ? WHERE id = ?', args: [Number(row.catalog_version), String(row.id)] });
+      }
+    }
     inserted += await insertChunked(tx, schema.addressBook, addresses);
     inserted += await insertChunked(tx, schema.pickupPoints, pickupPoints);
     await tx.commit();
@@ -188,7 +207,7 @@ async function insertSite(tx: Transaction, { def, site, rows }: BuiltSite, check
  * Column names and value encoding (JSON, booleans, defaults) come from the Drizzle table,
  * exactly as the query builder would write them.
  */
-async function insertChunked<T extends SQLiteTable>(tx: Transaction, table: T, rows: T['$inferInsert'][]): Promise<number> {
+export async function insertChunked<T extends SQLiteTable>(tx: Transaction, table: T, rows: T['$inferInsert'][]): Promise<number> {
   if (rows.length === 0) return 0;
   const columns = Object.entries(getTableColumns(table)).map(([key, column]) => {
     if (is(column.default, SQL)) throw new Error(`Seed cannot insert SQL default of ${getTableName(table)}.${key}`);

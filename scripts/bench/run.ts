@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--profile=<dir>]
+// npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import] [--profile=<dir>]
 //                 [--server-node-options="--max-old-space-size=256"]   (the default; "" for none)
 //
 // Seeds fresh 10k- and 1k-product databases, builds and starts the production server,
@@ -24,6 +24,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     'skip-1k': { type: 'boolean', default: false },
     'skip-mixed': { type: 'boolean', default: false },
+    'skip-catalog-import': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
     // The heap cap we recommend for production (README, Performance): without it V8 on a
@@ -259,6 +260,13 @@ async function main(): Promise<void> {
       `${meta.seconds} s in all; load average ${meta.loadAvgStart.join(' ')} → ${meta.loadAvgEnd.join(' ')}`,
   );
   console.log(jsonLine(report));
+  if (!flags['skip-catalog-import']) {
+    // A merchant's import of the big catalog (its own script), once every server is stopped.
+    log(`catalog export → import → export of ${BIG} products …`);
+    const out = await runToCompletion('catalog import', process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'scripts', 'bench', 'catalog-import.ts'), `--products=${BIG}`], process.env, 300_000);
+    console.log(out.split('\n').filter((l) => l.startsWith('catalog import') || l.startsWith('{"catalogImport"')).join('\n'));
+  }
 }
 
 main().then(

@@ -1,0 +1,176 @@
+import type { Transaction } from '@libsql/client';
+import type { Database } from '@/db/client';
+import { CatalogCollection, CatalogDocument, CatalogProduct } from '@/lib/contract/catalog-document';
+import { z } from 'zod';
+import { applyChanges, inCatalogTransaction, onTransaction, variantsInUse } from './apply';
+import { planImport, type CatalogChanges, type ImportPlan } from './plan';
+import { loadCatalogState, loadTransferSite, type CatalogState, type TransferSite } from './state';
+import { JsonSyntaxError, splitCatalogJson } from './json-stream';
+import { issuesFromZod, pointerOf, validateAgainstSite, type CatalogIssue } from './validate';
+
+/**
+ * What an input file becomes before it meets the shop: either a whole document (already
+ * checked against the schema), or products that need the stored catalog to be complete
+ * (a Shopify file knows one market and one locale; `complete` fills in the rest).
+ */
+export type ImportSource =
+  | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; lineOf?: (pointer: string) => number | undefined }
+  | {
+      kind: 'partial';
+      complete: (site: TransferSite, state: CatalogState) => { products: unknown[]; notes: string[]; issues: CatalogIssue[] };
+      /** CSV line of an issue's pointer (`/products/3/variants/1/...`), when known. */
+      lineOf?: (pointer: string) => number | undefined;
+    };
+
+export type ImportOptions = { siteHandle: string; dryRun?: boolean; prune?: boolean; now?: number };
+
+export type ImportResult =
+  | { ok: true; plan: ImportPlan; applied: boolean; catalogVersion: { before: number; after: number } }
+  | { ok: false; issues: CatalogIssue[] };
+
+const DocumentHead = CatalogDocument.omit({ products: true, collections: true });
+
+/** The line each product and collection starts on, so later checks can name lines too. */
+export type DocumentLines = { products: number[]; collections: number[] };
+export type ParsedDocument = { ok: true; doc: CatalogDocument; lines: DocumentLines } | { ok: false; issues: CatalogIssue[] };
+
+/**
+ * Reads a document as it streams in, checking each product and collection against the
+ * schema as it arrives, so memory holds the parsed catalog but never the file's text.
+ * Every problem is reported, not only the first.
+ */
+export async function readCatalogDocument(chunks: AsyncIterable<string>): Promise<ParsedDocument> {
+  const issues: CatalogIssue[] = [];
+  const head: Record<string, unknown> = {};
+  const lists = { products: [] as CatalogProduct[], collections: [] as CatalogCollection[] };
+  const lines: DocumentLines = { products: [], collections: [] };
+  const seen = new Set<string>();
+  try {
+    for await (const part of splitCatalogJson(chunks)) {
+      const at = part.index === null ? [part.key] : [part.key, part.index];
+      let raw: unknown;
+      try {
+        raw = JSON.parse(part.text);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // V8 names the offset in the item's text; count its lines to point at the file's line
+        const offset = /position (\d+)/.exec(message);
+        const line = part.line + (offset ? (part.text.slice(0, Number(offset[1])).match(/\n/g)?.length ?? 0) : 0);
+        issues.push({ pointer: pointerOf(at), line, field: part.key, expected: `valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')})` });
+        continue;
+      }
+      if (part.index === null) {
+        seen.add(part.key);
+        head[part.key] = raw;
+        continue;
+      }
+      seen.add(part.key);
+      if (part.key === 'products' || part.key === 'collections') lines[part.key][part.index] = part.line;
+      const schema = part.key === 'products' ? CatalogProduct : CatalogCollection;
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) (lists[part.key as 'products' | 'collections'] as unknown[]).push(parsed.data);
+      else issues.push(...issuesFromZod(parsed.error, raw, at).map((i) => ({ ...i, line: part.line })));
+    }
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    issues.push({ pointer: '', line: error.line, field: '(document)', expected: `valid JSON: ${error.message}` });
+    return { ok: false, issues };
+  }
+  for (const key of ['products', 'collections'] as const) {
+    if (!seen.has(key)) issues.push({ pointer: `/${key}`, field: key, expected: `a "${key}" array (it may be empty)` });
+  }
+  const parsedHead = DocumentHead.safeParse(head);
+  if (!parsedHead.success) issues.push(...issuesFromZod(parsedHead.error, head));
+  if (issues.length > 0 || !parsedHead.success) return { ok: false, issues };
+  return { ok: true, doc: { ...parsedHead.data, ...lists }, lines };
+}
+
+/** A whole document's text (tests, small files). */
+export function parseCatalogDocument(text: string): Promise<ParsedDocument> {
+  return readCatalogDocument((async function* () {
+    yield text;
+  })());
+}
+
+export function documentSource(doc: CatalogDocument, lines?: DocumentLines): ImportSource {
+  const lineOf = lines
+    ? (pointer: string) => {
+        const [, key, index] = pointer.split('/');
+        return key === 'products' || key === 'collections' ? lines[key][Number(index)] : undefined;
+      }
+    : undefined;
+  return { kind: 'document', products: doc.products, collections: doc.collections, lineOf };
+}
+
+/**
+ * Checks the whole input against the schema and the Site, then (unless it is a dry run
+ * or anything is wrong) writes the differences in the same write transaction the
+ * checks read in: what was planned is exactly what is written.
+ */
+export async function importCatalog(database: Database, source: ImportSource, options: ImportOptions): Promise<ImportResult> {
+  const now = options.now ?? Date.now();
+  return inCatalogTransaction<ImportResult>(database, options.dryRun ? 'read' : 'write', async (tx) => {
+    const read = onTransaction(tx);
+    const site = await loadTransferSite(read, options.siteHandle);
+    const state = await loadCatalogState(read, site.id);
+
+    let productsIn: CatalogProduct[];
+    let collectionsIn: CatalogCollection[] | null;
+    const notes: string[] = [];
+    const issues: CatalogIssue[] = [];
+    if (source.kind === 'document') {
+      productsIn = source.products;
+      collectionsIn = source.collections;
+    } else {
+      const completed = source.complete(site, state);
+      notes.push(...completed.notes);
+      issues.push(...completed.issues);
+      const parsed = z.array(CatalogProduct).safeParse(completed.products);
+      if (!parsed.success) {
+        issues.push(...issuesFromZod(parsed.error, completed.products, ['products']));
+        return fail(issues, source.lineOf);
+      }
+      productsIn = parsed.data;
+      collectionsIn = null;
+    }
+    issues.push(...validateAgainstSite(site, state, productsIn, collectionsIn));
+    if (issues.length > 0) return fail(issues, source.lineOf);
+
+    const { plan, changes, removedVariantIds } = planImport({ site, state, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
+    const inUse = await variantsInUse(tx, removedVariantIds, keptBundleItems(state, changes));
+    if (inUse.size > 0) {
+      const skuOf = new Map(state.productVariants.map((v) => [v.id, v]));
+      const handleOf = new Map(state.products.map((p) => [p.id, p.handle]));
+      for (const [id, by] of inUse) {
+        const v = skuOf.get(id)!;
+        const index = productsIn.findIndex((p) => p.handle === handleOf.get(v.productId));
+        issues.push({ pointer: `/products/${index}/variants`, handle: handleOf.get(v.productId), field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` });
+      }
+      return fail(issues, source.lineOf);
+    }
+    plan.notes.unshift(...notes);
+    if (options.dryRun || plan.rowWrites === 0) {
+      return { commit: false, result: { ok: true as const, plan, applied: false, catalogVersion: { before: site.catalogVersion, after: site.catalogVersion } } };
+    }
+    await applyChanges(tx, changes);
+    const after = await currentVersion(tx, site.id);
+    return { commit: true, result: { ok: true as const, plan, applied: true, catalogVersion: { before: site.catalogVersion, after } } };
+  });
+}
+
+function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined) {
+  const located = lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
+  return { commit: false, result: { ok: false as const, issues: located } };
+}
+
+async function currentVersion(tx: Transaction, siteId: string): Promise<number> {
+  const result = await tx.execute({ sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] });
+  return Number(result.rows[0]?.v ?? 0);
+}
+
+/** Stored bundle items the import neither deletes nor re-points. */
+function keptBundleItems(state: CatalogState, changes: CatalogChanges): Set<string> {
+  const key = (r: Record<string, unknown>) => `${String(r.bundleId)}\u0000${String(r.position)}`;
+  const gone = new Set([...changes.bundleItems.delete, ...changes.bundleItems.update].map(key));
+  return new Set(state.bundleItems.map((r) => key(r)).filter((k) => !gone.has(k)));
+}

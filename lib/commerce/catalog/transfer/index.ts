@@ -1,0 +1,6 @@
+export { exportCatalog, documentFromState, writeCatalogDocument, catalogDocumentText } from './export';
+export { importCatalog, parseCatalogDocument, readCatalogDocument, documentSource, type ImportResult, type ImportSource } from './import';
+export { readShopifyCsv, shopifySource, descriptionFromHtml } from './shopify';
+export { parseStockArgs, stockSource } from './stock';
+export type { CatalogIssue } from './validate';
+export type { ImportPlan } from './plan';

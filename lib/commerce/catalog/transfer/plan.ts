@@ -1,0 +1,316 @@
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import {
+  bundleItems, bundlePrices, bundles, collectionProducts, collections, collectionTranslations, inventoryLevels,
+  productImages, products, productTranslations, productVariants, variantPrices,
+} from '@/db/schema';
+import type { CatalogCollection, CatalogProduct } from '@/lib/contract/catalog-document';
+import { newId } from '../../ids';
+import { parseDecimal } from './amounts';
+import { groupBy, type CatalogState, type TransferSite } from './state';
+
+type Row<T extends SQLiteTable> = T['$inferSelect'];
+
+/** How a table's rows are told apart and which columns count as a change (timestamps do not). */
+type TableSpec<T extends SQLiteTable> = { table: T; key: (keyof Row<T> & string)[]; compare: (keyof Row<T> & string)[] };
+
+const spec = <T extends SQLiteTable>(table: T, key: (keyof Row<T> & string)[], compare: (keyof Row<T> & string)[]): TableSpec<T> => ({ table, key, compare });
+
+/** Parents before children: inserts run in this order, deletes in the reverse. */
+export const TABLES = {
+  products: spec(products, ['id'], ['handle', 'status', 'options', 'featuredPosition']),
+  productVariants: spec(productVariants, ['id'], ['productId', 'sku', 'title', 'options', 'position']),
+  productTranslations: spec(productTranslations, ['productId', 'locale'], ['title', 'description', 'seoTitle', 'seoDescription']),
+  productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'width', 'height']),
+  variantPrices: spec(variantPrices, ['variantId', 'marketId'], ['amount', 'compareAtAmount']),
+  inventoryLevels: spec(inventoryLevels, ['variantId'], ['quantity', 'lowStockThreshold', 'policy']),
+  bundles: spec(bundles, ['id'], ['title', 'position']),
+  bundleItems: spec(bundleItems, ['bundleId', 'position'], ['variantId', 'quantity']),
+  bundlePrices: spec(bundlePrices, ['bundleId', 'marketId'], ['amount']),
+  collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageWidth', 'imageHeight']),
+  collectionTranslations: spec(collectionTranslations, ['collectionId', 'locale'], ['title', 'description']),
+  collectionProducts: spec(collectionProducts, ['collectionId', 'productId'], ['position']),
+} as const;
+export type TableName = keyof typeof TABLES;
+export const TABLE_ORDER = Object.keys(TABLES) as TableName[];
+
+type AnyRow = Record<string, unknown>;
+export type TableChanges = { insert: AnyRow[]; update: AnyRow[]; delete: AnyRow[] };
+export type CatalogChanges = Record<TableName, TableChanges>;
+
+export type KindCounts = { created: number; updated: number; unchanged: number; unpublished: number; removed: number };
+export type ImportPlan = {
+  products: KindCounts;
+  variants: KindCounts;
+  collections: KindCounts;
+  bundles: KindCounts;
+  /** Plain sentences about what the import does beyond the counts. */
+  notes: string[];
+  /** Rows written, all tables together; 0 = the catalog (and its version) stays as it is. */
+  rowWrites: number;
+};
+
+const counts = (): KindCounts => ({ created: 0, updated: 0, unchanged: 0, unpublished: 0, removed: 0 });
+const keyOf = (row: AnyRow, key: readonly string[]) => (key.length === 1 ? String(row[key[0]!]) : key.map((k) => String(row[k])).join('\u0000'));
+const same = (a: AnyRow, b: AnyRow, columns: readonly string[]) => columns.every((c) => JSON.stringify(a[c] ?? null) === JSON.stringify(b[c] ?? null));
+
+/** Collects the rows that differ from what is stored; only those are ever written. */
+class Diff {
+  readonly changes = Object.fromEntries(TABLE_ORDER.map((t) => [t, { insert: [], update: [], delete: [] }])) as unknown as CatalogChanges;
+  private readonly current: Record<TableName, Map<string, AnyRow>>;
+
+  constructor(state: CatalogState) {
+    this.current = Object.fromEntries(TABLE_ORDER.map((t) => {
+      const { key } = TABLES[t];
+      return [t, new Map((state[t] as AnyRow[]).map((r) => [keyOf(r, key), r]))];
+    })) as Record<TableName, Map<string, AnyRow>>;
+  }
+
+  stored(table: TableName, row: AnyRow): AnyRow | undefined {
+    return this.current[table].get(keyOf(row, TABLES[table].key));
+  }
+
+  /** Records `row` as wanted; answers whether that changes anything. */
+  put(table: TableName, row: AnyRow): 'created' | 'updated' | 'unchanged' {
+    const stored = this.stored(table, row);
+    if (!stored) {
+      this.changes[table].insert.push(row);
+      return 'created';
+    }
+    if (same(stored, row, TABLES[table].compare)) return 'unchanged';
+    this.changes[table].update.push(row);
+    return 'updated';
+  }
+
+  remove(table: TableName, row: AnyRow): void {
+    this.changes[table].delete.push(row);
+  }
+}
+
+export type PlanInput = {
+  site: TransferSite;
+  state: CatalogState;
+  products: CatalogProduct[];
+  /** null: the input has no collections (a Shopify file), so every collection is left alone. */
+  collections: CatalogCollection[] | null;
+  prune: boolean;
+  now: number;
+};
+
+export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
+
+/** Compares the file with the stored catalog: the plan it prints and the rows it would write. */
+export function planImport({ site, state, products: fileProducts, collections: fileCollections, prune, now }: PlanInput): PlanResult {
+  const diff = new Diff(state);
+  const plan: ImportPlan = { products: counts(), variants: counts(), collections: counts(), bundles: counts(), notes: [], rowWrites: 0 };
+  const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
+  const productByHandle = new Map(state.products.map((p) => [p.handle, p]));
+  const variantBySku = new Map(state.productVariants.map((v) => [v.sku, v]));
+  const translationsOf = groupBy(state.productTranslations, (r) => r.productId);
+  const imagesOf = groupBy(state.productImages, (r) => r.productId);
+  const variantsOf = groupBy(state.productVariants, (r) => r.productId);
+  const pricesOf = groupBy(state.variantPrices, (r) => r.variantId);
+  const bundlesOf = groupBy(state.bundles, (r) => r.productId);
+  const bundleItemsOf = groupBy(state.bundleItems, (r) => r.bundleId);
+  const bundlePricesOf = groupBy(state.bundlePrices, (r) => r.bundleId);
+  const amount = (value: string, market: string) => parseDecimal(value, currency.get(market)!)!;
+
+  // Ids first, so bundles and collections can name products and variants of the file.
+  const productIds = new Map<string, string>();
+  const variantIds = new Map<string, string>();
+  for (const p of fileProducts) {
+    productIds.set(p.handle, productByHandle.get(p.handle)?.id ?? newId('prod'));
+    for (const v of p.variants) variantIds.set(v.sku, variantBySku.get(v.sku)?.id ?? newId('var'));
+  }
+  const wantedSkus = new Set(variantIds.keys());
+  const removedVariantIds: string[] = [];
+
+  for (const p of fileProducts) {
+    const id = productIds.get(p.handle)!;
+    const stored = productByHandle.get(p.handle);
+    let touched = false;
+    const note = (result: 'created' | 'updated' | 'unchanged') => {
+      if (result !== 'unchanged') touched = true;
+      return result;
+    };
+
+    for (const [locale, t] of Object.entries(p.texts)) {
+      note(diff.put('productTranslations', { productId: id, locale, title: t.title, description: t.description, seoTitle: t.seoTitle ?? null, seoDescription: t.seoDescription ?? null }));
+    }
+    for (const row of translationsOf.get(id) ?? []) {
+      if (!(row.locale in p.texts)) {
+        diff.remove('productTranslations', row);
+        touched = true;
+      }
+    }
+    p.images.forEach((image, i) => note(diff.put('productImages', { productId: id, position: i + 1, ...image })));
+    for (const row of imagesOf.get(id) ?? []) {
+      if (row.position > p.images.length) {
+        diff.remove('productImages', row);
+        touched = true;
+      }
+    }
+
+    p.variants.forEach((v, j) => {
+      const variantId = variantIds.get(v.sku)!;
+      const results = [diff.put('productVariants', { id: variantId, siteId: site.id, productId: id, sku: v.sku, title: v.title, options: v.options, position: j + 1 })];
+      for (const [market, price] of Object.entries(v.prices)) {
+        results.push(diff.put('variantPrices', {
+          variantId, marketId: market, amount: amount(price.amount, market),
+          compareAtAmount: price.compareAt === null || price.compareAt === undefined ? null : amount(price.compareAt, market),
+        }));
+      }
+      let pricesRemoved = false;
+      for (const row of pricesOf.get(variantId) ?? []) {
+        if (!(row.marketId in v.prices)) {
+          diff.remove('variantPrices', row);
+          pricesRemoved = true;
+        }
+      }
+      const level = { variantId, quantity: v.stock.quantity, lowStockThreshold: v.stock.lowStockThreshold, policy: v.stock.policy };
+      const storedLevel = diff.stored('inventoryLevels', level);
+      results.push(diff.put('inventoryLevels', { ...level, updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now }));
+      const outcome = results[0] === 'created' ? 'created' : results.some((r) => r !== 'unchanged') || pricesRemoved ? 'updated' : 'unchanged';
+      plan.variants[outcome] += 1;
+      if (outcome !== 'unchanged') touched = true;
+    });
+    for (const row of variantsOf.get(id) ?? []) {
+      if (!wantedSkus.has(row.sku)) {
+        removedVariantIds.push(row.id);
+        for (const price of pricesOf.get(row.id) ?? []) diff.remove('variantPrices', price);
+        const level = diff.stored('inventoryLevels', { variantId: row.id });
+        if (level) diff.remove('inventoryLevels', level);
+        diff.remove('productVariants', row);
+        plan.variants.removed += 1;
+        touched = true;
+      }
+    }
+
+    const storedBundles = bundlesOf.get(id) ?? [];
+    p.bundles.forEach((b, j) => {
+      const existing = storedBundles.find((s) => s.position === j + 1);
+      const bundleId = existing?.id ?? newId('bun');
+      const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, position: j + 1 })];
+      b.items.forEach((item, k) => results.push(diff.put('bundleItems', {
+        bundleId, position: k + 1, variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id, quantity: item.quantity,
+      })));
+      let removed = false;
+      for (const row of bundleItemsOf.get(bundleId) ?? []) {
+        if (row.position > b.items.length) {
+          diff.remove('bundleItems', row);
+          removed = true;
+        }
+      }
+      for (const [market, price] of Object.entries(b.prices)) results.push(diff.put('bundlePrices', { bundleId, marketId: market, amount: amount(price.amount, market) }));
+      for (const row of bundlePricesOf.get(bundleId) ?? []) {
+        if (!(row.marketId in b.prices)) {
+          diff.remove('bundlePrices', row);
+          removed = true;
+        }
+      }
+      const outcome = results[0] === 'created' ? 'created' : removed || results.some((r) => r !== 'unchanged') ? 'updated' : 'unchanged';
+      plan.bundles[outcome] += 1;
+      if (outcome !== 'unchanged') touched = true;
+    });
+    for (const row of storedBundles) {
+      if (row.position > p.bundles.length) {
+        for (const item of bundleItemsOf.get(row.id) ?? []) diff.remove('bundleItems', item);
+        for (const price of bundlePricesOf.get(row.id) ?? []) diff.remove('bundlePrices', price);
+        diff.remove('bundles', row);
+        plan.bundles.removed += 1;
+        touched = true;
+      }
+    }
+
+    const row = {
+      id, siteId: site.id, handle: p.handle, status: p.status, options: p.options, featuredPosition: p.featuredPosition ?? null,
+      createdAt: stored?.createdAt ?? now, updatedAt: stored?.updatedAt ?? now,
+    };
+    let result = diff.put('products', row);
+    // The API shows a product's updatedAt: any change to its parts moves it.
+    if (result === 'unchanged' && touched) {
+      diff.changes.products.update.push(row);
+      result = 'updated';
+    }
+    if (result !== 'created') row.updatedAt = result === 'updated' ? now : row.updatedAt;
+    plan.products[result] += 1;
+  }
+
+  const fileHandles = new Set(fileProducts.map((p) => p.handle));
+  for (const stored of state.products) {
+    if (fileHandles.has(stored.handle)) continue;
+    if (prune && stored.status === 'published') {
+      diff.changes.products.update.push({ ...stored, status: 'archived', updatedAt: now });
+      plan.products.unpublished += 1;
+    } else {
+      plan.products.unchanged += 1;
+    }
+  }
+
+  if (fileCollections) planCollections(diff, plan, { site, state, collections: fileCollections, prune, now, productIds });
+  else plan.notes.push('The file has no collections: every collection is left as it is.');
+
+  for (const t of TABLE_ORDER) {
+    const c = diff.changes[t];
+    plan.rowWrites += c.insert.length + c.update.length + c.delete.length;
+  }
+  return { plan, changes: diff.changes, removedVariantIds };
+}
+
+function planCollections(
+  diff: Diff, plan: ImportPlan,
+  { site, state, collections: fileCollections, prune, now, productIds }:
+  { site: TransferSite; state: CatalogState; collections: CatalogCollection[]; prune: boolean; now: number; productIds: Map<string, string> },
+) {
+  const byHandle = new Map(state.collections.map((c) => [c.handle, c]));
+  const shopProductIds = new Map(state.products.map((p) => [p.handle, p.id]));
+  const textsOf = groupBy(state.collectionTranslations, (r) => r.collectionId);
+  const membersOf = groupBy(state.collectionProducts, (r) => r.collectionId);
+
+  fileCollections.forEach((c, i) => {
+    const stored = byHandle.get(c.handle);
+    const id = stored?.id ?? newId('col');
+    let touched = false;
+    for (const [locale, t] of Object.entries(c.texts)) {
+      if (diff.put('collectionTranslations', { collectionId: id, locale, title: t.title, description: t.description }) !== 'unchanged') touched = true;
+    }
+    for (const row of textsOf.get(id) ?? []) {
+      if (!(row.locale in c.texts)) {
+        diff.remove('collectionTranslations', row);
+        touched = true;
+      }
+    }
+
+    // Positions are unique per collection, so a changed membership is written whole.
+    const wanted = c.products.map((handle) => productIds.get(handle) ?? shopProductIds.get(handle)!);
+    const storedMembers = [...(membersOf.get(id) ?? [])].sort((a, b) => a.position - b.position);
+    if (wanted.length !== storedMembers.length || wanted.some((pid, k) => storedMembers[k]!.productId !== pid || storedMembers[k]!.position !== k + 1)) {
+      for (const row of storedMembers) diff.remove('collectionProducts', row);
+      wanted.forEach((productId, k) => diff.changes.collectionProducts.insert.push({ collectionId: id, productId, position: k + 1 }));
+      touched = true;
+    }
+
+    const row = {
+      id, siteId: site.id, handle: c.handle, status: c.status, position: i + 1,
+      imageUrl: c.image?.url ?? null, imageAlt: c.image?.alt ?? null, imageWidth: c.image?.width ?? null, imageHeight: c.image?.height ?? null,
+      updatedAt: stored?.updatedAt ?? now,
+    };
+    let result = diff.put('collections', row);
+    if (result === 'unchanged' && touched) {
+      diff.changes.collections.update.push(row);
+      result = 'updated';
+    }
+    if (result === 'updated') row.updatedAt = now;
+    plan.collections[result] += 1;
+  });
+
+  const fileHandles = new Set(fileCollections.map((c) => c.handle));
+  for (const stored of state.collections) {
+    if (fileHandles.has(stored.handle)) continue;
+    if (prune && stored.status === 'published') {
+      diff.changes.collections.update.push({ ...stored, status: 'draft', updatedAt: now });
+      plan.collections.unpublished += 1;
+    } else {
+      plan.collections.unchanged += 1;
+    }
+  }
+}

@@ -1,0 +1,229 @@
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import sanitizeHtml from 'sanitize-html';
+import type { CatalogProduct } from '@/lib/contract/catalog-document';
+import { parseDecimal } from './amounts';
+import { documentFromState } from './export';
+import type { ImportSource } from './import';
+import type { CatalogIssue } from './validate';
+
+/**
+ * Shopify's product CSV: one row per variant and per image, the product's own columns on
+ * its first row. It knows one price (the Site's default market) and one language (the
+ * Site's default locale); whatever else the shop has for a product stays as it is.
+ */
+
+type Located<T> = T & { line: number };
+type ShopifyVariant = Located<{ values: string[]; sku: string; quantity: string; policy: string; price: string; compareAt: string }>;
+type ShopifyImage = Located<{ src: string; position: string; alt: string }>;
+export type ShopifyProduct = Located<{
+  handle: string; title: string; body: string; status: string; published: string; seoTitle: string; seoDescription: string;
+  optionNames: string[]; variants: ShopifyVariant[]; images: ShopifyImage[];
+}>;
+
+const REQUIRED = ['Handle', 'Title', 'Variant SKU', 'Variant Price'];
+const IGNORED = ['Vendor', 'Type', 'Tags'];
+/** Shopify writes no image sizes; a new image gets this until the merchant sets it in a catalog document. */
+export const DEFAULT_IMAGE_SIZE = 1000;
+
+/** Streams the file row by row; holds one small record per product, never the whole text. */
+export async function readShopifyCsv(input: Readable): Promise<{ products: ShopifyProduct[]; issues: CatalogIssue[]; ignored: string[] }> {
+  const issues: CatalogIssue[] = [];
+  const products = new Map<string, ShopifyProduct>();
+  let headerChecked = false;
+  let ignored: string[] = [];
+  let previousEnd = 1;
+  let previousEmpty = 0;
+  const parser = input.pipe(parse({ columns: true, bom: true, info: true, skip_empty_lines: true, trim: false, relax_quotes: false }));
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; empty_lines: number } }>) {
+      const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
+      previousEnd = info.lines;
+      previousEmpty = info.empty_lines;
+      if (!headerChecked) {
+        headerChecked = true;
+        const missing = REQUIRED.filter((c) => !(c in record));
+        if (missing.length > 0) {
+          issues.push({ pointer: '', line: 1, field: missing.join(', '), expected: `Shopify product CSV columns ${REQUIRED.join(', ')} in the header line` });
+          return { products: [], issues, ignored };
+        }
+        ignored = IGNORED.filter((c) => c in record);
+      }
+      readRow(record, line, products, issues);
+    }
+  } catch (error) {
+    const at = (error as { lines?: number }).lines;
+    issues.push({ pointer: '', line: at, field: '(file)', expected: `well-formed CSV (${error instanceof Error ? error.message : String(error)})` });
+  }
+  if (!headerChecked) issues.push({ pointer: '', line: 1, field: '(file)', expected: 'a header line and at least one product row' });
+  return { products: [...products.values()], issues, ignored };
+}
+
+function readRow(r: Record<string, string>, line: number, products: Map<string, ShopifyProduct>, issues: CatalogIssue[]) {
+  const get = (column: string) => (r[column] ?? '').trim();
+  const handle = get('Handle');
+  if (!handle) {
+    issues.push({ pointer: '', line, field: 'Handle', expected: 'the product handle on every row' });
+    return;
+  }
+  let product = products.get(handle);
+  if (!product) {
+    product = {
+      line, handle, title: get('Title'), body: r['Body (HTML)'] ?? '', status: get('Status').toLowerCase(), published: get('Published').toLowerCase(),
+      seoTitle: get('SEO Title'), seoDescription: get('SEO Description'),
+      optionNames: [1, 2, 3].map((n) => get(`Option${n} Name`)).filter(Boolean), variants: [], images: [],
+    };
+    products.set(handle, product);
+  }
+  const values = [1, 2, 3].map((n) => get(`Option${n} Value`)).slice(0, Math.max(product.optionNames.length, 1));
+  const isVariant = get('Variant SKU') !== '' || get('Variant Price') !== '' || values.some(Boolean);
+  if (isVariant) {
+    const variant = {
+      line, values: values.filter(Boolean), sku: get('Variant SKU'), quantity: get('Variant Inventory Qty'),
+      policy: get('Variant Inventory Policy').toLowerCase(), price: get('Variant Price'), compareAt: get('Variant Compare At Price'),
+    };
+    if (!variant.sku) issues.push({ pointer: '', line, handle, field: 'Variant SKU', expected: 'a SKU on every variant row (SKUs identify variants here)' });
+    if (variant.quantity && !/^-?\d+$/.test(variant.quantity)) issues.push({ pointer: '', line, handle, field: 'Variant Inventory Qty', expected: `a whole number (got "${variant.quantity}")` });
+    if (variant.policy && variant.policy !== 'deny' && variant.policy !== 'continue') issues.push({ pointer: '', line, handle, field: 'Variant Inventory Policy', expected: `deny or continue (got "${variant.policy}")` });
+    product.variants.push(variant);
+  }
+  const src = get('Image Src');
+  if (src) {
+    const position = get('Image Position');
+    if (position && !/^\d+$/.test(position)) issues.push({ pointer: '', line, handle, field: 'Image Position', expected: `a whole number (got "${position}")` });
+    product.images.push({ line, src, position, alt: get('Image Alt Text') });
+  }
+}
+
+const BLOCKS = ['p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'section', 'article', 'header', 'footer', 'table', 'tr'];
+
+/**
+ * Shopify's Body (HTML) → the storefront's description: plain text in paragraphs (a blank
+ * line between them), list items on lines of their own. Scripts, styles, embedded frames
+ * and every attribute are dropped with their content by sanitize-html before anything is read.
+ */
+export function descriptionFromHtml(html: string): string {
+  const clean = sanitizeHtml(html, {
+    allowedTags: ['p', 'br', 'li'],
+    allowedAttributes: {},
+    transformTags: Object.fromEntries(BLOCKS.filter((t) => t !== 'p').map((t) => [t, 'p'])),
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'template'],
+  });
+  const text = clean
+    .replace(/<br \/>/g, '\n')
+    .replace(/<li>/g, '\n• ')
+    .replace(/<\/li>/g, '\n')
+    .replace(/<\/?p>/g, '\n\n')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&amp;/g, '&');
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.split('\n').map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim()).filter(Boolean).join('\n'))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function status(p: ShopifyProduct): CatalogProduct['status'] | string {
+  if (p.status === 'archived') return 'archived';
+  if (p.status === 'draft') return 'draft';
+  if (p.status === '' || p.status === 'active') return p.published === 'false' ? 'draft' : 'published';
+  return p.status;
+}
+
+/**
+ * The products of a Shopify file, completed from the stored catalog: other locales' texts,
+ * other markets' prices, SEO texts, stock thresholds, image sizes, bundles and featured
+ * places are kept; a new variant gets the default market's price only (so it is not sold
+ * in the other markets until priced there).
+ */
+export function shopifySource(file: { products: ShopifyProduct[]; ignored: string[] }): ImportSource {
+  const lines = new Map<string, number>();
+  file.products.forEach((p, i) => {
+    lines.set(`/products/${i}`, p.line);
+    p.variants.forEach((v, j) => lines.set(`/products/${i}/variants/${j}`, v.line));
+    p.images.forEach((m, k) => lines.set(`/products/${i}/images/${k}`, m.line));
+  });
+  return {
+    kind: 'partial',
+    lineOf: (pointer) => {
+      const parts = pointer.split('/');
+      for (let n = Math.min(parts.length, 5); n >= 3; n -= 1) {
+        const line = lines.get(parts.slice(0, n).join('/'));
+        if (line !== undefined) return line;
+      }
+      return undefined;
+    },
+    complete: (site, state) => {
+      const stored = documentFromState(site, state);
+      const byHandle = new Map(stored.products.map((p) => [p.handle, p]));
+      const bySku = new Map(stored.products.flatMap((p) => p.variants.map((v) => [v.sku, v] as const)));
+      const market = site.defaultMarketId;
+      const currency = site.markets.find((m) => m.id === market)?.currency ?? '';
+      const issues: CatalogIssue[] = [];
+      let droppedCompareAt = 0;
+      let newVariants = 0;
+
+      const products = file.products.map((p, i) => {
+        const existing = byHandle.get(p.handle);
+        const defaultTitle = p.optionNames.length === 1 && p.optionNames[0] === 'Title' && p.variants.every((v) => v.values.length <= 1 && (v.values[0] ?? 'Default Title') === 'Default Title');
+        const optionNames = defaultTitle ? [] : p.optionNames;
+        const options = optionNames.map((name, n) => ({ name, values: [...new Set(p.variants.map((v) => v.values[n] ?? ''))] }));
+        const texts = { ...(existing?.texts ?? {}) };
+        const before = texts[site.defaultLocale];
+        texts[site.defaultLocale] = {
+          title: p.title || before?.title || '',
+          description: descriptionFromHtml(p.body),
+          seoTitle: p.seoTitle || before?.seoTitle || null,
+          seoDescription: p.seoDescription || before?.seoDescription || null,
+        };
+        const storedImages = new Map((existing?.images ?? []).map((img) => [img.url, img]));
+        const images = [...p.images]
+          .sort((a, b) => (Number(a.position) || Number.MAX_SAFE_INTEGER) - (Number(b.position) || Number.MAX_SAFE_INTEGER) || a.line - b.line)
+          .map((img) => {
+            const known = storedImages.get(img.src);
+            return { url: img.src, alt: img.alt, width: known?.width ?? DEFAULT_IMAGE_SIZE, height: known?.height ?? DEFAULT_IMAGE_SIZE };
+          });
+        // the sort above reorders images: keep their lines findable by their new place
+        images.forEach((img, k) => {
+          const source = p.images.find((m) => m.src === img.url);
+          if (source) lines.set(`/products/${i}/images/${k}`, source.line);
+        });
+        const variants = p.variants.map((v) => {
+          const known = bySku.get(v.sku);
+          if (!known) newVariants += 1;
+          const price = parseDecimal(v.price, currency);
+          const compare = v.compareAt ? parseDecimal(v.compareAt, currency) : null;
+          const keepCompare = compare !== null && price !== null && compare > price;
+          if (v.compareAt && compare !== null && !keepCompare) droppedCompareAt += 1;
+          const quantity = v.quantity ? Math.max(0, Number(v.quantity)) : (known?.stock.quantity ?? 0);
+          return {
+            sku: v.sku,
+            title: defaultTitle || v.values.length === 0 ? 'Default' : v.values.join(' / '),
+            options: Object.fromEntries(optionNames.map((name, n) => [name, v.values[n] ?? ''])),
+            prices: { ...(known?.prices ?? {}), [market]: { amount: v.price, currency, compareAt: keepCompare || (v.compareAt && compare === null) ? v.compareAt : null } },
+            stock: {
+              quantity,
+              policy: v.policy === 'continue' ? 'continue' as const : v.policy === 'deny' ? 'deny' as const : (known?.stock.policy ?? 'deny'),
+              lowStockThreshold: known?.stock.lowStockThreshold ?? 5,
+            },
+          };
+        });
+        return {
+          handle: p.handle, status: status(p), featuredPosition: existing?.featuredPosition ?? null,
+          texts, images, options, variants, bundles: existing?.bundles ?? [],
+        };
+      });
+
+      const otherMarkets = site.markets.filter((m) => m.id !== market).map((m) => m.id);
+      const notes = [
+        `Prices are for the default market ${market} (${currency}); the locale written is ${site.defaultLocale}.`,
+        otherMarkets.length > 0
+          ? `Markets ${otherMarkets.join(', ')}: existing variants keep their prices there; ${newVariants} new variant(s) get none, so they are not sold there until priced.`
+          : 'The Site has no other market.',
+        'Other locales\' texts, stock thresholds, bundles and featured places are kept as they are; new images get the size 1000×1000 (Shopify writes none).',
+      ];
+      if (droppedCompareAt > 0) notes.push(`${droppedCompareAt} compare-at price(s) not above the price were dropped (Shopify shows no sale for them either).`);
+      if (file.ignored.length > 0) notes.push(`Columns with no place in this catalog were ignored: ${file.ignored.join(', ')}.`);
+      return { products, notes, issues };
+    },
+  };
+}

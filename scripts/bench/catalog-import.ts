@@ -1,0 +1,105 @@
+// npm run -s bench:catalog [-- --products N]   (also the last step of `npm run bench`)
+//
+// A merchant's 10k-product catalog: seeds the benchmark catalog, exports it, imports the
+// file into an empty Site of a fresh database in a child process of its own (so its peak
+// RSS is the import's alone), exports again and compares the bytes. Prints one JSON line.
+import { spawn } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { getTableName } from 'drizzle-orm';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import * as schema from '@/db/schema';
+import { seedDatabase } from '@/db/seed';
+import { catalogDocumentText, documentSource, exportCatalog, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
+
+const { values: flags } = parseArgs({
+  options: { products: { type: 'string', default: '10000' }, child: { type: 'string' }, file: { type: 'string' } },
+});
+
+/** Every catalog row, both Sites: what is left is Sites, markets and the rest of the shop. */
+const CATALOG_TABLES = [
+  schema.bundleItems, schema.bundlePrices, schema.bundles, schema.collectionProducts, schema.collectionTranslations, schema.collections,
+  schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations, schema.productVariants, schema.products,
+];
+
+/** The heap cap `npm run catalog` runs with (package.json): the import measured as merchants run it. */
+const CLI_NODE_FLAGS = ['--max-old-space-size=128'];
+
+async function open(url: string): Promise<Database> {
+  const database = openDatabase({ url });
+  await migrateDatabase(database, url);
+  return database;
+}
+
+async function child(url: string, file: string): Promise<void> {
+  const database = await open(url);
+  const started = performance.now();
+  const parsed = await readCatalogDocument(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }));
+  if (!parsed.ok) throw new Error(`the exported file does not validate: ${JSON.stringify(parsed.issues.slice(0, 5))}`);
+  const result = await importCatalog(database, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo' });
+  const seconds = (performance.now() - started) / 1000;
+  if (!result.ok) throw new Error(`import refused: ${JSON.stringify(result.issues.slice(0, 5))}`);
+  // maxRSS is in KiB on Linux
+  console.log(JSON.stringify({ seconds, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), plan: result.plan }));
+  database.$client.close();
+}
+
+function runChild(url: string, file: string): Promise<{ seconds: number; peakRssMb: number; plan: { products: { created: number } } }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [...CLI_NODE_FLAGS, '--conditions=react-server', '--import', 'tsx', new URL(import.meta.url).pathname, '--child', url, '--file', file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+    });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.once('error', reject);
+    proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`import child exited ${code}: ${out}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  const count = Number(flags.products);
+  const dir = mkdtempSync(join(tmpdir(), 'sd-catalog-bench-'));
+  try {
+    const source = await open(`file:${join(dir, 'source.db')}`);
+    let t = performance.now();
+    await seedDatabase(source, { products: count });
+    const seedSeconds = (performance.now() - t) / 1000;
+    t = performance.now();
+    const first = await catalogDocumentText(await exportCatalog(source, 'demo'));
+    const exportSeconds = (performance.now() - t) / 1000;
+    const file = join(dir, 'demo.json');
+    writeFileSync(file, first);
+    source.$client.close();
+
+    const targetUrl = `file:${join(dir, 'target.db')}`;
+    const target = await open(targetUrl);
+    await seedDatabase(target, {});
+    for (const table of CATALOG_TABLES) await target.$client.execute(`DELETE FROM "${getTableName(table)}"`);
+    const imported = await runChild(targetUrl, file);
+    const second = await catalogDocumentText(await exportCatalog(target, 'demo'));
+    target.$client.close();
+
+    const result = {
+      products: count,
+      fileMb: Math.round((Buffer.byteLength(first) / 1048576) * 10) / 10,
+      seedSeconds: Math.round(seedSeconds * 10) / 10,
+      exportSeconds: Math.round(exportSeconds * 10) / 10,
+      importSeconds: Math.round(imported.seconds * 10) / 10,
+      importPeakRssMb: imported.peakRssMb,
+      productsCreated: imported.plan.products.created,
+      roundTripIdentical: first === second,
+    };
+    console.error(`catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s, peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`);
+    console.log(JSON.stringify({ catalogImport: result }));
+    if (!result.roundTripIdentical) process.exitCode = 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (flags.child) await child(flags.child, flags.file!);
+else await main();

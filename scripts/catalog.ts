@@ -1,0 +1,124 @@
+// npm run -s catalog -- export --site <handle> [--out FILE]
+// npm run -s catalog -- import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]
+// npm run -s catalog -- stock --site <handle> SKU=QTY …
+import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { db } from '@/lib/db';
+import { env } from '@/lib/env';
+import { migrateDatabase } from '@/db/migrate';
+import { DomainError } from '@/lib/commerce/errors';
+import {
+  documentSource, exportCatalog, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
+  stockSource, writeCatalogDocument, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
+} from '@/lib/commerce/catalog/transfer';
+
+const USAGE = `usage:
+  catalog export --site <handle> [--out FILE]
+  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]
+  catalog stock  --site <handle> SKU=QTY [SKU=QTY …]`;
+
+function printIssues(issues: CatalogIssue[]): void {
+  console.error(`Refused: ${issues.length} problem(s); nothing was written.`);
+  for (const i of issues) {
+    const where = [i.line !== undefined ? `line ${i.line}` : null, i.pointer || null, i.handle ? `"${i.handle}"` : null, i.field].filter(Boolean).join(', ');
+    console.error(`  ${where}: expected ${i.expected}`);
+  }
+}
+
+function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>, dryRun: boolean): void {
+  const row = (kind: string, c: ImportPlan['products']) =>
+    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, unpublished ${c.unpublished}${c.removed ? `, removed ${c.removed}` : ''}`;
+  console.log(`Plan for Site "${site}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
+  console.log(row('products', plan.products));
+  console.log(row('variants', plan.variants));
+  console.log(row('bundles', plan.bundles));
+  console.log(row('collections', plan.collections));
+  for (const note of plan.notes) console.log(`  note: ${note}`);
+  if (dryRun) console.log(`${plan.rowWrites} row(s) would be written.`);
+  else if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
+  else console.log(`Nothing to change: the catalog already matches (version stays ${result.catalogVersion.before}).`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: {
+      site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string', default: 'json' },
+      'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  if (!values.site || !['export', 'import', 'stock'].includes(command ?? '')) {
+    console.error(USAGE);
+    return 2;
+  }
+  const database = db();
+  await migrateDatabase(database, env().DATABASE_URL);
+
+  if (command === 'export') {
+    const doc = await exportCatalog(database, values.site);
+    const out = values.out ? createWriteStream(values.out) : process.stdout;
+    await writeCatalogDocument(doc, async (chunk) => {
+      if (!out.write(chunk)) await once(out, 'drain');
+    });
+    if (values.out) {
+      out.end();
+      await once(out, 'finish');
+      console.error(`Exported ${doc.products.length} products and ${doc.collections.length} collections of Site "${values.site}" to ${values.out}.`);
+    }
+    return 0;
+  }
+
+  let source: ImportSource;
+  if (command === 'stock') {
+    const parsed = parseStockArgs(positionals);
+    if (positionals.length === 0) {
+      console.error(USAGE);
+      return 2;
+    }
+    if (parsed.issues.length > 0) {
+      printIssues(parsed.issues);
+      return 1;
+    }
+    source = stockSource(parsed.changes);
+  } else {
+    const file = positionals[0];
+    if (!file || positionals.length > 1 || (values.format !== 'json' && values.format !== 'shopify-csv')) {
+      console.error(USAGE);
+      return 2;
+    }
+    if (values.format === 'shopify-csv') {
+      const csv = await readShopifyCsv(createReadStream(file));
+      if (csv.issues.length > 0) {
+        printIssues(csv.issues);
+        return 1;
+      }
+      source = shopifySource(csv);
+    } else {
+      const parsed = await readCatalogDocument(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }));
+      if (!parsed.ok) {
+        printIssues(parsed.issues);
+        return 1;
+      }
+      source = documentSource(parsed.doc, parsed.lines);
+    }
+  }
+  const dryRun = values['dry-run'] ?? false;
+  const result = await importCatalog(database, source, { siteHandle: values.site, dryRun, prune: values.prune });
+  if (!result.ok) {
+    printIssues(result.issues);
+    return 1;
+  }
+  printPlan(values.site, result.plan, result, dryRun);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof DomainError ? error.detail : error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

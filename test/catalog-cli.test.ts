@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { eq, getTableName } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import * as schema from '@/db/schema';
+import { seedDatabase, WIPE_ORDER } from '@/db/seed';
+import { authenticateCredential, createCredential } from '@/lib/commerce/credentials';
+
+// The commands a merchant types, run as they run them (tsx, the same flags as package.json),
+// in a scratch folder of their own so .env.local is theirs.
+const ROOT = new URL('..', import.meta.url).pathname;
+// tsx by path: the scratch folder has no node_modules to resolve it from
+const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+let dir: string;
+let url: string;
+let database: Database;
+
+function run(script: string, args: string[]) {
+  const result = spawnSync(process.execPath, ['--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', script), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: url, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), SITE_API_CREDENTIAL: '', NODE_ENV: 'production' },
+    timeout: 120_000,
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+async function dump(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of WIPE_ORDER) {
+    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
+    hash.update(getTableName(table)).update(JSON.stringify(result.rows));
+  }
+  return hash.digest('hex');
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'catalog-cli-'));
+  url = `file:${join(dir, 'site.db')}`;
+  database = openDatabase({ url });
+  await migrateDatabase(database, url);
+  await seedDatabase(database);
+});
+
+afterAll(() => {
+  database.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm run db:seed', () => {
+  it('refuses a database that has data, and changes nothing', async () => {
+    const hash = await dump();
+    const { code, err } = run('seed.ts', []);
+    expect(code).toBe(1);
+    expect(err).toMatch(/already has a shop in it/);
+    expect(err).toMatch(/--force/);
+    expect(await dump()).toBe(hash);
+    expect(existsSync(join(dir, '.env.local'))).toBe(false);
+  });
+
+  it('with --force reseeds but keeps every credential, so a running storefront keeps working', async () => {
+    const storefront = await createCredential(database, { siteHandle: 'demo', scope: 'extended', label: 'reference storefront' });
+    writeFileSync(join(dir, '.env.local'), `OTHER=1\nSITE_API_CREDENTIAL=${storefront.token}\n`);
+    const [before] = await database.select().from(schema.sites).where(eq(schema.sites.handle, 'demo'));
+    await database.update(schema.products).set({ status: 'archived' }).where(eq(schema.products.handle, 'fjord-ceramic-mug'));
+
+    const { code, out, err } = run('seed.ts', ['--force']);
+    expect(code, err).toBe(0);
+    expect(out).toMatch(/Seeded in/);
+    // the demo is back, the storefront's credential still works, and .env.local is as it was
+    const [mug] = await database.select().from(schema.products).where(eq(schema.products.handle, 'fjord-ceramic-mug'));
+    expect(mug?.status).toBe('published');
+    expect(await authenticateCredential(database, storefront.token)).not.toBeNull();
+    expect(readFileSync(join(dir, '.env.local'), 'utf8')).toBe(`OTHER=1\nSITE_API_CREDENTIAL=${storefront.token}\n`);
+    // caches keyed on the old catalog version cannot answer for the new catalog
+    const [after] = await database.select().from(schema.sites).where(eq(schema.sites.handle, 'demo'));
+    expect(after!.catalogVersion).toBeGreaterThan(before!.catalogVersion);
+  });
+
+  it('with --force re-issues the storefront credential into .env.local when it was not live', async () => {
+    writeFileSync(join(dir, '.env.local'), 'SITE_API_CREDENTIAL=site_extended_0000000000000000000000000000000000000000\n');
+    const { code, err } = run('seed.ts', ['--force']);
+    expect(code, err).toBe(0);
+    const token = /SITE_API_CREDENTIAL=(\S+)/.exec(readFileSync(join(dir, '.env.local'), 'utf8'))![1]!;
+    expect(await authenticateCredential(database, token)).toMatchObject({ scope: 'extended', site: { handle: 'demo' } });
+  });
+});
+
+describe('npm run catalog', () => {
+  it('export, then import of the same file: nothing to change', () => {
+    const file = join(dir, 'demo.json');
+    const exported = run('catalog.ts', ['export', '--site', 'demo', '--out', file]);
+    expect(exported.code, exported.err).toBe(0);
+    const imported = run('catalog.ts', ['import', '--site', 'demo', file]);
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.out).toMatch(/products\s+created 0, updated 0, unchanged 49/);
+    expect(imported.out).toMatch(/Nothing to change/);
+  });
+
+  it('refuses an invalid file with exit 1, one line per error, and writes nothing', async () => {
+    const doc = JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8')) as { products: { handle: string; variants: { prices: Record<string, { amount: string }> }[] }[] };
+    doc.products[0]!.variants[0]!.prices.se!.amount = '12,50';
+    doc.products[1]!.handle = 'Not A Handle';
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const hash = await dump();
+    const { code, err } = run('catalog.ts', ['import', '--site', 'demo', file]);
+    expect(code).toBe(1);
+    expect(err).toMatch(/Refused: 2 problem\(s\); nothing was written/);
+    expect(err).toMatch(/line \d+, \/products\/0\/variants\/0\/prices\/se\/amount, "[a-z-]+", amount: expected a decimal string/);
+    expect(err).toMatch(/\/products\/1\/handle, "Not A Handle", handle: expected a handle/);
+    expect(await dump()).toBe(hash);
+  });
+
+  it('stock SKU=QTY sets quantities and prints the plan', async () => {
+    const [variant] = await database.select().from(schema.productVariants).limit(1);
+    const { code, out, err } = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`]);
+    expect(code, err).toBe(0);
+    expect(out).toMatch(/variants\s+created 0, updated 1/);
+    const [level] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, variant!.id));
+    expect(level!.quantity).toBe(42);
+    expect(run('catalog.ts', ['stock', '--site', 'demo', 'NO-SUCH=1']).code).toBe(1);
+    expect(run('catalog.ts', ['stock', '--site', 'demo']).code).toBe(2);
+  });
+});
