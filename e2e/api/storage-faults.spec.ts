@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import { auth, creds, expectProblem, V1 } from '../support/api';
 import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
 import { consent, freshEmail, rowsFor, STOCK, variantIds } from '../support/signups';

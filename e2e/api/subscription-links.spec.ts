@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/contract';
 import { SubscriptionState } from '@/lib/contract/signups';
 import { auth, creds, expectProblem, post, V1 } from '../support/api';
 import { consent, e2eDatabase, freshEmail, NEWSLETTER } from '../support/signups';
