@@ -75,7 +75,11 @@ function compileFiller({ sql: text, params }: { sql: string; params: unknown[] }
     if (is(p, Param) && is(p.value, Placeholder)) {
       const { encoder } = p;
       const { name } = p.value;
-      return (values) => encoder.mapToDriverValue(value(values, name));
+      // As drizzle does for a value it inlines: SQL NULL stays NULL, never a JSON column's 'null'.
+      return (values) => {
+        const v = value(values, name);
+        return v === null || v === undefined ? null : encoder.mapToDriverValue(v);
+      };
     }
     return () => p;
   });

@@ -63,6 +63,17 @@ beforeAll(async () => {
 });
 
 describe('creating a session', () => {
+  it('stores "no address, no delivery, no payment" as SQL NULL, not the JSON text null', async () => {
+    const [variant] = await database.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.siteId, demo.site.id)).limit(1);
+    const session = await create({ lines: [{ variantId: variant!.id, quantity: 1 }] }).catch(() => null);
+    if (!session) return expect.fail('the first demo variant should be sellable');
+    const rows = await database.$client.execute({
+      sql: 'SELECT shipping_address IS NULL AS a, billing_address IS NULL AS b, delivery_option IS NULL AS d, payment IS NULL AS p FROM checkout_sessions WHERE id = ?',
+      args: [session.id],
+    });
+    expect(rows.rows[0]).toMatchObject({ a: 1, b: 1, d: 1, p: 1 });
+  });
+
   it('prices lines from the catalog of the market and merges duplicates', async () => {
     const mug = await variant('demo', 'fjord-ceramic-mug', 'White');
     const tote = await variant('demo', 'linen-tote-bag', 'Natural');

@@ -22,7 +22,7 @@ export const SWEEP_BATCH = 500;
  */
 export async function sweepExpiredCheckoutSessions(database: Database, input: { now: number; batch?: number }): Promise<number> {
   const cutoff = input.now - KEEP_AFTER_EXPIRY_MS;
-  // A session created through the prepared insert stores "no payment" as JSON null (the text 'null').
+  // Sessions created before migration 0007 may hold the text 'null' for "no payment".
   const noPayment = sql`(${checkoutSessions.payment} IS NULL OR ${checkoutSessions.payment} = 'null')`;
   const stale = and(lt(checkoutSessions.expiresAt, cutoff), inArray(checkoutSessions.status, ['open', 'expired']), noPayment);
   const rows = await database
