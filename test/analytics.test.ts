@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
+import type { Database } from '@/db/client';
 import { analyticsEvents, sites } from '@/db/schema';
 import { AnalyticsBatch } from '@/lib/contract/analytics';
 import { findPersonalData, luhn, parseMinorUnits, recordAnalyticsEvents } from '@/lib/commerce/analytics';
+import { freshDatabase } from './support/database';
 
 describe('findPersonalData', () => {
   it.each([
@@ -154,9 +151,7 @@ describe('recordAnalyticsEvents', () => {
   const base = { anonymousId: 'anon_12345678', occurredAt: '2026-11-21T11:59:00.000Z' };
 
   beforeAll(async () => {
-    const url = 'file:' + join(mkdtempSync(join(tmpdir(), 'sd-')), 'site.db');
-    database = openDatabase({ url });
-    await migrateDatabase(database, url);
+    ({ database } = await freshDatabase({ seed: false }));
     await database.insert(sites).values({
       id: 'site_t', handle: 't', name: 'T', defaultMarketId: 'se', defaultLocale: 'sv-SE', checkoutBaseUrl: 'http://x/checkout', createdAt: now,
     });

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
 import { authEpoch, credentials, inventoryLevels, markets, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/commerce/credentials';
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
@@ -14,6 +10,7 @@ import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { readAvailabilityBatch, readAvailabilityStatuses } from '@/lib/commerce/availability';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { DomainError } from '@/lib/commerce/errors';
+import { freshDatabase } from './support/database';
 
 // The catalog caches key on the Site's catalog version, read fresh with the credential on
 // every request. These tests change rows directly in the database — the way another
@@ -33,11 +30,7 @@ async function request() {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'catalog-cache-'));
-  url = `file:${join(dir, 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database, dir, url } = await freshDatabase());
   other = openDatabase({ url });
   token = (await createCredential(database, { siteHandle: 'demo', scope: 'core' })).token;
 });

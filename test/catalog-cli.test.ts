@@ -1,16 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq, getTableName } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
+import type { Database } from '@/db/client';
 import * as schema from '@/db/schema';
-import { seedDatabase, WIPE_ORDER } from '@/db/seed';
+import { WIPE_ORDER } from '@/db/seed';
 import { authenticateCredential, createCredential } from '@/lib/commerce/credentials';
+import { freshDatabase } from './support/database';
 
 // The commands a merchant types, run as they run them (tsx, the same flags as package.json),
 // in a scratch folder of their own so .env.local is theirs.
@@ -41,11 +40,7 @@ async function dump(): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'catalog-cli-'));
-  url = `file:${join(dir, 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database, dir, url } = await freshDatabase());
 });
 
 afterAll(() => {

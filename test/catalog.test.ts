@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
+import type { Database } from '@/db/client';
 import { inventoryLevels, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { getCollection, getPublishedProduct, listCatalog, listCollections, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
@@ -13,6 +9,7 @@ import { readAvailabilityBatch, readVariantAvailability } from '@/lib/commerce/a
 import { chooseMarket } from '@/lib/commerce/markets';
 import { DomainError } from '@/lib/commerce/errors';
 import { Product } from '@/lib/contract/catalog';
+import { freshDatabase } from './support/database';
 
 let dir: string;
 let database: Database;
@@ -31,11 +28,7 @@ async function fresh(site: SiteContext['site']) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'catalog-test-'));
-  const url = `file:${join(dir, 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database, dir } = await freshDatabase());
   demo = await siteFor('demo');
   outlet = await siteFor('outlet');
 });

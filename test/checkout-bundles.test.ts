@@ -1,17 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
+import type { Database } from '@/db/client';
 import { bundleItems, bundlePrices, bundles, inventoryLevels, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { DomainError } from '@/lib/commerce/errors';
 import { allocateBundlePrice, changeCheckoutCountry, createCheckoutSession, toCheckoutSession } from '@/lib/commerce/checkout';
 import { findSession } from '@/lib/commerce/checkout/store';
 import { CheckoutSession, CreateCheckoutSessionBody } from '@/lib/contract/checkout';
+import { freshDatabase } from './support/database';
 
 let database: Database;
 let demo: SiteContext;
@@ -60,10 +56,7 @@ async function withStock(variantId: string, quantity: number, body: () => Promis
 }
 
 beforeAll(async () => {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-bundles-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database } = await freshDatabase());
   const context = async (siteHandle: string) => {
     const { token } = await createCredential(database, { siteHandle, scope: 'extended' });
     const made = (await authenticateCredential(database, token))!;

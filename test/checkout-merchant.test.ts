@@ -1,11 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
+import type { Database } from '@/db/client';
 import { inventoryLevels, pickupPoints, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { DomainError } from '@/lib/commerce/errors';
@@ -14,6 +9,7 @@ import {
   updateCheckoutSession, type PaymentProvider,
 } from '@/lib/commerce/checkout';
 import { UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
+import { freshDatabase } from './support/database';
 
 let database: Database;
 let demo: SiteContext;
@@ -48,10 +44,7 @@ async function open(lines: { variantId: string; quantity: number }[], market?: s
 }
 
 beforeAll(async () => {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-checkout-m-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database } = await freshDatabase());
   demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token))!;
 });
 

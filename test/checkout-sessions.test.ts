@@ -1,11 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
+import type { Database } from '@/db/client';
 import { checkoutSessions, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { DomainError } from '@/lib/commerce/errors';
@@ -14,6 +9,7 @@ import {
 } from '@/lib/commerce/checkout';
 import { findSession } from '@/lib/commerce/checkout/store';
 import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
+import { freshDatabase } from './support/database';
 
 const TTL = 86_400;
 let database: Database;
@@ -52,10 +48,7 @@ const address = (over: Partial<Record<string, string>> = {}) =>
     .shippingAddress!;
 
 beforeAll(async () => {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-checkout-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database, { checkoutBaseUrl: 'https://shop.example/checkout' });
+  ({ database } = await freshDatabase({ seed: { checkoutBaseUrl: 'https://shop.example/checkout' } }));
   const context = async (siteHandle: string) =>
     (await authenticateCredential(database, (await createCredential(database, { siteHandle, scope: 'extended' })).token))!;
   demo = await context('demo');

@@ -1,15 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
+import type { Database } from '@/db/client';
 import { checkoutSessionLines, checkoutSessions, productVariants, products, sites } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
 import { KEEP_AFTER_EXPIRY_MS, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
+import { freshDatabase } from './support/database';
 
 const TTL = 3600;
 const HOUR = 3600_000;
@@ -18,10 +14,7 @@ let demo: SiteContext;
 let mug: string;
 
 beforeAll(async () => {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-sweep-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database, { checkoutBaseUrl: 'https://shop.example/checkout' });
+  ({ database } = await freshDatabase({ seed: { checkoutBaseUrl: 'https://shop.example/checkout' } }));
   demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token))!;
   const [row] = await database
     .select({ id: productVariants.id })

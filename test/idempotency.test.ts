@@ -1,10 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
+import type { Database } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
 import { DomainError } from '@/lib/commerce/errors';
 import {
@@ -13,6 +9,7 @@ import {
 } from '@/lib/commerce/idempotency';
 import { answerOf, commitDeferred, runIdempotent, type IdempotencyInput, type IdempotentRun } from '@/lib/http/idempotency';
 import { bodyTextOf } from '@/lib/http/reply';
+import { freshDatabase } from './support/database';
 
 // lib/http is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -22,9 +19,7 @@ let n = 0;
 const uniqueKey = () => `key-${++n}-${Math.random().toString(36).slice(2)}`;
 
 beforeAll(async () => {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-idem-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
+  ({ database } = await freshDatabase({ seed: false }));
 });
 
 describe('the key record', () => {

@@ -8,8 +8,6 @@ import { createClient, type Client } from '@libsql/client';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
 import {
   consents, newsletterSubscriptions, notificationFlows, outboxMessages, products, productVariants, sites, stockSubscriptions,
 } from '@/db/schema';
@@ -23,6 +21,7 @@ import { claimDueMessages, requeueFailedMessages } from '@/lib/commerce/signups/
 import { drainOutbox, messageIdFor, type DrainOptions } from '@/lib/mail/drain';
 import { emlMailer, smtpMailer, type Mailer } from '@/lib/mail/transport';
 import { header, links, part, testSmtp, waitFor, type TestSmtp } from './support/smtp';
+import { freshDatabase } from './support/database';
 
 const ORIGIN = 'https://shop.example.test';
 const FROM = 'shop@nordlys.example';
@@ -39,10 +38,7 @@ let counter = 0;
 const address = (tag: string) => `${tag}.${++counter}.${Date.now()}@example.se`;
 
 beforeAll(async () => {
-  url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-mail-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database, url } = await freshDatabase());
   demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'core' })).token))!;
   // Another connection, as sqlite3 or an import job would be: changes made here are not ours.
   raw = createClient({ url, concurrency: 1 });

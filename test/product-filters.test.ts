@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
+import type { Database } from '@/db/client';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { listCatalog, listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
 import { buildOpenApiDocument } from '@/lib/contract/openapi';
 import { CatalogListQuery, ProductListQuery } from '@/lib/contract/operations/reads';
+import { freshDatabase } from './support/database';
 
 let dir: string;
 let database: Database;
@@ -18,11 +15,7 @@ let se: MarketChoice;
 let all: { handle: string; variants: string[] }[];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'filters-test-'));
-  const url = `file:${join(dir, 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database, dir } = await freshDatabase());
   const { token } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
   demo = (await authenticateCredential(database, token))!.site;
   se = await chooseMarket(database, demo, {});

@@ -1,17 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase } from '@/db/seed';
 import { consents, newsletterSubscriptions, outboxMessages, products, productVariants, sites, stockSubscriptions } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { DomainError } from '@/lib/commerce/errors';
 import { requireConsent, subscribeToNewsletter, subscribeToStockNotifications } from '@/lib/commerce/signups';
 import { NewsletterSubscriptionRequest, StockSubscriptionRequest } from '@/lib/contract/signups';
+import { freshDatabase } from './support/database';
 
 let database: Database;
 let demo: SiteContext;
@@ -31,10 +27,7 @@ const consent = { granted: true as const, text: 'Mail me once when this is back 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 beforeAll(async () => {
-  const url = `file:${join(mkdtempSync(join(tmpdir(), 'sd-signups-')), 'site.db')}`;
-  database = openDatabase({ url });
-  await migrateDatabase(database, url);
-  await seedDatabase(database);
+  ({ database } = await freshDatabase());
   const context = async (siteHandle: string) =>
     (await authenticateCredential(database, (await createCredential(database, { siteHandle, scope: 'core' })).token))!;
   demo = await context('demo');

@@ -1,0 +1,23 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase, type SeedOptions } from '@/db/seed';
+
+export type TestDatabase = { database: Database; url: string; file: string; dir: string };
+
+/**
+ * A database file of its own in a new temporary folder, migrated, and seeded with the demo
+ * unless `seed: false` (or seeded with the options given).
+ */
+export async function freshDatabase(options: { seed?: boolean | SeedOptions; busyTimeoutMs?: number } = {}): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'sd-test-'));
+  const file = join(dir, 'site.db');
+  const url = `file:${file}`;
+  const database = openDatabase({ url, busyTimeoutMs: options.busyTimeoutMs });
+  await migrateDatabase(database, url);
+  const seed = options.seed ?? true;
+  if (seed) await seedDatabase(database, seed === true ? {} : seed);
+  return { database, url, file, dir };
+}
