@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 // POST /site/v1/commerce/checkout-sessions — the session and its lines are written in one
 // batch with the Idempotency-Key's answer (deferredWrites: see lib/http/idempotency.ts).
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
     const { session, write } = await planCheckoutSession(db(), { site, credentialId }, body, { ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS });
     return created(CheckoutSession.parse(toCheckoutSession(session, site)), `/site/v1/commerce/checkout-sessions/${session.id}`, {
