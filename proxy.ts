@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
+import { siteApiAnswers } from '@/lib/site-client/health';
 import { productPageKey } from '@/lib/storefront-page-key';
 import { CACHED_PAGES_PREFIX, cachedProductPath } from '@/lib/storefront-routing';
 
@@ -37,6 +38,9 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
 
   if (path === CACHED_PAGES_PREFIX || path.startsWith(`${CACHED_PAGES_PREFIX}/`)) return notFound();
 
+  const outage = await shopPageDuringOutage(path);
+  if (outage) return outage;
+
   const handle = PRODUCT_PAGE.exec(path)?.[1];
   if (handle) {
     const key = await productPageKey(req);
@@ -53,8 +57,35 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
   return undefined;
 }
 
+/** The shop's pages rendered on request (the matcher below lists the same). */
+const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+)?$/;
+
+/**
+ * 4. While the API does not answer, a shop page still renders — its layout says the shop
+ *    cannot be loaded — but as 503 with Retry-After, so monitors and crawlers see the
+ *    outage. Next fixes the status before the page renders and offers a page no way to
+ *    choose 503, so it is set here (and a product page is not taken from the page cache).
+ */
+async function shopPageDuringOutage(path: string): Promise<Response | undefined> {
+  if (!SHOP_PAGE.test(path) || (await siteApiAnswers())) return undefined;
+  return NextResponse.next({ status: 503, headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' } });
+}
+
 function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 
-export const config = { matcher: ['/(.*%.*)', '/products/:handle([a-z0-9][a-z0-9-]*)', '/storefront-cache', '/storefront-cache/:path*'] };
+export const config = {
+  matcher: [
+    '/(.*%.*)',
+    '/products/:handle([a-z0-9][a-z0-9-]*)',
+    '/storefront-cache',
+    '/storefront-cache/:path*',
+    // the shop's other pages, for step 4
+    '/',
+    '/products',
+    '/collections/:handle',
+    '/cart',
+    '/checkout/:path+',
+  ],
+};

@@ -12,3 +12,4 @@ export * from './analytics';
 export { call } from './request';
 export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';
+export { noteApiFailure, siteApiAnswers } from './health';
