@@ -61,10 +61,10 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
 const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+)?$/;
 
 /**
- * 4. While the API does not answer, a shop page still renders — its layout says the shop
- *    cannot be loaded — but as 503 with Retry-After, so monitors and crawlers see the
- *    outage. Next fixes the status before the page renders and offers a page no way to
- *    choose 503, so it is set here (and a product page is not taken from the page cache).
+ * While the API does not answer, a shop page still renders — its layout says the shop
+ * cannot be loaded — but as 503 with Retry-After, so monitors and crawlers see the outage.
+ * Next fixes the status before the page renders and offers a page no way to choose 503, so
+ * it is set here (and a product page is not taken from the page cache meanwhile).
  */
 async function shopPageDuringOutage(path: string): Promise<Response | undefined> {
   if (!SHOP_PAGE.test(path) || (await siteApiAnswers())) return undefined;
@@ -81,7 +81,7 @@ export const config = {
     '/products/:handle([a-z0-9][a-z0-9-]*)',
     '/storefront-cache',
     '/storefront-cache/:path*',
-    // the shop's other pages, for step 4
+    // the shop's other pages, for shopPageDuringOutage
     '/',
     '/products',
     '/collections/:handle',
