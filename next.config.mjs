@@ -55,6 +55,10 @@ const nextConfig = {
     // Two root layouts (pages rendered on request, cached product pages): unmatched URLs
     // get app/global-not-found.tsx, a whole document of its own.
     globalNotFound: true,
+    // Server actions take the shop's small forms (cart, checkout, signups, preferences: a
+    // few hundred bytes with their state). Next counts an action's body while it streams in,
+    // chunked or not, and stops at this limit (default 1 MB) with a 413.
+    serverActions: { bodySizeLimit: '32kb' },
   },
 };
 

@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
+import { siteApiAnswers } from '@/lib/site-client/health';
 import { productPageKey } from '@/lib/storefront-page-key';
 import { CACHED_PAGES_PREFIX, cachedProductPath } from '@/lib/storefront-routing';
 import { HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
@@ -43,6 +44,9 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
   if (path === CACHED_PAGES_PREFIX || path.startsWith(`${CACHED_PAGES_PREFIX}/`)) return notFound();
 
   if (!isDocumentPath(path)) return undefined;
+  if (await shopPageDuringOutage(path)) {
+    return pageWithNonce(req, { status: 503, headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' } });
+  }
 
   const handle = PRODUCT_PAGE.exec(path)?.[1];
   if (handle) {
@@ -76,12 +80,12 @@ function isDocumentPath(path: string): boolean {
  * also goes on the request: Next reads the nonce from there and puts it on every script it
  * emits. (Never on the rewrite to a cached page: a nonce must not end up in shared HTML.)
  */
-function pageWithNonce(req: NextRequest): Response {
+function pageWithNonce(req: NextRequest, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64');
   const policy = noncePolicy(nonce, { development: env().NODE_ENV === 'development' });
   const headers = new Headers(req.headers);
   headers.set('Content-Security-Policy', policy);
-  return NextResponse.next({ request: { headers }, headers: { 'Content-Security-Policy': policy, ...transportSecurity(req) } });
+  return NextResponse.next({ request: { headers }, status: init.status, headers: { ...init.headers, 'Content-Security-Policy': policy, ...transportSecurity(req) } });
 }
 
 /**
@@ -94,6 +98,19 @@ function transportSecurity(req: NextRequest): Record<string, string> {
   const forwardedHttps = /^\s*https\s*(,|$)/i.test(req.headers.get('x-forwarded-proto') ?? '');
   const publicHttps = env().STOREFRONT_ORIGIN?.startsWith('https:') ?? false;
   return forwardedHttps || publicHttps ? { 'Strict-Transport-Security': HSTS } : {};
+}
+
+/** The shop's pages rendered on request (the matcher below lists the same). */
+const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+)?$/;
+
+/**
+ * While the API does not answer, a shop page still renders — its layout says the shop
+ * cannot be loaded — but as 503 with Retry-After, so monitors and crawlers see the outage.
+ * Next fixes the status before the page renders and offers a page no way to choose 503, so
+ * it is set here (and a product page is not taken from the page cache meanwhile).
+ */
+async function shopPageDuringOutage(path: string): Promise<boolean> {
+  return SHOP_PAGE.test(path) && !(await siteApiAnswers());
 }
 
 function notFound(): Response {

@@ -1,18 +1,25 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { cookies } from 'next/headers';
 import { connection } from 'next/server';
+import { noteApiFailure } from '@/lib/site-client';
 import './storefront.css';
 import { Providers } from './_components/providers';
 import { ShopChrome } from './_components/shop-chrome';
 import { ShopUnavailable } from './_components/shop-unavailable';
 import { itemCount, readCart } from './_lib/cart';
 import { documentMetadata, documentViewport } from './_lib/document';
-import { dictionary } from './_lib/i18n';
-import { requestOrigin, shop, snapshot } from './_lib/shop';
+import { dictionary, uiLanguage } from './_lib/i18n';
+import { LOCALE_COOKIE, requestOrigin, shop, snapshot } from './_lib/shop';
 
 export async function generateMetadata(): Promise<Metadata> {
   // Canonical and Open Graph URLs resolve against the host the shopper (or crawler) used.
   return documentMetadata(await requestOrigin());
+}
+
+/** The shopper's language when the API (which knows the Site's default) cannot be asked. */
+async function cookieLanguage() {
+  return uiLanguage((await cookies()).get(LOCALE_COOKIE)?.value ?? 'en');
 }
 
 export const viewport: Viewport = documentViewport;
@@ -24,15 +31,20 @@ export const viewport: Viewport = documentViewport;
  * and make all of them render on request. Moving between the two is a full page load.
  *
  * Nothing here may call the API at build time, when no server runs. The page language
- * follows the shopper's locale; if the API is down the page says so, in English.
+ * follows the shopper's locale; if the API is down the page says so, in the language of
+ * the shopper's locale cookie (else English). Its status is 503: the proxy checks that the
+ * API answers before a shop page renders (lib/site-client/health.ts); telling it of this
+ * failure makes the next request check again.
  */
 export default async function StorefrontLayout({ children }: { children: ReactNode }) {
   await connection();
   const context = await shop().catch(() => null);
   if (!context) {
+    noteApiFailure();
+    const lang = await cookieLanguage();
     return (
-      <html lang="en">
-        <body><ShopUnavailable t={dictionary('en')} /></body>
+      <html lang={lang}>
+        <body><ShopUnavailable t={dictionary(lang)} /></body>
       </html>
     );
   }

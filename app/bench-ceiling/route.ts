@@ -1,4 +1,6 @@
+import { readBodyCapped } from '@/lib/body-limit';
 import { env } from '@/lib/env';
+import { MAX_BODY_BYTES } from '@/lib/http/body';
 
 /**
  * GET /bench-ceiling?bytes=N — the framework's ceiling for `npm run bench`: a trivial
@@ -45,11 +47,13 @@ export function GET(req: Request): Response {
 
 export async function POST(req: Request): Promise<Response> {
   if (env().BENCH_CEILING !== '1') return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
-  const text = await req.text();
+  // The API's own cap, so the comparison stays fair (and the read bounded).
+  const received = (await readBodyCapped(req, MAX_BODY_BYTES).catch(() => null))?.byteLength;
+  if (received === undefined) return new Response(null, { status: 413 });
   const asked = Number(new URL(req.url).searchParams.get('bytes') ?? 5120);
   const bytes = Number.isInteger(asked) ? Math.min(Math.max(asked, 16), 1 << 20) : 5120;
   return new Response(bodyOf(bytes), {
     status: 201,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Received-Bytes': String(text.length) },
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Received-Bytes': String(received) },
   });
 }

@@ -5,7 +5,7 @@ test('views, add to cart and begin checkout reach the analytics operation with a
   await page.goto('/collections/textiles');
   await page.getByRole('link', { name: 'Linen Tote Bag' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Linen Tote Bag' })).toBeVisible();
-  await page.waitForLoadState('networkidle'); // hydrated: see openProduct
+  await expect(page.locator('.cart-link .cart-count')).toBeVisible(); // hydrated: see openProduct
   await page.getByRole('radio', { name: 'Natural' }).check();
   await page.getByRole('button', { name: 'Add to cart' }).click();
   await expect(page.getByText('Added to your cart.')).toBeVisible();

@@ -24,4 +24,27 @@ test.describe('when the API is down', () => {
     expect(log).not.toContain(creds().storefront);
     await page.close();
   });
+
+  test('pages answer 503 with Retry-After and a title in the shopper’s language', async ({ browser }) => {
+    const cases: [string | null, string][] = [
+      [null, 'We couldn’t load this page'],
+      ['en-SE', 'We couldn’t load this page'],
+      ['de-DE', 'Die Seite konnte nicht geladen werden'],
+      ['sv-SE', 'Vi kunde inte visa sidan'],
+    ];
+    for (const [locale, title] of cases) {
+      const context = await browser.newContext({ baseURL: server.url });
+      if (locale) await context.addCookies([{ name: 'locale', value: locale, url: server.url }]);
+      const page = await context.newPage();
+      for (const path of ['/', '/products', '/products/linen-tote-bag', '/collections/kitchen', '/cart', '/checkout/cs_123']) {
+        const res = await page.goto(path);
+        expect(res?.status(), `${path} ${locale}`).toBe(503);
+        expect(res?.headers()['retry-after']).toBeTruthy();
+        expect(res?.headers()['cache-control']).toContain('no-store');
+        await expect(page).toHaveTitle(title);
+        await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      }
+      await context.close();
+    }
+  });
 });

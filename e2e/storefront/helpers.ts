@@ -61,13 +61,17 @@ export async function useLocale(context: BrowserContext, market = 'se', locale =
 }
 
 /**
- * Opens a product page and waits until it has hydrated (its network goes quiet after the
- * cart count is fetched). Product pages are cached HTML, so they paint at once; a click on
- * "Add to cart" before hydration is a plain form post that adds the item but cannot show
- * the action's confirmation on a cached page.
+ * Opens a product page and waits until it has hydrated and its header shows the cart count.
+ * Product pages are cached HTML, so they paint at once; a click on "Add to cart" before
+ * hydration is a plain form post that adds the item but cannot show the action's
+ * confirmation on a cached page. A cached page asks for the count only once it has
+ * hydrated, so the count on screen is the condition (the network going quiet for 500 ms
+ * is not one: on a busy machine hydration can come later than that).
  */
 export async function openProduct(page: Page, path: string) {
-  return page.goto(path, { waitUntil: 'networkidle' });
+  const response = await page.goto(path);
+  await expect(page.locator('.cart-link .cart-count')).toBeVisible();
+  return response;
 }
 
 /** A full-page screenshot kept as a test artifact (attached to the report and in test-results/storefront). */

@@ -193,6 +193,8 @@ test.describe('cached product pages', () => {
   });
 
   test('the header counts the shopper’s own cart on a cached page', async ({ page, context, request, browser }) => {
+    // Two browser contexts and four page loads: more than the default 30 s on a busy machine.
+    test.slow();
     const handle = 'fjord-ceramic-mug';
     const cached = await cachedPage(request, handle, 'market=se; locale=en-SE');
     // The shared HTML holds no cart count: it is asked for in the browser.

@@ -10,6 +10,7 @@ import { CACHE_PROFILES, etagMatches, strongEtag } from './cache';
 import { problemResponse, zodFieldErrors } from './problems';
 import { requestIdFor } from './request-id';
 import { readJsonBody } from './body';
+import { allowedMethods } from './methods';
 import { applyRateLimit } from './rate-limit';
 import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from './idempotency';
 import { bodyTextOf, type Reply } from './reply';
@@ -275,13 +276,13 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof ALL_METHODS)[number];
 
 /**
- * Every method a path does not serve answers 405 with Allow, as problem+json, from here.
- * Use: `export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({ GET: route(...) })`.
+ * Every method a path does not serve answers 405 with Allow, as problem+json, from here;
+ * OPTIONS answers 204 with exactly the methods served (Next's own OPTIONS would list every
+ * method exported, and this exports them all).
+ * Use: `export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({ GET: route(...) })`.
  */
-export function endpoint(served: Partial<Record<Exclude<Method, 'HEAD'>, RouteHandler>>): Record<Method, RouteHandler> {
-  const allowed: string[] = Object.keys(served);
-  if (served.GET) allowed.splice(1, 0, 'HEAD');
-  const allow = allowed.join(', ');
+export function endpoint(served: Partial<Record<Exclude<Method, 'HEAD'>, RouteHandler>>): Record<Method | 'OPTIONS', RouteHandler> {
+  const allow = allowedMethods(Object.keys(served)).join(', ');
   const notAllowed: RouteHandler = async (req) => {
     const requestId = requestIdFor(req);
     return problemResponse({
@@ -291,7 +292,9 @@ export function endpoint(served: Partial<Record<Exclude<Method, 'HEAD'>, RouteHa
       headers: { Allow: allow, 'X-Request-Id': requestId },
     });
   };
-  const out = {} as Record<Method, RouteHandler>;
+  const options: RouteHandler = async (req) =>
+    new Response(null, { status: 204, headers: { Allow: `${allow}, OPTIONS`, 'X-Request-Id': requestIdFor(req), 'Cache-Control': 'no-store' } });
+  const out = { OPTIONS: options } as Record<Method | 'OPTIONS', RouteHandler>;
   for (const m of ALL_METHODS) {
     out[m] = m === 'HEAD' ? (served.GET ?? notAllowed) : (served[m] ?? notAllowed);
   }

@@ -13,3 +13,4 @@ export { call } from './request';
 export { nameShoppersWith } from './config';
 export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';
+export { noteApiFailure, siteApiAnswers } from './health';

@@ -8,8 +8,8 @@ import { useT } from './i18n-context';
 /** react-query key of the cart's item count; cart actions put their new count here. */
 export const CART_COUNT_QUERY = ['cart-count'] as const;
 
-async function loadCount(): Promise<number> {
-  const res = await fetch('/shop-api/cart-count', { cache: 'no-store' });
+async function loadCount({ signal }: { signal: AbortSignal }): Promise<number> {
+  const res = await fetch('/shop-api/cart-count', { cache: 'no-store', signal });
   if (!res.ok) throw new Error(`cart count ${res.status}`);
   return ((await res.json()) as { count: number }).count;
 }

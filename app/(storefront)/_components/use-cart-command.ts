@@ -24,8 +24,13 @@ export function useCartCommand(endpoint: string) {
   const client = useQueryClient();
   const mutation = useMutation({
     mutationFn: (body: URLSearchParams) => post(endpoint, body),
-    onSuccess: (result) => {
-      if (result.status === 'added' && result.cartCount !== undefined) client.setQueryData(CART_COUNT_QUERY, result.cartCount);
+    onSuccess: async (result) => {
+      if (result.status !== 'added' || result.cartCount === undefined) return;
+      // A count asked for before this add (a cached page asks once it has hydrated) may
+      // still be on its way on a busy server: it would land after this newer count and
+      // show the cart as it was — until the count went stale, 15 s later. Drop it first.
+      await client.cancelQueries({ queryKey: CART_COUNT_QUERY });
+      client.setQueryData(CART_COUNT_QUERY, result.cartCount);
     },
   });
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
 import { SiteApiError } from '@/lib/site-client';
 
 /**
@@ -36,23 +37,24 @@ export function seeOther(location: string): Response {
 }
 
 /** A form the shop's own pages post is a few fields; anything larger is not one of them. */
-const MAX_FORM_BYTES = 4096;
+export const MAX_FORM_BYTES = 4096;
 
 /**
  * Reads an `application/x-www-form-urlencoded` body (what a form posts without JavaScript,
- * and what the pages' scripts send): null for another media type, no Content-Length (a
- * browser always sends one for a form), more than 4 KiB, or bytes that are not UTF-8. The
- * server reads no more than the declared length, so the read is bounded.
+ * and what the pages' scripts send), or the answer that refuses it: 413 past 4 KiB — cut
+ * off while it streams in, chunked or not, never read whole — and 400 for another media
+ * type or bytes that are not UTF-8.
  */
-export async function readForm(req: Request): Promise<URLSearchParams | null> {
+export async function readForm(req: Request): Promise<URLSearchParams | Response> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const length = Number(req.headers.get('content-length') ?? NaN);
-  if (type !== 'application/x-www-form-urlencoded' || !Number.isInteger(length) || length > MAX_FORM_BYTES) return null;
-  try {
-    return new URLSearchParams(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer()));
-  } catch {
-    return null;
-  }
+  if (type !== 'application/x-www-form-urlencoded') return json({ code: 'validation_failed' }, 400);
+  const text = await readTextCapped(req, MAX_FORM_BYTES).catch((error: unknown) => {
+    if (error instanceof BodyTooLarge) return 'too_large' as const;
+    throw error;
+  });
+  if (text === 'too_large') return json({ code: 'payload_too_large' }, 413);
+  if (text === null) return json({ code: 'validation_failed' }, 400);
+  return new URLSearchParams(text);
 }
 
 /** The pages' scripts ask for JSON; a form posted without JavaScript does not. */

@@ -10,13 +10,14 @@ import type { CartCommandResult } from './cart-commands';
  *
  * The pages' scripts send the form and get the result as JSON (200 added, 422 refused).
  * Without JavaScript the browser posts the form itself: 303 to the cart when added, else
- * back to the product. Other sites are refused (403), as at every shop endpoint.
+ * back to the product. Other sites are refused (403), as at every shop endpoint; a body
+ * that is not a small form, 400 or 413.
  */
 export function cartCommandRoute(run: (form: URLSearchParams) => Promise<CartCommandResult>) {
   return async function POST(req: Request): Promise<Response> {
     if (!sameOrigin(req)) return new Response(null, { status: 403 });
     const form = await readForm(req);
-    if (!form) return json({ code: 'validation_failed' }, 400);
+    if (form instanceof Response) return form;
     const result = await run(form);
     if (wantsJson(req)) return json(result, result.status === 'added' ? 200 : 422);
     if (result.status === 'added' || !result.productHandle) return seeOther('/cart');

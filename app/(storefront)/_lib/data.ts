@@ -26,9 +26,26 @@ export function productIn(handle: string, where: Required<Locality>): Promise<Pr
 /** The product in the shopper's market and language (cookies). */
 export const product = cache(async (handle: string) => productIn(handle, await locality()));
 
-export const collection = cache(async (handle: string, cursor?: string) =>
-  orNotFound(fetchCollection(handle, { ...(await locality()), limit: 24, cursor })),
-);
+/**
+ * A list page from `cursor`, and the cursor it was read from. A cursor the API refuses (a
+ * stale link, a crawler's guess, a typo) shows the first page, as a plain list URL does:
+ * a list page is never an error for its cursor alone.
+ */
+export async function listFrom<T>(cursor: string | undefined, read: (cursor?: string) => Promise<T>): Promise<{ page: T; cursor?: string }> {
+  if (cursor === undefined) return { page: await read() };
+  try {
+    return { page: await read(cursor), cursor };
+  } catch (error) {
+    if (!isSiteApiError(error, 'validation_failed') || !error.errors.some((e) => e.pointer === '#/query/cursor')) throw error;
+    return { page: await read() };
+  }
+}
+
+/** A collection's page (the shop's 404 when the API has none), and the cursor it was read from. */
+export const collection = cache(async (handle: string, cursor?: string) => {
+  const where = await locality();
+  return listFrom(cursor, (from) => orNotFound(fetchCollection(handle, { ...where, limit: 24, cursor: from })));
+});
 
 export type ResolvedVariant = { product: Omit<CatalogProduct, 'variants'>; variant: Variant };
 

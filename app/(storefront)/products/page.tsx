@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { fetchProducts } from '@/lib/site-client';
 import { Pagination } from '../_components/pagination';
 import { ProductGrid } from '../_components/product-card';
+import { listFrom } from '../_lib/data';
 import { locality, shop } from '../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -15,9 +16,9 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function ProductsPage({ searchParams }: Props) {
   const { cursor } = await searchParams;
-  const current = typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined;
   const [{ t, locale }, where] = await Promise.all([shop(), locality()]);
-  const page = await fetchProducts({ ...where, limit: 24, cursor: current });
+  const wanted = typeof cursor === 'string' && cursor.length <= 512 ? cursor : undefined;
+  const { page, cursor: current } = await listFrom(wanted, (from) => fetchProducts({ ...where, limit: 24, cursor: from }));
   return (
     <>
       <div className="page-head"><h1>{t.allProducts}</h1></div>

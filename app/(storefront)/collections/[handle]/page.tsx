@@ -16,7 +16,7 @@ function cursorOf(value: string | string[] | undefined) {
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const [{ handle }, { cursor }, { site }] = await Promise.all([params, searchParams, shop()]);
-  const c = await collection(handle, cursorOf(cursor));
+  const { page: c } = await collection(handle, cursorOf(cursor));
   return {
     title: `${c.title} | ${site.name}`,
     description: c.description,
@@ -27,8 +27,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
 
 export default async function CollectionPage({ params, searchParams }: Props) {
   const [{ handle }, { cursor }, { t, locale }] = await Promise.all([params, searchParams, shop()]);
-  const current = cursorOf(cursor);
-  const c = await collection(handle, current);
+  const { page: c, cursor: current } = await collection(handle, cursorOf(cursor));
   return (
     <>
       <nav className="breadcrumbs" aria-label={t.breadcrumb}>

@@ -9,4 +9,4 @@ function notFound(req: Request): Response {
   return problemResponse({ code: 'not_found', detail: 'No such operation.', requestId, headers: { 'X-Request-Id': requestId } });
 }
 
-export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

@@ -8,6 +8,6 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // GET /site/v1/site
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(getSite, async ({ site }) => ok(await readSite(db(), site), { schema: Site, cache: 'site' })),
 });

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/analytics/events
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route(submitAnalyticsEvents, async ({ site, body }) => {
     const receipt = await recordAnalyticsEvents(db(), site, body.events);
     return accepted(AnalyticsReceipt.parse(receipt));

@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 const Statuses = AvailabilityBatch.omit({ asOf: true });
 
 // GET /site/v1/commerce/availability?variantIds=a,b,c
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(getAvailabilityBatch, async ({ site, query }) =>
     ok(await readAvailabilityStatuses(db(), site, query.variantIds), {
       schema: Statuses,

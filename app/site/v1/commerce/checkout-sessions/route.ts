@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 
 // POST /site/v1/commerce/checkout-sessions — the session and its lines are written in one
 // batch with the Idempotency-Key's answer (deferredWrites: see lib/http/idempotency.ts).
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
     // Now and then a creation also deletes long-expired sessions, after the answer is sent;
     // a failed sweep only leaves more for the next one.

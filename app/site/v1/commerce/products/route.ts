@@ -9,7 +9,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // GET /site/v1/commerce/products
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(listProductsOperation, async ({ site, query }) => {
     const choice = await chooseMarket(db(), site, query);
     return ok(await listProducts(db(), site, choice, query), { schema: ProductPage, cache: 'catalog', contentLanguage: choice.locale });

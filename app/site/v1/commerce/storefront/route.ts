@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // GET /site/v1/commerce/storefront
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(getStorefront, async ({ site, query }) => {
     const snapshot = await readStorefrontSnapshot(db(), site, query);
     return ok(snapshot, { schema: StorefrontSnapshot, cache: 'snapshot', contentLanguage: snapshot.locale });

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/newsletter/subscriptions
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...createNewsletterSubscription, precheck: requireConsent }, async ({ site, credentialId, body }) => {
     await subscribeToNewsletter(db(), { site, credentialId }, body);
     // New or known address: the same answer, so the endpoint cannot be used to probe subscribers.

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // GET /site/v1/commerce/availability/{variantId}
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(getAvailability, async ({ site, params }) =>
     ok(Availability.parse(await readVariantAvailability(db(), site, params.variantId)), { cache: 'availability' }),
   ),

@@ -7,7 +7,7 @@ import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   // GET /site/v1/commerce/checkout-sessions/{id}
   GET: route(op.getCheckoutSession, async ({ site, params }) => {
     const session = await getCheckoutSession(db(), site, params.id);

@@ -9,7 +9,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // GET /site/v1/commerce/collections/{handle}
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(getCollectionOperation, async ({ site, params, query }) => {
     const choice = await chooseMarket(db(), site, query);
     const collection = await getCollection(db(), site, params.handle, choice, query);

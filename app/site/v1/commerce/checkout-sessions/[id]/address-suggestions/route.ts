@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // GET /site/v1/commerce/checkout-sessions/{id}/address-suggestions?q=
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(op.suggestCheckoutAddresses, async ({ site, params, query }) => {
     const data = await suggestAddresses(db(), site, params.id, query.q);
     return ok(AddressSuggestions.parse({ data }), { cache: 'session' });

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/commerce/checkout-sessions/{id}/change-country
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route(op.changeCheckoutCountry, async ({ site, params, body }) => {
     const { session, quote } = await changeCheckoutCountry(db(), site, params.id, body.country);
     return ok(CountryChangeQuote.parse({ session: toCheckoutSession(session, site), quote }), {

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/commerce/checkout-sessions/{id}/delivery-options
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route(op.listDeliveryOptions, async ({ site, params, body }) => {
     const { options, selected, session } = await deliveryOptions(db(), site, params.id, body);
     return ok(DeliveryOptions.parse({ options, selected, session: toCheckoutSession(session, site) }), {

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/commerce/checkout-sessions/{id}/prepare-payment
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route(op.prepareCheckoutPayment, async ({ site, params, body }) => {
     const { session, payment } = await prepareCheckoutPayment(db(), site, params.id, body);
     return ok(PaymentPreparation.parse({ session: toCheckoutSession(session, site), payment: paymentView(payment, session.currency) }), {

@@ -1,0 +1,134 @@
+import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { operations } from '@/lib/contract/operations';
+import { allowedMethods } from './methods';
+import { problemResponse } from './problems';
+import { requestIdFor } from './request-id';
+
+/**
+ * Requests refused before Next sees them, from the HTTP server's own 'request' event — the
+ * only code of ours that runs before Next turns a request into a WHATWG Request:
+ *
+ * - TRACE (and TRACK) answer 405 on every path. That constructor throws for TRACE, so Next
+ *   answered a bare 500 and logged a stack, in the proxy and in every route handler.
+ * - A body sent to a page (a server action, or a form posted to it) must say its length
+ *   (411 if not) and be at most PAGE_BODY_LIMIT (413 if not). Next counts an action's body
+ *   as it streams in, but past its limit it answers 500 and still drains the whole upload.
+ *   The API and the shop's endpoints read their bodies with a cap of their own.
+ */
+export function guardServer(): void {
+  const proto = Server.prototype as Server & { [PATCHED]?: true };
+  if (proto[PATCHED]) return;
+  proto[PATCHED] = true;
+  const emit = proto.emit;
+  proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'request') {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      if (req.method === 'TRACE' || req.method === 'TRACK') {
+        void answerTrace(req, res);
+        return true;
+      }
+      const refusal = pageBodyRefusal(req.method ?? 'GET', pathOf(req), req.headers['content-length']);
+      if (refusal) {
+        refuse(req, res, refusal);
+        return true;
+      }
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof proto.emit;
+}
+
+const PATCHED = Symbol.for('site-delivery.server-guard');
+
+/** /site/v1 paths, as patterns, with the methods the contract serves on each. */
+const API_PATHS: { pattern: RegExp; allow: string }[] = (() => {
+  const byPath = new Map<string, string[]>();
+  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method.toUpperCase()]);
+  const out = [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp(`^/site/v1${path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
+    allow: allowedMethods(methods).join(', '),
+  }));
+  out.push({ pattern: /^\/site\/v1\/openapi\.json$/, allow: 'GET, HEAD' });
+  return out;
+})();
+
+/** Exported for the tests: the answer to a TRACE of `path` (headers and body). */
+export async function traceAnswer(path: string, requestIdHeader: string | undefined): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  if (path === '/site/v1' || path.startsWith('/site/v1/')) {
+    const requestId = requestIdFor(new Request('http://localhost/', { headers: requestIdHeader ? { 'x-request-id': requestIdHeader } : {} }));
+    const known = API_PATHS.find((p) => p.pattern.test(path));
+    const response = known
+      ? problemResponse({
+          code: 'method_not_allowed',
+          detail: `TRACE is not served here. Allowed: ${known.allow}.`,
+          requestId,
+          headers: { Allow: known.allow, 'X-Request-Id': requestId },
+        })
+      : problemResponse({ code: 'not_found', detail: 'No such operation.', requestId, headers: { 'X-Request-Id': requestId } });
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+  }
+  const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+  if (path === '/shop-api' || path.startsWith('/shop-api/')) {
+    // The shop's own endpoints answer JSON with a code, as for any other refusal.
+    return { status: 405, headers: { ...headers, Allow: 'GET, HEAD, POST', 'Content-Type': 'application/json; charset=utf-8' }, body: '{"code":"method_not_allowed"}' };
+  }
+  // Pages (the shop's and the API reference): a plain page, as browsers show other errors.
+  const allow = path === '/docs' || path.startsWith('/docs/') ? 'GET, HEAD' : 'GET, HEAD, POST';
+  return {
+    status: 405,
+    headers: { ...headers, Allow: allow, 'Content-Type': 'text/html; charset=utf-8' },
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>405 Method not allowed</title></head><body><h1>Method not allowed</h1><p>This address does not answer TRACE.</p></body></html>',
+  };
+}
+
+/** The shop's forms and server actions send a few hundred bytes; Next's own limit is set to the same. */
+export const PAGE_BODY_LIMIT = 32 * 1024;
+
+/** Paths whose handlers read bodies with their own cap (lib/body-limit.ts). */
+const CAPPED_READERS = /^\/(?:site\/v1|shop-api|bench-ceiling)(?:\/|$)/;
+
+/** Exported for the tests: the refusal of a body sent to a page, or null to let it through. */
+export function pageBodyRefusal(method: string, path: string, contentLength: string | undefined): { status: number; headers: Record<string, string>; body: string } | null {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || CAPPED_READERS.test(path)) return null;
+  const length = contentLength === undefined ? NaN : Number(contentLength);
+  if (Number.isInteger(length) && length <= PAGE_BODY_LIMIT) return null;
+  const [status, title] = Number.isInteger(length) ? [413, 'Content too large'] : [411, 'Length required'];
+  return {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} ${title}</title></head><body><h1>${title}</h1><p>A page takes a body of at most ${PAGE_BODY_LIMIT} bytes, with its Content-Length.</p></body></html>`,
+  };
+}
+
+function pathOf(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    // an unparseable target gets the page answers
+    return '/';
+  }
+}
+
+async function answerTrace(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = pathOf(req);
+  const header = req.headers['x-request-id'];
+  const answer = await traceAnswer(path, typeof header === 'string' ? header : undefined).catch(() => null);
+  refuse(req, res, answer ?? { status: 500, headers: {}, body: '' });
+}
+
+/**
+ * What a sender still sends after the answer is read and dropped, so it sees the answer
+ * (hanging up at once would reset the connection under it, answer unread); past this much,
+ * the connection is closed.
+ */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+function refuse(req: IncomingMessage, res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string }) {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > DRAIN_BYTES) req.socket.destroy();
+  });
+  req.on('error', () => {});
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+}

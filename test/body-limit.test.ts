@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/body-limit';
+import { PAGE_BODY_LIMIT, pageBodyRefusal, traceAnswer } from '@/lib/http/server-guard';
+
+/** A body that never ends (as a chunked upload need not), counting what was pulled from it. */
+function endless(headers: Record<string, string> = {}, chunkBytes = 64 * 1024) {
+  const seen = { pulled: 0, cancelled: false };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        seen.pulled += 1;
+        controller.enqueue(new Uint8Array(chunkBytes).fill(0x61));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    },
+    // nothing is pulled before someone reads
+    { highWaterMark: 0 },
+  );
+  return { seen, request: new Request('http://localhost/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit) };
+}
+
+describe('readBodyCapped', () => {
+  it('stops at the limit of a body with no end, and cancels it', async () => {
+    const { seen, request } = endless();
+    await expect(readBodyCapped(request, 256 * 1024)).rejects.toBeInstanceOf(BodyTooLarge);
+    // 256 KiB is four chunks: the fifth passes the limit.
+    expect(seen.pulled).toBeLessThanOrEqual(5);
+    expect(seen.cancelled).toBe(true);
+  });
+
+  it('refuses a declared length past the limit without reading', async () => {
+    const { seen, request } = endless({ 'Content-Length': String(10 * 1024 * 1024) });
+    await expect(readBodyCapped(request, 1024)).rejects.toBeInstanceOf(BodyTooLarge);
+    expect(seen.pulled).toBe(0);
+  });
+
+  it('answers a body within the limit whole, in order, and no body as empty', async () => {
+    const parts = ['{"a":', '"bé"', '}'].map((p) => new TextEncoder().encode(p));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const p of parts) controller.enqueue(p);
+        controller.close();
+      },
+    });
+    const req = new Request('http://localhost/', { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(await readTextCapped(req, 100)).toBe('{"a":"bé"}');
+    expect((await readBodyCapped(new Request('http://localhost/'), 10)).byteLength).toBe(0);
+  });
+
+  it('answers null for bytes that are not UTF-8', async () => {
+    const req = new Request('http://localhost/', { method: 'POST', body: new Uint8Array([0xff, 0xfe, 0x41]) });
+    expect(await readTextCapped(req, 100)).toBeNull();
+  });
+});
+
+describe('pageBodyRefusal', () => {
+  it('lets through reads, small declared bodies and the paths that cap their own reads', () => {
+    expect(pageBodyRefusal('GET', '/', undefined)).toBeNull();
+    expect(pageBodyRefusal('POST', '/cart', '120')).toBeNull();
+    expect(pageBodyRefusal('POST', '/cart', String(PAGE_BODY_LIMIT))).toBeNull();
+    expect(pageBodyRefusal('POST', '/site/v1/commerce/checkout-sessions', undefined)).toBeNull();
+    expect(pageBodyRefusal('POST', '/shop-api/events', undefined)).toBeNull();
+  });
+
+  it('refuses a page body without a length (411) or past the limit (413)', () => {
+    expect(pageBodyRefusal('POST', '/', undefined)?.status).toBe(411);
+    expect(pageBodyRefusal('POST', '/products/linen-tote-bag', String(PAGE_BODY_LIMIT + 1))?.status).toBe(413);
+    expect(pageBodyRefusal('PUT', '/cart', 'abc')?.status).toBe(411);
+    // a path that only looks like one of the capped ones
+    expect(pageBodyRefusal('POST', '/shop-apix', undefined)?.status).toBe(411);
+  });
+});
+
+describe('traceAnswer', () => {
+  it('gives API paths the contract’s Allow, as problem+json', async () => {
+    const answer = await traceAnswer('/site/v1/commerce/checkout-sessions/cs_1', undefined);
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, HEAD, PATCH');
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    expect((await traceAnswer('/site/v1/commerce/nothing', undefined)).status).toBe(404);
+  });
+});
