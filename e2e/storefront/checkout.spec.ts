@@ -84,6 +84,9 @@ test.describe('checkout', () => {
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Checkout' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_/);
+    // Hydrated first: a submit before the scripts run is the no-JavaScript form post, a full
+    // page load that (rightly) keeps no values, and the check below is about the scripted form.
+    await page.waitForLoadState('networkidle');
 
     const form = page.getByRole('region', { name: /Shipping address/ });
     await form.getByLabel('E-mail address').fill('kim@example.com');

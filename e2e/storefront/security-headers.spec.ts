@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { V1, auth, creds } from '../support/api';
 import { BASE_URL, expect, openProduct, test, useLocale } from './helpers';
+import { startOwnServer } from './own-server';
 
 // The headers every answer carries, the two page policies (a fresh nonce for pages rendered
 // on request, the hashes of its own inline scripts for a cached product page), the API's
@@ -149,6 +150,18 @@ test.describe('security headers', () => {
     for (const res of answers) expect(res.headers()['strict-transport-security'], res.url()).toBe('max-age=63072000');
     const plain = await request.get('/', { headers: { 'X-Forwarded-Proto': 'http' } });
     expect(plain.headers()['strict-transport-security']).toBeUndefined();
+  });
+
+  test('with an https public origin configured, pages get HSTS without X-Forwarded-Proto', async ({ request }) => {
+    const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, STOREFRONT_ORIGIN: 'https://shop.example.test' });
+    try {
+      for (const path of ['/cart', PRODUCT, '/no-such-page']) {
+        const res = await request.get(`${server.url}${path}`, { headers: COOKIE });
+        expect(res.headers()['strict-transport-security'], path).toBe('max-age=63072000');
+      }
+    } finally {
+      await server.stop();
+    }
   });
 
   test('pages run in the browser without a single violation', async ({ page, context }) => {
