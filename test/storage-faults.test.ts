@@ -231,6 +231,8 @@ describe.skipIf(!canMakeImmutable())('read-only database files (chattr +i)', () 
       expect(await faultOf(insert(database, 'refused'))).toBe('readonly');
       expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES ('refused')`)))).toBe('readonly');
       expect(await count(database, 'row-%')).toBe(50);
+      // What the prepared reads (credentials) ask when they start, so they start now too.
+      expect(String((await database.$client.execute('PRAGMA database_list')).rows[0]!.file)).toBe(path);
       expect(log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (readonly)'))).toHaveLength(1);
 
       expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
