@@ -40,7 +40,8 @@ export type LocalClient = Client & { impatient: Client };
  * write fails as read-only instead; the checkpoint worker does the same.
  */
 export function createLocalClient(config: Config & { timeout: number }): LocalClient {
-  const timeoutMs = config.timeout;
+  // Even at 0, the writes of this process take turns: each may wait a moment for the one before.
+  const timeoutMs = Math.max(config.timeout, 50);
   const queue = writeQueueFor(config.url);
   const path = filePath(config.url);
   const shm = path ? `${path}-shm` : null;
@@ -380,7 +381,12 @@ function filePath(url: string): string | null {
   return path;
 }
 
-/** Plain reads never take the write lock in WAL mode, so they need no turn. */
+/**
+ * Plain reads never take the write lock in WAL mode, so they need no turn. So is the list
+ * of the files a connection has open (the prepared reads ask for it when they start),
+ * which must not wait for a lock or fail with the writes (other PRAGMAs set or read the
+ * writer's own settings, and go to it).
+ */
 function isReadOnly(sql: string): boolean {
-  return /^\s*select\b/i.test(sql);
+  return /^\s*select\b/i.test(sql) || /^\s*pragma\s+database_list\s*;?\s*$/i.test(sql);
 }

@@ -231,6 +231,8 @@ describe.skipIf(!canMakeImmutable())('read-only database files (chattr +i)', () 
       expect(await faultOf(insert(database, 'refused'))).toBe('readonly');
       expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES ('refused')`)))).toBe('readonly');
       expect(await count(database, 'row-%')).toBe(50);
+      // What the prepared reads (credentials) ask when they start, so they start now too.
+      expect(String((await database.$client.execute('PRAGMA database_list')).rows[0]!.file)).toBe(path);
       expect(log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (readonly)'))).toHaveLength(1);
 
       expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
@@ -243,5 +245,57 @@ describe.skipIf(!canMakeImmutable())('read-only database files (chattr +i)', () 
       for (const database of opened.splice(0)) database.$client.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe.skipIf(!canMakeImmutable())('I/O errors (the WAL file refuses writes)', () => {
+  it('fails writes as "io", keeps reads, and writes again once the file takes writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-ioerr-'));
+    const { path, database } = await freshDatabase(dir, 500);
+    const wal = `${path}-wal`;
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 20; i++) await insert(database, `row-${i}`);
+      // The -shm file stays writable: SQLite gets as far as writing the WAL, and the
+      // operating system refuses that write (EPERM): SQLITE_IOERR_WRITE.
+      expect(spawnSync('chattr', ['+i', wal]).status).toBe(0);
+      const faults = [];
+      for (let i = 0; i < 5; i++) faults.push(await faultOf(insert(database, 'refused')));
+      // The connection that met the error is replaced; the new one finds the WAL file
+      // unwritable when it opens, and SQLite calls that read-only.
+      expect(faults[0]).toBe('io');
+      for (const fault of faults.slice(1)) expect(['io', 'readonly']).toContain(fault);
+      expect(await count(database, 'row-%')).toBe(20);
+      expect(log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (io)'))).toHaveLength(1);
+
+      expect(spawnSync('chattr', ['-i', wal]).status).toBe(0);
+      await insert(database, 'after');
+      expect(await count(database, 'row-%')).toBe(20);
+      expect(await count(database, 'after')).toBe(1);
+      expect(await count(database, 'refused')).toBe(0);
+    } finally {
+      spawnSync('chattr', ['-i', wal]);
+      for (const database of opened.splice(0)) database.$client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('storageFaultOf', () => {
+  it('finds the fault behind the wrappers, by extended code, base code, message or Node error code', () => {
+    const sqlite = (code: string, message: string) => Object.assign(new Error(message), { code });
+    const wrapped = (cause: unknown) => new Error('Failed query: INSERT …', { cause });
+    expect(storageFaultOf(wrapped(sqlite('SQLITE_IOERR_WRITE', 'disk I/O error')))).toBe('io');
+    expect(storageFaultOf(wrapped(wrapped(sqlite('SQLITE_FULL', 'database or disk is full'))))).toBe('full');
+    expect(storageFaultOf(sqlite('SQLITE_READONLY_DBMOVED', 'attempt to write a readonly database'))).toBe('readonly');
+    expect(storageFaultOf(sqlite('SQLITE_BUSY_SNAPSHOT', 'database is locked'))).toBe('busy');
+    expect(storageFaultOf(sqlite('SQLITE_CANTOPEN', 'unable to open database file'))).toBe('cantopen');
+    expect(storageFaultOf(sqlite('SQLITE_CORRUPT', 'database disk image is malformed'))).toBe('corrupt');
+    expect(storageFaultOf(Object.assign(new Error('EROFS: read-only file system, mkdir'), { code: 'EROFS' }))).toBe('readonly');
+    expect(storageFaultOf(new Error('database or disk is full'))).toBe('full');
+    // Not storage: a constraint, a bug, nothing at all.
+    expect(storageFaultOf(wrapped(sqlite('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: probe.v')))).toBeNull();
+    expect(storageFaultOf(new TypeError('x is undefined'))).toBeNull();
+    expect(storageFaultOf(undefined)).toBeNull();
   });
 });
