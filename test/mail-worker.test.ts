@@ -1,0 +1,64 @@
+// The background drain `npm start` runs (lib/mail/worker.ts), as the server runs it: settings
+// from the environment, the app's database client, and no SMTP_URL, so mails become .eml files.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase } from '@/db/seed';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { subscribeToNewsletter } from '@/lib/commerce/signups';
+import { db } from '@/lib/db';
+import { startOutboxWorker } from '@/lib/mail/worker';
+import { header, waitFor } from './support/smtp';
+
+// lib/mail/worker and lib/db are server-only; this test is the server.
+vi.mock('server-only', () => ({}));
+
+const dir = mkdtempSync(join(tmpdir(), 'sd-worker-'));
+const url = `file:${join(dir, 'site.db')}`;
+// Read once, on first use (lib/env.ts): set before anything asks.
+Object.assign(process.env, { DATABASE_URL: url, OUTBOX_DRAIN: 'on', OUTBOX_DRAIN_INTERVAL_MS: '200', STOREFRONT_ORIGIN: 'https://shop.example.test' });
+delete process.env.SMTP_URL;
+delete process.env.MAIL_EML_DIR;
+
+let demo: SiteContext;
+const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+
+beforeAll(async () => {
+  await migrateDatabase(db(), url);
+  await seedDatabase(db());
+  demo = (await authenticateCredential(db(), (await createCredential(db(), { siteHandle: 'demo', scope: 'core' })).token))!;
+});
+
+afterAll(() => {
+  log.mockRestore();
+  db().$client.close();
+});
+
+describe('the background drain', () => {
+  it('sends a signup\'s mail within a few passes, as an .eml file beside the database, and stops cleanly', async () => {
+    const worker = startOutboxWorker()!;
+    expect(worker).not.toBeNull();
+    // One per process, however often the server asks.
+    expect(startOutboxWorker()).toBe(worker);
+
+    const email = `worker.${Date.now()}@example.se`;
+    await subscribeToNewsletter(db(), demo, { email, consent: { granted: true, text: 'Send me the newsletter.', version: '2026-01' } });
+    const folder = join(dir, 'outbox');
+    const file = await waitFor(() => {
+      if (!existsSync(folder)) return null;
+      return readdirSync(folder).map((f) => join(folder, f)).find((f) => f.endsWith('.eml') && readFileSync(f, 'utf8').includes(email)) ?? null;
+    }, 'the .eml file', 15_000);
+    const raw = readFileSync(file, 'utf8');
+    expect(header(raw, 'List-Unsubscribe')).toMatch(/^<https:\/\/shop\.example\.test\/subscriptions\/one-click\?token=/);
+    // One log line says where the mail went.
+    expect(log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes(file))).toEqual([`[mail] no SMTP_URL set: wrote ${file}`]);
+
+    await worker.stop();
+    // Stopped: the next start is a new worker.
+    const again = startOutboxWorker()!;
+    expect(again).not.toBe(worker);
+    await again.stop();
+  });
+});
