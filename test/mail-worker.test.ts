@@ -3,6 +3,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
@@ -10,7 +11,9 @@ import { authenticateCredential, createCredential, type SiteContext } from '@/li
 import { subscribeToNewsletter } from '@/lib/commerce/signups';
 import { db } from '@/lib/db';
 import { startOutboxWorker } from '@/lib/mail/worker';
-import { header, waitFor } from './support/smtp';
+import { POST } from '@/app/site/v1/subscriptions/confirmations/route';
+import { newsletterSubscriptions } from '@/db/schema';
+import { header, links, part, waitFor } from './support/smtp';
 
 // lib/mail/worker and lib/db are server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -23,12 +26,14 @@ delete process.env.SMTP_URL;
 delete process.env.MAIL_EML_DIR;
 
 let demo: SiteContext;
+let credential: string;
 const log = vi.spyOn(console, 'log').mockImplementation(() => {});
 
 beforeAll(async () => {
   await migrateDatabase(db(), url);
   await seedDatabase(db());
-  demo = (await authenticateCredential(db(), (await createCredential(db(), { siteHandle: 'demo', scope: 'core' })).token))!;
+  credential = (await createCredential(db(), { siteHandle: 'demo', scope: 'core' })).token;
+  demo = (await authenticateCredential(db(), credential))!;
 });
 
 afterAll(() => {
@@ -37,7 +42,7 @@ afterAll(() => {
 });
 
 describe('the background drain', () => {
-  it('sends a signup\'s mail within a few passes, as an .eml file beside the database, and stops cleanly', async () => {
+  it('sends a signup\'s mail within a few passes, as an .eml file beside the database, whose link confirms through the API; stops cleanly', async () => {
     const worker = startOutboxWorker()!;
     expect(worker).not.toBeNull();
     // One per process, however often the server asks.
@@ -57,6 +62,20 @@ describe('the background drain', () => {
     expect(header(raw, 'List-Unsubscribe')).toMatch(/^<https:\/\/shop\.example\.test\/subscriptions\/one-click\?token=/);
     // One log line per mail.
     expect(log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(file))).toHaveLength(1);
+
+    // The mail's confirm link, confirmed through the API route the storefront calls.
+    const confirmLink = links(part(raw, 'text/plain')!).map((l) => new URL(l)).find((l) => l.searchParams.get('to')?.startsWith('/subscriptions/confirm?'))!;
+    const token = new URLSearchParams(confirmLink.searchParams.get('to')!.split('?')[1]).get('token')!;
+    const confirmViaApi = () => POST(new Request('http://localhost/site/v1/subscriptions/confirmations', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${credential}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    }), { params: Promise.resolve({}) });
+    const res = await confirmViaApi();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ kind: 'newsletter', status: 'active', changed: true });
+    const [row] = await db().select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, email));
+    expect(row!.status).toBe('active');
 
     await worker.stop();
     // Stopped: the next start is a new worker.
