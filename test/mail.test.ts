@@ -368,6 +368,7 @@ describe('delivery', () => {
     const slow = await testSmtp({ delayMs: 15 });
     await slow.start();
     const emails = Array.from({ length: 40 }, () => address('race'));
+    const before = Number((await raw.execute('SELECT coalesce(max(id), 0) AS n FROM outbox_messages')).rows[0]!.n);
     for (const email of emails) await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent });
 
     const second = openDatabase({ url });
@@ -382,7 +383,11 @@ describe('delivery', () => {
     const childDone = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
     // Start the in-process drainers once the other process has begun claiming.
-    await waitFor(async () => (await raw.execute("SELECT count(*) AS n FROM outbox_messages WHERE claimed_by IS NOT NULL AND status = 'pending'")).rows[0]!.n as number > 0 || slow.received.length > 0, 'the other process to start draining', 30_000);
+    await waitFor(async () => {
+      // Ours have not started: any of these rows claimed is the other process's doing.
+      const claimed = await raw.execute({ sql: 'SELECT count(*) AS n FROM outbox_messages WHERE id > ? AND claimed_by IS NOT NULL', args: [before] });
+      return Number(claimed.rows[0]!.n) > 0;
+    }, 'the other process to start draining', 30_000);
     const ours = await Promise.all([
       drainOutbox({ database, mailer: mailer(slow.url), origin: ORIGIN, from: FROM, log: () => {}, batchSize: 2 }),
       drainOutbox({ database: second, mailer: mailer(slow.url), origin: ORIGIN, from: FROM, log: () => {}, batchSize: 2 }),

@@ -10,7 +10,7 @@ import { creds } from '../support/api';
 import { copyDatabase, freePort, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
 import { header, linkTo, target, testSmtp, waitFor, type TestSmtp } from '../support/mail';
 import { consent, freshEmail } from '../support/signups';
-import { expect, shot } from './helpers';
+import { expect, expectAccessible, shot } from './helpers';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
@@ -83,6 +83,7 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   await expect(page.getByText('Thank you — your newsletter subscription is confirmed.')).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/subscriptions/confirm');
   await shot(page, testInfo, 'subscription-confirmed');
+  await expectAccessible(page, testInfo, 'subscription-confirmed');
   expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'active' });
 
   // Opening the unsubscribe link changes nothing (mail scanners open links): the button does.
@@ -90,6 +91,7 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   await expect(page.getByRole('heading', { name: 'Unsubscribe' })).toBeVisible();
   expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'active' });
   await shot(page, testInfo, 'unsubscribe-page');
+  await expectAccessible(page, testInfo, 'unsubscribe-page');
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByText('You’re unsubscribed from the newsletter. You won’t get it any more.')).toBeVisible();
   expect(await row(

@@ -58,7 +58,7 @@ export function renderMail(m: OutgoingMessage): RenderedMail {
     ...(p.action ? [`${p.action.label}: ${p.action.url}`, ''] : []),
     p.hint,
     '',
-    '--',
+    '-- ', // the signature separator mail programs recognise
     footer,
     `${t.unsubscribeText} ${m.links.unsubscribe}`,
     '',

@@ -103,13 +103,14 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** The decoded body of the part with this content type (text/plain or text/html). */
+/** The decoded body of the part with this content type (text/plain or text/html), found by the message's own boundary. */
 export function part(raw: string, type: 'text/plain' | 'text/html'): string | null {
-  const sections = raw.split(/\r?\n--[^\r\n]+\r?\n/);
+  const boundary = /boundary="?([^";\s]+)"?/i.exec(header(raw, 'Content-Type') ?? '')?.[1];
+  const sections = boundary ? raw.split(`--${boundary}`).slice(1) : [raw];
   for (const section of sections) {
-    const [head, ...rest] = section.split(/\r?\n\r?\n/);
+    const [head, ...rest] = section.replace(/^\r?\n/, '').split(/\r?\n\r?\n/);
     if (!head || !new RegExp(`content-type:\\s*${type.replace('/', '\\/')}`, 'i').test(head)) continue;
-    let body = rest.join('\n\n').replace(/\r?\n--[^\r\n]+--\s*$/, '');
+    let body = rest.join('\n\n').replace(/\r?\n$/, '');
     const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
     if (encoding === 'quoted-printable') body = decodeQuotedPrintable(body);
     else if (encoding === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
