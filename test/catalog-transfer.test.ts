@@ -130,7 +130,7 @@ describe('export and import of the catalog document', () => {
     const mugDeBefore = await shown(database, 'fjord-ceramic-mug', 'de');
     const mug = doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!;
     mug.variants[0]!.prices.se = { amount: '149.50', currency: 'SEK', compareAt: '199.00' };
-    mug.variants[0]!.stock.quantity = 77;
+    mug.variants[0]!.stock!.quantity = 77;
     mug.texts['sv-SE']!.title = 'Fjord-mugg, ny glasyr';
     mug.images.reverse();
     const kitchen = doc.collections.find((c) => c.handle === 'kitchen')!;
@@ -158,6 +158,27 @@ describe('export and import of the catalog document', () => {
     const exported = await exportCatalog(database, 'demo');
     expect(exported.collections.find((c) => c.handle === 'kitchen')!.products).toEqual(kitchen.products);
     original = await catalogDocumentText(exported);
+  });
+
+  it('a file without stock keeps the stock the shop has now (sales since the export count)', async () => {
+    const doc = clone(JSON.parse(original) as CatalogDocument);
+    const mug = doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!;
+    for (const v of mug.variants) delete v.stock;
+    mug.texts['en-SE']!.description = 'Rewritten while the shop sold mugs.';
+    mug.variants.push({ ...clone(doc).products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!, sku: 'MUG-NEW-1', stock: undefined });
+    mug.options = mug.options.map((o) => ({ ...o, values: [...o.values, 'Extra'] }));
+    mug.variants.at(-1)!.options = Object.fromEntries(mug.options.map((o) => [o.name, 'Extra']));
+    mug.variants.at(-1)!.title = 'Extra';
+    const [first] = await database.select().from(schema.productVariants).where(eq(schema.productVariants.sku, mug.variants[0]!.sku));
+    await database.update(schema.inventoryLevels).set({ quantity: 3 }).where(eq(schema.inventoryLevels.variantId, first!.id)); // a sale
+
+    const result = await importText(database, JSON.stringify(doc));
+    expect(result.ok && result.plan.variants).toMatchObject({ created: 1, updated: 0 });
+    const [level] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, first!.id));
+    expect(level!.quantity).toBe(3);
+    const shownNow = await shown(database, 'fjord-ceramic-mug');
+    expect(shownNow.variants.at(-1)).toMatchObject({ sku: 'MUG-NEW-1', availability: 'out_of_stock' });
+    original = await catalogDocumentText(await exportCatalog(database, 'demo'));
   });
 
   it('--prune unpublishes what the file leaves out and deletes nothing', async () => {

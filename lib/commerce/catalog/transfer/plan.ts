@@ -166,9 +166,12 @@ export function planImport({ site, state, products: fileProducts, collections: f
           pricesRemoved = true;
         }
       }
-      const level = { variantId, quantity: v.stock.quantity, lowStockThreshold: v.stock.lowStockThreshold, policy: v.stock.policy };
-      const storedLevel = diff.stored('inventoryLevels', level);
-      results.push(diff.put('inventoryLevels', { ...level, updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now }));
+      const storedLevel = diff.stored('inventoryLevels', { variantId });
+      if (v.stock || !storedLevel) {
+        const stock = v.stock ?? { quantity: 0, policy: 'deny' as const, lowStockThreshold: 5 };
+        const level = { variantId, quantity: stock.quantity, lowStockThreshold: stock.lowStockThreshold, policy: stock.policy };
+        results.push(diff.put('inventoryLevels', { ...level, updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now }));
+      }
       const outcome = results[0] === 'created' ? 'created' : results.some((r) => r !== 'unchanged') || pricesRemoved ? 'updated' : 'unchanged';
       plan.variants[outcome] += 1;
       if (outcome !== 'unchanged') touched = true;

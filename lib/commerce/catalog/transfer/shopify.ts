@@ -194,7 +194,7 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
           const compare = v.compareAt ? parseDecimal(v.compareAt, currency) : null;
           const keepCompare = compare !== null && price !== null && compare > price;
           if (v.compareAt && compare !== null && !keepCompare) droppedCompareAt += 1;
-          const quantity = v.quantity ? Math.max(0, Number(v.quantity)) : (known?.stock.quantity ?? 0);
+          const quantity = v.quantity ? Math.max(0, Number(v.quantity)) : (known?.stock?.quantity ?? 0);
           return {
             sku: v.sku,
             title: defaultTitle || v.values.length === 0 ? 'Default' : v.values.join(' / '),
@@ -202,8 +202,8 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
             prices: { ...(known?.prices ?? {}), [market]: { amount: v.price, currency, compareAt: keepCompare || (v.compareAt && compare === null) ? v.compareAt : null } },
             stock: {
               quantity,
-              policy: v.policy === 'continue' ? 'continue' as const : v.policy === 'deny' ? 'deny' as const : (known?.stock.policy ?? 'deny'),
-              lowStockThreshold: known?.stock.lowStockThreshold ?? 5,
+              policy: v.policy === 'continue' ? 'continue' as const : v.policy === 'deny' ? 'deny' as const : (known?.stock?.policy ?? 'deny'),
+              lowStockThreshold: known?.stock?.lowStockThreshold ?? 5,
             },
           };
         });

@@ -43,7 +43,8 @@ export function stockSource(changes: StockChange[]): ImportSource {
           issues.push({ pointer: `/${i}`, field: 'sku', expected: `the SKU of a variant of Site "${site.handle}" (got "${change.sku}")` });
           return;
         }
-        product.variants.find((v) => v.sku === change.sku)!.stock.quantity = change.quantity;
+        const variant = product.variants.find((v) => v.sku === change.sku)!;
+        variant.stock = { policy: 'deny', lowStockThreshold: 5, ...variant.stock, quantity: change.quantity };
         touched.add(product);
       });
       return { products: [...touched], notes: [], issues };
