@@ -9,8 +9,8 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { DomainError } from '@/lib/commerce/errors';
 import {
-  documentSource, exportCatalog, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
-  stockSource, writeCatalogDocument, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
+  documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
+  stockSource, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
 } from '@/lib/commerce/catalog/transfer';
 
 const USAGE = `usage:
@@ -58,15 +58,14 @@ async function main(argv: string[]): Promise<number> {
   await migrateDatabase(database, env().DATABASE_URL);
 
   if (command === 'export') {
-    const doc = await exportCatalog(database, values.site);
     const out = values.out ? createWriteStream(values.out) : process.stdout;
-    await writeCatalogDocument(doc, async (chunk) => {
+    const counts = await exportCatalogTo(database, values.site, async (chunk) => {
       if (!out.write(chunk)) await once(out, 'drain');
     });
     if (values.out) {
       out.end();
       await once(out, 'finish');
-      console.error(`Exported ${doc.products.length} products and ${doc.collections.length} collections of Site "${values.site}" to ${values.out}.`);
+      console.error(`Exported ${counts.products} products and ${counts.collections} collections of Site "${values.site}" to ${values.out}.`);
     }
     return 0;
   }

@@ -11,13 +11,14 @@ import * as schema from '@/db/schema';
 import { seedDatabase, WIPE_ORDER } from '@/db/seed';
 import { getPublishedProduct, listCollections } from '@/lib/commerce/catalog';
 import {
-  catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, importCatalog, parseCatalogDocument,
+  catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, exportCatalogTo, importCatalog, parseCatalogDocument,
   parseStockArgs, readCatalogDocument, readShopifyCsv, shopifySource, stockSource, type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { DomainError } from '@/lib/commerce/errors';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { catalogJsonSchemaText, type CatalogDocument } from '@/lib/contract/catalog-document';
+import { PRODUCT_SLICE } from '@/lib/commerce/catalog/transfer/state';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -71,21 +72,33 @@ async function importText(database: Database, text: string, options: { dryRun?: 
   return importCatalog(database, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo', ...options });
 }
 
+/** The demo Site's products with the benchmark catalog's added. */
+const PRODUCTS = PRODUCT_SLICE + 60;
+
 const clone = (doc: CatalogDocument): CatalogDocument => JSON.parse(JSON.stringify(doc)) as CatalogDocument;
 
 describe('export and import of the catalog document', () => {
   let database: Database;
   let original: string;
   beforeAll(async () => {
-    database = await freshDatabase(120);
+    // more products than one slice (PRODUCT_SLICE), so reading and comparing in slices is exercised
+    database = await freshDatabase(PRODUCTS - 49);
     original = await catalogDocumentText(await exportCatalog(database, 'demo'));
+  });
+
+  it('exports the same bytes read whole or in slices (as the command does)', async () => {
+    const parts: string[] = [];
+    const counts = await exportCatalogTo(database, 'demo', (chunk) => void parts.push(chunk));
+    expect(counts).toEqual({ products: PRODUCTS, collections: 7 });
+    expect(parts.join('')).toBe(original);
+    expect(parts.length).toBeGreaterThan(PRODUCTS);
   });
 
   it('round-trips: export → import into an empty Site of a fresh database → export gives the same bytes', async () => {
     const other = await freshDatabase();
     for (const table of CATALOG_TABLES) await other.$client.execute(`DELETE FROM "${getTableName(table)}"`);
     const result = await importText(other, original);
-    expect(result.ok && result.plan.products.created).toBe(169);
+    expect(result.ok && result.plan.products.created).toBe(PRODUCTS);
     expect(await catalogDocumentText(await exportCatalog(other, 'demo'))).toBe(original);
     // everything the file holds is there: bundles, collections in order, texts per locale
     const doc = JSON.parse(original) as CatalogDocument;
@@ -101,7 +114,7 @@ describe('export and import of the catalog document', () => {
       const result = await importText(database, original);
       expect(result.ok && result.applied).toBe(false);
       expect(result.ok && result.plan.rowWrites).toBe(0);
-      expect(result.ok && result.plan.products.unchanged).toBe(169);
+      expect(result.ok && result.plan.products.unchanged).toBe(PRODUCTS);
     }
     expect(await version(database)).toBe(before);
     expect(await dump(database)).toBe(hash);

@@ -4,7 +4,7 @@ import { CatalogCollection, CatalogDocument, CatalogProduct } from '@/lib/contra
 import { z } from 'zod';
 import { applyChanges, inCatalogTransaction, onTransaction, variantsInUse } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
-import { loadCatalogState, loadTransferSite, type CatalogState, type TransferSite } from './state';
+import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
 import { JsonSyntaxError, splitCatalogJson } from './json-stream';
 import { issuesFromZod, pointerOf, validateAgainstSite, type CatalogIssue } from './validate';
 
@@ -17,7 +17,7 @@ export type ImportSource =
   | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; lineOf?: (pointer: string) => number | undefined }
   | {
       kind: 'partial';
-      complete: (site: TransferSite, state: CatalogState) => { products: unknown[]; notes: string[]; issues: CatalogIssue[] };
+      complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[] }>;
       /** CSV line of an issue's pointer (`/products/3/variants/1/...`), when known. */
       lineOf?: (pointer: string) => number | undefined;
     };
@@ -104,7 +104,7 @@ export function documentSource(doc: CatalogDocument, lines?: DocumentLines): Imp
 
 type Planned =
   | { ok: false; issues: CatalogIssue[] }
-  | { ok: true; site: TransferSite; state: CatalogState; productsIn: CatalogProduct[]; plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
+  | { ok: true; site: TransferSite; index: CatalogIndex; productsIn: CatalogProduct[]; plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
 
 /**
  * Checks the whole input against the schema and the Site, then (unless it is a dry run,
@@ -129,7 +129,7 @@ export async function importCatalog(database: Database, source: ImportSource, op
     try {
       return await inCatalogTransaction<ImportResult>(database, 'write', async (tx) => {
         // signups and checkouts are written while the shop runs: asked inside the write
-        const inUse = await variantsInUse(tx, planned.removedVariantIds, keptBundleItems(planned.state, planned.changes));
+        const inUse = await variantsInUse(tx, planned.removedVariantIds, rewrittenBundleItems(planned.changes));
         if (inUse.size > 0) return fail(inUseIssues(planned, inUse), source.lineOf);
         await applyChanges(tx, planned.changes);
         const after = await currentVersion(tx, site.id);
@@ -145,7 +145,8 @@ export async function importCatalog(database: Database, source: ImportSource, op
 async function planFrom(tx: Transaction, source: ImportSource, options: ImportOptions, now: number): Promise<Planned> {
   const read = onTransaction(tx);
   const site = await loadTransferSite(read, options.siteHandle);
-  const state = await loadCatalogState(read, site.id);
+  const index = await loadCatalogIndex(read, site.id);
+  const loadDetails = detailsLoader(read);
 
   let productsIn: CatalogProduct[];
   let collectionsIn: CatalogCollection[] | null;
@@ -155,7 +156,7 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     productsIn = source.products;
     collectionsIn = source.collections;
   } else {
-    const completed = source.complete(site, state);
+    const completed = await source.complete(site, index, loadDetails);
     notes.push(...completed.notes);
     issues.push(...completed.issues);
     const parsed = z.array(CatalogProduct).safeParse(completed.products);
@@ -166,17 +167,17 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     productsIn = parsed.data;
     collectionsIn = null;
   }
-  issues.push(...validateAgainstSite(site, state, productsIn, collectionsIn));
+  issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
   if (issues.length > 0) return fail(issues, source.lineOf).result;
 
-  const { plan, changes, removedVariantIds } = planImport({ site, state, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
+  const { plan, changes, removedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
   plan.notes.unshift(...notes);
-  return { ok: true, site, state, productsIn, plan, changes, removedVariantIds };
+  return { ok: true, site, index, productsIn, plan, changes, removedVariantIds };
 }
 
 function inUseIssues(planned: Extract<Planned, { ok: true }>, inUse: Map<string, string>): CatalogIssue[] {
-  const variantById = new Map(planned.state.productVariants.map((v) => [v.id, v]));
-  const handleOf = new Map(planned.state.products.map((p) => [p.id, p.handle]));
+  const variantById = new Map(planned.index.productVariants.map((v) => [v.id, v]));
+  const handleOf = new Map(planned.index.products.map((p) => [p.id, p.handle]));
   return [...inUse].map(([id, by]) => {
     const v = variantById.get(id)!;
     const handle = handleOf.get(v.productId);
@@ -195,9 +196,8 @@ async function currentVersion(tx: Transaction, siteId: string): Promise<number> 
   return Number(result.rows[0]?.v ?? 0);
 }
 
-/** Stored bundle items the import neither deletes nor re-points. */
-function keptBundleItems(state: CatalogState, changes: CatalogChanges): Set<string> {
+/** Bundle items the import deletes or re-points: a variant they name may go. */
+function rewrittenBundleItems(changes: CatalogChanges): Set<string> {
   const key = (r: Record<string, unknown>) => `${String(r.bundleId)}\u0000${String(r.position)}`;
-  const gone = new Set([...changes.bundleItems.delete, ...changes.bundleItems.update].map(key));
-  return new Set(state.bundleItems.map((r) => key(r)).filter((k) => !gone.has(k)));
+  return new Set([...changes.bundleItems.delete, ...changes.bundleItems.update].map(key));
 }
