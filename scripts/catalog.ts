@@ -27,13 +27,14 @@ function printIssues(issues: CatalogIssue[]): void {
 }
 
 function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>, dryRun: boolean): void {
-  const row = (kind: string, c: ImportPlan['products']) =>
-    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, unpublished ${c.unpublished}${c.removed ? `, removed ${c.removed}` : ''}`;
+  // products and collections are unpublished, never removed; variants and bundles are removed
+  const row = (kind: string, c: ImportPlan['products'], last: 'unpublished' | 'removed') =>
+    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, ${last} ${c[last]}`;
   console.log(`Plan for Site "${site}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
-  console.log(row('products', plan.products));
-  console.log(row('variants', plan.variants));
-  console.log(row('bundles', plan.bundles));
-  console.log(row('collections', plan.collections));
+  console.log(row('products', plan.products, 'unpublished'));
+  console.log(row('variants', plan.variants, 'removed'));
+  console.log(row('bundles', plan.bundles, 'removed'));
+  console.log(row('collections', plan.collections, 'unpublished'));
   for (const note of plan.notes) console.log(`  note: ${note}`);
   if (dryRun) console.log(`${plan.rowWrites} row(s) would be written.`);
   else if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);

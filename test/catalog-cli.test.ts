@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq, getTableName } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
@@ -15,6 +15,9 @@ import { authenticateCredential, createCredential } from '@/lib/commerce/credent
 // The commands a merchant types, run as they run them (tsx, the same flags as package.json),
 // in a scratch folder of their own so .env.local is theirs.
 const ROOT = new URL('..', import.meta.url).pathname;
+// Each command starts a Node process with tsx (a second or more on a busy machine), some tests run three.
+vi.setConfig({ testTimeout: 120_000 });
+
 // tsx by path: the scratch folder has no node_modules to resolve it from
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 let dir: string;
