@@ -15,7 +15,7 @@ import {
 
 const USAGE = `usage:
   catalog export --site <handle> [--out FILE]
-  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]
+  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]   (FILE.csv: shopify-csv)
   catalog stock  --site <handle> SKU=QTY [SKU=QTY …]`;
 
 function printIssues(issues: CatalogIssue[]): void {
@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
-      site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string', default: 'json' },
+      site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' },
       'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -85,11 +85,13 @@ async function main(argv: string[]): Promise<number> {
     source = stockSource(parsed.changes);
   } else {
     const file = positionals[0];
-    if (!file || positionals.length > 1 || (values.format !== 'json' && values.format !== 'shopify-csv')) {
+    // a .csv file is a Shopify export unless said otherwise
+    const format = values.format ?? (file?.toLowerCase().endsWith('.csv') ? 'shopify-csv' : 'json');
+    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv')) {
       console.error(USAGE);
       return 2;
     }
-    if (values.format === 'shopify-csv') {
+    if (format === 'shopify-csv') {
       const csv = await readShopifyCsv(createReadStream(file));
       if (csv.issues.length > 0) {
         printIssues(csv.issues);

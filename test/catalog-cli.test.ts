@@ -121,6 +121,20 @@ describe('npm run catalog', () => {
     expect(await dump()).toBe(hash);
   });
 
+  it('imports a .csv file as Shopify\'s product CSV, dry run first', async () => {
+    const fixture = join(ROOT, 'test', 'fixtures', 'shopify-products.csv');
+    const hash = await dump();
+    const dry = run('catalog.ts', ['import', '--site', 'demo', fixture, '--dry-run']);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toMatch(/dry run: nothing written/);
+    expect(dry.out).toMatch(/products\s+created 3, updated 0/);
+    expect(dry.out).toMatch(/note: Markets de, us: existing variants keep their prices there; 9 new variant\(s\) get none/);
+    expect(await dump()).toBe(hash);
+    const applied = run('catalog.ts', ['import', '--site', 'demo', fixture]);
+    expect(applied.code, applied.err).toBe(0);
+    expect(applied.out).toMatch(/Applied: \d+ row\(s\) written in one transaction/);
+  });
+
   it('stock SKU=QTY sets quantities and prints the plan', async () => {
     const [variant] = await database.select().from(schema.productVariants).limit(1);
     const { code, out, err } = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`]);
