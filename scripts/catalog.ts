@@ -74,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
   let source: ImportSource;
   if (command === 'stock') {
     const parsed = parseStockArgs(positionals);
-    if (positionals.length === 0) {
+    // --prune would unpublish every product but the ones whose stock is given
+    if (positionals.length === 0 || values.prune) {
       console.error(USAGE);
       return 2;
     }

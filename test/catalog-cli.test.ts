@@ -144,5 +144,6 @@ describe('npm run catalog', () => {
     expect(level!.quantity).toBe(42);
     expect(run('catalog.ts', ['stock', '--site', 'demo', 'NO-SUCH=1']).code).toBe(1);
     expect(run('catalog.ts', ['stock', '--site', 'demo']).code).toBe(2);
+    expect(run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=1`, '--prune']).code).toBe(2);
   });
 });
