@@ -9,13 +9,13 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { DomainError } from '@/lib/commerce/errors';
 import {
-  documentSource, exportCatalog, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
-  stockSource, writeCatalogDocument, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
+  documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
+  stockSource, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
 } from '@/lib/commerce/catalog/transfer';
 
 const USAGE = `usage:
   catalog export --site <handle> [--out FILE]
-  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]
+  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]   (FILE.csv: shopify-csv)
   catalog stock  --site <handle> SKU=QTY [SKU=QTY …]`;
 
 function printIssues(issues: CatalogIssue[]): void {
@@ -27,13 +27,14 @@ function printIssues(issues: CatalogIssue[]): void {
 }
 
 function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>, dryRun: boolean): void {
-  const row = (kind: string, c: ImportPlan['products']) =>
-    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, unpublished ${c.unpublished}${c.removed ? `, removed ${c.removed}` : ''}`;
+  // products and collections are unpublished, never removed; variants and bundles are removed
+  const row = (kind: string, c: ImportPlan['products'], last: 'unpublished' | 'removed') =>
+    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, ${last} ${c[last]}`;
   console.log(`Plan for Site "${site}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
-  console.log(row('products', plan.products));
-  console.log(row('variants', plan.variants));
-  console.log(row('bundles', plan.bundles));
-  console.log(row('collections', plan.collections));
+  console.log(row('products', plan.products, 'unpublished'));
+  console.log(row('variants', plan.variants, 'removed'));
+  console.log(row('bundles', plan.bundles, 'removed'));
+  console.log(row('collections', plan.collections, 'unpublished'));
   for (const note of plan.notes) console.log(`  note: ${note}`);
   if (dryRun) console.log(`${plan.rowWrites} row(s) would be written.`);
   else if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
-      site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string', default: 'json' },
+      site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' },
       'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -58,15 +59,14 @@ async function main(argv: string[]): Promise<number> {
   await migrateDatabase(database, env().DATABASE_URL);
 
   if (command === 'export') {
-    const doc = await exportCatalog(database, values.site);
     const out = values.out ? createWriteStream(values.out) : process.stdout;
-    await writeCatalogDocument(doc, async (chunk) => {
+    const counts = await exportCatalogTo(database, values.site, async (chunk) => {
       if (!out.write(chunk)) await once(out, 'drain');
     });
     if (values.out) {
       out.end();
       await once(out, 'finish');
-      console.error(`Exported ${doc.products.length} products and ${doc.collections.length} collections of Site "${values.site}" to ${values.out}.`);
+      console.error(`Exported ${counts.products} products and ${counts.collections} collections of Site "${values.site}" to ${values.out}.`);
     }
     return 0;
   }
@@ -74,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
   let source: ImportSource;
   if (command === 'stock') {
     const parsed = parseStockArgs(positionals);
-    if (positionals.length === 0) {
+    // --prune would unpublish every product but the ones whose stock is given
+    if (positionals.length === 0 || values.prune) {
       console.error(USAGE);
       return 2;
     }
@@ -85,11 +86,13 @@ async function main(argv: string[]): Promise<number> {
     source = stockSource(parsed.changes);
   } else {
     const file = positionals[0];
-    if (!file || positionals.length > 1 || (values.format !== 'json' && values.format !== 'shopify-csv')) {
+    // a .csv file is a Shopify export unless said otherwise
+    const format = values.format ?? (file?.toLowerCase().endsWith('.csv') ? 'shopify-csv' : 'json');
+    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv')) {
       console.error(USAGE);
       return 2;
     }
-    if (values.format === 'shopify-csv') {
+    if (format === 'shopify-csv') {
       const csv = await readShopifyCsv(createReadStream(file));
       if (csv.issues.length > 0) {
         printIssues(csv.issues);

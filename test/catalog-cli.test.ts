@@ -4,7 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq, getTableName } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import * as schema from '@/db/schema';
 import { WIPE_ORDER } from '@/db/seed';
@@ -14,6 +14,9 @@ import { freshDatabase } from './support/database';
 // The commands a merchant types, run as they run them (tsx, the same flags as package.json),
 // in a scratch folder of their own so .env.local is theirs.
 const ROOT = new URL('..', import.meta.url).pathname;
+// Each command starts a Node process with tsx (a second or more on a busy machine), some tests run three.
+vi.setConfig({ testTimeout: 120_000 });
+
 // tsx by path: the scratch folder has no node_modules to resolve it from
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 let dir: string;
@@ -113,6 +116,20 @@ describe('npm run catalog', () => {
     expect(await dump()).toBe(hash);
   });
 
+  it('imports a .csv file as Shopify\'s product CSV, dry run first', async () => {
+    const fixture = join(ROOT, 'test', 'fixtures', 'shopify-products.csv');
+    const hash = await dump();
+    const dry = run('catalog.ts', ['import', '--site', 'demo', fixture, '--dry-run']);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toMatch(/dry run: nothing written/);
+    expect(dry.out).toMatch(/products\s+created 3, updated 0/);
+    expect(dry.out).toMatch(/note: Markets de, us: existing variants keep their prices there; 9 new variant\(s\) get none/);
+    expect(await dump()).toBe(hash);
+    const applied = run('catalog.ts', ['import', '--site', 'demo', fixture]);
+    expect(applied.code, applied.err).toBe(0);
+    expect(applied.out).toMatch(/Applied: \d+ row\(s\) written in one transaction/);
+  });
+
   it('stock SKU=QTY sets quantities and prints the plan', async () => {
     const [variant] = await database.select().from(schema.productVariants).limit(1);
     const { code, out, err } = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`]);
@@ -122,5 +139,6 @@ describe('npm run catalog', () => {
     expect(level!.quantity).toBe(42);
     expect(run('catalog.ts', ['stock', '--site', 'demo', 'NO-SUCH=1']).code).toBe(1);
     expect(run('catalog.ts', ['stock', '--site', 'demo']).code).toBe(2);
+    expect(run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=1`, '--prune']).code).toBe(2);
   });
 });

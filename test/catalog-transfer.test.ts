@@ -11,13 +11,14 @@ import * as schema from '@/db/schema';
 import { seedDatabase, WIPE_ORDER } from '@/db/seed';
 import { getPublishedProduct, listCollections } from '@/lib/commerce/catalog';
 import {
-  catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, importCatalog, parseCatalogDocument,
+  catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, exportCatalogTo, importCatalog, parseCatalogDocument,
   parseStockArgs, readCatalogDocument, readShopifyCsv, shopifySource, stockSource, type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
 import { DomainError } from '@/lib/commerce/errors';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { catalogJsonSchemaText, type CatalogDocument } from '@/lib/contract/catalog-document';
+import { PRODUCT_SLICE } from '@/lib/commerce/catalog/transfer/state';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -71,21 +72,33 @@ async function importText(database: Database, text: string, options: { dryRun?: 
   return importCatalog(database, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo', ...options });
 }
 
+/** The demo Site's products with the benchmark catalog's added. */
+const PRODUCTS = PRODUCT_SLICE + 60;
+
 const clone = (doc: CatalogDocument): CatalogDocument => JSON.parse(JSON.stringify(doc)) as CatalogDocument;
 
 describe('export and import of the catalog document', () => {
   let database: Database;
   let original: string;
   beforeAll(async () => {
-    database = await freshDatabase(120);
+    // more products than one slice (PRODUCT_SLICE), so reading and comparing in slices is exercised
+    database = await freshDatabase(PRODUCTS - 49);
     original = await catalogDocumentText(await exportCatalog(database, 'demo'));
+  });
+
+  it('exports the same bytes read whole or in slices (as the command does)', async () => {
+    const parts: string[] = [];
+    const counts = await exportCatalogTo(database, 'demo', (chunk) => void parts.push(chunk));
+    expect(counts).toEqual({ products: PRODUCTS, collections: 7 });
+    expect(parts.join('')).toBe(original);
+    expect(parts.length).toBeGreaterThan(PRODUCTS);
   });
 
   it('round-trips: export → import into an empty Site of a fresh database → export gives the same bytes', async () => {
     const other = await freshDatabase();
     for (const table of CATALOG_TABLES) await other.$client.execute(`DELETE FROM "${getTableName(table)}"`);
     const result = await importText(other, original);
-    expect(result.ok && result.plan.products.created).toBe(169);
+    expect(result.ok && result.plan.products.created).toBe(PRODUCTS);
     expect(await catalogDocumentText(await exportCatalog(other, 'demo'))).toBe(original);
     // everything the file holds is there: bundles, collections in order, texts per locale
     const doc = JSON.parse(original) as CatalogDocument;
@@ -101,7 +114,7 @@ describe('export and import of the catalog document', () => {
       const result = await importText(database, original);
       expect(result.ok && result.applied).toBe(false);
       expect(result.ok && result.plan.rowWrites).toBe(0);
-      expect(result.ok && result.plan.products.unchanged).toBe(169);
+      expect(result.ok && result.plan.products.unchanged).toBe(PRODUCTS);
     }
     expect(await version(database)).toBe(before);
     expect(await dump(database)).toBe(hash);
@@ -130,7 +143,7 @@ describe('export and import of the catalog document', () => {
     const mugDeBefore = await shown(database, 'fjord-ceramic-mug', 'de');
     const mug = doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!;
     mug.variants[0]!.prices.se = { amount: '149.50', currency: 'SEK', compareAt: '199.00' };
-    mug.variants[0]!.stock.quantity = 77;
+    mug.variants[0]!.stock!.quantity = 77;
     mug.texts['sv-SE']!.title = 'Fjord-mugg, ny glasyr';
     mug.images.reverse();
     const kitchen = doc.collections.find((c) => c.handle === 'kitchen')!;
@@ -158,6 +171,27 @@ describe('export and import of the catalog document', () => {
     const exported = await exportCatalog(database, 'demo');
     expect(exported.collections.find((c) => c.handle === 'kitchen')!.products).toEqual(kitchen.products);
     original = await catalogDocumentText(exported);
+  });
+
+  it('a file without stock keeps the stock the shop has now (sales since the export count)', async () => {
+    const doc = clone(JSON.parse(original) as CatalogDocument);
+    const mug = doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!;
+    for (const v of mug.variants) delete v.stock;
+    mug.texts['en-SE']!.description = 'Rewritten while the shop sold mugs.';
+    mug.variants.push({ ...clone(doc).products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!, sku: 'MUG-NEW-1', stock: undefined });
+    mug.options = mug.options.map((o) => ({ ...o, values: [...o.values, 'Extra'] }));
+    mug.variants.at(-1)!.options = Object.fromEntries(mug.options.map((o) => [o.name, 'Extra']));
+    mug.variants.at(-1)!.title = 'Extra';
+    const [first] = await database.select().from(schema.productVariants).where(eq(schema.productVariants.sku, mug.variants[0]!.sku));
+    await database.update(schema.inventoryLevels).set({ quantity: 3 }).where(eq(schema.inventoryLevels.variantId, first!.id)); // a sale
+
+    const result = await importText(database, JSON.stringify(doc));
+    expect(result.ok && result.plan.variants).toMatchObject({ created: 1, updated: 0 });
+    const [level] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, first!.id));
+    expect(level!.quantity).toBe(3);
+    const shownNow = await shown(database, 'fjord-ceramic-mug');
+    expect(shownNow.variants.at(-1)).toMatchObject({ sku: 'MUG-NEW-1', availability: 'out_of_stock' });
+    original = await catalogDocumentText(await exportCatalog(database, 'demo'));
   });
 
   it('--prune unpublishes what the file leaves out and deletes nothing', async () => {

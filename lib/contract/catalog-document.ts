@@ -85,7 +85,8 @@ export const CatalogVariant = z
     title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
     options: z.record(z.string(), z.string()).meta({ description: 'Option name → value; exactly the product\'s options.' }),
     prices: z.record(MarketCode, CatalogPrice).meta({ description: 'Market id → price. A variant without a price in a market is not sold there.' }),
-    stock: CatalogStock,
+    // Optional so a file edited for texts or prices need not reset counts sales have moved since its export.
+    stock: CatalogStock.optional().meta({ description: 'Leave out to keep the shop\'s stock as it is (a new variant then starts at 0, policy deny).' }),
   })
   .strict()
   .meta({ id: 'CatalogVariant' });

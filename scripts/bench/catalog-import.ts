@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { seedDatabase } from '@/db/seed';
-import { catalogDocumentText, documentSource, exportCatalog, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
+import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
 
 const { values: flags } = parseArgs({
   options: { products: { type: 'string', default: '10000' }, child: { type: 'string' }, file: { type: 'string' } },
@@ -32,6 +32,13 @@ async function open(url: string): Promise<Database> {
   const database = openDatabase({ url });
   await migrateDatabase(database, url);
   return database;
+}
+
+/** The Site's export as `npm run catalog -- export` writes it. */
+async function exported(database: Database): Promise<string> {
+  const parts: string[] = [];
+  await exportCatalogTo(database, 'demo', (chunk) => void parts.push(chunk));
+  return parts.join('');
 }
 
 async function child(url: string, file: string): Promise<void> {
@@ -69,7 +76,7 @@ async function main(): Promise<void> {
     await seedDatabase(source, { products: count });
     const seedSeconds = (performance.now() - t) / 1000;
     t = performance.now();
-    const first = await catalogDocumentText(await exportCatalog(source, 'demo'));
+    const first = await exported(source);
     const exportSeconds = (performance.now() - t) / 1000;
     const file = join(dir, 'demo.json');
     writeFileSync(file, first);
@@ -80,7 +87,7 @@ async function main(): Promise<void> {
     await seedDatabase(target, {});
     for (const table of CATALOG_TABLES) await target.$client.execute(`DELETE FROM "${getTableName(table)}"`);
     const imported = await runChild(targetUrl, file);
-    const second = await catalogDocumentText(await exportCatalog(target, 'demo'));
+    const second = await exported(target);
     target.$client.close();
 
     const result = {

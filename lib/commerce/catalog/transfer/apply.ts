@@ -77,15 +77,18 @@ export async function applyChanges(tx: Transaction, changes: CatalogChanges): Pr
   for (const name of [...TABLE_ORDER].reverse()) if (name !== 'collectionProducts') await remove(name);
 }
 
-/** Variants still named by a restock signup, a checkout line or a bundle the file keeps: these cannot be removed. */
-export async function variantsInUse(tx: Transaction, ids: string[], keptBundleItems: Set<string>): Promise<Map<string, string>> {
+/**
+ * Variants still named by a restock signup, a checkout line or a bundle item the import
+ * keeps (all but `rewritten`, keyed bundle id NUL position): these cannot be removed.
+ */
+export async function variantsInUse(tx: Transaction, ids: string[], rewritten: Set<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (ids.length === 0) return out;
   const database = onTransaction(tx);
   for (const r of await database.select({ id: stockSubscriptions.variantId }).from(stockSubscriptions).where(inArray(stockSubscriptions.variantId, ids))) out.set(r.id, 'a restock signup');
   for (const r of await database.select({ id: checkoutSessionLines.variantId }).from(checkoutSessionLines).where(inArray(checkoutSessionLines.variantId, ids))) out.set(r.id, 'a checkout session');
   for (const r of await database.select({ id: bundleItems.variantId, bundleId: bundleItems.bundleId, position: bundleItems.position }).from(bundleItems).where(inArray(bundleItems.variantId, ids))) {
-    if (keptBundleItems.has(`${r.bundleId}\u0000${r.position}`)) out.set(r.id, 'a bundle');
+    if (!rewritten.has(`${r.bundleId}\u0000${r.position}`)) out.set(r.id, 'a bundle');
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { CatalogCollection, CatalogDocument, CatalogProduct } from '@/lib/contra
 import { z } from 'zod';
 import { applyChanges, inCatalogTransaction, onTransaction, variantsInUse } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
-import { loadCatalogState, loadTransferSite, type CatalogState, type TransferSite } from './state';
+import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
 import { JsonSyntaxError, splitCatalogJson } from './json-stream';
 import { issuesFromZod, pointerOf, validateAgainstSite, type CatalogIssue } from './validate';
 
@@ -17,7 +17,7 @@ export type ImportSource =
   | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; lineOf?: (pointer: string) => number | undefined }
   | {
       kind: 'partial';
-      complete: (site: TransferSite, state: CatalogState) => { products: unknown[]; notes: string[]; issues: CatalogIssue[] };
+      complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[] }>;
       /** CSV line of an issue's pointer (`/products/3/variants/1/...`), when known. */
       lineOf?: (pointer: string) => number | undefined;
     };
@@ -102,59 +102,87 @@ export function documentSource(doc: CatalogDocument, lines?: DocumentLines): Imp
   return { kind: 'document', products: doc.products, collections: doc.collections, lineOf };
 }
 
+type Planned =
+  | { ok: false; issues: CatalogIssue[] }
+  | { ok: true; site: TransferSite; index: CatalogIndex; productsIn: CatalogProduct[]; plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
+
 /**
- * Checks the whole input against the schema and the Site, then (unless it is a dry run
- * or anything is wrong) writes the differences in the same write transaction the
- * checks read in: what was planned is exactly what is written.
+ * Checks the whole input against the schema and the Site, then (unless it is a dry run,
+ * anything is wrong or nothing differs) writes the differences in one write transaction.
+ *
+ * The checks and the plan read a snapshot in a read transaction, which takes no lock:
+ * reading and comparing a 10k catalog takes seconds, and holding the write lock that long
+ * would make the running shop's own writes (checkouts, signups) wait. The write
+ * transaction then only writes the planned rows. Should another writer have added a row
+ * the plan did not know of (a second import at the same moment), a constraint fails, the
+ * write rolls back whole, and the import plans again from a fresh snapshot.
  */
 export async function importCatalog(database: Database, source: ImportSource, options: ImportOptions): Promise<ImportResult> {
   const now = options.now ?? Date.now();
-  return inCatalogTransaction<ImportResult>(database, options.dryRun ? 'read' : 'write', async (tx) => {
-    const read = onTransaction(tx);
-    const site = await loadTransferSite(read, options.siteHandle);
-    const state = await loadCatalogState(read, site.id);
-
-    let productsIn: CatalogProduct[];
-    let collectionsIn: CatalogCollection[] | null;
-    const notes: string[] = [];
-    const issues: CatalogIssue[] = [];
-    if (source.kind === 'document') {
-      productsIn = source.products;
-      collectionsIn = source.collections;
-    } else {
-      const completed = source.complete(site, state);
-      notes.push(...completed.notes);
-      issues.push(...completed.issues);
-      const parsed = z.array(CatalogProduct).safeParse(completed.products);
-      if (!parsed.success) {
-        issues.push(...issuesFromZod(parsed.error, completed.products, ['products']));
-        return fail(issues, source.lineOf);
-      }
-      productsIn = parsed.data;
-      collectionsIn = null;
-    }
-    issues.push(...validateAgainstSite(site, state, productsIn, collectionsIn));
-    if (issues.length > 0) return fail(issues, source.lineOf);
-
-    const { plan, changes, removedVariantIds } = planImport({ site, state, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
-    const inUse = await variantsInUse(tx, removedVariantIds, keptBundleItems(state, changes));
-    if (inUse.size > 0) {
-      const skuOf = new Map(state.productVariants.map((v) => [v.id, v]));
-      const handleOf = new Map(state.products.map((p) => [p.id, p.handle]));
-      for (const [id, by] of inUse) {
-        const v = skuOf.get(id)!;
-        const index = productsIn.findIndex((p) => p.handle === handleOf.get(v.productId));
-        issues.push({ pointer: `/products/${index}/variants`, handle: handleOf.get(v.productId), field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` });
-      }
-      return fail(issues, source.lineOf);
-    }
-    plan.notes.unshift(...notes);
+  for (let attempt = 1; ; attempt += 1) {
+    const planned = await inCatalogTransaction<Planned>(database, 'read', async (tx) => ({ commit: false, result: await planFrom(tx, source, options, now) }));
+    if (!planned.ok) return planned;
+    const { site, plan } = planned;
     if (options.dryRun || plan.rowWrites === 0) {
-      return { commit: false, result: { ok: true as const, plan, applied: false, catalogVersion: { before: site.catalogVersion, after: site.catalogVersion } } };
+      return { ok: true, plan, applied: false, catalogVersion: { before: site.catalogVersion, after: site.catalogVersion } };
     }
-    await applyChanges(tx, changes);
-    const after = await currentVersion(tx, site.id);
-    return { commit: true, result: { ok: true as const, plan, applied: true, catalogVersion: { before: site.catalogVersion, after } } };
+    try {
+      return await inCatalogTransaction<ImportResult>(database, 'write', async (tx) => {
+        // signups and checkouts are written while the shop runs: asked inside the write
+        const inUse = await variantsInUse(tx, planned.removedVariantIds, rewrittenBundleItems(planned.changes));
+        if (inUse.size > 0) return fail(inUseIssues(planned, inUse), source.lineOf);
+        await applyChanges(tx, planned.changes);
+        const after = await currentVersion(tx, site.id);
+        return { commit: true, result: { ok: true as const, plan, applied: true, catalogVersion: { before: site.catalogVersion, after } } };
+      });
+    } catch (error) {
+      if (attempt < 3 && String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) continue;
+      throw error;
+    }
+  }
+}
+
+async function planFrom(tx: Transaction, source: ImportSource, options: ImportOptions, now: number): Promise<Planned> {
+  const read = onTransaction(tx);
+  const site = await loadTransferSite(read, options.siteHandle);
+  const index = await loadCatalogIndex(read, site.id);
+  const loadDetails = detailsLoader(read);
+
+  let productsIn: CatalogProduct[];
+  let collectionsIn: CatalogCollection[] | null;
+  const notes: string[] = [];
+  const issues: CatalogIssue[] = [];
+  if (source.kind === 'document') {
+    productsIn = source.products;
+    collectionsIn = source.collections;
+  } else {
+    const completed = await source.complete(site, index, loadDetails);
+    notes.push(...completed.notes);
+    issues.push(...completed.issues);
+    const parsed = z.array(CatalogProduct).safeParse(completed.products);
+    if (!parsed.success) {
+      issues.push(...issuesFromZod(parsed.error, completed.products, ['products']));
+      return fail(issues, source.lineOf).result;
+    }
+    productsIn = parsed.data;
+    collectionsIn = null;
+  }
+  issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
+  if (issues.length > 0) return fail(issues, source.lineOf).result;
+
+  const { plan, changes, removedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
+  plan.notes.unshift(...notes);
+  return { ok: true, site, index, productsIn, plan, changes, removedVariantIds };
+}
+
+function inUseIssues(planned: Extract<Planned, { ok: true }>, inUse: Map<string, string>): CatalogIssue[] {
+  const variantById = new Map(planned.index.productVariants.map((v) => [v.id, v]));
+  const handleOf = new Map(planned.index.products.map((p) => [p.id, p.handle]));
+  return [...inUse].map(([id, by]) => {
+    const v = variantById.get(id)!;
+    const handle = handleOf.get(v.productId);
+    const index = planned.productsIn.findIndex((p) => p.handle === handle);
+    return { pointer: `/products/${index}/variants`, handle, field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` };
   });
 }
 
@@ -168,9 +196,8 @@ async function currentVersion(tx: Transaction, siteId: string): Promise<number> 
   return Number(result.rows[0]?.v ?? 0);
 }
 
-/** Stored bundle items the import neither deletes nor re-points. */
-function keptBundleItems(state: CatalogState, changes: CatalogChanges): Set<string> {
+/** Bundle items the import deletes or re-points: a variant they name may go. */
+function rewrittenBundleItems(changes: CatalogChanges): Set<string> {
   const key = (r: Record<string, unknown>) => `${String(r.bundleId)}\u0000${String(r.position)}`;
-  const gone = new Set([...changes.bundleItems.delete, ...changes.bundleItems.update].map(key));
-  return new Set(state.bundleItems.map((r) => key(r)).filter((k) => !gone.has(k)));
+  return new Set([...changes.bundleItems.delete, ...changes.bundleItems.update].map(key));
 }

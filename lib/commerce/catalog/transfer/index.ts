@@ -1,4 +1,4 @@
-export { exportCatalog, documentFromState, writeCatalogDocument, catalogDocumentText } from './export';
+export { exportCatalog, exportCatalogTo, documentFromState, writeCatalogDocument, catalogDocumentText } from './export';
 export { importCatalog, parseCatalogDocument, readCatalogDocument, documentSource, type ImportResult, type ImportSource } from './import';
 export { readShopifyCsv, shopifySource, descriptionFromHtml } from './shopify';
 export { parseStockArgs, stockSource } from './stock';

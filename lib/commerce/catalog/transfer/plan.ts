@@ -6,7 +6,10 @@ import {
 import type { CatalogCollection, CatalogProduct } from '@/lib/contract/catalog-document';
 import { newId } from '../../ids';
 import { parseDecimal } from './amounts';
-import { groupBy, type CatalogState, type TransferSite } from './state';
+import {
+  groupBy, PRODUCT_SLICE, variantIdsOf,
+  type CatalogIndex, type CatalogState, type DetailsLoader, type ProductDetails, type TransferSite,
+} from './state';
 
 type Row<T extends SQLiteTable> = T['$inferSelect'];
 
@@ -56,13 +59,18 @@ const same = (a: AnyRow, b: AnyRow, columns: readonly string[]) => columns.every
 /** Collects the rows that differ from what is stored; only those are ever written. */
 class Diff {
   readonly changes = Object.fromEntries(TABLE_ORDER.map((t) => [t, { insert: [], update: [], delete: [] }])) as unknown as CatalogChanges;
-  private readonly current: Record<TableName, Map<string, AnyRow>>;
+  private readonly current = {} as Record<TableName, Map<string, AnyRow>>;
 
-  constructor(state: CatalogState) {
-    this.current = Object.fromEntries(TABLE_ORDER.map((t) => {
-      const { key } = TABLES[t];
-      return [t, new Map((state[t] as AnyRow[]).map((r) => [keyOf(r, key), r]))];
-    })) as Record<TableName, Map<string, AnyRow>>;
+  constructor(index: CatalogIndex) {
+    this.use(index);
+  }
+
+  /** The stored rows to compare with: the index once, then each slice's details in turn. */
+  use(rows: Partial<CatalogState>): void {
+    for (const t of TABLE_ORDER) {
+      const list = rows[t] as AnyRow[] | undefined;
+      if (list) this.current[t] = new Map(list.map((r) => [keyOf(r, TABLES[t].key), r]));
+    }
   }
 
   stored(table: TableName, row: AnyRow): AnyRow | undefined {
@@ -88,7 +96,8 @@ class Diff {
 
 export type PlanInput = {
   site: TransferSite;
-  state: CatalogState;
+  index: CatalogIndex;
+  loadDetails: DetailsLoader;
   products: CatalogProduct[];
   /** null: the input has no collections (a Shopify file), so every collection is left alone. */
   collections: CatalogCollection[] | null;
@@ -98,20 +107,18 @@ export type PlanInput = {
 
 export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
 
-/** Compares the file with the stored catalog: the plan it prints and the rows it would write. */
-export function planImport({ site, state, products: fileProducts, collections: fileCollections, prune, now }: PlanInput): PlanResult {
-  const diff = new Diff(state);
+/**
+ * Compares the file with the stored catalog: the plan it prints and the rows it would write.
+ * Products are compared PRODUCT_SLICE at a time, reading only their stored rows, so memory
+ * holds the file, the index and one slice, never the whole stored catalog twice.
+ */
+export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, prune, now }: PlanInput): Promise<PlanResult> {
+  const diff = new Diff(index);
   const plan: ImportPlan = { products: counts(), variants: counts(), collections: counts(), bundles: counts(), notes: [], rowWrites: 0 };
   const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
-  const productByHandle = new Map(state.products.map((p) => [p.handle, p]));
-  const variantBySku = new Map(state.productVariants.map((v) => [v.sku, v]));
-  const translationsOf = groupBy(state.productTranslations, (r) => r.productId);
-  const imagesOf = groupBy(state.productImages, (r) => r.productId);
-  const variantsOf = groupBy(state.productVariants, (r) => r.productId);
-  const pricesOf = groupBy(state.variantPrices, (r) => r.variantId);
-  const bundlesOf = groupBy(state.bundles, (r) => r.productId);
-  const bundleItemsOf = groupBy(state.bundleItems, (r) => r.bundleId);
-  const bundlePricesOf = groupBy(state.bundlePrices, (r) => r.bundleId);
+  const productByHandle = new Map(index.products.map((p) => [p.handle, p]));
+  const variantBySku = new Map(index.productVariants.map((v) => [v.sku, v]));
+  const variantsOf = groupBy(index.productVariants, (r) => r.productId);
   const amount = (value: string, market: string) => parseDecimal(value, currency.get(market)!)!;
 
   // Ids first, so bundles and collections can name products and variants of the file.
@@ -124,119 +131,140 @@ export function planImport({ site, state, products: fileProducts, collections: f
   const wantedSkus = new Set(variantIds.keys());
   const removedVariantIds: string[] = [];
 
-  for (const p of fileProducts) {
-    const id = productIds.get(p.handle)!;
-    const stored = productByHandle.get(p.handle);
-    let touched = false;
-    const note = (result: 'created' | 'updated' | 'unchanged') => {
-      if (result !== 'unchanged') touched = true;
-      return result;
-    };
+  for (let start = 0; start < fileProducts.length; start += PRODUCT_SLICE) {
+    const slice = fileProducts.slice(start, start + PRODUCT_SLICE);
+    const storedIds = slice.flatMap((p) => productByHandle.get(p.handle)?.id ?? []);
+    const movedIn = slice.flatMap((p) => p.variants.flatMap((v) => variantBySku.get(v.sku)?.id ?? []));
+    const details = await loadDetails(storedIds, [...new Set([...variantIdsOf(index, storedIds), ...movedIn])]);
+    diff.use(details);
+    planProducts(slice, details);
+  }
 
-    for (const [locale, t] of Object.entries(p.texts)) {
-      note(diff.put('productTranslations', { productId: id, locale, title: t.title, description: t.description, seoTitle: t.seoTitle ?? null, seoDescription: t.seoDescription ?? null }));
-    }
-    for (const row of translationsOf.get(id) ?? []) {
-      if (!(row.locale in p.texts)) {
-        diff.remove('productTranslations', row);
-        touched = true;
-      }
-    }
-    p.images.forEach((image, i) => note(diff.put('productImages', { productId: id, position: i + 1, ...image })));
-    for (const row of imagesOf.get(id) ?? []) {
-      if (row.position > p.images.length) {
-        diff.remove('productImages', row);
-        touched = true;
-      }
-    }
+  function planProducts(slice: CatalogProduct[], details: ProductDetails) {
+    const translationsOf = groupBy(details.productTranslations, (r) => r.productId);
+    const imagesOf = groupBy(details.productImages, (r) => r.productId);
+    const pricesOf = groupBy(details.variantPrices, (r) => r.variantId);
+    const bundlesOf = groupBy(details.bundles, (r) => r.productId);
+    const bundleItemsOf = groupBy(details.bundleItems, (r) => r.bundleId);
+    const bundlePricesOf = groupBy(details.bundlePrices, (r) => r.bundleId);
+    for (const p of slice) {
+      const id = productIds.get(p.handle)!;
+      const stored = productByHandle.get(p.handle);
+      let touched = false;
+      const note = (result: 'created' | 'updated' | 'unchanged') => {
+        if (result !== 'unchanged') touched = true;
+        return result;
+      };
 
-    p.variants.forEach((v, j) => {
-      const variantId = variantIds.get(v.sku)!;
-      const results = [diff.put('productVariants', { id: variantId, siteId: site.id, productId: id, sku: v.sku, title: v.title, options: v.options, position: j + 1 })];
-      for (const [market, price] of Object.entries(v.prices)) {
-        results.push(diff.put('variantPrices', {
-          variantId, marketId: market, amount: amount(price.amount, market),
-          compareAtAmount: price.compareAt === null || price.compareAt === undefined ? null : amount(price.compareAt, market),
-        }));
+      for (const [locale, t] of Object.entries(p.texts)) {
+        note(diff.put('productTranslations', { productId: id, locale, title: t.title, description: t.description, seoTitle: t.seoTitle ?? null, seoDescription: t.seoDescription ?? null }));
       }
-      let pricesRemoved = false;
-      for (const row of pricesOf.get(variantId) ?? []) {
-        if (!(row.marketId in v.prices)) {
-          diff.remove('variantPrices', row);
-          pricesRemoved = true;
+      for (const row of translationsOf.get(id) ?? []) {
+        if (!(row.locale in p.texts)) {
+          diff.remove('productTranslations', row);
+          touched = true;
         }
       }
-      const level = { variantId, quantity: v.stock.quantity, lowStockThreshold: v.stock.lowStockThreshold, policy: v.stock.policy };
-      const storedLevel = diff.stored('inventoryLevels', level);
-      results.push(diff.put('inventoryLevels', { ...level, updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now }));
-      const outcome = results[0] === 'created' ? 'created' : results.some((r) => r !== 'unchanged') || pricesRemoved ? 'updated' : 'unchanged';
-      plan.variants[outcome] += 1;
-      if (outcome !== 'unchanged') touched = true;
-    });
-    for (const row of variantsOf.get(id) ?? []) {
-      if (!wantedSkus.has(row.sku)) {
-        removedVariantIds.push(row.id);
-        for (const price of pricesOf.get(row.id) ?? []) diff.remove('variantPrices', price);
-        const level = diff.stored('inventoryLevels', { variantId: row.id });
-        if (level) diff.remove('inventoryLevels', level);
-        diff.remove('productVariants', row);
-        plan.variants.removed += 1;
-        touched = true;
-      }
-    }
-
-    const storedBundles = bundlesOf.get(id) ?? [];
-    p.bundles.forEach((b, j) => {
-      const existing = storedBundles.find((s) => s.position === j + 1);
-      const bundleId = existing?.id ?? newId('bun');
-      const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, position: j + 1 })];
-      b.items.forEach((item, k) => results.push(diff.put('bundleItems', {
-        bundleId, position: k + 1, variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id, quantity: item.quantity,
-      })));
-      let removed = false;
-      for (const row of bundleItemsOf.get(bundleId) ?? []) {
-        if (row.position > b.items.length) {
-          diff.remove('bundleItems', row);
-          removed = true;
+      p.images.forEach((image, i) => note(diff.put('productImages', { productId: id, position: i + 1, ...image })));
+      for (const row of imagesOf.get(id) ?? []) {
+        if (row.position > p.images.length) {
+          diff.remove('productImages', row);
+          touched = true;
         }
       }
-      for (const [market, price] of Object.entries(b.prices)) results.push(diff.put('bundlePrices', { bundleId, marketId: market, amount: amount(price.amount, market) }));
-      for (const row of bundlePricesOf.get(bundleId) ?? []) {
-        if (!(row.marketId in b.prices)) {
-          diff.remove('bundlePrices', row);
-          removed = true;
+
+      p.variants.forEach((v, j) => {
+        const variantId = variantIds.get(v.sku)!;
+        const results = [diff.put('productVariants', { id: variantId, siteId: site.id, productId: id, sku: v.sku, title: v.title, options: v.options, position: j + 1 })];
+        for (const [market, price] of Object.entries(v.prices)) {
+          results.push(diff.put('variantPrices', {
+            variantId, marketId: market, amount: amount(price.amount, market),
+            compareAtAmount: price.compareAt === null || price.compareAt === undefined ? null : amount(price.compareAt, market),
+          }));
+        }
+        let pricesRemoved = false;
+        for (const row of pricesOf.get(variantId) ?? []) {
+          if (!(row.marketId in v.prices)) {
+            diff.remove('variantPrices', row);
+            pricesRemoved = true;
+          }
+        }
+        const storedLevel = diff.stored('inventoryLevels', { variantId });
+        if (v.stock || !storedLevel) {
+          const stock = v.stock ?? { quantity: 0, policy: 'deny' as const, lowStockThreshold: 5 };
+          const level = { variantId, quantity: stock.quantity, lowStockThreshold: stock.lowStockThreshold, policy: stock.policy };
+          results.push(diff.put('inventoryLevels', { ...level, updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now }));
+        }
+        const outcome = results[0] === 'created' ? 'created' : results.some((r) => r !== 'unchanged') || pricesRemoved ? 'updated' : 'unchanged';
+        plan.variants[outcome] += 1;
+        if (outcome !== 'unchanged') touched = true;
+      });
+      for (const row of variantsOf.get(id) ?? []) {
+        if (!wantedSkus.has(row.sku)) {
+          removedVariantIds.push(row.id);
+          for (const price of pricesOf.get(row.id) ?? []) diff.remove('variantPrices', price);
+          const level = diff.stored('inventoryLevels', { variantId: row.id });
+          if (level) diff.remove('inventoryLevels', level);
+          diff.remove('productVariants', row);
+          plan.variants.removed += 1;
+          touched = true;
         }
       }
-      const outcome = results[0] === 'created' ? 'created' : removed || results.some((r) => r !== 'unchanged') ? 'updated' : 'unchanged';
-      plan.bundles[outcome] += 1;
-      if (outcome !== 'unchanged') touched = true;
-    });
-    for (const row of storedBundles) {
-      if (row.position > p.bundles.length) {
-        for (const item of bundleItemsOf.get(row.id) ?? []) diff.remove('bundleItems', item);
-        for (const price of bundlePricesOf.get(row.id) ?? []) diff.remove('bundlePrices', price);
-        diff.remove('bundles', row);
-        plan.bundles.removed += 1;
-        touched = true;
+
+      const storedBundles = bundlesOf.get(id) ?? [];
+      p.bundles.forEach((b, j) => {
+        const existing = storedBundles.find((s) => s.position === j + 1);
+        const bundleId = existing?.id ?? newId('bun');
+        const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, position: j + 1 })];
+        b.items.forEach((item, k) => results.push(diff.put('bundleItems', {
+          bundleId, position: k + 1, variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id, quantity: item.quantity,
+        })));
+        let removed = false;
+        for (const row of bundleItemsOf.get(bundleId) ?? []) {
+          if (row.position > b.items.length) {
+            diff.remove('bundleItems', row);
+            removed = true;
+          }
+        }
+        for (const [market, price] of Object.entries(b.prices)) results.push(diff.put('bundlePrices', { bundleId, marketId: market, amount: amount(price.amount, market) }));
+        for (const row of bundlePricesOf.get(bundleId) ?? []) {
+          if (!(row.marketId in b.prices)) {
+            diff.remove('bundlePrices', row);
+            removed = true;
+          }
+        }
+        const outcome = results[0] === 'created' ? 'created' : removed || results.some((r) => r !== 'unchanged') ? 'updated' : 'unchanged';
+        plan.bundles[outcome] += 1;
+        if (outcome !== 'unchanged') touched = true;
+      });
+      for (const row of storedBundles) {
+        if (row.position > p.bundles.length) {
+          for (const item of bundleItemsOf.get(row.id) ?? []) diff.remove('bundleItems', item);
+          for (const price of bundlePricesOf.get(row.id) ?? []) diff.remove('bundlePrices', price);
+          diff.remove('bundles', row);
+          plan.bundles.removed += 1;
+          touched = true;
+        }
       }
+
+      const row = {
+        id, siteId: site.id, handle: p.handle, status: p.status, options: p.options, featuredPosition: p.featuredPosition ?? null,
+        createdAt: stored?.createdAt ?? now, updatedAt: stored?.updatedAt ?? now,
+      };
+      let result = diff.put('products', row);
+      // The API shows a product's updatedAt: any change to its parts moves it.
+      if (result === 'unchanged' && touched) {
+        diff.changes.products.update.push(row);
+        result = 'updated';
+      }
+      if (result !== 'created') row.updatedAt = result === 'updated' ? now : row.updatedAt;
+      plan.products[result] += 1;
     }
 
-    const row = {
-      id, siteId: site.id, handle: p.handle, status: p.status, options: p.options, featuredPosition: p.featuredPosition ?? null,
-      createdAt: stored?.createdAt ?? now, updatedAt: stored?.updatedAt ?? now,
-    };
-    let result = diff.put('products', row);
-    // The API shows a product's updatedAt: any change to its parts moves it.
-    if (result === 'unchanged' && touched) {
-      diff.changes.products.update.push(row);
-      result = 'updated';
-    }
-    if (result !== 'created') row.updatedAt = result === 'updated' ? now : row.updatedAt;
-    plan.products[result] += 1;
   }
 
   const fileHandles = new Set(fileProducts.map((p) => p.handle));
-  for (const stored of state.products) {
+  for (const stored of index.products) {
     if (fileHandles.has(stored.handle)) continue;
     if (prune && stored.status === 'published') {
       diff.changes.products.update.push({ ...stored, status: 'archived', updatedAt: now });
@@ -246,7 +274,7 @@ export function planImport({ site, state, products: fileProducts, collections: f
     }
   }
 
-  if (fileCollections) planCollections(diff, plan, { site, state, collections: fileCollections, prune, now, productIds });
+  if (fileCollections) planCollections(diff, plan, { site, index, collections: fileCollections, prune, now, productIds });
   else plan.notes.push('The file has no collections: every collection is left as it is.');
 
   for (const t of TABLE_ORDER) {
@@ -258,8 +286,8 @@ export function planImport({ site, state, products: fileProducts, collections: f
 
 function planCollections(
   diff: Diff, plan: ImportPlan,
-  { site, state, collections: fileCollections, prune, now, productIds }:
-  { site: TransferSite; state: CatalogState; collections: CatalogCollection[]; prune: boolean; now: number; productIds: Map<string, string> },
+  { site, index: state, collections: fileCollections, prune, now, productIds }:
+  { site: TransferSite; index: CatalogIndex; collections: CatalogCollection[]; prune: boolean; now: number; productIds: Map<string, string> },
 ) {
   const byHandle = new Map(state.collections.map((c) => [c.handle, c]));
   const shopProductIds = new Map(state.products.map((p) => [p.handle, p.id]));

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import sanitizeHtml from 'sanitize-html';
 import type { CatalogProduct } from '@/lib/contract/catalog-document';
 import { parseDecimal } from './amounts';
-import { documentFromState } from './export';
+import { storedProducts } from './export';
 import type { ImportSource } from './import';
 import type { CatalogIssue } from './validate';
 
@@ -152,10 +152,17 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
       }
       return undefined;
     },
-    complete: (site, state) => {
-      const stored = documentFromState(site, state);
-      const byHandle = new Map(stored.products.map((p) => [p.handle, p]));
-      const bySku = new Map(stored.products.flatMap((p) => p.variants.map((v) => [v.sku, v] as const)));
+    complete: async (site, index, loadDetails) => {
+      // only the stored products the file names, by handle or by one of its SKUs
+      const handles = new Set(file.products.map((p) => p.handle));
+      const skus = new Set(file.products.flatMap((p) => p.variants.map((v) => v.sku)));
+      const ids = new Set([
+        ...index.products.filter((p) => handles.has(p.handle)).map((p) => p.id),
+        ...index.productVariants.filter((v) => skus.has(v.sku)).map((v) => v.productId),
+      ]);
+      const stored = await storedProducts(site, index, loadDetails, ids);
+      const byHandle = new Map(stored.map((p) => [p.handle, p]));
+      const bySku = new Map(stored.flatMap((p) => p.variants.map((v) => [v.sku, v] as const)));
       const market = site.defaultMarketId;
       const currency = site.markets.find((m) => m.id === market)?.currency ?? '';
       const issues: CatalogIssue[] = [];
@@ -194,7 +201,7 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
           const compare = v.compareAt ? parseDecimal(v.compareAt, currency) : null;
           const keepCompare = compare !== null && price !== null && compare > price;
           if (v.compareAt && compare !== null && !keepCompare) droppedCompareAt += 1;
-          const quantity = v.quantity ? Math.max(0, Number(v.quantity)) : (known?.stock.quantity ?? 0);
+          const quantity = v.quantity ? Math.max(0, Number(v.quantity)) : (known?.stock?.quantity ?? 0);
           return {
             sku: v.sku,
             title: defaultTitle || v.values.length === 0 ? 'Default' : v.values.join(' / '),
@@ -202,8 +209,8 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
             prices: { ...(known?.prices ?? {}), [market]: { amount: v.price, currency, compareAt: keepCompare || (v.compareAt && compare === null) ? v.compareAt : null } },
             stock: {
               quantity,
-              policy: v.policy === 'continue' ? 'continue' as const : v.policy === 'deny' ? 'deny' as const : (known?.stock.policy ?? 'deny'),
-              lowStockThreshold: known?.stock.lowStockThreshold ?? 5,
+              policy: v.policy === 'continue' ? 'continue' as const : v.policy === 'deny' ? 'deny' as const : (known?.stock?.policy ?? 'deny'),
+              lowStockThreshold: known?.stock?.lowStockThreshold ?? 5,
             },
           };
         });

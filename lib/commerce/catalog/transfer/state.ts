@@ -6,21 +6,36 @@ import {
 } from '@/db/schema';
 import { DomainError } from '../../errors';
 
-/** The rows of one Site's catalog, as stored: what export reads and import compares against. */
-export type CatalogState = {
-  products: (typeof products.$inferSelect)[];
-  productTranslations: (typeof productTranslations.$inferSelect)[];
-  productImages: (typeof productImages.$inferSelect)[];
-  productVariants: (typeof productVariants.$inferSelect)[];
-  variantPrices: (typeof variantPrices.$inferSelect)[];
-  inventoryLevels: (typeof inventoryLevels.$inferSelect)[];
-  bundles: (typeof bundles.$inferSelect)[];
-  bundleItems: (typeof bundleItems.$inferSelect)[];
-  bundlePrices: (typeof bundlePrices.$inferSelect)[];
-  collections: (typeof collections.$inferSelect)[];
-  collectionTranslations: (typeof collectionTranslations.$inferSelect)[];
-  collectionProducts: (typeof collectionProducts.$inferSelect)[];
+type Rows<T extends { $inferSelect: unknown }> = T['$inferSelect'][];
+
+/**
+ * What a whole-catalog check needs at once: every product and variant row of the Site (to
+ * match handles and SKUs) and its collections. Small next to the rest.
+ */
+export type CatalogIndex = {
+  products: Rows<typeof products>;
+  productVariants: Rows<typeof productVariants>;
+  collections: Rows<typeof collections>;
+  collectionTranslations: Rows<typeof collectionTranslations>;
+  collectionProducts: Rows<typeof collectionProducts>;
 };
+
+/** The rest of some products' rows: texts, images, prices, stock, bundles. Read a slice at a time. */
+export type ProductDetails = {
+  productTranslations: Rows<typeof productTranslations>;
+  productImages: Rows<typeof productImages>;
+  variantPrices: Rows<typeof variantPrices>;
+  inventoryLevels: Rows<typeof inventoryLevels>;
+  bundles: Rows<typeof bundles>;
+  bundleItems: Rows<typeof bundleItems>;
+  bundlePrices: Rows<typeof bundlePrices>;
+};
+
+/** The rows of one Site's catalog, as stored: what export reads and import compares against. */
+export type CatalogState = CatalogIndex & ProductDetails;
+
+/** Reads the details of some products (and of some variants, wherever they are). */
+export type DetailsLoader = (productIds: string[], variantIds: string[]) => Promise<ProductDetails>;
 
 export type TransferSite = {
   id: string;
@@ -54,34 +69,53 @@ async function byIds<T>(ids: string[], read: (slice: string[]) => Promise<T[]>):
   return out;
 }
 
-/** Every catalog row of the Site, in a stable order (positions, then keys). */
-export async function loadCatalogState(database: DbOrTx, siteId: string): Promise<CatalogState> {
+export async function loadCatalogIndex(database: DbOrTx, siteId: string): Promise<CatalogIndex> {
   const productRows = await database.select().from(products).where(eq(products.siteId, siteId)).orderBy(asc(products.handle));
-  const productIds = productRows.map((p) => p.id);
   const variantRows = await database.select().from(productVariants).where(eq(productVariants.siteId, siteId))
     .orderBy(asc(productVariants.productId), asc(productVariants.position), asc(productVariants.id));
-  const variantIds = variantRows.map((v) => v.id);
-  const bundleRows = await byIds(productIds, (ids) => database.select().from(bundles).where(inArray(bundles.productId, ids)));
-  bundleRows.sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.position - b.position));
-  const bundleIds = bundleRows.map((b) => b.id);
   const collectionRows = await database.select().from(collections).where(eq(collections.siteId, siteId))
     .orderBy(asc(collections.position), asc(collections.handle));
   const collectionIds = collectionRows.map((c) => c.id);
   return {
     products: productRows,
-    productTranslations: await byIds(productIds, (ids) => database.select().from(productTranslations).where(inArray(productTranslations.productId, ids))),
-    productImages: await byIds(productIds, (ids) => database.select().from(productImages).where(inArray(productImages.productId, ids))),
     productVariants: variantRows,
-    variantPrices: await byIds(variantIds, (ids) => database.select().from(variantPrices).where(inArray(variantPrices.variantId, ids))),
-    inventoryLevels: await byIds(variantIds, (ids) => database.select().from(inventoryLevels).where(inArray(inventoryLevels.variantId, ids))),
-    bundles: bundleRows,
-    bundleItems: await byIds(bundleIds, (ids) => database.select().from(bundleItems).where(inArray(bundleItems.bundleId, ids))),
-    bundlePrices: await byIds(bundleIds, (ids) => database.select().from(bundlePrices).where(inArray(bundlePrices.bundleId, ids))),
     collections: collectionRows,
     collectionTranslations: await byIds(collectionIds, (ids) => database.select().from(collectionTranslations).where(inArray(collectionTranslations.collectionId, ids))),
     collectionProducts: await byIds(collectionIds, (ids) => database.select().from(collectionProducts).where(inArray(collectionProducts.collectionId, ids))),
   };
 }
+
+export function detailsLoader(database: DbOrTx): DetailsLoader {
+  return async (productIds, variantIds) => {
+    const bundleRows = await byIds(productIds, (ids) => database.select().from(bundles).where(inArray(bundles.productId, ids)));
+    const bundleIds = bundleRows.map((b) => b.id);
+    return {
+      productTranslations: await byIds(productIds, (ids) => database.select().from(productTranslations).where(inArray(productTranslations.productId, ids))),
+      productImages: await byIds(productIds, (ids) => database.select().from(productImages).where(inArray(productImages.productId, ids))),
+      variantPrices: await byIds(variantIds, (ids) => database.select().from(variantPrices).where(inArray(variantPrices.variantId, ids))),
+      inventoryLevels: await byIds(variantIds, (ids) => database.select().from(inventoryLevels).where(inArray(inventoryLevels.variantId, ids))),
+      bundles: bundleRows,
+      bundleItems: await byIds(bundleIds, (ids) => database.select().from(bundleItems).where(inArray(bundleItems.bundleId, ids))),
+      bundlePrices: await byIds(bundleIds, (ids) => database.select().from(bundlePrices).where(inArray(bundlePrices.bundleId, ids))),
+    };
+  };
+}
+
+/** The ids of the products' own variants. */
+export function variantIdsOf(index: CatalogIndex, productIds: Iterable<string>): string[] {
+  const wanted = new Set(productIds);
+  return index.productVariants.filter((v) => wanted.has(v.productId)).map((v) => v.id);
+}
+
+/** Every catalog row of the Site at once (small catalogs and tests; imports and exports read in slices). */
+export async function loadCatalogState(database: DbOrTx, siteId: string): Promise<CatalogState> {
+  const index = await loadCatalogIndex(database, siteId);
+  const productIds = index.products.map((p) => p.id);
+  return { ...index, ...(await detailsLoader(database)(productIds, variantIdsOf(index, productIds))) };
+}
+
+/** Products are read and compared this many at a time, so memory does not grow with the catalog. */
+export const PRODUCT_SLICE = 500;
 
 /** Groups rows by a key, keeping their order. */
 export function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {

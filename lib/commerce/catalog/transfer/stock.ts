@@ -1,5 +1,5 @@
 import type { CatalogProduct } from '@/lib/contract/catalog-document';
-import { documentFromState } from './export';
+import { storedProducts } from './export';
 import type { ImportSource } from './import';
 import type { CatalogIssue } from './validate';
 
@@ -31,10 +31,11 @@ export function parseStockArgs(args: string[]): { changes: StockChange[]; issues
 export function stockSource(changes: StockChange[]): ImportSource {
   return {
     kind: 'partial',
-    complete: (site, state) => {
-      const doc = documentFromState(site, state);
+    complete: async (site, index, loadDetails) => {
+      const skus = new Set(changes.map((c) => c.sku));
+      const owners = new Set(index.productVariants.filter((v) => skus.has(v.sku)).map((v) => v.productId));
       const bySku = new Map<string, CatalogProduct>();
-      for (const p of doc.products) for (const v of p.variants) bySku.set(v.sku, p);
+      for (const p of await storedProducts(site, index, loadDetails, owners)) for (const v of p.variants) bySku.set(v.sku, p);
       const issues: CatalogIssue[] = [];
       const touched = new Set<CatalogProduct>();
       changes.forEach((change, i) => {
@@ -43,7 +44,8 @@ export function stockSource(changes: StockChange[]): ImportSource {
           issues.push({ pointer: `/${i}`, field: 'sku', expected: `the SKU of a variant of Site "${site.handle}" (got "${change.sku}")` });
           return;
         }
-        product.variants.find((v) => v.sku === change.sku)!.stock.quantity = change.quantity;
+        const variant = product.variants.find((v) => v.sku === change.sku)!;
+        variant.stock = { policy: 'deny', lowStockThreshold: 5, ...variant.stock, quantity: change.quantity };
         touched.add(product);
       });
       return { products: [...touched], notes: [], issues };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CatalogCollection, CatalogProduct } from '@/lib/contract/catalog-document';
 import { minorDigits, parseDecimal } from './amounts';
-import type { CatalogState, TransferSite } from './state';
+import type { CatalogIndex, TransferSite } from './state';
 
 /** One thing wrong with an input file: where (JSON pointer, or CSV line), which item, which field, what was expected. */
 export type CatalogIssue = {
@@ -48,7 +48,7 @@ function fieldName(path: (string | number)[]): string {
  */
 export function validateAgainstSite(
   site: TransferSite,
-  state: CatalogState,
+  state: CatalogIndex,
   productsIn: CatalogProduct[],
   collectionsIn: CatalogCollection[] | null,
   base: { products: string; collections: string } = { products: '/products', collections: '/collections' },
