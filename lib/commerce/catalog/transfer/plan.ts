@@ -260,7 +260,6 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       if (result !== 'created') row.updatedAt = result === 'updated' ? now : row.updatedAt;
       plan.products[result] += 1;
     }
-
   }
 
   const fileHandles = new Set(fileProducts.map((p) => p.handle));
