@@ -21,4 +21,10 @@ describe('API route segment config', () => {
   it.each(files.map((file) => [relative(ROOT, file), file]))('%s is force-dynamic', (_name, file) => {
     expect(readFileSync(file, 'utf8')).toMatch(/^export const dynamic = 'force-dynamic';$/m);
   });
+
+  // endpoint() answers every method it is given; a method left out of the export would be
+  // answered by Next instead (OPTIONS listing every method, others a bare 405).
+  it.each(files.filter((file) => !file.includes('[...path]')).map((file) => [relative(ROOT, file), file]))('%s exports every method from endpoint()', (_name, file) => {
+    expect(readFileSync(file, 'utf8')).toMatch(/^export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = endpoint\(\{$/m);
+  });
 });

@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/subscriptions/confirmations
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route(confirmSubscription, async ({ site, body }) => {
     const state = await confirm(db(), site.id, body.token);
     return ok(SubscriptionState.parse(state), { cache: 'none' });

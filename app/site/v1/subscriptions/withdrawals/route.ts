@@ -8,7 +8,7 @@ import { db } from '@/lib/db';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/subscriptions/withdrawals
-export const { GET, HEAD, POST, PUT, PATCH, DELETE } = endpoint({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route(withdrawSubscription, async ({ site, body }) => {
     const state = await unsubscribeByToken(db(), site.id, body.token, body.method);
     return ok(SubscriptionState.parse(state), { cache: 'none' });
