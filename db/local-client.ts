@@ -104,7 +104,20 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return; // no connection has created it yet: nothing is mapped
-      throw new LibsqlError(`SQLITE_READONLY: the database's -shm file is not writable (${code})`, 'SQLITE_READONLY', 'SQLITE_READONLY');
+      throw new LibsqlError(`the database's -shm file is not writable (${code})`, 'SQLITE_READONLY', 'SQLITE_READONLY');
+    }
+  };
+
+  /**
+   * A transaction writes its pages to the WAL, and the -shm file with them, at COMMIT; its
+   * statements before that await, so the files may have turned read-only since BEGIN.
+   */
+  const beforeCommit = () => {
+    try {
+      checkWritable();
+    } catch (error) {
+      reportStorageFault('readonly', error);
+      throw error;
     }
   };
 
@@ -198,7 +211,7 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
           // BEGIN IMMEDIATE whatever was asked: the lock is taken (or waited for) here, where
           // trying again is safe, never at the first write inside.
           const { client, tx } = await underLock(async (client) => ({ client, tx: await client.transaction('write') }), deadline, how, false);
-          return turnHolding(tx, release, (work) => watch(client, work));
+          return turnHolding(tx, release, (work) => watch(client, work), beforeCommit);
         } catch (error) {
           release();
           throw error;
@@ -252,7 +265,7 @@ const MAX_BACKOFF_MS = 50;
 const IMPATIENT_PAUSE_MS = 100;
 
 /** A transaction that gives the process's write turn back when it ends, however it ends. */
-function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>): Transaction {
+function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>, beforeCommit: () => void): Transaction {
   let ended = false;
   const end = () => {
     if (!ended) {
@@ -266,6 +279,12 @@ function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Prom
     executeMultiple: (sql: string) => watch(tx.executeMultiple(sql)),
     async commit() {
       try {
+        try {
+          beforeCommit();
+        } catch (error) {
+          tx.close(); // rolls back, before the turn goes to the next write
+          throw error;
+        }
         await watch(tx.commit());
         if (storageFaultActive()) reportStorageRecovered();
       } finally {
@@ -301,7 +320,7 @@ function writeQueueFor(url: string): WriteQueue {
   return queue;
 }
 
-const busy = (why: string) => new LibsqlError(`SQLITE_BUSY: ${why}`, 'SQLITE_BUSY');
+const busy = (why: string) => new LibsqlError(why, 'SQLITE_BUSY');
 
 type Waiter = { impatient: boolean; grant: () => void; fail: (error: Error) => void };
 

@@ -248,6 +248,42 @@ describe.skipIf(!canMakeImmutable())('read-only database files (chattr +i)', () 
   });
 });
 
+describe.skipIf(!canMakeImmutable())('files that turn read-only in the middle of a transaction', () => {
+  it('roll the transaction back at COMMIT instead of writing to the unwritable mapping (SIGBUS)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-readonly-tx-'));
+    const { path, database } = await freshDatabase(dir, 500);
+    const files = [path, `${path}-wal`, `${path}-shm`];
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 20; i++) await insert(database, `row-${i}`);
+      const other = new Database(path, { timeout: 1_000 });
+      other.exec('PRAGMA wal_checkpoint(PASSIVE)');
+      other.close();
+      const failed = await faultOf(
+        database.transaction(async (tx) => {
+          await tx.run(sql`INSERT INTO probe (v) VALUES ('in-flight')`);
+          // The files turn read-only while the transaction is under way (it awaits here).
+          expect(spawnSync('sync', files).status).toBe(0);
+          expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+          await tx.run(sql`INSERT INTO probe (v) VALUES ('in-flight')`);
+        }),
+      );
+      expect(failed).toBe('readonly');
+      expect(await count(database, 'row-%')).toBe(20);
+      expect(await count(database, 'in-flight')).toBe(0);
+
+      expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+      await database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES ('after')`));
+      expect(await count(database, 'after')).toBe(1);
+      expect(await count(database, 'in-flight')).toBe(0);
+    } finally {
+      spawnSync('chattr', ['-i', ...files]);
+      for (const database of opened.splice(0)) database.$client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(!canMakeImmutable())('I/O errors (the WAL file refuses writes)', () => {
   it('fails writes as "io", keeps reads, and writes again once the file takes writes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sd-ioerr-'));

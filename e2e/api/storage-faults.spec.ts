@@ -8,6 +8,7 @@ import { expect, test } from '../support/contract';
 import { auth, creds, expectProblem, V1 } from '../support/api';
 import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
 import { consent, freshEmail, rowsFor, STOCK, variantIds } from '../support/signups';
+import { canMakeImmutable, checkpointedAndWrittenOut } from '../support/storage-faults';
 
 // A server process (next start) on its own copy of the e2e database, while another process
 // holds the write lock, the disk is full, or the database files are read-only.
@@ -15,8 +16,12 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 const mainDatabaseUrl = () => `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`;
 const started: Instance[] = [];
-const scratch = mkdtempSync(join(tmpdir(), 'sd-storage-faults-'));
+// Made in beforeAll: Playwright also loads this file in its main process, to list the tests.
+let scratch = '';
 const cleanups: Array<() => void> = [];
+test.beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'sd-storage-faults-'));
+});
 test.afterAll(async () => {
   await Promise.all(started.map(killInstance));
   for (const cleanup of cleanups.reverse()) cleanup();
@@ -221,11 +226,7 @@ test('a full disk: writes answer 503 with Retry-After and one log line, reads go
 });
 
 test('read-only database files: writes answer 503 instead of crashing the server (SIGBUS), reads go on, and writes resume once the files are writable', async ({ request }) => {
-  const probe = join(scratch, 'chattr-probe');
-  writeFileSync(probe, '');
-  const immutable = isRoot && spawnSync('chattr', ['+i', probe]).status === 0;
-  spawnSync('chattr', ['-i', probe]);
-  test.skip(!immutable, 'making files immutable (chattr +i) needs root and a file system with the flag');
+  test.skip(!canMakeImmutable(scratch), 'making files immutable (chattr +i) needs root and a file system with the flag');
   const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'readonly.db'));
   const path = pathOf(url);
   const files = [path, `${path}-wal`, `${path}-shm`];
@@ -234,18 +235,7 @@ test('read-only database files: writes answer 503 instead of crashing the server
   const before = freshEmail('readonly');
   expect((await signUp(request, server, before)).status()).toBe(202);
 
-  // Everything checkpointed and on disk: the next write restarts the WAL through the -shm
-  // mapping, the write that used to kill the process with SIGBUS.
-  const other = rawClient(url);
-  try {
-    await expect.poll(async () => {
-      const [row] = (await other.execute('PRAGMA wal_checkpoint(PASSIVE)')).rows;
-      return Number(row![1]) === Number(row![2]);
-    }).toBe(true);
-  } finally {
-    other.close();
-  }
-  expect(spawnSync('sync', files).status).toBe(0);
+  await checkpointedAndWrittenOut(url);
   expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
 
   for (let i = 0; i < 5; i++) {

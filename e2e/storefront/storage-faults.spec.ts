@@ -1,58 +1,45 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from '@playwright/test';
 import { creds } from '../support/api';
-import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { copyDatabase, killInstance, startInstance, type Instance } from '../support/instances';
+import { canMakeImmutable, checkpointedAndWrittenOut } from '../support/storage-faults';
 import { expect, useLocale } from './helpers';
 
 // The shop on a server whose database files turn read-only (chattr +i): pages still show
 // (reads need no write), a signup says to try again instead of a crash page, and the
 // server keeps running and takes signups again once the files are writable.
-const scratch = mkdtempSync(join(tmpdir(), 'sd-storefront-faults-'));
+// Made in beforeAll: Playwright also loads this file in its main process, to list the tests.
+let scratch = '';
 let server: Instance | undefined;
 let files: string[] = [];
+test.beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'sd-storefront-faults-'));
+});
 test.afterAll(async () => {
   if (files.length) spawnSync('chattr', ['-i', ...files]);
   if (server) await killInstance(server);
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function canMakeImmutable(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = join(scratch, 'chattr-probe');
-  writeFileSync(probe, '');
-  const ok = spawnSync('chattr', ['+i', probe]).status === 0;
-  spawnSync('chattr', ['-i', probe]);
-  return ok;
-}
-
 test('read-only database files: pages render, a signup asks to try again, and works once the files are writable', async ({ browser }) => {
-  test.skip(!canMakeImmutable(), 'making files immutable (chattr +i) needs root and a file system with the flag');
+  test.skip(!canMakeImmutable(scratch), 'making files immutable (chattr +i) needs root and a file system with the flag');
   test.setTimeout(120_000);
   const url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
-  const path = url.slice('file:'.length);
   server = await startInstance(url, { SITE_API_CREDENTIAL: creds().storefront, DATABASE_BUSY_TIMEOUT_MS: '1000' });
   const context = await browser.newContext({ baseURL: server.baseURL });
   await useLocale(context);
-  const page = await context.newPage();
+  let page = await context.newPage();
   await page.goto('/');
   await expect(page.getByRole('contentinfo')).toBeVisible();
 
-  // Everything checkpointed and written out, then the files made unwritable.
-  files = [path, `${path}-wal`, `${path}-shm`];
-  const other = rawClient(url);
-  try {
-    await expect.poll(async () => {
-      const [row] = (await other.execute('PRAGMA wal_checkpoint(PASSIVE)')).rows;
-      return Number(row![1]) === Number(row![2]);
-    }).toBe(true);
-  } finally {
-    other.close();
-  }
-  expect(spawnSync('sync', files).status).toBe(0);
+  // No page open (its analytics beacons are writes) while the files are made unwritable.
+  await page.close();
+  files = await checkpointedAndWrittenOut(url);
   expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+  page = await context.newPage();
 
   const subscribe = async (email: string) => {
     const footer = page.getByRole('contentinfo');
