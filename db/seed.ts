@@ -46,7 +46,8 @@ export type SeedSummary = {
   rows: number;
 };
 
-export const DEFAULT_CHECKOUT_BASE_URL = 'http://localhost:3000/checkout';
+/** The storefront's own hosted checkout, on whatever origin the API answers from. */
+export const DEFAULT_CHECKOUT_BASE_URL = '/checkout';
 
 /** SQLite allows 32766 bound variables per statement; stay clear of it. */
 const MAX_BOUND_VARIABLES = 30_000;

@@ -6,11 +6,11 @@ import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { createCredential, revokeCredential } from '@/lib/commerce/credentials';
 
-const [out, baseUrl] = process.argv.slice(2);
-if (!out) throw new Error('usage: e2e-fixture <credentials.json> [baseUrl]');
+const [out] = process.argv.slice(2);
+if (!out) throw new Error('usage: e2e-fixture <credentials.json>');
 const database = db();
 await migrateDatabase(database, env().DATABASE_URL);
-await seedDatabase(database, { checkoutBaseUrl: `${baseUrl ?? 'http://127.0.0.1:3100'}/checkout` });
+await seedDatabase(database);
 const make = async (siteHandle: string, scope: 'core' | 'extended') => (await createCredential(database, { siteHandle, scope })).token;
 const revoked = await make('demo', 'extended');
 await revokeCredential(database, revoked);

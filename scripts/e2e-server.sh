@@ -7,7 +7,7 @@ DATA="${E2E_DATA_DIR:-$PWD/.e2e-data/$PORT}"
 rm -rf "$DATA" && mkdir -p "$DATA"
 export DATABASE_URL="file:$DATA/site.db"
 export NODE_ENV=production
-npx tsx --conditions=react-server scripts/e2e-fixture.ts "$DATA/credentials.json" "http://127.0.0.1:$PORT"
+npx tsx --conditions=react-server scripts/e2e-fixture.ts "$DATA/credentials.json"
 DIST="${NEXT_DIST_DIR:-.next}"
 if [ ! -f "$DIST/BUILD_ID" ]; then npx next build; fi
 SITE_API_CREDENTIAL="$(node -e 'process.stdout.write(require(process.argv[1]).storefront)' "$DATA/credentials.json")"

@@ -106,3 +106,49 @@ test('a variantIds list as long as the document allows is answered, one longer i
   const tooLong = await get(request, `/commerce/availability?variantIds=${padded.join(',')},${'x'.repeat(200)}`);
   expect(tooLong.status()).toBe(422);
 });
+
+test.describe('every URL in an answer is absolute', () => {
+  test('images and the hosted checkout are built from the origin the request came in on', async ({ request, baseURL }) => {
+    const product = await (await get(request, '/commerce/products/fjord-ceramic-mug')).json();
+    expect(product.images.length).toBeGreaterThan(0);
+    for (const image of product.images) expect(image.url).toMatch(new RegExp(`^${baseURL}/`));
+    const list = await (await get(request, '/commerce/products?limit=5')).json();
+    for (const item of list.data) if (item.featuredImage) expect(item.featuredImage.url).toMatch(new RegExp(`^${baseURL}/`));
+    const { session } = await openSession(request);
+    expect(session.checkoutUrl).toBe(`${baseURL}/checkout/${session.id}`);
+  });
+
+  test('another Host gets links on that origin, from the same cached answer', async ({ request }) => {
+    const res = await request.get(`${V1}/commerce/products/fjord-ceramic-mug`, { headers: auth(creds().core, { Host: 'shop.example:8443' }), failOnStatusCode: false });
+    expect(res.status()).toBe(200);
+    const product = await res.json();
+    expect(product.images[0].url).toMatch(/^http:\/\/shop\.example:8443\/products\//);
+    const again = await get(request, '/commerce/products/fjord-ceramic-mug');
+    expect((await again.json()).images[0].url).not.toContain('shop.example');
+  });
+});
+
+test.describe('over-long requests are answered with a problem, never a bare status', () => {
+  test('a request target past 12 KiB is 414 uri_too_long', async ({ request }) => {
+    const res = await get(request, `/commerce/availability?variantIds=${'var_x,'.repeat(2200)}`);
+    expect(res.status()).toBe(414);
+    expect(res.headers()['content-type']).toContain('application/problem+json');
+    expect((await res.json()).code).toBe('uri_too_long');
+  });
+
+  test('a request line and headers past 16 KiB is 431 with a problem body', async ({ baseURL }) => {
+    const { request: send } = await import('node:http');
+    const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = send(`${baseURL}/site/v1/site`, { headers: { 'X-Padding': 'x'.repeat(20_000) } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(431);
+    expect(answer.type).toContain('application/problem+json');
+    expect(JSON.parse(answer.body).status).toBe(431);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Money, Timestamp } from './common';
+import { Link, Money, Timestamp } from './common';
 import { Email } from './email';
 import { MAX_LINE_QUANTITY, mergeBundles, mergeLines } from './checkout-lines';
 import { normalisePhone, normalisePostalCode, postalCodeProblem, postalCodeRulesText } from './address';
@@ -142,7 +142,7 @@ export const CheckoutSession = z
     shippingAddress: Address.nullable(),
     billingAddress: Address.nullable(),
     deliveryOption: SelectedDeliveryOption.nullable(),
-    checkoutUrl: z.string().meta({ description: 'The hosted checkout for this session (discounts, shipping, payment status).' }),
+    checkoutUrl: Link('The hosted checkout for this session (discounts, shipping, payment status), an absolute URL.'),
     expiresAt: Timestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,

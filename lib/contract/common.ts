@@ -15,8 +15,15 @@ export const Timestamp = z.string().meta({ description: 'RFC 3339 UTC time.', ex
 export const AvailabilityStatus = z.enum(['in_stock', 'low_stock', 'out_of_stock', 'preorder']).meta({ id: 'AvailabilityStatus' });
 export type AvailabilityStatus = z.infer<typeof AvailabilityStatus>;
 
+/**
+ * A link in an answer: always absolute, on the deployment's public origin (or the origin the
+ * request came in on) unless it points elsewhere. Stored as a path; the route wrapper makes
+ * it absolute as the answer is written, which is why it is a plain string here.
+ */
+export const Link = (description: string) => z.string().meta({ description, override: { type: 'string', format: 'uri' } });
+
 export const Image = z
-  .object({ url: z.string(), alt: z.string(), width: z.number().int(), height: z.number().int() })
+  .object({ url: Link('The image, an absolute URL.'), alt: z.string(), width: z.number().int(), height: z.number().int() })
   .meta({ id: 'Image' });
 export type Image = z.infer<typeof Image>;
 

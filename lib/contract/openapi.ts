@@ -57,6 +57,8 @@ export function problemCodesOf(operation: Operation): ProblemCode[] {
   const codes = new Set<ProblemCode>([...ALWAYS, ...operation.errors]);
   if (operation.scope === 'extended') codes.add('insufficient_scope');
   if (operation.params || operation.query) codes.add('validation_failed');
+  // a request target past the server's limit (lib/http/server-guard.ts)
+  if (operation.query) codes.add('uri_too_long');
   if (operation.body) ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
   if (operation.method === 'post') ['idempotency_key_reused', 'idempotency_key_in_use', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
   return [...codes];
@@ -166,7 +168,8 @@ export function buildOpenApiDocument() {
         'problem+json with a stable `code`. Money is `{ amount: "199.00", currency: "SEK" }`. ' +
         'Every path answers HEAD where it answers GET; a method a path does not serve (TRACE included) answers ' +
         '405 `method_not_allowed` with `Allow` listing the methods it does serve, and OPTIONS answers 204 with the same `Allow`. ' +
-        'A request line and headers longer than the server accepts answer 414 or 431.',
+        'A request target longer than 12 KiB answers 414 `uri_too_long`, and a request line with headers past 16 KiB ' +
+        '431 (both problem+json).',
       contact: { name: 'Site Delivery' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

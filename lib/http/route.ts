@@ -6,6 +6,7 @@ import { BoundedCache, deepFreeze } from '@/lib/commerce/catalog/cache';
 import { shopperKeyOf } from '@/lib/commerce/rate-limits';
 import { authenticateCredential, type Scope, type SiteContext } from '@/lib/commerce/credentials';
 import { db } from '@/lib/db';
+import { env } from '@/lib/env';
 import { CACHE_PROFILES, etagMatches, strongEtag } from './cache';
 import { problemResponse, zodFieldErrors } from './problems';
 import { requestIdFor } from './request-id';
@@ -14,6 +15,7 @@ import { allowedMethods } from './methods';
 import { applyRateLimit } from './rate-limit';
 import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from './idempotency';
 import { bodyTextOf, type Reply } from './reply';
+import { publicOrigin, stringifyWithLinks } from './links';
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
@@ -191,33 +193,40 @@ function parseOrThrow<S extends ZodType>(schema: S, value: unknown, where: 'body
   });
 }
 
-/** Bytes and ETag of cached (frozen) bodies, living exactly as long as the cache entry. */
-const serialised = new WeakMap<object, { text: string; etag: string }>();
+/**
+ * Bytes and ETag of cached (frozen) bodies, per origin their links are made absolute
+ * against, living exactly as long as the cache entry. A deployment has one public origin
+ * (or a few hosts); past MAX_ORIGINS a body is serialised on every request for the others.
+ */
+const serialised = new WeakMap<object, Map<string, { text: string; etag: string }>>();
+const MAX_ORIGINS = 4;
 
-function serialise(reply: Reply): { text: string; etag?: string } {
-  if (!reply.stamp) return serialiseBody(reply);
-  const base = serialiseBody(reply);
+function serialise(reply: Reply, origin: string): { text: string; etag?: string } {
+  if (!reply.stamp) return serialiseBody(reply, origin);
+  const base = serialiseBody(reply, origin);
   const fields = JSON.stringify(reply.stamp).slice(1, -1);
   if (!fields) return base;
   const text = base.text === '{}' ? `{${fields}}` : `${base.text.slice(0, -1)},${fields}}`;
   return { text, etag: `W/${base.etag ?? strongEtag(base.text)}` };
 }
 
-function serialiseBody(reply: Reply): { text: string; etag?: string } {
+function serialiseBody(reply: Reply, origin: string): { text: string; etag?: string } {
   const { body, schema } = reply;
-  if (!schema) return { text: JSON.stringify(body) };
+  if (!schema) return { text: stringifyWithLinks(body, origin) };
   const shared = typeof body === 'object' && body !== null && Object.isFrozen(body);
-  const hit = shared ? serialised.get(body) : undefined;
+  const byOrigin = shared ? serialised.get(body) : undefined;
+  const hit = byOrigin?.get(origin);
   if (hit) return hit;
-  const text = JSON.stringify(schema.parse(body));
+  const text = stringifyWithLinks(schema.parse(body), origin);
   if (!shared) return { text };
   const entry = { text, etag: strongEtag(text) };
-  serialised.set(body, entry);
+  if (!byOrigin) serialised.set(body, new Map([[origin, entry]]));
+  else if (byOrigin.size < MAX_ORIGINS) byOrigin.set(origin, entry);
   return entry;
 }
 
 function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>): Response {
-  const { text, etag: knownEtag } = serialise(reply);
+  const { text, etag: knownEtag } = serialise(reply, publicOrigin(req, env().STOREFRONT_ORIGIN));
   const headers: Record<string, string> = {
     ...baseHeaders,
     'Content-Type': 'application/json; charset=utf-8',

@@ -1,8 +1,10 @@
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { operations } from '@/lib/contract/operations';
 import { allowedMethods } from './methods';
-import { problemResponse } from './problems';
-import { requestIdFor } from './request-id';
+import { PROBLEMS } from '@/lib/contract/problems';
+import { PROBLEM_TYPE_BASE, problemResponse } from './problems';
+import { requestIdFor, requestIdFrom } from './request-id';
 
 /**
  * Requests refused before Next sees them, from the HTTP server's own 'request' event — the
@@ -27,15 +29,64 @@ export function guardServer(): void {
         void answerTrace(req, res);
         return true;
       }
-      const refusal = pageBodyRefusal(req.method ?? 'GET', pathOf(req), req.headers['content-length']);
+      const refusal = longUrlRefusal(req) ?? pageBodyRefusal(req.method ?? 'GET', pathOf(req), req.headers['content-length']);
       if (refusal) {
         refuse(req, res, refusal);
+        return true;
+      }
+    }
+    if (event === 'clientError') {
+      const [error, socket] = args as [Error & { code?: string }, Duplex];
+      if (error.code === 'HPE_HEADER_OVERFLOW' && socket.writable) {
+        socket.end(rawAnswer(431, headersTooLarge()));
         return true;
       }
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as typeof proto.emit;
 }
+
+/**
+ * The longest request target taken (bytes). Node refuses a request line and headers past
+ * 16 KiB together before any code runs (the clientError above answers that); below that, a
+ * target longer than this is refused here, with the problem the API documents.
+ */
+export const MAX_URL_BYTES = 12 * 1024;
+
+/** Exported for the tests: the refusal of an over-long request target, or null. */
+export function longUrlRefusalFor(url: string, requestIdHeader?: string): Answer | null {
+  if (url.length <= MAX_URL_BYTES) return null;
+  const requestId = requestIdFrom(requestIdHeader);
+  const body = JSON.stringify({
+    type: `${PROBLEM_TYPE_BASE}uri-too-long`, title: PROBLEMS.uri_too_long.title, status: 414, code: 'uri_too_long', requestId,
+    detail: `The request target may be at most ${MAX_URL_BYTES} bytes; send long lists in several requests.`,
+  });
+  return { status: 414, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId }, body };
+}
+
+function longUrlRefusal(req: IncomingMessage): Answer | null {
+  const header = req.headers['x-request-id'];
+  return longUrlRefusalFor(req.url ?? '', typeof header === 'string' ? header : undefined);
+}
+
+function headersTooLarge(): Answer {
+  const body = JSON.stringify({
+    type: `${PROBLEM_TYPE_BASE}request-header-fields-too-large`, title: 'Request header fields too large', status: 431,
+    code: 'request_header_fields_too_large', detail: 'The request line and headers may be at most 16 KiB together.',
+  });
+  return { status: 431, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' }, body };
+}
+
+/** An answer written straight to a socket the HTTP parser has given up on. */
+function rawAnswer(status: number, answer: Answer): string {
+  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  const head = Object.entries({ ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)), Connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
+  return `HTTP/1.1 ${status} ${reason}\r\n${head}\r\n\r\n${answer.body}`;
+}
+
+type Answer = { status: number; headers: Record<string, string>; body: string };
 
 const PATCHED = Symbol.for('site-delivery.server-guard');
 

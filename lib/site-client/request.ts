@@ -96,9 +96,18 @@ function queryString(query: unknown): string {
   return text ? `?${text}` : '';
 }
 
+/**
+ * The API answers absolute links (images, the hosted checkout). Those on the API's own
+ * origin are this same app's files and pages, so the shop keeps them as paths and serves
+ * them from the origin the shopper is on (which the API, called server-side on an internal
+ * address, cannot know).
+ */
 async function readJson(response: Response): Promise<unknown> {
+  const own = new URL(response.url || 'http://invalid').origin;
   try {
-    return await response.json();
+    return JSON.parse(await response.text(), (key, value) =>
+      (key === 'url' || key === 'checkoutUrl') && typeof value === 'string' && value.startsWith(`${own}/`) ? value.slice(own.length) : value,
+    );
   } catch {
     return undefined;
   }
