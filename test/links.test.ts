@@ -19,9 +19,12 @@ describe('links in answers', () => {
     });
   });
 
-  it('takes the configured public origin over the request\'s', () => {
-    const req = new Request('http://127.0.0.1:3000/site/v1/site');
-    expect(publicOrigin(req, undefined)).toBe('http://127.0.0.1:3000');
-    expect(publicOrigin(req, 'https://shop.example')).toBe('https://shop.example');
+  it('takes the configured public origin over the request\'s, and the request\'s Host and forwarded scheme over the listening address', () => {
+    const req = (headers: Record<string, string>) => new Request('http://127.0.0.1:3000/site/v1/site', { headers });
+    expect(publicOrigin(req({}), undefined)).toBe('http://127.0.0.1:3000');
+    expect(publicOrigin(req({ host: 'Shop.Example:8443' }), undefined)).toBe('http://shop.example:8443');
+    expect(publicOrigin(req({ host: 'shop.example', 'x-forwarded-proto': 'https, http' }), undefined)).toBe('https://shop.example');
+    expect(publicOrigin(req({ host: 'evil"/><x', 'x-forwarded-proto': 'javascript' }), undefined)).toBe('http://127.0.0.1:3000');
+    expect(publicOrigin(req({ host: 'shop.example' }), 'https://configured.example')).toBe('https://configured.example');
   });
 });

@@ -18,8 +18,20 @@ export function stringifyWithLinks(body: unknown, origin: string): string {
   return JSON.stringify(body, (key, value) => (LINK_FIELDS.has(key) && typeof value === 'string' && isLocalPath(value) ? origin + value : value));
 }
 
-/** The origin links are built from: the configured public origin, else the request's own. */
+const HOST = /^(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The origin links are built from: the configured public origin, else the one the request
+ * came in on — its Host header (Next's own request URL names the address the server
+ * listens on, not the one the caller used) and X-Forwarded-Proto, as a proxy in front sets
+ * them. Whatever a caller puts there only shapes the links of its own answer.
+ */
 export function publicOrigin(req: Request, configured: string | undefined): string {
+  if (configured) return configured;
   // req.url, not Next's nextUrl, which spells 127.0.0.1 as "localhost"
-  return configured ?? new URL(req.url).origin;
+  const own = new URL(req.url);
+  const host = req.headers.get('host');
+  const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const scheme = proto === 'https' || proto === 'http' ? proto : own.protocol.slice(0, -1);
+  return `${scheme}://${host && HOST.test(host) ? host.toLowerCase() : own.host}`;
 }
