@@ -18,6 +18,10 @@ let files: string[] = [];
 test.beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'sd-storefront-faults-'));
 });
+test.afterEach(async ({}, testInfo) => {
+  // What the server said, for a failure's report.
+  if (server && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+});
 test.afterAll(async () => {
   if (files.length) spawnSync('chattr', ['-i', ...files]);
   if (server) await killInstance(server);
@@ -62,6 +66,6 @@ test('read-only database files: pages render, a signup asks to try again, and wo
 
   expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
   const again = await subscribe(`readonly-after.${Date.now()}@example.com`);
-  await expect(again.getByText('Almost done — check your inbox to confirm your subscription.')).toBeVisible();
+  await expect(again.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
   await context.close();
 });
