@@ -7,12 +7,24 @@ export default defineConfig([
   ...nextTs,
   globalIgnores(['.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**']),
   {
-    // The domain never reaches up into the app or the framework.
+    // The domain never reaches up into the app, the framework or HTTP.
     files: ['lib/commerce/**', 'db/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@/app/*', '../app/*', '../../app/*'], message: 'lib/commerce and db never import from app/.' },
         { group: ['next', 'next/*'], message: 'The domain is framework-free.' },
+        { group: ['@/lib/http/*', '@/lib/platform/*/http'], message: 'The domain knows no HTTP: the route wrapper and the platform\'s HTTP sides call it, not the other way.' },
+      ] }],
+    },
+  },
+  {
+    // Platform concerns (auth, idempotency, rate limits, caches) serve the domain and the
+    // route wrapper; they know nothing of the shop.
+    files: ['lib/platform/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@/app/*', '@/lib/commerce', '@/lib/commerce/*', '@/lib/site-client', '@/lib/site-client/*'], message: 'lib/platform never imports the shop\'s domain or the app.' },
+        { group: ['next', 'next/*'], message: 'lib/platform is framework-free.' },
       ] }],
     },
   },
@@ -31,7 +43,7 @@ export default defineConfig([
     files: ['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
+        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
       ] }],
     },
   },

@@ -69,7 +69,7 @@ export const WIPE_ORDER: SQLiteTable[] = [
 /**
  * Not data, so not wiped: the auth epoch's one row is a counter the triggers bump (deleting
  * the credentials and Sites above bumps it too), and without it every request would read
- * its credential afresh (see lib/commerce/catalog/prepared-reads.ts).
+ * its credential afresh (see lib/platform/auth/prepared-reads.ts).
  */
 export const KEPT_BY_WIPE: SQLiteTable[] = [schema.authEpoch];
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { authenticateCredential } from '@/lib/commerce/credentials';
+import { authenticateCredential } from '@/lib/platform/auth/credentials';
 import { loadMarkets } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';

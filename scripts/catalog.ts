@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import {
   documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
   stockSource, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,

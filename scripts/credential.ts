@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
-import { createCredential, listCredentials, revokeCredential } from '@/lib/commerce/credentials';
-import { DomainError } from '@/lib/commerce/errors';
+import { createCredential, listCredentials, revokeCredential } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
 
 const USAGE = `usage:
   credential create --site <handle> --scope core|extended [--label <text>]

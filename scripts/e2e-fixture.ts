@@ -4,7 +4,7 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
-import { createCredential, revokeCredential } from '@/lib/commerce/credentials';
+import { createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
 
 const [out] = process.argv.slice(2);
 if (!out) throw new Error('usage: e2e-fixture <credentials.json>');

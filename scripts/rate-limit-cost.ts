@@ -12,8 +12,8 @@ process.env.DATABASE_URL = url;
 
 const { openDatabase } = await import('@/db/client');
 const { migrateDatabase } = await import('@/db/migrate');
-const { consumeRateLimit } = await import('@/lib/commerce/rate-limits');
-const { applyRateLimit } = await import('@/lib/http/rate-limit');
+const { consumeRateLimit } = await import('@/lib/platform/rate-limit/store');
+const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
 
 const database = openDatabase({ url });
 await migrateDatabase(database, url);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Database } from '@/db/client';
-import { createCredential, isLiveCredential } from '@/lib/commerce/credentials';
+import { createCredential, isLiveCredential } from '@/lib/platform/auth/credentials';
 
 const ENV_FILE = '.env.local';
 const KEY = 'SITE_API_CREDENTIAL';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from '@/db/seed/catalog-demo';
 import { OUTLET_PRODUCTS } from '@/db/seed/catalog-outlet';
-import { newId } from '@/lib/commerce/ids';
+import { newId } from '@/lib/platform/ids';
 import { findPersonalData } from '@/lib/commerce/analytics';
 import { AnalyticsEvent } from '@/lib/contract/analytics';
 

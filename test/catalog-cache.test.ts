@@ -3,13 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { authEpoch, credentials, inventoryLevels, markets, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
-import { authenticateCredential, createCredential, revokeCredential } from '@/lib/commerce/credentials';
+import { authenticateCredential, createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
-import { BoundedCache, VersionedMemo } from '@/lib/commerce/catalog/cache';
+import { BoundedCache, VersionedMemo } from '@/lib/platform/cache/memo';
 import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { readAvailabilityBatch, readAvailabilityStatuses } from '@/lib/commerce/availability';
 import { chooseMarket } from '@/lib/commerce/markets';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import { freshDatabase } from './support/database';
 
 // The catalog caches key on the Site's catalog version, read fresh with the credential on

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import * as schema from '@/db/schema';
 import { WIPE_ORDER } from '@/db/seed';
-import { authenticateCredential, createCredential } from '@/lib/commerce/credentials';
+import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { freshDatabase } from './support/database';
 
 // The commands a merchant types, run as they run them (tsx, the same flags as package.json),

@@ -14,8 +14,8 @@ import {
   catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, exportCatalogTo, importCatalog, parseCatalogDocument,
   parseStockArgs, readCatalogDocument, readShopifyCsv, shopifySource, stockSource, type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
-import { DomainError } from '@/lib/commerce/errors';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { catalogJsonSchemaText, type CatalogDocument } from '@/lib/contract/catalog-document';
 import { PRODUCT_SLICE } from '@/lib/commerce/catalog/transfer/state';

@@ -3,11 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { inventoryLevels, products, productVariants, sites, variantPrices } from '@/db/schema';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { getCollection, getPublishedProduct, listCatalog, listCollections, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { readAvailabilityBatch, readVariantAvailability } from '@/lib/commerce/availability';
 import { chooseMarket } from '@/lib/commerce/markets';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import { Product } from '@/lib/contract/catalog';
 import { freshDatabase } from './support/database';
 

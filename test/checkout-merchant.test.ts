@@ -2,8 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { inventoryLevels, pickupPoints, products, productVariants, sites, variantPrices } from '@/db/schema';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
-import { DomainError } from '@/lib/commerce/errors';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
 import {
   changeCheckoutCountry, completeCheckoutSession, createCheckoutSession, deliveryOptions, prepareCheckoutPayment, suggestAddresses,
   updateCheckoutSession, type PaymentProvider,

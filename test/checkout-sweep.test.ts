@@ -2,7 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { checkoutSessionLines, checkoutSessions, productVariants, products, sites } from '@/db/schema';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
 import { KEEP_AFTER_EXPIRY_MS, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
 import { freshDatabase } from './support/database';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import { computeTotals, lineTotal, mergeLines } from '@/lib/commerce/checkout/pricing';
 import { assertOpen, canTransition, isDue, statusAt, transition, SESSION_STATUSES, type SessionEvent } from '@/lib/commerce/checkout/state';
 import { normalisePhone, normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/contract/address';

@@ -12,7 +12,7 @@ import { products } from '@/db/schema';
 /**
  * db/ reaches into the internals of these packages (a pool subclass, statement methods,
  * drizzle's parameter objects): see db/statement-cache.ts, db/prepared.ts and
- * lib/commerce/catalog/prepared-reads.ts. package.json pins them exactly; an upgrade must
+ * lib/platform/auth/prepared-reads.ts. package.json pins them exactly; an upgrade must
  * fail here, loudly, before it can fail quietly in production.
  */
 const PINNED = ['@libsql/client', 'libsql', 'drizzle-orm', 'drizzle-kit'] as const;

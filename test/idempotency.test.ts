@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import {
   claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_TTL_MS, idempotencyRequestHash, IN_FLIGHT_STALE_MS,
   purgeExpiredIdempotencyKeys, releaseIdempotencyKey,
-} from '@/lib/commerce/idempotency';
-import { answerOf, commitDeferred, runIdempotent, type IdempotencyInput, type IdempotentRun } from '@/lib/http/idempotency';
+} from '@/lib/platform/idempotency/store';
+import { answerOf, commitDeferred, runIdempotent, type IdempotencyInput, type IdempotentRun } from '@/lib/platform/idempotency/http';
 import { bodyTextOf } from '@/lib/http/reply';
 import { freshDatabase } from './support/database';
 

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { subscribeToNewsletter } from '@/lib/commerce/signups';
 import { db } from '@/lib/db';
 import { startOutboxWorker } from '@/lib/mail/worker';

@@ -11,9 +11,9 @@ import { openDatabase, type Database } from '@/db/client';
 import {
   consents, newsletterSubscriptions, notificationFlows, outboxMessages, products, productVariants, sites, stockSubscriptions,
 } from '@/db/schema';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
-import { DomainError } from '@/lib/commerce/errors';
-import { newId } from '@/lib/commerce/ids';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
+import { newId } from '@/lib/platform/ids';
 import {
   confirmSubscription, subscribeToNewsletter, subscribeToStockNotifications, unsubscribeByToken, CONFIRM_TOKEN_TTL_MS,
 } from '@/lib/commerce/signups';

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { authenticateCredential, createCredential, type SiteContext } from '@/lib/commerce/credentials';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { listCatalog, listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
 import { buildOpenApiDocument } from '@/lib/contract/openapi';

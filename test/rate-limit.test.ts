@@ -10,8 +10,8 @@ import { sql } from 'drizzle-orm';
 import {
   consumeRateLimit, credentialBucket, leaseSizeFor, purgeRateLimitWindows, RateLimitLeases, shopperBucket, shopperKeyOf, windowStartOf,
   type RateLimitPolicy,
-} from '@/lib/commerce/rate-limits';
-import { DomainError } from '@/lib/commerce/errors';
+} from '@/lib/platform/rate-limit/store';
+import { DomainError } from '@/lib/platform/errors';
 
 // lib/http modules are server-only; under vitest there is no bundler to enforce that.
 vi.mock('server-only', () => ({}));
@@ -173,7 +173,7 @@ describe('purgeRateLimitWindows', () => {
 
 describe('applyRateLimit', () => {
   it('answers the draft RateLimit headers and a 429 problem with Retry-After past the budget', async () => {
-    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
     const credentialId = `cred_${Date.now()}`;
     const first = await applyRateLimit({ credentialId, kind: 'read', buyerIp: null });
     expect(first['RateLimit-Policy']).toBe('"reads";q=3;w=60');
@@ -193,7 +193,7 @@ describe('applyRateLimit', () => {
   });
 
   it('charges a write that names a shopper to the credential too: rotating addresses gains nothing', async () => {
-    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
     const credentialId = `cred_rotate_${Date.now()}`;
     let accepted = 0;
     for (let i = 0; i < 60; i++) {
@@ -207,7 +207,7 @@ describe('applyRateLimit', () => {
   });
 
   it('gives each shopper a share of the credential budget; a refused shopper costs the credential nothing', async () => {
-    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
     const credentialId = `cred_share_${Date.now()}`;
     const a = '203.0.113.9';
     const h1 = await applyRateLimit({ credentialId, kind: 'write', buyerIp: a });
@@ -246,7 +246,7 @@ describe('applyRateLimit', () => {
 
 describe('applyRateLimit while another process holds the write lock', () => {
   it('serves reads uncounted and fails writes as busy', async () => {
-    const { applyRateLimit } = await import('@/lib/http/rate-limit');
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
     const other = createClient({ url });
     const lock = await other.transaction('write'); // BEGIN IMMEDIATE, as another instance would
     try {

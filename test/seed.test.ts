@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { isDatabaseEmpty, KEPT_BY_WIPE, seedDatabase, seededSiteId, WIPE_ORDER, type SeedSummary } from '@/db/seed';
-import { createCredential } from '@/lib/commerce/credentials';
+import { createCredential } from '@/lib/platform/auth/credentials';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { productTranslations, products } from '@/db/schema';
-import { createCredential, revokeCredential } from '@/lib/commerce/credentials';
+import { createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
 import {
   cachedProductPath, chooseLocality, decodeOrigin, encodeOrigin, parseOrigin, requestOrigin, type PageKey,
 } from '@/lib/storefront-routing';

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { addedTax, includedTax, toMoney } from '@/lib/commerce/money';
 import { availabilityStatus, bestStatus, canSell, describeAvailability } from '@/lib/commerce/availability';
 import { decodeCursor, encodeCursor } from '@/lib/commerce/cursor';
-import { DomainError } from '@/lib/commerce/errors';
-import { newId } from '@/lib/commerce/ids';
+import { DomainError } from '@/lib/platform/errors';
+import { newId } from '@/lib/platform/ids';
 import { zodFieldErrors } from '@/lib/http/problems';
-import { etagMatches, strongEtag } from '@/lib/http/cache';
+import { etagMatches, strongEtag } from '@/lib/platform/cache/http';
 import { z } from 'zod';
 
 describe('money', () => {

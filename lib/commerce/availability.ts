@@ -3,9 +3,9 @@ import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import type { AvailabilityStatus } from '@/lib/contract/common';
-import { BoundedCache, cacheable, VersionedMemo, versionKey } from './catalog/cache';
-import { preparedCatalogVersion } from './catalog/prepared-reads';
-import { DomainError, NotFound } from './errors';
+import { BoundedCache, cacheable, VersionedMemo, versionKey } from '@/lib/platform/cache/memo';
+import { preparedCatalogVersion } from '@/lib/platform/auth/prepared-reads';
+import { DomainError, NotFound } from '@/lib/platform/errors';
 import { isPublished } from './published';
 
 export const MAX_BATCH_VARIANTS = 100;
@@ -55,7 +55,7 @@ function versionQuery(database: DbOrTx) {
   return database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, sql.placeholder('siteId'))).prepare();
 }
 
-/** The freshness check: one indexed read, prepared once (./catalog/prepared-reads.ts). */
+/** The freshness check: one indexed read, prepared once (lib/platform/auth/prepared-reads.ts). */
 async function catalogVersionOf(database: DbOrTx, siteId: string): Promise<number | null> {
   const fast = await preparedCatalogVersion(database, siteId);
   if (fast !== undefined) return fast;

@@ -1,4 +1,4 @@
-import { DomainError } from './errors';
+import { DomainError } from '@/lib/platform/errors';
 
 /** Opaque keyset cursors: base64url of a tagged JSON value, checked on the way back in. */
 export function encodeCursor(kind: string, key: string | number): string {

@@ -2,9 +2,9 @@ import { asc, eq } from 'drizzle-orm';
 import { marketCountries, marketLocales, markets } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { Market } from '@/lib/contract/catalog';
-import type { SiteContext } from './credentials';
-import { cacheable, versionKey } from './catalog/cache';
-import { DomainError } from './errors';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { cacheable, versionKey } from '@/lib/platform/cache/memo';
+import { DomainError } from '@/lib/platform/errors';
 
 export type MarketInfo = Market & { taxRateBp: number };
 export type MarketChoice = { market: MarketInfo; locale: string; markets: MarketInfo[] };

@@ -1,4 +1,4 @@
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
 
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import type { InStatement } from '@libsql/client';
 import type { ZodType } from 'zod';
-import type { CacheProfile } from './cache';
+import type { CacheProfile } from '@/lib/platform/cache/http';
 
 /** What a handler returns; the route wrapper turns it into a Response. */
 export type Reply = {

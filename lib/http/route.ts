@@ -1,19 +1,21 @@
 import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
 import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
-import { DomainError } from '@/lib/commerce/errors';
-import { BoundedCache, deepFreeze } from '@/lib/commerce/catalog/cache';
-import { shopperKeyOf } from '@/lib/commerce/rate-limits';
-import { authenticateCredential, type Scope, type SiteContext } from '@/lib/commerce/credentials';
+import { DomainError } from '@/lib/platform/errors';
+import { BoundedCache, deepFreeze } from '@/lib/platform/cache/memo';
+import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
+import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
+import { authenticate } from '@/lib/platform/auth/http';
+import { HttpFailure } from './failure';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
-import { CACHE_PROFILES, etagMatches, strongEtag } from './cache';
+import { CACHE_PROFILES, etagMatches, strongEtag } from '@/lib/platform/cache/http';
 import { problemResponse, zodFieldErrors } from './problems';
 import { requestIdFor } from './request-id';
 import { readJsonBody } from './body';
 import { allowedMethods } from './methods';
-import { applyRateLimit } from './rate-limit';
-import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from './idempotency';
+import { applyRateLimit } from '@/lib/platform/rate-limit/http';
+import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from '@/lib/platform/idempotency/http';
 import { bodyTextOf, type Reply } from './reply';
 import { publicOrigin, stringifyWithLinks } from './links';
 
@@ -54,11 +56,6 @@ export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType
 const Empty = z.object({});
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-class HttpFailure extends Error {
-  constructor(readonly response: Response) {
-    super('http failure');
-  }
-}
 
 /**
  * The one wrapper every /site/v1 handler goes through: request id, credential and
@@ -121,23 +118,6 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       return toProblem(error, requestId, baseHeaders);
     }
   };
-}
-
-async function authenticate(req: Request, requestId: string): Promise<SiteContext> {
-  const header = req.headers.get('authorization');
-  const match = header ? /^Bearer +(\S+)$/i.exec(header.trim()) : null;
-  const context = match?.[1] ? await authenticateCredential(db(), match[1]) : null;
-  if (!context) {
-    throw new HttpFailure(
-      problemResponse({
-        code: 'unauthorized',
-        detail: header ? 'The credential is not valid.' : 'Send a Site credential as "Authorization: Bearer <credential>".',
-        requestId,
-        headers: { 'WWW-Authenticate': 'Bearer realm="site"' },
-      }),
-    );
-  }
-  return context;
 }
 
 /** A path segment that is not valid percent-encoding names nothing that exists: 404. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
-import { createCredential } from '@/lib/commerce/credentials';
+import { createCredential } from '@/lib/platform/auth/credentials';
 
 /** A seeded database file and what the scenarios need from it. */
 export type Fixture = {

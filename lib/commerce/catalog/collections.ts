@@ -3,12 +3,12 @@ import { collectionProducts, collectionTranslations, collections, products } fro
 import type { DbOrTx } from '@/db/client';
 import type { Collection, CollectionSummary } from '@/lib/contract/catalog';
 import type { Image } from '@/lib/contract/common';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { NotFound } from '../errors';
+import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
-import { cacheable, pageCache } from './cache';
+import { cacheable, pageCache } from '@/lib/platform/cache/memo';
 import { summarise } from './parts';
 import { pageKey, soldIn, type Page, type PageRequest } from './products';
 

@@ -2,12 +2,12 @@ import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { CatalogProduct, Product, ProductSummary } from '@/lib/contract/catalog';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { NotFound } from '../errors';
+import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
-import { cacheable, pageCache, productCache, versionKey } from './cache';
+import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
 import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
 type Site = SiteContext['site'];

@@ -1,7 +1,7 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { addressBook } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { sessionMarket, type Clock } from './sessions';
 import { loadSession } from './store';
 import { sessionCountry } from './view';

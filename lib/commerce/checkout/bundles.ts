@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { bundleItems, bundlePrices, bundles, products } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { isPublished } from '../published';
 import type { CatalogVariant } from './catalog-lines';
 import { lineTotal } from './pricing';

@@ -3,10 +3,10 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import { inventoryLevels, productTranslations, productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { idList, inIdList, prepared } from '@/db/prepared';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 import type { StockLevel } from '../availability';
 import { isPublished } from '../published';
-import { cacheable, VersionedMemo, versionKey } from '../catalog/cache';
+import { cacheable, VersionedMemo, versionKey } from '@/lib/platform/cache/memo';
 
 /** A published variant of the Site as checkout sees it in one market. */
 export type CatalogVariant = {

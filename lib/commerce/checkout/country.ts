@@ -1,7 +1,7 @@
 import type { Database } from '@/db/client';
 import { canSell } from '../availability';
-import type { SiteContext } from '../credentials';
-import { DomainError } from '../errors';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
 import { marketForCountry } from '../markets';
 import { toMoney } from '../money';
 import { bundleLines, bundleVariants, readCatalogBundles, variantLine } from './bundles';

@@ -1,8 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { pickupPoints, shippingRates, type StoredDeliveryOption } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
-import type { SiteContext } from '../credentials';
-import { DomainError } from '../errors';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
 import type { MarketInfo } from '../markets';
 import { toMoney } from '../money';
 import { normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/contract/address';

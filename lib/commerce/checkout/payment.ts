@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { StoredPayment } from '@/db/schema';
 import type { Database } from '@/db/client';
-import type { SiteContext } from '../credentials';
-import { DomainError } from '../errors';
-import { newId } from '../ids';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
+import { newId } from '@/lib/platform/ids';
 import { toMoney } from '../money';
 import type { Clock } from './sessions';
 import { assertOpen, transition } from './state';

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '@/db/client';
 import { canSell } from '../availability';
-import type { SiteContext } from '../credentials';
-import { DomainError, type FieldError } from '../errors';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError, type FieldError } from '@/lib/platform/errors';
 import type { MarketInfo } from '../markets';
 import { bundleLines, bundleVariants, readCatalogBundles, variantLine } from './bundles';
 import { readCatalogVariants } from './catalog-lines';

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors';
+import { DomainError } from '@/lib/platform/errors';
 
 /**
  * The checkout session state machine, in one place. Every status change and every

@@ -3,7 +3,7 @@ import { and, asc, eq, getTableColumns, sql, type Table } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
 import type { Database, DbOrTx, Tx } from '@/db/client';
 import { prepared, statementOf } from '@/db/prepared';
-import { DomainError, NotFound } from '../errors';
+import { DomainError, NotFound } from '@/lib/platform/errors';
 import { assertOpen, isDue, transition } from './state';
 
 export type SessionRow = typeof checkoutSessions.$inferSelect;

@@ -1,5 +1,5 @@
 import type { StoredAddress, StoredDeliveryOption } from '@/db/schema';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 import type { MarketInfo } from '../markets';
 import { toMoney } from '../money';
 import { computeTotals } from './pricing';

@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { consents } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
-import { DomainError } from '../errors';
-import { newId } from '../ids';
+import { DomainError } from '@/lib/platform/errors';
+import { newId } from '@/lib/platform/ids';
 
 export type ConsentPurpose = (typeof consents.$inferInsert)['purpose'];
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@/db/client';
-import type { SiteContext } from '../credentials';
-import { DomainError } from '../errors';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError } from '@/lib/platform/errors';
 import { chooseMarket, type MarketChoice } from '../markets';
 
 /**

@@ -1,8 +1,8 @@
 import { inArray } from 'drizzle-orm';
 import { newsletterSubscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
-import type { SiteContext } from '../credentials';
-import { newId } from '../ids';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { newId } from '@/lib/platform/ids';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
 import { enqueueOutboxMessage, OUTBOX_TOPICS } from './outbox';

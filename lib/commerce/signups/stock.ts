@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { notificationFlows, productVariants, products, stockSubscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
-import type { SiteContext } from '../credentials';
-import { DomainError, NotFound } from '../errors';
-import { newId } from '../ids';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { DomainError, NotFound } from '@/lib/platform/errors';
+import { newId } from '@/lib/platform/ids';
 import { isPublished } from '../published';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { consents, newsletterSubscriptions, stockSubscriptions, subscriptionTokens } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
-import { DomainError } from '../errors';
+import { DomainError } from '@/lib/platform/errors';
 
 export type TokenPurpose = (typeof subscriptionTokens.$inferInsert)['purpose'];
 export type SubscriptionKind = (typeof subscriptionTokens.$inferInsert)['kind'];

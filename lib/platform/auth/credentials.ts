@@ -3,10 +3,10 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { credentials, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
-import { preparedCredential, preparedCredentialNow } from './catalog/prepared-reads';
+import { preparedCredential, preparedCredentialNow } from '@/lib/platform/auth/prepared-reads';
 import type { Scope } from '@/lib/contract/operation';
-import { DomainError } from './errors';
-import { newId } from './ids';
+import { DomainError } from '@/lib/platform/errors';
+import { newId } from '@/lib/platform/ids';
 
 export type { Scope };
 
@@ -108,7 +108,7 @@ function lookupQuery(database: DbOrTx) {
     .prepare();
 }
 
-// Every request runs this lookup: prepared once on a local file (./catalog/prepared-reads.ts),
+// Every request runs this lookup: prepared once on a local file (lib/platform/auth/prepared-reads.ts),
 // else its SQL built once per database (db/prepared.ts), not once per request.
 async function findCredential(database: DbOrTx, tokenHash: string) {
   const now = preparedCredentialNow(database, tokenHash);

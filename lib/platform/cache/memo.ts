@@ -1,6 +1,6 @@
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import type { DbOrTx } from '@/db/client';
-import type { SiteContext } from '../credentials';
+import type { SiteContext } from '@/lib/platform/auth/credentials';
 
 /**
  * Per-process caches of catalog reads, keyed by the Site and its catalog version.

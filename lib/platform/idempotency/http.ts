@@ -1,13 +1,13 @@
 import 'server-only';
 import type { InStatement } from '@libsql/client';
 import type { Database } from '@/db/client';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import {
   claimIdempotencyKey, completeIdempotencyKey, completeStatement, idempotencyRequestHash, purgeExpiredIdempotencyKeys,
   readIdempotencyKey, recordStatement, releaseIdempotencyKey, type KeyState, type StoredResponse,
-} from '@/lib/commerce/idempotency';
+} from '@/lib/platform/idempotency/store';
 import { db } from '@/lib/db';
-import { bodyTextOf } from './reply';
+import { bodyTextOf } from '@/lib/http/reply';
 
 export type IdempotencyInput = { credentialId: string; key: string | null; method: string; path: string; bodyText: string };
 

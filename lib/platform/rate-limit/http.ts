@@ -1,9 +1,9 @@
 import 'server-only';
-import { DomainError } from '@/lib/commerce/errors';
+import { DomainError } from '@/lib/platform/errors';
 import {
   credentialBucket, purgeRateLimitWindows, shopperBucket, tighterState, windowStartOf, PURGE_PROBABILITY, RateLimitLeases,
   type RateLimitKind, type RateLimitPolicy, type RateLimitState,
-} from '@/lib/commerce/rate-limits';
+} from '@/lib/platform/rate-limit/store';
 import { withoutWaiting } from '@/db/client';
 import { storageFaultOf } from '@/db/faults';
 import { db } from '@/lib/db';

@@ -4,7 +4,7 @@ import {
   productImages, products, productTranslations, productVariants, variantPrices,
 } from '@/db/schema';
 import type { CatalogCollection, CatalogProduct } from '@/lib/contract/catalog-document';
-import { newId } from '../../ids';
+import { newId } from '@/lib/platform/ids';
 import { parseDecimal } from './amounts';
 import {
   groupBy, PRODUCT_SLICE, variantIdsOf,

@@ -4,7 +4,7 @@ import {
   bundleItems, bundlePrices, bundles, collectionProducts, collections, collectionTranslations, inventoryLevels,
   marketLocales, markets, productImages, products, productTranslations, productVariants, sites, variantPrices,
 } from '@/db/schema';
-import { DomainError } from '../../errors';
+import { DomainError } from '@/lib/platform/errors';
 
 type Rows<T extends { $inferSelect: unknown }> = T['$inferSelect'][];
 

@@ -10,7 +10,7 @@ import { env } from '@/lib/env';
 export const dynamic = 'force-dynamic';
 
 // POST /site/v1/commerce/checkout-sessions — the session and its lines are written in one
-// batch with the Idempotency-Key's answer (deferredWrites: see lib/http/idempotency.ts).
+// batch with the Idempotency-Key's answer (deferredWrites: see lib/platform/idempotency/http.ts).
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
     // Now and then a creation also deletes long-expired sessions, after the answer is sent;
