@@ -39,6 +39,16 @@ export default defineConfig([
     },
   },
   {
+    // The proxy runs before the shop's pages: it talks to the API like the shop does, with
+    // one named exception: lib/storefront-page-key reads the catalog version in-process.
+    files: ['proxy.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key.' },
+      ] }],
+    },
+  },
+  {
     // The storefront (and its cached product pages) talks to the API only through the typed client.
     files: ['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'],
     rules: {

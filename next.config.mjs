@@ -22,6 +22,9 @@ const nextConfig = {
   // Lets two builds (e.g. a benchmark and a test run) live side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
+  // The benchmark's reference routes (app/bench-*/route.bench.ts) are routes only in a build
+  // made for the benchmark (BENCH_CEILING=1 when it builds); every other build leaves them out.
+  pageExtensions: process.env.BENCH_CEILING === '1' ? ['tsx', 'ts', 'bench.ts'] : ['tsx', 'ts'],
   // Next's own page cache, plus a hash-based Content-Security-Policy on every cached page.
   cacheHandler: fileURLToPath(new URL('./lib/security/page-cache-handler.mjs', import.meta.url)),
   async headers() {

@@ -5,4 +5,4 @@
  * /bench-ceiling it exists only when the benchmark started the server: 404 everywhere else.
  */
 export const dynamic = 'force-dynamic';
-export { GET, POST } from '../route';
+export { GET, POST } from '../route.bench';

@@ -7,8 +7,8 @@ import { MAX_BODY_BYTES } from '@/lib/http/body';
  * handler of this same app answering a constant body of N bytes (the size of a product
  * answer). `?memory=1` answers the server's memory instead (after a full GC when the
  * benchmark started node with --expose-gc), so the benchmark can tell live heap from
- * memory V8 simply has not handed back. It exists only when the benchmark started the
- * server (BENCH_CEILING=1); everywhere else it answers 404.
+ * memory V8 simply has not handed back. It is a route only in a build made for the
+ * benchmark (next.config.mjs: pageExtensions), and answers only on its server (BENCH_CEILING=1).
  *
  * POST is the same for writes: it reads the JSON body it is sent and answers 201 with the
  * constant body, so a write (checkout-session creation) can be set against what Next

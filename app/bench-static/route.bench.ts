@@ -5,7 +5,7 @@ import { env } from '@/lib/env';
  * product page with: an HTML document prerendered at build time and served from Next's
  * static cache, with nothing rendered per request. It is a route handler rather than a
  * page so that no layout of the shop is part of what it measures. The benchmark builds
- * into its own dist dir with BENCH_CEILING=1; any other build prerenders a 404 here.
+ * into its own dist dir with BENCH_CEILING=1; no other build has this route (pageExtensions).
  */
 export const dynamic = 'force-static';
 
