@@ -5,7 +5,7 @@ import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { newId } from '@/lib/platform/ids';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
-import { enqueueOutboxMessage, OUTBOX_TOPICS } from './outbox';
+import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
 import type { SignupInput, SignupOutcome } from './types';
 
 export type NewsletterSignupInput = SignupInput & { source?: string };
@@ -60,21 +60,16 @@ export async function subscribeToNewsletter(
       .returning({ id: newsletterSubscriptions.id });
     if (!subscription) return { created: false, consentId };
 
-    await enqueueOutboxMessage(tx, {
-      siteId: site.id,
+    await enqueueConfirmation(tx, {
       topic: OUTBOX_TOPICS.newsletterConfirmation,
-      aggregateId: subscription.id,
+      siteId: site.id,
+      subscriptionId: subscription.id,
+      email: input.email,
+      locale: choice.locale,
+      marketId: choice.market.id,
+      consentId,
       at: now,
-      payload: {
-        subscriptionId: subscription.id,
-        siteId: site.id,
-        email: input.email,
-        locale: choice.locale,
-        marketId: choice.market.id,
-        source,
-        consentId,
-        requestedAt: new Date(now).toISOString(),
-      },
+      extra: { source },
     });
     return { created: true, subscriptionId: subscription.id, consentId };
   });

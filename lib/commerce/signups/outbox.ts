@@ -30,6 +30,34 @@ export async function enqueueOutboxMessage(
   });
 }
 
+/**
+ * The confirmation (double opt-in) message of a new or re-armed subscription, newsletter or
+ * stock alike: what the drain needs to address it, plus the kind's own fields (`extra`).
+ */
+export async function enqueueConfirmation(
+  tx: DbOrTx,
+  input: {
+    topic: OutboxTopic;
+    siteId: string;
+    subscriptionId: string;
+    email: string;
+    locale: string;
+    marketId: string;
+    consentId: string;
+    at: number;
+    extra: Record<string, unknown>;
+  },
+): Promise<void> {
+  const { topic, siteId, subscriptionId, email, locale, marketId, consentId, at, extra } = input;
+  await enqueueOutboxMessage(tx, {
+    siteId,
+    topic,
+    aggregateId: subscriptionId,
+    at,
+    payload: { subscriptionId, siteId, email, locale, marketId, ...extra, consentId, requestedAt: new Date(at).toISOString() },
+  });
+}
+
 export type OutboxMessage = typeof outboxMessages.$inferSelect;
 
 /** How hard the drain tries before it parks a message as `failed`. */

@@ -7,7 +7,7 @@ import { newId } from '@/lib/platform/ids';
 import { isPublished } from '../published';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
-import { enqueueOutboxMessage, OUTBOX_TOPICS } from './outbox';
+import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
 import type { SignupInput, SignupOutcome } from './types';
 
 export type StockSignupInput = SignupInput & { variantId: string; flow?: string };
@@ -90,23 +90,16 @@ export async function subscribeToStockNotifications(
       .returning({ id: stockSubscriptions.id });
     if (!subscription) return { created: false, consentId };
 
-    await enqueueOutboxMessage(tx, {
-      siteId: site.id,
+    await enqueueConfirmation(tx, {
       topic: OUTBOX_TOPICS.stockConfirmation,
-      aggregateId: subscription.id,
+      siteId: site.id,
+      subscriptionId: subscription.id,
+      email: input.email,
+      locale: choice.locale,
+      marketId: choice.market.id,
+      consentId,
       at: now,
-      payload: {
-        subscriptionId: subscription.id,
-        siteId: site.id,
-        email: input.email,
-        locale: choice.locale,
-        marketId: choice.market.id,
-        flow: { id: flow.id, handle: flow.handle, channel: flow.channel },
-        variantId: variant.id,
-        productHandle: variant.productHandle,
-        consentId,
-        requestedAt: new Date(now).toISOString(),
-      },
+      extra: { flow: { id: flow.id, handle: flow.handle, channel: flow.channel }, variantId: variant.id, productHandle: variant.productHandle },
     });
     return { created: true, subscriptionId: subscription.id, consentId };
   });
