@@ -29,20 +29,15 @@ export function hashCredential(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
+/** The Site fields a request carries with its credential: one list, read by every lookup. */
+const SITE_FIELDS = ['id', 'handle', 'name', 'defaultMarketId', 'defaultLocale', 'checkoutBaseUrl', 'catalogVersion'] as const;
+type SiteFields = Pick<typeof sites.$inferSelect, (typeof SITE_FIELDS)[number]>;
+
 /** The Site and scope a request acts for. */
-export type SiteContext = {
-  credentialId: string;
-  scope: Scope;
-  site: {
-    id: string;
-    handle: string;
-    name: string;
-    defaultMarketId: string;
-    defaultLocale: string;
-    checkoutBaseUrl: string;
-    catalogVersion: number;
-  };
-};
+export type SiteContext = { credentialId: string; scope: Scope; site: SiteFields };
+
+/** What a credential lookup reads: the context, and what decides whether it is live. */
+export type CredentialFields = SiteContext & { tokenHash: string; revokedAt: number | null };
 
 /** Makes a credential; the token is returned once and only its hash is kept. */
 export async function createCredential(
@@ -88,15 +83,7 @@ const lookupFields = {
   scope: credentials.scope,
   tokenHash: credentials.tokenHash,
   revokedAt: credentials.revokedAt,
-  site: {
-    id: sites.id,
-    handle: sites.handle,
-    name: sites.name,
-    defaultMarketId: sites.defaultMarketId,
-    defaultLocale: sites.defaultLocale,
-    checkoutBaseUrl: sites.checkoutBaseUrl,
-    catalogVersion: sites.catalogVersion,
-  },
+  site: Object.fromEntries(SITE_FIELDS.map((field) => [field, sites[field]])) as { [K in (typeof SITE_FIELDS)[number]]: (typeof sites)[K] },
 };
 
 function lookupQuery(database: DbOrTx) {

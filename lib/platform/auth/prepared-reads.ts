@@ -1,6 +1,7 @@
 import Database from 'libsql';
 import type { Client } from '@libsql/client';
 import type { DbOrTx } from '@/db/client';
+import type { CredentialFields } from './credentials';
 
 /**
  * The reads every request makes — the presented credential with its Site (and the
@@ -16,19 +17,7 @@ import type { DbOrTx } from '@/db/client';
  * in-memory database or a remote libSQL server keeps the ordinary query (callers fall
  * back when this answers null).
  */
-export type CredentialRow = {
-  credentialId: string;
-  scope: 'core' | 'extended';
-  tokenHash: string;
-  revokedAt: number | null;
-  siteId: string;
-  handle: string;
-  name: string;
-  defaultMarketId: string;
-  defaultLocale: string;
-  checkoutBaseUrl: string;
-  catalogVersion: number;
-};
+export type CredentialRow = Omit<CredentialFields, 'site'> & { siteId: string } & Omit<CredentialFields['site'], 'id'>;
 
 type Statements = {
   connection: Database.Database;
