@@ -2,59 +2,55 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+// The layers' import lines. ESLint keeps only the last `no-restricted-imports` that matches
+// a file, so every block below repeats the lines that hold for all code of the app.
+
+// The driver's internals (the native binding, the client's sqlite3 module) are sealed in
+// db/driver; the app reaches the database through db/client and db/driver's small API.
+const driver = [
+  { name: 'libsql', message: 'Only db/driver uses the native binding.' },
+  { name: '@libsql/client/sqlite3', message: 'Only db/driver uses the client\'s internals.' },
+];
+const restrict = (files, patterns = []) => ({ files, rules: { 'no-restricted-imports': ['error', { paths: driver, patterns }] } });
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
   globalIgnores(['.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**']),
+  restrict(['app/**', 'lib/**', 'proxy.ts', 'instrumentation.ts']),
+  // The domain never reaches up into the app, the framework or HTTP.
+  restrict(['lib/commerce/**'], [
+    { group: ['@/app/*', '../app/*', '../../app/*'], message: 'lib/commerce never imports from app/.' },
+    { group: ['next', 'next/*'], message: 'The domain is framework-free.' },
+    { group: ['@/lib/http/*', '@/lib/platform/*/http'], message: 'The domain knows no HTTP: the route wrapper and the platform\'s HTTP sides call it, not the other way.' },
+  ]),
   {
-    // The domain never reaches up into the app, the framework or HTTP.
-    files: ['lib/commerce/**', 'db/**'],
+    files: ['db/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/app/*', '../app/*', '../../app/*'], message: 'lib/commerce and db never import from app/.' },
-        { group: ['next', 'next/*'], message: 'The domain is framework-free.' },
-        { group: ['@/lib/http/*', '@/lib/platform/*/http'], message: 'The domain knows no HTTP: the route wrapper and the platform\'s HTTP sides call it, not the other way.' },
+        { group: ['@/app/*', '@/lib/*'], message: 'db/ is below everything of ours.' },
+        { group: ['next', 'next/*'], message: 'db/ is framework-free.' },
       ] }],
     },
   },
-  {
-    // Platform concerns (auth, idempotency, rate limits, caches) serve the domain and the
-    // route wrapper; they know nothing of the shop.
-    files: ['lib/platform/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/app/*', '@/lib/commerce', '@/lib/commerce/*', '@/lib/site-client', '@/lib/site-client/*'], message: 'lib/platform never imports the shop\'s domain or the app.' },
-        { group: ['next', 'next/*'], message: 'lib/platform is framework-free.' },
-      ] }],
-    },
-  },
-  {
-    // The contract is what every layer agrees on, so it depends on none of them.
-    files: ['lib/contract/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/*', '!@/lib', '@/lib/*', '!@/lib/contract', '!@/lib/contract/*'], message: 'lib/contract imports nothing of ours but lib/contract itself.' },
-        { group: ['next', 'next/*', 'drizzle-orm', 'drizzle-orm/*', '@libsql/*'], message: 'lib/contract is plain zod: no framework, no database.' },
-      ] }],
-    },
-  },
-  {
-    // The proxy runs before the shop's pages: it talks to the API like the shop does, with
-    // one named exception: lib/storefront-page-key reads the catalog version in-process.
-    files: ['proxy.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key.' },
-      ] }],
-    },
-  },
-  {
-    // The storefront (and its cached product pages) talks to the API only through the typed client.
-    files: ['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
-      ] }],
-    },
-  },
+  // Platform concerns (auth, idempotency, rate limits, caches) serve the domain and the
+  // route wrapper; they know nothing of the shop.
+  restrict(['lib/platform/**'], [
+    { group: ['@/app/*', '@/lib/commerce', '@/lib/commerce/*', '@/lib/site-client', '@/lib/site-client/*'], message: 'lib/platform never imports the shop\'s domain or the app.' },
+    { group: ['next', 'next/*'], message: 'lib/platform is framework-free.' },
+  ]),
+  // The contract is what every layer agrees on, so it depends on none of them.
+  restrict(['lib/contract/**'], [
+    { group: ['@/*', '!@/lib', '@/lib/*', '!@/lib/contract', '!@/lib/contract/*'], message: 'lib/contract imports nothing of ours but lib/contract itself.' },
+    { group: ['next', 'next/*', 'drizzle-orm', 'drizzle-orm/*', '@libsql/*'], message: 'lib/contract is plain zod: no framework, no database.' },
+  ]),
+  // The proxy runs before the shop's pages: it talks to the API like the shop does, with
+  // one named exception: lib/storefront-page-key reads the catalog version in-process.
+  restrict(['proxy.ts'], [
+    { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key.' },
+  ]),
+  // The storefront (and its cached product pages) talks to the API only through the typed client.
+  restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [
+    { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
+  ]),
 ]);

@@ -11,8 +11,8 @@ import { products } from '@/db/schema';
 
 /**
  * db/ reaches into the internals of these packages (a pool subclass, statement methods,
- * drizzle's parameter objects): see db/statement-cache.ts, db/prepared.ts and
- * lib/platform/auth/prepared-reads.ts. package.json pins them exactly; an upgrade must
+ * drizzle's parameter objects): see db/driver/ and db/prepared.ts.
+ * package.json pins them exactly; an upgrade must
  * fail here, loudly, before it can fail quietly in production.
  */
 const PINNED = ['@libsql/client', 'libsql', 'drizzle-orm', 'drizzle-kit'] as const;
@@ -30,7 +30,7 @@ describe('the database packages whose internals db/ relies on', () => {
     expect(installed, `${name}: installed ${installed}, pinned ${wanted}. Check db/ against the new version before changing the pin.`).toBe(wanted);
   });
 
-  it('@libsql/client/sqlite3 still exports the pool and client that db/statement-cache.ts extends', () => {
+  it('@libsql/client/sqlite3 still exports the pool and client that db/driver/statement-cache.ts extends', () => {
     expect(typeof ConnectionPool).toBe('function');
     expect(typeof ConnectionPool.prototype.acquireSync).toBe('function');
     expect(typeof ConnectionPool.prototype.release).toBe('function');
@@ -47,7 +47,7 @@ describe('the database packages whose internals db/ relies on', () => {
       expect(select.columns().map((c) => c.name)).toEqual(['one']);
       connection.exec('CREATE TABLE t (v)');
       const insert = connection.prepare('INSERT INTO t (v) VALUES (1)');
-      // db/statement-cache.ts learns "returns no rows" from this throw, as the client does.
+      // db/driver/statement-cache.ts learns "returns no rows" from this throw, as the client does.
       expect(() => insert.raw(true)).toThrow();
     } finally {
       connection.close();

@@ -8,7 +8,7 @@ import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
-import { BACKSTOP_PAGES, CHECKPOINT_WORKER_SOURCE, checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from '@/db/checkpointer';
+import { BACKSTOP_PAGES, CHECKPOINT_WORKER_SOURCE, checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from '@/db/driver/checkpointer';
 
 const freshUrl = () => `file:${join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'site.db')}`;
 

@@ -5,7 +5,7 @@ import Database from 'libsql';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/db/client';
-import { createStatementCachingClient, STATEMENTS_PER_CONNECTION } from '@/db/statement-cache';
+import { createStatementCachingClient, STATEMENTS_PER_CONNECTION } from '@/db/driver/statement-cache';
 
 const dir = mkdtempSync(join(tmpdir(), 'sd-stmt-'));
 const file = join(dir, 'site.db');

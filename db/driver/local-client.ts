@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
 import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
-import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from './faults';
+import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from '../faults';
 import { createStatementCachingClient } from './statement-cache';
 
 /** The local client, and a view of it whose writes never wait for another process's lock. */
