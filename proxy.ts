@@ -117,9 +117,10 @@ function notFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 
-// Every path but the API, the API reference, the shop's JSON endpoints, the framework's
+// Every path but the API, the API reference, the shop's JSON endpoints, the benchmark's
+// reference routes (a ceiling must not pay for the proxy), the framework's
 // files and the catalog's images (whose names end in .svg) — unless its percent-encoding
 // needs checking (step 1).
 export const config = {
-  matcher: ['/(.*%.*)', '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|_next/|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)'],
+  matcher: ['/(.*%.*)', '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)'],
 };
