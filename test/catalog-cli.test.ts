@@ -82,7 +82,7 @@ describe('npm run db:seed', () => {
   });
 
   it('with --force re-issues the storefront credential into .env.local when it was not live', async () => {
-    writeFileSync(join(dir, '.env.local'), 'SITE_API_CREDENTIAL=site_extended_0000000000000000000000000000000000000000\n');
+    writeFileSync(join(dir, '.env.local'), `SITE_API_CREDENTIAL=site_extended_${'0'.repeat(40)}\n`);
     const { code, err } = run('seed.ts', ['--force']);
     expect(code, err).toBe(0);
     const token = /SITE_API_CREDENTIAL=(\S+)/.exec(readFileSync(join(dir, '.env.local'), 'utf8'))![1]!;
