@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import type { Client } from '@libsql/client';
 import { AvailabilityBatch, Product } from '@/lib/contract/catalog';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { auth, creds, V1 } from '../support/api';
-import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
-import { expect } from './helpers';
+import { twoInstancesOnACopy, type Instance } from '../support/instances';
+import { expect, test } from './helpers';
 
 // A merchant's own catalog, changed with `npm run catalog` while two `next start` instances
 // serve one database file (a consistent copy of the e2e database, so nothing here reaches
@@ -46,15 +46,12 @@ async function pageHtml(request: APIRequestContext, instance: Instance, handle: 
 
 const heading = (html: string) => /<h1>(.*?)<\/h1>/.exec(html)?.[1];
 
+let stop: (() => Promise<void>) | undefined;
 test.beforeAll(async () => {
-  url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
-  const env = { SITE_API_CREDENTIAL: creds().storefront };
-  [a, b] = await Promise.all([startInstance(url, env), startInstance(url, env)]);
-  database = rawClient(url);
+  ({ url, a, b, database, stop } = await twoInstancesOnACopy(scratch, { SITE_API_CREDENTIAL: creds().storefront }));
 });
 test.afterAll(async () => {
-  database?.close();
-  await Promise.all([a, b].filter(Boolean).map(killInstance));
+  await stop?.();
   rmSync(scratch, { recursive: true, force: true });
 });
 

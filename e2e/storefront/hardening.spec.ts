@@ -1,5 +1,4 @@
-import { test } from '@playwright/test';
-import { expect, useLocale } from './helpers';
+import { expect, test, useLocale } from './helpers';
 
 test.describe('bad input on list pages', () => {
   for (const path of ['/products', '/collections/kitchen']) {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
-import { test, type Browser } from '@playwright/test';
-import { expect } from './helpers';
+import type { Browser } from '@playwright/test';
+import { expect, test } from './helpers';
 import { creds } from '../support/api';
 import { startOwnServer, type OwnServer } from './own-server';
 

@@ -4,13 +4,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
 import type { Client } from '@libsql/client';
 import { creds } from '../support/api';
 import { copyDatabase, freePort, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
 import { header, linkTo, target, testSmtp, waitFor, type TestSmtp } from '../support/mail';
 import { consent, freshEmail } from '../support/signups';
-import { expect, expectAccessible, shot } from './helpers';
+import { expect, test, expectAccessible, shot } from './helpers';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 

@@ -5,7 +5,7 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Client } from '@libsql/client';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
-import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { twoInstancesOnACopy, type Instance } from '../support/instances';
 import { BASE_URL, currentVariantId, expect, openProduct, test, useLocale } from './helpers';
 
 // Product pages come from Next's page cache, keyed by origin, market, locale and the Site's
@@ -61,15 +61,13 @@ test.describe('a catalog change, two instances on one database', () => {
   let b: Instance;
   let database: Client;
 
+  let stop: (() => Promise<void>) | undefined;
+
   test.beforeAll(async () => {
-    const url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
-    const env = { SITE_API_CREDENTIAL: creds().storefront };
-    [a, b] = await Promise.all([startInstance(url, env), startInstance(url, env)]);
-    database = rawClient(url);
+    ({ a, b, database, stop } = await twoInstancesOnACopy(scratch, { SITE_API_CREDENTIAL: creds().storefront }));
   });
   test.afterAll(async () => {
-    database?.close();
-    await Promise.all([a, b].filter(Boolean).map(killInstance));
+    await stop?.();
     rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -212,7 +212,7 @@ test.describe('security headers', () => {
     const page = await browser.newPage();
     try {
       await page.goto(`${BASE_URL}/cart`);
-      // An image from elsewhere: img-src allows only the shop's own origin.
+      // A plain-HTTP image from elsewhere: img-src allows the shop's origin and HTTPS hosts only.
       const blocked = page.waitForEvent('console', (m) => m.text().includes('img-src'));
       await page.evaluate(() => {
         const img = document.createElement('img');

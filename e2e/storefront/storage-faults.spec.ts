@@ -2,11 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
 import { creds } from '../support/api';
 import { copyDatabase, killInstance, startInstance, type Instance } from '../support/instances';
 import { canMakeImmutable, checkpointedAndWrittenOut } from '../support/storage-faults';
-import { expect, useLocale } from './helpers';
+import { expect, test, useLocale } from './helpers';
 
 // The shop on a server whose database files turn read-only (chattr +i): pages still show
 // (reads need no write), a signup says to try again instead of a crash page, and the

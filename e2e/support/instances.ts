@@ -89,3 +89,21 @@ export async function copyDatabase(fromUrl: string, toPath: string): Promise<str
   }
   return url;
 }
+
+/**
+ * Two `next start` instances on one copy of the e2e database (in `scratch`), with a raw
+ * client to it: for what must hold across instances. `stop` ends all three.
+ */
+export async function twoInstancesOnACopy(scratch: string, env: Record<string, string>) {
+  const url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
+  const [a, b] = await Promise.all([startInstance(url, env), startInstance(url, env)]);
+  const database = rawClient(url);
+  return {
+    url, a, b, database,
+    async stop() {
+      database.close();
+      await Promise.all([a, b].map(killInstance));
+    },
+  };
+}
+

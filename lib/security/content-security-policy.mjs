@@ -4,13 +4,15 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Everything a storefront page needs comes from its own origin: scripts, the stylesheet,
- * product images, the shop's own `/shop-api` calls. Nothing may frame it, no plugin may run,
- * `<base>` cannot re-point relative URLs and forms only post to the shop.
+ * Everything a storefront page needs comes from its own origin — scripts, the stylesheet,
+ * the shop's own `/shop-api` calls — but product images, which a merchant's catalog may keep
+ * on any HTTPS host (an import from Shopify points at its CDN); an image runs no code.
+ * Nothing may frame the page, no plugin may run, `<base>` cannot re-point relative URLs and
+ * forms only post to the shop.
  */
 const SHARED = [
   "default-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' https:",
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

@@ -1,6 +1,6 @@
 // A real SMTP server for tests (the smtp-server package) and a small reader of what it got.
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from '../../e2e/support/instances';
 
 export type Received = { raw: string; rcptTo: string[]; mailFrom: string | null };
 
@@ -11,17 +11,6 @@ export type TestSmtp = {
   start(): Promise<void>;
   stop(): Promise<void>;
 };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /**
  * An SMTP server on a fixed port that can be stopped and started again (a relay that is

@@ -14,7 +14,7 @@ export function UnsubscribeForm({ token }: { token: string }) {
       <p>{t.unsubscribeText}</p>
       <input type="hidden" name="token" value={token} />
       {state.status === 'error' ? <p className="notice notice-error" role="alert">{state.invalid ? t.linkInvalid : t.tryAgainLater}</p> : null}
-      <button className="btn btn-primary" type="submit" disabled={pending} style={{ marginTop: 14 }}>{pending ? t.unsubscribing : t.unsubscribeButton}</button>
+      <button className="btn btn-primary mt-14" type="submit" disabled={pending}>{pending ? t.unsubscribing : t.unsubscribeButton}</button>
     </form>
   );
 }

@@ -41,7 +41,7 @@ export default async function ConfirmSubscriptionPage({ searchParams }: Props) {
     <div className="state">
       <h1>{t.subscriptionTitle}</h1>
       <p className={`notice notice-${outcome.tone}`} role={outcome.tone === 'error' ? 'alert' : 'status'}>{outcome.text}</p>
-      <p style={{ marginTop: 24 }}>
+      <p className="mt-24">
         <Link className="btn btn-secondary" href="/">{t.continueShopping}</Link>
       </p>
     </div>
