@@ -25,7 +25,8 @@ const nextConfig = {
   // The benchmark's reference routes (app/bench-*/route.bench.ts) are routes only in a build
   // made for the benchmark (BENCH_CEILING=1 when it builds); every other build leaves them out.
   pageExtensions: process.env.BENCH_CEILING === '1' ? ['tsx', 'ts', 'bench.ts'] : ['tsx', 'ts'],
-  // Next's own page cache, plus a hash-based Content-Security-Policy on every cached page.
+  // Next's own page cache, in memory only, plus a hash-based Content-Security-Policy on every
+  // cached page (lib/security/page-cache-handler.mjs).
   cacheHandler: fileURLToPath(new URL('./lib/security/page-cache-handler.mjs', import.meta.url)),
   async headers() {
     return [
@@ -53,8 +54,6 @@ const nextConfig = {
   // gets the URL as received and its rewrite is sent as written.
   skipProxyUrlNormalize: true,
   experimental: {
-    // Cached pages stay in that memory only: on disk nothing would ever remove old versions.
-    isrFlushToDisk: false,
     // Two root layouts (pages rendered on request, cached product pages): unmatched URLs
     // get app/global-not-found.tsx, a whole document of its own.
     globalNotFound: true,

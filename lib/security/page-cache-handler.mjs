@@ -1,5 +1,6 @@
-// Next's own page cache (in memory, as configured by cacheMaxMemorySize and isrFlushToDisk),
-// with one addition: every cached HTML page carries a Content-Security-Policy made from the
+// Next's own page cache, in memory only (cacheMaxMemorySize), with two changes: it never
+// writes pages to disk, where nothing would ever remove old catalog versions; and every
+// cached HTML page carries a Content-Security-Policy made from the
 // hashes of its own inline scripts and styles. The policy is stored in the entry's headers,
 // which Next sends with the page both on the render that fills the cache and on every hit,
 // so the HTML and its policy can never disagree. See docs/security-headers.md.
@@ -10,6 +11,12 @@ const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 const HEADER = 'content-security-policy';
 
 export default class PageCacheHandler extends FileSystemCache {
+  constructor(ctx) {
+    // What `experimental.isrFlushToDisk: false` did, without an experiment that Next's
+    // start log lists with a "⨯", as if something had failed.
+    super({ ...ctx, flushToDisk: false });
+  }
+
   async get(key, ctx) {
     const entry = await super.get(key, ctx);
     // Pages prerendered at build time are read from disk without passing through set().
