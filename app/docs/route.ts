@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inlineSources } from '@/lib/security/content-security-policy.mjs';
+
+/** The renderer's version names its files, so browsers keep them until it changes. */
+const version = (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', 'swagger-ui-dist', 'package.json'), 'utf8')) as { version: string }).version;
 
 // GET /docs — the human API reference: Swagger UI (swagger-ui-dist, a maintained renderer)
 // over the generated OpenAPI document. "Try it out" is off: credentials belong on servers.
@@ -8,12 +13,12 @@ const html = `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Site Delivery API reference</title>
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css?v=${version}">
   <style>body{margin:0} .topbar{display:none}</style>
 </head>
 <body>
   <main id="reference" aria-label="Site Delivery API reference"></main>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-bundle.js?v=${version}"></script>
   <script>
     window.ui = SwaggerUIBundle({
       url: '/site/v1/openapi.json',
@@ -21,7 +26,8 @@ const html = `<!doctype html>
       deepLinking: true,
       supportedSubmitMethods: [],
       defaultModelsExpandDepth: 0,
-      docExpansion: 'list',
+      // tags folded: the first view renders a short list, not every operation at once
+      docExpansion: 'none',
     });
   </script>
 </body>

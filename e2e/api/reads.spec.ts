@@ -351,3 +351,14 @@ test.describe('the description', () => {
     expect((await request.get('/docs/assets/..%2Fpackage.json')).status()).toBe(404);
   });
 });
+
+test('the reference\'s files are versioned, kept for good by browsers, and answer 304 to their ETag', async ({ request }) => {
+  const html = await (await request.get('/docs')).text();
+  const src = /src="(\/docs\/assets\/swagger-ui-bundle\.js\?v=[^"]+)"/.exec(html)?.[1];
+  expect(src).toBeTruthy();
+  const first = await request.get(src!);
+  expect(first.status()).toBe(200);
+  expect(first.headers()['cache-control']).toContain('immutable');
+  const again = await request.get(src!, { headers: { 'If-None-Match': first.headers().etag! } });
+  expect(again.status()).toBe(304);
+});
