@@ -13,8 +13,6 @@ export const de: Dictionary = {
   heroCta: 'Alle Produkte ansehen',
   productsCount: '{count} Produkte',
   cart: 'Warenkorb',
-  cartWithCount: 'Warenkorb, {count} Artikel',
-  cartWithOne: 'Warenkorb, 1 Artikel',
   marketAndLanguage: 'Land / Region und Sprache',
   apply: 'Übernehmen',
   from: 'Ab',

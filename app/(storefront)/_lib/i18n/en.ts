@@ -12,8 +12,6 @@ export const en = {
   heroCta: 'Browse all products',
   productsCount: '{count} products',
   cart: 'Cart',
-  cartWithCount: 'Cart, {count} items',
-  cartWithOne: 'Cart, 1 item',
   marketAndLanguage: 'Country / region and language',
   apply: 'Apply',
   from: 'From',

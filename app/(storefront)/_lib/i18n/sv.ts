@@ -13,8 +13,6 @@ export const sv: Dictionary = {
   heroCta: 'Se alla produkter',
   productsCount: '{count} produkter',
   cart: 'Varukorg',
-  cartWithCount: 'Varukorg, {count} varor',
-  cartWithOne: 'Varukorg, 1 vara',
   marketAndLanguage: 'Land / region och språk',
   apply: 'Byt',
   from: 'Från',
