@@ -164,7 +164,10 @@ test.describe('product page and cart', () => {
     await expect(page.getByRole('link', { name: 'Cart 99', exact: true })).toBeVisible();
   });
 
-  test('switching market changes the currency and the language', async ({ page }, testInfo) => {
+  test('switching market changes the currency and the language', async ({ browser }, testInfo) => {
+    // A first visit from a Swedish browser (no cookies): the shop follows its Accept-Language.
+    const context = await browser.newContext({ locale: 'sv-SE' });
+    const page = await context.newPage();
     await page.goto('/products/linen-tote-bag');
     const price = page.locator('.product-info .price').first();
     await expect(price).toContainText('kr');
@@ -184,5 +187,6 @@ test.describe('product page and cart', () => {
     await page.getByRole('button', { name: 'Übernehmen' }).click();
     await expect(price).toContainText('$');
     await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
+    await context.close();
   });
 });
