@@ -1,28 +1,59 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import './(storefront)/storefront.css';
+import { Providers } from './(storefront)/_components/providers';
+import { ShopChrome } from './(storefront)/_components/shop-chrome';
+import { ShopNotFound } from './(storefront)/_components/shop-not-found';
+import { itemCount, readCart } from './(storefront)/_lib/cart';
+import { dictionary, uiLanguage } from './(storefront)/_lib/i18n';
+import { LOCALE_COOKIE, shop, snapshot } from './(storefront)/_lib/shop';
 
-export const metadata: Metadata = { title: 'Page not found' };
+/** The shopper's language from the locale cookie alone (the API could not be asked). */
+async function cookieLanguage() {
+  return uiLanguage((await cookies()).get(LOCALE_COOKIE)?.value ?? 'en');
+}
+
+export async function generateMetadata(): Promise<Metadata> {
+  await connection();
+  const t = (await shop().catch(() => null))?.t ?? dictionary(await cookieLanguage());
+  // Titled like the shop's own 404s (app/(storefront)/not-found.tsx).
+  return { title: t.notFoundTitle };
+}
 
 /**
- * Unknown URLs outside the shop's routes: a plain page that leads back to it. The app has
- * two root layouts (pages rendered on request, and cached product pages), so there is no
- * one layout to compose this 404 from; Next serves this document as it is.
+ * Unknown URLs outside the shop's routes. The app has two root layouts (pages rendered on
+ * request, and cached product pages), so there is no one layout to compose this 404 from:
+ * it draws the shop's chrome itself, in the shopper's market and language, like the shop's
+ * own 404. If the API cannot be asked it is still a 404 in the cookie's language, unadorned.
  *
  * Rendered on request, not prerendered: its scripts must carry the request's CSP nonce
  * (proxy.ts), which a document built ahead of time cannot know.
  */
 export default async function GlobalNotFound() {
   await connection();
+  const context = await shop().catch(() => null);
+  if (!context) {
+    const lang = await cookieLanguage();
+    return (
+      <html lang={lang}>
+        <body>
+          <Providers dictionary={dictionary(lang)}>
+            <main className="container"><ShopNotFound /></main>
+          </Providers>
+        </body>
+      </html>
+    );
+  }
+  const [navigation, cart] = await Promise.all([snapshot().then((s) => s.navigation, () => []), readCart().catch(() => null)]);
   return (
-    <html lang="en">
+    <html lang={context.locale}>
       <body>
-        <main className="container state">
-          <h1>Page not found</h1>
-          <p className="muted">We couldn’t find that page. It may have moved or is no longer available.</p>
-          <Link className="btn btn-primary" href="/">Go to the shop</Link>
-        </main>
+        <Providers dictionary={context.t}>
+          <ShopChrome shop={context} navigation={navigation} cartCount={cart ? itemCount(cart) : null}>
+            <ShopNotFound />
+          </ShopChrome>
+        </Providers>
       </body>
     </html>
   );

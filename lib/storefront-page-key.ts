@@ -35,6 +35,7 @@ export async function productPageKey(request: ShopperRequest): Promise<PageKey |
     const choice = chooseLocality(await loadMarkets(db(), site), site.defaultMarketId, {
       market: request.cookies.get(MARKET_COOKIE)?.value,
       locale: request.cookies.get(LOCALE_COOKIE)?.value,
+      acceptLanguage: request.headers.get('accept-language'),
     });
     if (!choice) return null;
     return { origin, market: choice.market.id, locale: choice.locale, siteId: site.id, catalogVersion: site.catalogVersion };

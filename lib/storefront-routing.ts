@@ -1,6 +1,6 @@
 /**
  * How a storefront request maps to what its page shows: the shopper's market and locale
- * (cookies), the origin its absolute URLs use (headers), and the internal path of a
+ * (cookies, and on a first visit the browser's Accept-Language), the origin its absolute URLs use (headers), and the internal path of a
  * product page that Next may cache.
  *
  * Pure and framework-free, so the storefront (app/(storefront)) and the proxy's page key
@@ -22,13 +22,46 @@ type MarketLike = { id: string; locales: readonly string[]; defaultLocale: strin
 export function chooseLocality<M extends MarketLike>(
   markets: readonly M[],
   defaultMarketId: string,
-  wanted: { market?: string; locale?: string },
+  wanted: { market?: string; locale?: string; acceptLanguage?: string | null },
 ): { market: M; locale: string } | null {
   const fallback = markets.find((m) => m.id === defaultMarketId) ?? markets[0];
   if (!fallback) return null;
   const market = markets.find((m) => m.id === wanted.market) ?? fallback;
-  const locale = wanted.locale && market.locales.includes(wanted.locale) ? wanted.locale : market.defaultLocale;
+  const locale = wanted.locale && market.locales.includes(wanted.locale)
+    ? wanted.locale
+    : acceptedLocale(wanted.acceptLanguage, market.locales) ?? market.defaultLocale;
   return { market, locale };
+}
+
+/** More than this of an Accept-Language header is not read (browsers send a few entries). */
+const ACCEPT_LANGUAGE_MAX = 512;
+
+/**
+ * The first of `offered` the browser's Accept-Language asks for, by its q order: an exact
+ * tag (`sv-SE`), else a locale of the same language (`de` or `de-CH` → `de-DE`). Null when
+ * it asks for none of them (or says nothing), so the market's default applies. A shopper's
+ * choice in the locale cookie always wins over this (see chooseLocality).
+ */
+export function acceptedLocale(header: string | null | undefined, offered: readonly string[]): string | null {
+  if (!header) return null;
+  const asked = header
+    .slice(0, ACCEPT_LANGUAGE_MAX)
+    .split(',')
+    .map((entry, index) => {
+      const [tag = '', ...params] = entry.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((a) => /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/.test(a.tag) && a.q > 0 && a.q <= 1)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const language = (tag: string) => tag.split('-')[0];
+  for (const { tag } of asked) {
+    const exact = offered.find((l) => l.toLowerCase() === tag);
+    if (exact) return exact;
+    const sameLanguage = offered.find((l) => language(l.toLowerCase()) === language(tag));
+    if (sameLanguage) return sameLanguage;
+  }
+  return null;
 }
 
 type HeaderList = { get(name: string): string | null };

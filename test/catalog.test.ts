@@ -176,6 +176,25 @@ describe('pagination', () => {
   });
 });
 
+describe('variant images', () => {
+  it('give each variant the product image that shows it, in the product and in the catalog feed', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const mug = await getPublishedProduct(database, demo, 'fjord-ceramic-mug', se);
+    const byColor = Object.fromEntries(mug.variants.map((v) => [v.options.Color, v.image?.url]));
+    expect(byColor).toEqual({ White: '/products/mug-white.svg', Sand: '/products/mug-sand.svg', Midnight: '/products/mug-midnight.svg' });
+    const { data } = await listCatalog(database, demo, se, { limit: 100, variantIds: mug.variants.map((v) => v.id) });
+    expect(data.map((p) => p.handle)).toEqual(['fjord-ceramic-mug']);
+    expect(data[0]!.variants.map((v) => v.image)).toEqual(mug.variants.map((v) => v.image));
+  });
+
+  it('are null when no image names the variant (one picture for every size)', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const coffee = await getPublishedProduct(database, demo, 'nordic-roast-coffee', se);
+    expect(coffee.images.length).toBeGreaterThan(0);
+    expect(coffee.variants.every((v) => v.image === null)).toBe(true);
+  });
+});
+
 describe('the demo bundles', () => {
   it('can all be bought: every item of every bundle on morning-coffee-set is in stock', async () => {
     const se = await chooseMarket(database, demo, {});

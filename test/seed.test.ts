@@ -180,6 +180,21 @@ describe('demo catalogue', () => {
     expect(new Set(variants.map((v) => v.sku)).size).toBe(variants.length);
   });
 
+  it('shows each published product with a picture of its own', async () => {
+    const products = (await productsOf(DEMO)).filter((p) => p.status === 'published');
+    const images = await database.select().from(schema.productImages).where(inArray(schema.productImages.productId, products.map((p) => p.id)));
+    // The picture a list shows: the product's first image (lowest position).
+    const first = new Map<string, { url: string; position: number }>();
+    for (const image of images) {
+      const seen = first.get(image.productId);
+      if (!seen || image.position < seen.position) first.set(image.productId, image);
+    }
+    const urls = products.map((p) => first.get(p.id)?.url);
+    expect(urls.every(Boolean)).toBe(true);
+    const shared = urls.filter((url, i) => urls.indexOf(url) !== i);
+    expect(shared).toEqual([]);
+  });
+
   it('features eight published products in order', async () => {
     const featured = (await productsOf(DEMO)).filter((p) => p.featuredPosition !== null);
     expect(featured.map((p) => p.featuredPosition).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);

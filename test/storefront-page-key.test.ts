@@ -47,6 +47,26 @@ describe('the market and locale a request shows', () => {
     }
     expect([...seen]).toEqual(['se|sv-SE']);
   });
+  it('follows the browser’s Accept-Language on a first visit, when the market offers the language', () => {
+    const first = (acceptLanguage: string, market?: string) => chooseLocality(markets, 'se', { market, acceptLanguage })!.locale;
+    expect(first('en-US,en;q=0.9')).toBe('en-SE');
+    // se offers no German: the next language asked for that it does offer
+    expect(first('de-CH, de;q=0.8, en;q=0.5')).toBe('en-SE');
+    expect(first('de-AT', 'de')).toBe('de-DE');
+    expect(first('EN-de', 'de')).toBe('en-DE');
+    // q order, not header order; q=0 means "not this one"
+    expect(first('sv;q=0.4, en;q=0.9')).toBe('en-SE');
+    expect(first('en;q=0, sv')).toBe('sv-SE');
+    // nothing offered, nothing said, or junk: the market's default
+    expect(first('fr-FR, ja')).toBe('sv-SE');
+    expect(first('')).toBe('sv-SE');
+    expect(first('*, ;;;, en_US, x'.repeat(500))).toBe('sv-SE');
+  });
+  it('lets the locale cookie win over Accept-Language', () => {
+    expect(chooseLocality(markets, 'se', { locale: 'sv-SE', acceptLanguage: 'en' })!.locale).toBe('sv-SE');
+    // a cookie the market does not offer falls to Accept-Language, then the default
+    expect(chooseLocality(markets, 'se', { locale: 'de-DE', acceptLanguage: 'en' })!.locale).toBe('en-SE');
+  });
 });
 
 describe('the origin of a page’s absolute URLs', () => {

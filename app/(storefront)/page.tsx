@@ -36,6 +36,10 @@ export default async function HomePage() {
           {home.navigation.map((c) => (
             <li key={c.handle}>
               <Link href={`/collections/${c.handle}`}>
+                {c.image ? (
+                  // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
+                  <img src={c.image.url} alt="" width={c.image.width} height={c.image.height} loading="lazy" />
+                ) : null}
                 <strong>{c.title}</strong>
                 <span>{fill(t.productsCount, { count: c.productCount })}</span>
               </Link>

@@ -17,7 +17,7 @@ test.describe('browsing', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Kitchen' })).toBeVisible();
     await expect(page).toHaveTitle(/Kitchen/);
     // The collection's stored order: the merchandiser put the coffee set first.
-    await expect(page.getByRole('main').getByRole('heading', { level: 3 }).first()).toHaveText('Morning Coffee Set');
+    await expect(page.getByRole('main').getByRole('heading', { level: 2 }).first()).toHaveText('Morning Coffee Set');
     await shot(page, testInfo, 'collection');
 
     await page.getByRole('link', { name: 'Fjord Ceramic Mug' }).first().click();
@@ -76,11 +76,11 @@ test.describe('browsing', () => {
   test('products list pages forward with a cursor', async ({ page, context }) => {
     await useLocale(context);
     await page.goto('/products');
-    const first = await page.getByRole('main').getByRole('heading', { level: 3 }).allTextContents();
+    const first = await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents();
     expect(first).toHaveLength(24);
     await page.getByRole('link', { name: 'Next page' }).click();
     await expect(page).toHaveURL(/cursor=/);
-    const second = await page.getByRole('main').getByRole('heading', { level: 3 }).allTextContents();
+    const second = await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents();
     expect(second.length).toBeGreaterThan(0);
     expect(second.filter((t) => first.includes(t))).toEqual([]);
   });

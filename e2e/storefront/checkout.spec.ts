@@ -69,7 +69,7 @@ test.describe('checkout', () => {
     const [row] = await queryDb<{ status: string }>('select status from checkout_sessions where id = ?', [sessionId]);
     expect(row?.status).toBe('payment_pending');
     // The cart is done once payment starts; the confirmation survives a reload.
-    await expect(page.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cart 0', exact: true })).toBeVisible();
     const reference = await page.getByTestId('payment-reference').textContent();
     await page.reload();
     await expect(page.getByTestId('payment-reference')).toHaveText(reference!);

@@ -51,6 +51,9 @@ export const Variant = z
     price: Money,
     compareAtPrice: Money.nullable(),
     availability: AvailabilityStatus,
+    image: Image.nullable().meta({
+      description: 'The product image that shows this variant: the first whose alt text names one of the variant\'s option values (as a word, any case, e.g. "Mug in sand" for Color: Sand). Null when no image does; show the product\'s first image then.',
+    }),
   })
   .meta({ id: 'Variant' });
 export type Variant = z.infer<typeof Variant>;
@@ -153,7 +156,7 @@ export const StorefrontSnapshot = z
     market: Market,
     locale: z.string(),
     markets: z.array(Market),
-    navigation: z.array(z.object({ handle: z.string(), title: z.string(), productCount: z.number().int() })),
+    navigation: z.array(z.object({ handle: z.string(), title: z.string(), productCount: z.number().int(), image: Image.nullable() })),
     featured: z.array(ProductSummary),
   })
   .meta({ id: 'StorefrontSnapshot' });

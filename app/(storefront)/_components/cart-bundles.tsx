@@ -1,12 +1,11 @@
 import Link from 'next/link';
 import type { Product } from '@/lib/contract/catalog';
-import { fetchAvailabilityBatch, fetchProduct } from '@/lib/site-client';
+import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { removeBundle, setBundleQuantity } from '../_actions/cart';
 import { MAX_QUANTITY, type CartBundle } from '../_lib/cart';
-import { resolveVariants, variantsKey, type ResolvedVariant } from '../_lib/data';
+import { bundleProduct, resolveVariants, variantsKey, type ResolvedVariant } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
-import { locality } from '../_lib/shop';
 
 /**
  * The cart's bundles: title, items and the bundle's unit price, all read from the product
@@ -14,10 +13,9 @@ import { locality } from '../_lib/shop';
  * offers in this market is shown as unavailable, to be removed.
  */
 export async function CartBundles({ bundles, flagged, t, locale }: { bundles: CartBundle[]; flagged: Set<string>; t: Dictionary; locale: string }) {
-  const where = await locality();
   const handles = [...new Set(bundles.map((b) => b.productHandle))];
   const products = new Map<string, Product | null>(
-    await Promise.all(handles.map(async (h) => [h, await fetchProduct(h, where).catch(() => null)] as const)),
+    await Promise.all(handles.map(async (h) => [h, await bundleProduct(h)] as const)),
   );
   const offered = new Map(bundles.map((b) => [b.bundleId, products.get(b.productHandle)?.bundles.find((x) => x.id === b.bundleId)]));
   const present = [...offered.values()].filter((b) => b !== undefined);

@@ -2,7 +2,6 @@
 import Link from 'next/link';
 import { useLayoutEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { fill } from '../_lib/i18n';
 import { useT } from './i18n-context';
 
 /** react-query key of the cart's item count; cart actions put their new count here. */
@@ -29,11 +28,12 @@ export function CartLink({ count: known }: { count: number | null }) {
     if (known !== null) client.setQueryData(CART_COUNT_QUERY, known);
   }, [client, known]);
   const count = data ?? known ?? undefined;
-  const label = count === undefined ? t.cart : count === 1 ? t.cartWithOne : fill(t.cartWithCount, { count });
+  // The accessible name is the visible text ("Cart 2"): a screen reader user and a voice
+  // control user name the link by what they see.
   return (
-    <Link className="cart-link" href="/cart" aria-label={label}>
-      <span aria-hidden="true">{t.cart}</span>
-      {count === undefined ? null : <span className="cart-count" aria-hidden="true">{count}</span>}
+    <Link className="cart-link" href="/cart">
+      {t.cart}
+      {count === undefined ? null : <>{' '}<span className="cart-count">{count}</span></>}
     </Link>
   );
 }

@@ -1,11 +1,13 @@
 import Link from 'next/link';
+import { formatLanguage } from '../_lib/format';
+import { fill } from '../_lib/i18n';
 import type { Shop } from '../_lib/shop';
 import { NewsletterForm } from './newsletter-form';
 
 type Props = { shop: Shop; navigation: { handle: string; title: string }[] };
 
 export function Footer({ shop, navigation }: Props) {
-  const { t, site, market } = shop;
+  const { t, site, market, locale } = shop;
   return (
     <footer className="site-footer">
       <div className="container">
@@ -33,7 +35,9 @@ export function Footer({ shop, navigation }: Props) {
           </nav>
         </div>
         <p className="fineprint">
-          © {site.name} · {market.name} · {market.currency}
+          © {site.name} · {market.name} · {market.currency} ·{' '}
+          {/* A first visit follows the browser's language, so say which one this is. */}
+          {fill(t.shownIn, { language: formatLanguage(locale, locale) })}
         </p>
       </div>
     </footer>

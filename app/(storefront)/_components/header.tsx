@@ -22,7 +22,7 @@ export function Header({ shop, navigation, cartCount }: Props) {
       <header className="site-header">
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>
-          <NavLinks links={links} label={t.mainNav} />
+          <NavLinks links={links} label={t.mainNav} menu={t.menu} />
           <CartLink count={cartCount} />
         </div>
       </header>

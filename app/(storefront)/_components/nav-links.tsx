@@ -1,20 +1,47 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useEffect, useRef } from 'react';
 
-export function NavLinks({ links, label }: { links: { href: string; title: string }[]; label: string }) {
-  const pathname = usePathname();
+type Links = { href: string; title: string }[];
+
+function LinkList({ links, pathname }: { links: Links; pathname: string }) {
   return (
-    <nav className="main-nav" aria-label={label}>
-      <ul>
-        {links.map((link) => (
-          <li key={link.href}>
-            <Link href={link.href} aria-current={pathname === link.href ? 'page' : undefined}>
-              {link.title}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <ul>
+      {links.map((link) => (
+        <li key={link.href}>
+          <Link href={link.href} aria-current={pathname === link.href ? 'page' : undefined}>
+            {link.title}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The main navigation. Wide screens show the links in a row (wrapping, never cut off); on
+ * a phone they sit behind a "Menu" disclosure. The disclosure is a <details>, so it opens
+ * without JavaScript; once hydrated, following a link closes it (the header stays mounted
+ * across client-side navigations). CSS shows one of the two at a time.
+ */
+export function NavLinks({ links, label, menu }: { links: Links; label: string; menu: string }) {
+  const pathname = usePathname();
+  const disclosure = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (disclosure.current) disclosure.current.open = false;
+  }, [pathname]);
+  return (
+    <>
+      <nav className="main-nav" aria-label={label}>
+        <LinkList links={links} pathname={pathname} />
+      </nav>
+      <details className="nav-menu" ref={disclosure}>
+        <summary>{menu}</summary>
+        <nav aria-label={label}>
+          <LinkList links={links} pathname={pathname} />
+        </nav>
+      </details>
+    </>
   );
 }

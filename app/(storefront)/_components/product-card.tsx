@@ -4,9 +4,14 @@ import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { AvailabilityBadge } from './availability-badge';
 
-type Props = { product: ProductSummary; locale: string; t: Dictionary; priority?: boolean };
+/**
+ * `heading`: the level of the card's title, one below the section it sits in (h2 under a
+ * page's h1, h3 under a home page section's h2), so no level is skipped.
+ */
+type Heading = 'h2' | 'h3';
+type Props = { product: ProductSummary; locale: string; t: Dictionary; priority?: boolean; heading?: Heading };
 
-export function ProductCard({ product, locale, t, priority = false }: Props) {
+export function ProductCard({ product, locale, t, priority = false, heading: Title = 'h3' }: Props) {
   const { min, max } = product.priceRange;
   const ranged = min.amount !== max.amount;
   const onSale = product.compareAtPrice !== null;
@@ -22,7 +27,7 @@ export function ProductCard({ product, locale, t, priority = false }: Props) {
             />
           ) : null}
         </div>
-        <h3>{product.title}</h3>
+        <Title className="card-title">{product.title}</Title>
       </Link>
       <p className="price m-0">
         <span className={onSale ? 'price-sale' : undefined}>
@@ -35,11 +40,13 @@ export function ProductCard({ product, locale, t, priority = false }: Props) {
   );
 }
 
-export function ProductGrid({ products, locale, t, eager = 0 }: { products: ProductSummary[]; locale: string; t: Dictionary; eager?: number }) {
+type GridProps = { products: ProductSummary[]; locale: string; t: Dictionary; eager?: number; heading?: Heading };
+
+export function ProductGrid({ products, locale, t, eager = 0, heading }: GridProps) {
   return (
     <ul className="product-grid">
       {products.map((p, i) => (
-        <ProductCard key={p.id} product={p} locale={locale} t={t} priority={i < eager} />
+        <ProductCard key={p.id} product={p} locale={locale} t={t} priority={i < eager} heading={heading} />
       ))}
     </ul>
   );

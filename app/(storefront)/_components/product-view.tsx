@@ -12,10 +12,18 @@ import { ProductPurchase, type VariantView } from './product-purchase';
 import { SelectionProvider } from './product-selection';
 
 /** Title, description, canonical URL and Open Graph image of a product page. */
+/**
+ * A page title names the shop once: a merchant's SEO title often names it already (the
+ * demo catalog's do), a product's own title does not.
+ */
+function withShopName(title: string, siteName: string): string {
+  return title.toLowerCase().includes(siteName.toLowerCase()) ? title : `${title} | ${siteName}`;
+}
+
 export function productMetadata(p: Product, siteName: string): Metadata {
   const image = p.images[0];
   return {
-    title: `${p.seo.title || p.title} | ${siteName}`,
+    title: withShopName(p.seo.title || p.title, siteName),
     description: p.seo.description || p.description.slice(0, 160),
     alternates: { canonical: `/products/${p.handle}` },
     openGraph: { type: 'website', title: p.seo.title || p.title, images: image ? [{ url: image.url, width: image.width, height: image.height, alt: image.alt }] : [] },

@@ -47,6 +47,15 @@ export const collection = cache(async (handle: string, cursor?: string) => {
   return listFrom(cursor, (from) => orNotFound(fetchCollection(handle, { ...where, limit: 24, cursor: from })));
 });
 
+/**
+ * A product a cart bundle comes from, in the shopper's market and language, read once per
+ * request (the bundle lines and the cart's subtotal share it); null when the API has none.
+ */
+export const bundleProduct = cache(async (handle: string): Promise<Product | null> => {
+  const where = await locality();
+  return productRead(handle, where.market, where.locale).catch(() => null);
+});
+
 export type ResolvedVariant = { product: Omit<CatalogProduct, 'variants'>; variant: Variant };
 
 /** Products read at once while naming bundle items. */

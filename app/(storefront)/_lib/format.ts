@@ -28,3 +28,27 @@ export function formatLanguage(locale: string, displayIn: string): string {
     return locale;
   }
 }
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * The sum of prices × quantities, as the API writes money (a decimal string in the currency's
+ * minor-unit precision). Added in integer minor units, never in floating point. Null when
+ * there is nothing to add, or the prices are not all in one currency and precision.
+ */
+export function sumMoney(items: { price: Money; quantity: number }[]): Money | null {
+  const first = items[0];
+  if (!first) return null;
+  const places = DECIMAL.exec(first.price.amount)?.[3]?.length ?? 0;
+  let minor = 0n;
+  for (const { price, quantity } of items) {
+    const parts = DECIMAL.exec(price.amount);
+    if (!parts || price.currency !== first.price.currency || (parts[3]?.length ?? 0) !== places) return null;
+    const units = BigInt(`${parts[2]}${parts[3] ?? ''}`);
+    minor += (parts[1] ? -units : units) * BigInt(quantity);
+  }
+  const sign = minor < 0n ? '-' : '';
+  const digits = (minor < 0n ? -minor : minor).toString().padStart(places + 1, '0');
+  const amount = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+  return { amount: `${sign}${amount}`, currency: first.price.currency };
+}

@@ -26,7 +26,7 @@ export const site = cache(() => fetchSite());
  * The shop for a wanted market and locale: the pair when the Site still offers it, else the
  * Site's defaults (the same rule the proxy uses to pick a cached page, lib/storefront-routing.ts).
  */
-export function shopIn(of: Site, wanted: { market?: string; locale?: string }): Shop {
+export function shopIn(of: Site, wanted: { market?: string; locale?: string; acceptLanguage?: string | null }): Shop {
   const choice = chooseLocality(of.markets, of.defaultMarket, wanted);
   if (!choice) throw new Error('The Site has no markets');
   const lang = uiLanguage(choice.locale);
@@ -35,11 +35,16 @@ export function shopIn(of: Site, wanted: { market?: string; locale?: string }): 
 
 /**
  * The shopper's market and locale for this request: the cookie's choice when the Site
- * still offers it, else the Site's defaults — so plain URLs always work.
+ * still offers it; without a locale cookie (a first visit) the browser's Accept-Language
+ * when the market offers that language; else the Site's defaults — so plain URLs always work.
  */
 export const shop = cache(async (): Promise<Shop> => {
-  const [current, jar] = await Promise.all([site(), cookies()]);
-  return shopIn(current, { market: jar.get(MARKET_COOKIE)?.value, locale: jar.get(LOCALE_COOKIE)?.value });
+  const [current, jar, list] = await Promise.all([site(), cookies(), headers()]);
+  return shopIn(current, {
+    market: jar.get(MARKET_COOKIE)?.value,
+    locale: jar.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: list.get('accept-language'),
+  });
 });
 
 /** The storefront snapshot (navigation + featured) for the shopper's market, once per request. */

@@ -7,8 +7,8 @@ import { AvailabilityBadge } from '../_components/availability-badge';
 import { Skeleton } from '../_components/skeleton';
 import { CartBundles } from '../_components/cart-bundles';
 import { readCart, isCartEmpty, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
-import { resolveVariants, variantsKey } from '../_lib/data';
-import { formatMoney } from '../_lib/format';
+import { bundleProduct, resolveVariants, variantsKey } from '../_lib/data';
+import { formatMoney, sumMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { shop } from '../_lib/shop';
 
@@ -45,6 +45,9 @@ export default async function CartPage({ searchParams }: Props) {
         <aside className="panel summary" aria-labelledby="summary-title">
           <h2 id="summary-title">{t.orderSummary}</h2>
           <p>{itemCount(cart) === 1 ? t.itemCountOne : fill(t.itemCount, { count: itemCount(cart) })}</p>
+          <Suspense fallback={<p className="subtotal muted">{t.subtotal}: …</p>}>
+            <CartSubtotal cart={cart} t={t} locale={locale} />
+          </Suspense>
           <p className="muted">{t.totalsAtCheckout}</p>
           <form method="post" action="/shop-api/checkout">
             <button className="btn btn-primary btn-block" type="submit">{t.checkout}</button>
@@ -53,6 +56,39 @@ export default async function CartPage({ searchParams }: Props) {
         </aside>
       </div>
     </>
+  );
+}
+
+/**
+ * What the cart's lines and bundles come to at the catalog's current prices (the same reads
+ * the lines make, shared per request). Lines the shop no longer sells are left out, as the
+ * checkout leaves them out; shipping and tax are added at checkout.
+ */
+async function CartSubtotal({ cart, t, locale }: { cart: Cart; t: Dictionary; locale: string }) {
+  const handles = [...new Set(cart.bundles.map((b) => b.productHandle))];
+  const [resolved, products] = await Promise.all([
+    resolveVariants(variantsKey(cart.lines.map((l) => l.variantId))).catch(() => null),
+    Promise.all(handles.map(bundleProduct)),
+  ]);
+  if (!resolved) return null;
+  const bundles = new Map(products.flatMap((p) => p?.bundles ?? []).map((b) => [b.id, b]));
+  const priced = [
+    ...cart.lines.flatMap((l) => {
+      const found = resolved.get(l.variantId);
+      return found ? [{ price: found.variant.price, quantity: l.quantity }] : [];
+    }),
+    ...cart.bundles.flatMap((b) => {
+      const bundle = bundles.get(b.bundleId);
+      return bundle ? [{ price: bundle.price, quantity: b.quantity }] : [];
+    }),
+  ];
+  const total = sumMoney(priced);
+  if (!total) return null;
+  return (
+    <p className="subtotal">
+      <span>{t.subtotal}</span>
+      <strong>{formatMoney(total, locale)}</strong>
+    </p>
   );
 }
 
@@ -73,7 +109,8 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
         const status = live.get(line.variantId)?.status ?? found?.variant.availability;
         const soldOut = live.has(line.variantId) ? !live.get(line.variantId)!.purchasable : status === 'out_of_stock';
         const title = found ? `${found.product.title} — ${found.variant.title}` : line.variantId;
-        const image = found?.product.featuredImage;
+        // The picture of the variant in the cart (the Sand mug, not the first, white one).
+        const image = found ? (found.variant.image ?? found.product.featuredImage) : null;
         return (
           <li className="cart-line" key={line.variantId}>
             {image ? (

@@ -22,7 +22,7 @@ export default async function ProductsPage({ searchParams }: Props) {
   return (
     <>
       <div className="page-head"><h1>{t.allProducts}</h1></div>
-      <ProductGrid products={page.data} locale={locale} t={t} eager={4} />
+      <ProductGrid products={page.data} locale={locale} t={t} eager={4} heading="h2" />
       <Pagination path="/products" cursor={current} nextCursor={page.page.nextCursor} t={t} />
     </>
   );

@@ -120,10 +120,10 @@ async function readCollection(database: DbOrTx, site: Site, handle: string, choi
   };
 }
 
-/** Navigation entries: every published collection, in order, with member counts. */
+/** Navigation entries: every published collection, in order, with member counts and image. */
 export async function navigation(database: DbOrTx, site: Site, choice: MarketChoice) {
   const rows = await database.select().from(collections).where(published(site.id)).orderBy(asc(collections.position));
   const ids = rows.map((r) => r.id);
   const [text, counts] = await Promise.all([texts(database, ids, choice.locale, site.defaultLocale), memberCounts(database, site.id, ids, choice.market.id)]);
-  return rows.map((r) => ({ handle: r.handle, title: text.get(r.id)?.title ?? r.handle, productCount: counts.get(r.id) ?? 0 }));
+  return rows.map((r) => ({ handle: r.handle, title: text.get(r.id)?.title ?? r.handle, productCount: counts.get(r.id) ?? 0, image: image(r) }));
 }

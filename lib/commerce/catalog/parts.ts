@@ -83,7 +83,7 @@ export async function loadVariants(database: DbOrTx, ids: string[], choice: Mark
         .orderBy(asc(productVariants.productId), asc(productVariants.position))
     : [];
   const { currency } = choice.market;
-  const out = new Map<string, (Variant & { amount: number })[]>();
+  const out = new Map<string, (Omit<Variant, 'image'> & { amount: number })[]>();
   for (const r of rows) {
     const level = r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! };
     const variant = {
@@ -156,7 +156,21 @@ export async function summarise(database: DbOrTx, rows: ProductRow[], choice: Ma
 }
 
 /** Drops the internal minor-unit amount kept for sorting. */
-export function publicVariant(variant: Variant & { amount: number }): Variant {
+export function publicVariant(variant: Omit<Variant, 'image'> & { amount: number }, images: Image[]): Variant {
   const { id, sku, title, options, price, compareAtPrice, availability } = variant;
-  return { id, sku, title, options, price, compareAtPrice, availability };
+  return { id, sku, title, options, price, compareAtPrice, availability, image: imageShowing(images, Object.values(options)) };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The image that shows one of these option values: variants have no image of their own, so
+ * the product's images say what they show in their alt text ("Fjord Ceramic Mug in sand").
+ * A value counts as a whole word, in any case, so "Red" does not match "Redwood".
+ */
+export function imageShowing(images: Image[], values: string[]): Image | null {
+  const words = values.map((v) => new RegExp(`(^|\\W)${escapeRegExp(v.toLowerCase())}($|\\W)`));
+  return images.find((image) => words.some((w) => w.test(image.alt.toLowerCase()))) ?? null;
 }

@@ -56,7 +56,7 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
     description,
     images: images.get(row.id) ?? [],
     options: row.options,
-    variants: vs.map(publicVariant),
+    variants: vs.map((v) => publicVariant(v, images.get(row.id) ?? [])),
     bundles: bundleList,
     seo: { title: text?.seoTitle ?? title, description: text?.seoDescription ?? description.slice(0, 160) },
     updatedAt: iso(row.updatedAt),
@@ -124,7 +124,8 @@ async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoic
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([
     loadTranslations(database, ids, choice.locale, site.defaultLocale),
-    loadImages(database, ids, true),
+    // Every image, not only the first: each variant is given the one that shows it.
+    loadImages(database, ids, false),
     loadVariants(database, ids, choice),
   ]);
   const data = rows.map((row) => ({
@@ -133,7 +134,7 @@ async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoic
     title: texts.get(row.id)?.title ?? row.handle,
     featuredImage: images.get(row.id)?.[0] ?? null,
     options: row.options,
-    variants: (variants.get(row.id) ?? []).map(publicVariant),
+    variants: (variants.get(row.id) ?? []).map((v) => publicVariant(v, images.get(row.id) ?? [])),
     updatedAt: iso(row.updatedAt),
   }));
   return { data, page };

@@ -51,34 +51,34 @@ export default async function CheckoutPage({ params }: Props) {
   return (
     <>
       <div className="page-head"><h1>{t.secureCheckout}</h1></div>
-      <div className="two-col">
-        <div>
-          <section className={`panel step${hasAddress ? ' step-done' : ''}`} aria-labelledby="step-contact">
-            <h2 id="step-contact"><span className="step-number" aria-hidden="true">1</span>{t.contact} · {t.shippingAddress}</h2>
-            <ContactForm
-              sessionId={session.id} etag={etag} email={session.email} phone={session.phone}
-              address={session.shippingAddress} country={country} countries={countries}
-            />
-          </section>
-          <section className={`panel step${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
-            <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
-            {session.shippingAddress ? (
-              <Suspense fallback={<Skeleton label={t.loading} size="medium" />}>
-                <DeliveryStep session={session} locale={locale} t={t} />
-              </Suspense>
-            ) : <p className="muted">{t.deliveryHint}</p>}
-          </section>
-          <section className="panel step" aria-labelledby="step-payment">
-            <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
-            <PaymentForm sessionId={session.id} ready={ready} />
-          </section>
-        </div>
-        <div>
+      {/* One grid, in the order a phone shows it: the summary comes before the payment step
+          (what is being paid for, then paying). Wide screens put the summary beside the steps. */}
+      <div className="checkout-grid">
+        <section className={`panel step checkout-contact${hasAddress ? ' step-done' : ''}`} aria-labelledby="step-contact">
+          <h2 id="step-contact"><span className="step-number" aria-hidden="true">1</span>{t.contact} · {t.shippingAddress}</h2>
+          <ContactForm
+            sessionId={session.id} etag={etag} email={session.email} phone={session.phone}
+            address={session.shippingAddress} country={country} countries={countries}
+          />
+        </section>
+        <section className={`panel step checkout-delivery${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
+          <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
+          {session.shippingAddress ? (
+            <Suspense fallback={<Skeleton label={t.loading} size="medium" />}>
+              <DeliveryStep session={session} locale={locale} t={t} />
+            </Suspense>
+          ) : <p className="muted">{t.deliveryHint}</p>}
+        </section>
+        <div className="checkout-summary">
           <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
           <p className="muted mt-16 text-90">
             {t.hostedCheckout} <a href={session.checkoutUrl} rel="noopener">{t.hostedCheckoutLink}</a>
           </p>
         </div>
+        <section className="panel step checkout-payment" aria-labelledby="step-payment">
+          <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
+          <PaymentForm sessionId={session.id} ready={ready} />
+        </section>
       </div>
     </>
   );

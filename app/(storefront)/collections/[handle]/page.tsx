@@ -46,7 +46,7 @@ export default async function CollectionPage({ params, searchParams }: Props) {
         <h1>{c.title}</h1>
         <p>{c.description}</p>
       </div>
-      <ProductGrid products={c.products} locale={locale} t={t} eager={4} />
+      <ProductGrid products={c.products} locale={locale} t={t} eager={4} heading="h2" />
       <Pagination path={`/collections/${c.handle}`} cursor={current} nextCursor={c.page.nextCursor} t={t} />
       <ViewBeacon event={{ type: 'collection_view', collectionHandle: c.handle }} />
     </>

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import type { Address } from '@/lib/contract/checkout';
 import { fetchSite, preparePayment } from '@/lib/site-client';
 import { OrderSummary } from '../../../_components/checkout/order-summary';
 import { checkoutSession } from '../../../_lib/checkout';
-import { formatMoney } from '../../../_lib/format';
+import { formatCountry, formatMoney } from '../../../_lib/format';
 import { shop } from '../../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -39,22 +40,54 @@ export default async function ConfirmationPage({ params }: Props) {
         <p>{t.confirmationText}</p>
       </div>
       <div className="two-col">
-        <section className="panel" aria-labelledby="payment-title">
-          <h2 id="payment-title">{t.payment}</h2>
-          <dl className="details">
-            <dt>{t.paymentReference}</dt>
-            <dd><code className="reference" data-testid="payment-reference">{payment.reference}</code></dd>
-            <dt>{t.paymentProvider}</dt>
-            <dd>{payment.provider}</dd>
-            <dt>{t.amount}</dt>
-            <dd>{formatMoney(payment.amount, locale)}</dd>
-            <dt>{t.orderNumber}</dt>
-            <dd><code>{session.id}</code></dd>
-          </dl>
-          <Link className="btn btn-secondary" href="/">{t.continueShopping}</Link>
-        </section>
+        <div>
+          <section className="panel" aria-labelledby="reference-title">
+            <h2 id="reference-title">{t.orderNumber}</h2>
+            {/* The session id is what the merchant finds the order by (GET /checkout/sessions/{id}). */}
+            <p className="order-reference"><code className="reference">{session.id}</code></p>
+            <p className="muted m-0">{t.quoteReference}</p>
+          </section>
+          {session.shippingAddress ? (
+            <section className="panel mt-16" aria-labelledby="address-title">
+              <h2 id="address-title">{t.deliveryTo}</h2>
+              <AddressLines address={session.shippingAddress} locale={locale} />
+              {session.deliveryOption ? (
+                <p className="mb-0"><span className="muted">{t.deliveryMethod}:</span> {session.deliveryOption.title} ({session.deliveryOption.carrier})</p>
+              ) : null}
+            </section>
+          ) : null}
+          <section className="panel mt-16" aria-labelledby="payment-title">
+            <h2 id="payment-title">{t.payment}</h2>
+            <dl className="details">
+              <dt>{t.paymentReference}</dt>
+              <dd><code className="reference" data-testid="payment-reference">{payment.reference}</code></dd>
+              <dt>{t.paymentProvider}</dt>
+              <dd>{payment.provider}</dd>
+              <dt>{t.amount}</dt>
+              <dd>{formatMoney(payment.amount, locale)}</dd>
+            </dl>
+            <Link className="btn btn-secondary" href="/">{t.continueShopping}</Link>
+          </section>
+        </div>
         <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
       </div>
     </>
+  );
+}
+
+/** The address as the shopper gave it, one line each, the country named in their language. */
+function AddressLines({ address, locale }: { address: Address; locale: string }) {
+  const lines = [
+    `${address.firstName} ${address.lastName}`,
+    address.line1,
+    address.line2,
+    `${address.postalCode} ${address.city}`,
+    address.region,
+    formatCountry(address.country, locale),
+  ].filter((line): line is string => Boolean(line && line.trim()));
+  return (
+    <address className="address-recap">
+      {lines.map((line, i) => <span key={i}>{line}</span>)}
+    </address>
   );
 }
