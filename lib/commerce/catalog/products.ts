@@ -8,6 +8,7 @@ import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
+import { sortedPageOfProducts, type SortedListRequest } from './search';
 import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
 type Site = SiteContext['site'];
@@ -15,6 +16,8 @@ export type PageRequest = { limit: number; cursor?: string };
 /** Narrows a list to the products named; each filter given must match (AND). */
 export type ProductFilter = { handles?: readonly string[]; variantIds?: readonly string[] };
 export type ProductListRequest = PageRequest & ProductFilter;
+/** The products list also searches and sorts (the catalog feed keeps handle order). */
+export type ProductSearchRequest = ProductListRequest & Pick<SortedListRequest, 'q' | 'sort'>;
 export type Page<T> = { data: T[]; page: { limit: number; nextCursor: string | null } };
 
 /** Has at least one variant with a price in the market (else it is not sold there). */
@@ -101,14 +104,19 @@ export function pageKey(database: DbOrTx, kind: string, site: Site, choice: Mark
   return `${kind}|${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${extra}|${request.limit}|${request.cursor ?? ''}`;
 }
 
-export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<ProductSummary>> {
+export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<Page<ProductSummary>> {
   if (!cacheable(database)) return readProductPage(database, site, choice, request);
-  const key = pageKey(database, 'products', site, choice, request, filterKey(request));
+  const searched = request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
+  const key = pageKey(database, 'products', site, choice, request, filterKey(request) + searched);
   return pageCache.through(key, () => readProductPage(database, site, choice, request)) as Promise<Page<ProductSummary>>;
 }
 
-async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<ProductSummary>> {
-  const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
+async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<Page<ProductSummary>> {
+  // Without q and sort the list keeps its cheap keyset read in handle order.
+  const { rows, page } =
+    request.q === undefined && request.sort === undefined
+      ? await pageOfProducts(database, site, choice, request, 'products')
+      : await sortedPageOfProducts(database, site, choice, request, [soldIn(choice.market.id), ...filterConditions(request)]);
   return { data: await summarise(database, rows, choice, site.defaultLocale), page };
 }
 

@@ -54,7 +54,35 @@ export const ProductFilterQuery = z.object({
 });
 export type ProductFilterQuery = z.infer<typeof ProductFilterQuery>;
 
-export const ProductListQuery = MarketQuery.extend(pageQuery(100).shape).extend(ProductFilterQuery.shape);
+/** The orders a product list can be asked for (`relevance` needs `q`, and is its default). */
+export const PRODUCT_SORTS = ['relevance', 'price-asc', 'price-desc', 'newest', 'title-asc'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/** Search and order for the products list (the catalog feed keeps its handle order). */
+export const ProductSearchQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(1, 'Give at least one character to search for.')
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'Full-text search over the product\'s title, description, option values and SKUs in the requested locale. ' +
+        'Every word must match; the last word matches as a prefix, words match inside compounds, and one typo is forgiven in words of 5 or more letters. ' +
+        'Search syntax characters are plain text. 1–200 characters.',
+    }),
+  sort: z
+    .enum(PRODUCT_SORTS)
+    .optional()
+    .meta({
+      description:
+        'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market), ' +
+        '`newest`, `title-asc` (in the locale\'s collation). Ties are in handle order. Without `q` and `sort`: handle order.',
+    }),
+});
+
+export const ProductListQuery = MarketQuery.extend(pageQuery(100).shape).extend(ProductFilterQuery.shape).extend(ProductSearchQuery.shape);
 export const CatalogListQuery = MarketQuery.extend(pageQuery(250).shape).extend(ProductFilterQuery.shape);
 
 export const listCatalog = defineOperation({
@@ -68,9 +96,9 @@ export const listCatalog = defineOperation({
 export const listProducts = defineOperation({
   operationId: 'listProducts', method: 'get', path: '/commerce/products', scope: 'core', tag: 'Catalog',
   summary: 'Published products',
-  description: '`handles` and `variantIds` narrow the list to the products named (up to 100 of each).',
+  description: '`handles` and `variantIds` narrow the list to the products named (up to 100 of each). `q` searches, `sort` orders; the cursor keeps its place under every order.',
   query: ProductListQuery,
-  success: { status: 200, description: 'A page of product summaries, ordered by handle.', schema: ProductPage, headers: localised },
+  success: { status: 200, description: 'A page of product summaries, in the order asked for (handle order by default).', schema: ProductPage, headers: localised },
   errors: [...marketErrors],
 });
 

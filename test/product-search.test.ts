@@ -1,0 +1,168 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { listCatalog, listProducts } from '@/lib/commerce/catalog';
+import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
+import { PRODUCT_SORTS, ProductListQuery } from '@/lib/contract/operations/reads';
+import { withinOneEdit } from '@/lib/commerce/catalog/search';
+import { freshDatabase } from './support/database';
+
+let dir: string;
+let database: Database;
+let token: string;
+let demo: SiteContext['site'];
+let se: MarketChoice;
+
+/** The Site as of now (its catalog version moves with every change). */
+async function site() {
+  return (await authenticateCredential(database, token))!.site;
+}
+
+async function search(query: Record<string, string>, choice?: MarketChoice) {
+  const s = await site();
+  const c = choice ?? (await chooseMarket(database, s, { market: query.market, locale: query.locale }));
+  return (await listProducts(database, s, c, ProductListQuery.parse(query))).data.map((p) => p.handle);
+}
+
+/** The search's handles, and those of its products whose title contains the word (brute force). */
+async function titled(q: string, locale: string) {
+  const market = locale.endsWith('-DE') ? 'de' : 'se';
+  const s = await site();
+  const c = await chooseMarket(database, s, { market, locale });
+  const all = (await listProducts(database, s, c, ProductListQuery.parse({ limit: '100' }))).data;
+  const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const handles = await search({ q, market, locale });
+  return { handles, titled: all.filter((p) => fold(p.title).includes(fold(q))).map((p) => p.handle) };
+}
+
+/** Every page of a list, following nextCursor. */
+async function allPages(query: Record<string, string>) {
+  const s = await site();
+  const c = await chooseMarket(database, s, { market: query.market, locale: query.locale });
+  const handles: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await listProducts(database, s, c, ProductListQuery.parse({ ...query, ...(cursor ? { cursor } : {}) }));
+    handles.push(...page.data.map((p) => p.handle));
+    cursor = page.page.nextCursor ?? undefined;
+    pages++;
+  } while (cursor);
+  return { handles, pages };
+}
+
+beforeAll(async () => {
+  ({ database, dir } = await freshDatabase());
+  ({ token } = await createCredential(database, { siteHandle: 'demo', scope: 'core' }));
+  demo = await site();
+  se = await chooseMarket(database, demo, {});
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('product search', () => {
+  it('finds by title in each locale, title hits first', async () => {
+    expect((await search({ q: 'ceramic mug', locale: 'en-SE' }))[0]).toBe('fjord-ceramic-mug');
+    expect((await search({ q: 'keramikmugg', locale: 'sv-SE' }))).toEqual(['fjord-ceramic-mug']);
+    expect((await search({ q: 'Keramikbecher', market: 'de', locale: 'de-DE' }))[0]).toBe('fjord-ceramic-mug');
+    // Title hits before the products that only mention the word in their description.
+    const en = await search({ q: 'wool', locale: 'en-SE' });
+    const titled = ['aurora-wool-throw', 'hygge-wool-rug', 'vinter-wool-scarf', 'ragg-wool-socks', 'picnic-wool-blanket'];
+    expect(new Set(en.slice(0, titled.length))).toEqual(new Set(titled));
+  });
+
+  it('matches the last word as a prefix, and words inside compounds', async () => {
+    expect(await search({ q: 'fjord mu', locale: 'en-SE' })).toContain('fjord-ceramic-mug');
+    expect(await search({ q: 'mugg', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
+    expect(await search({ q: 'becher', market: 'de', locale: 'de-DE' })).toContain('fjord-ceramic-mug');
+    // every word must match
+    expect(await search({ q: 'fjord kettle', locale: 'en-SE' })).toEqual([]);
+  });
+
+  it('is case- and diacritic-insensitive and forgives a typo in long words', async () => {
+    expect(await search({ q: 'KAFFEBONOR', locale: 'sv-SE' })).toContain('nordic-roast-coffee');
+    expect(await search({ q: 'fjäll', locale: 'en-SE' })).toEqual(await search({ q: 'fjall', locale: 'en-SE' }));
+    expect(await search({ q: 'ceramc', locale: 'en-SE' })).toContain('fjord-ceramic-mug');
+    expect(withinOneEdit('ceramc', 'ceramic')).toBe(true);
+    expect(withinOneEdit('cearmic', 'ceramic')).toBe(true);
+    expect(withinOneEdit('cermc', 'ceramic')).toBe(false);
+    // A typo'd word finds the same titles the right spelling finds first.
+    const right = await titled('ceramic', 'en-SE');
+    expect(right.titled.length).toBeGreaterThan(1);
+    expect((await search({ q: 'ceramc', locale: 'en-SE' })).slice(0, right.titled.length).sort()).toEqual([...right.titled].sort());
+  });
+
+  it('ranks title hits before description hits, exact words before parts of words', async () => {
+    for (const [q, locale] of [['ceramic', 'en-SE'], ['wool', 'en-SE'], ['ull', 'sv-SE'], ['leinen', 'de-DE']] as const) {
+      const { handles, titled: inTitle } = await titled(q, locale);
+      expect(inTitle.length, q).toBeGreaterThan(0);
+      expect(handles.slice(0, inTitle.length).sort(), q).toEqual([...inTitle].sort());
+    }
+    // "ull" is a whole word in "Picknickfilt i ull" and "Raggsockor i ull", a part of "ullpläd" and "merinoull".
+    const ull = await search({ q: 'ull', locale: 'sv-SE' });
+    expect(ull.slice(0, 2).sort()).toEqual(['picnic-wool-blanket', 'ragg-wool-socks']);
+    expect(ull).toContain('aurora-wool-throw');
+  });
+
+  it('treats search syntax as plain text, never an error', async () => {
+    for (const q of ['"', '*', '-', ':', '(', 'NEAR', 'OR', 'mug OR', '"mug', 'title:mug', 'mug*', '-mug', 'NEAR(mug kettle)', 'a AND', '^', "'", '\\']) {
+      const handles = await search({ q, locale: 'en-SE' });
+      expect(Array.isArray(handles), q).toBe(true);
+    }
+    expect(await search({ q: '"mug"', locale: 'en-SE' })).toEqual(await search({ q: 'mug', locale: 'en-SE' }));
+    expect(ProductListQuery.safeParse({ q: '' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ q: 'x'.repeat(201) }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ sort: 'cheapest' }).success).toBe(false);
+  });
+
+  it('a raw SQL change is searchable at once, inside the same transaction', async () => {
+    await database.transaction(async (tx) => {
+      await tx.run(sql`update product_translations set title = 'Zephyrine Kettle' where locale like 'en-%' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`);
+      const hits = await tx.all<{ id: number }>(sql`select rowid as id from product_search_text where product_search_text match '"zephyr"'`);
+      expect(hits.length).toBeGreaterThan(0);
+    });
+    expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
+    await database.run(sql`update product_variants set sku = 'QX-ZZTOP-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)`);
+    expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual(['moss-plant-pot']);
+  });
+});
+
+describe('product sort', () => {
+  it('pages through every sort without duplicates or gaps, in the order asked for', async () => {
+    const catalog = await listCatalog(database, demo, se, { limit: 250 });
+    const everything = catalog.data.map((p) => p.handle).sort();
+    const prices = new Map(catalog.data.map((p) => [p.handle, Math.min(...p.variants.map((v) => Number(v.price.amount)))]));
+    for (const sort of PRODUCT_SORTS) {
+      const whole = await allPages({ sort, limit: '100' });
+      const paged = await allPages({ sort, limit: '7' });
+      expect(paged.pages, sort).toBeGreaterThan(2);
+      expect(paged.handles, sort).toEqual(whole.handles);
+      expect([...paged.handles].sort(), sort).toEqual(everything);
+    }
+    const asc = (await allPages({ sort: 'price-asc', limit: '5' })).handles.map((h) => prices.get(h)!);
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    const desc = (await allPages({ sort: 'price-desc', limit: '5' })).handles.map((h) => prices.get(h)!);
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    // relevance with q pages too
+    const wool = await allPages({ q: 'wool', limit: '2' });
+    expect(wool.handles).toEqual((await allPages({ q: 'wool', limit: '100' })).handles);
+    expect(new Set(wool.handles).size).toBe(wool.handles.length);
+  });
+
+  it('sorts titles in the locale, ignoring case and diacritics', async () => {
+    const sv = await allPages({ sort: 'title-asc', locale: 'sv-SE', limit: '100' });
+    expect(sv.handles.length).toBeGreaterThan(10);
+    const s = await site();
+    const c = await chooseMarket(database, s, { locale: 'sv-SE' });
+    const titles = (await listProducts(database, s, c, ProductListQuery.parse({ sort: 'title-asc', locale: 'sv-SE', limit: '100' }))).data.map((p) => p.title);
+    const collator = new Intl.Collator('sv-SE', { sensitivity: 'base', numeric: true });
+    expect(titles).toEqual([...titles].sort(collator.compare));
+  });
+
+  it('rejects a cursor from another order', async () => {
+    const s = await site();
+    const first = await listProducts(database, s, se, ProductListQuery.parse({ sort: 'newest', limit: '2' }));
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ sort: 'price-asc', limit: '2', cursor: first.page.nextCursor! }))).rejects.toThrow(/cursor/);
+  });
+});
