@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
-import { listCatalog, listProducts } from '@/lib/commerce/catalog';
+import { getCollection, listCatalog, listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
 import { PRODUCT_SORTS, ProductListQuery } from '@/lib/contract/operations/reads';
 import { withinOneEdit } from '@/lib/commerce/catalog/search';
@@ -20,9 +20,9 @@ async function site() {
   return (await authenticateCredential(database, token))!.site;
 }
 
-async function search(query: Record<string, string>, choice?: MarketChoice) {
+async function search(query: Record<string, string | string[]>, choice?: MarketChoice) {
   const s = await site();
-  const c = choice ?? (await chooseMarket(database, s, { market: query.market, locale: query.locale }));
+  const c = choice ?? (await chooseMarket(database, s, { market: query.market as string | undefined, locale: query.locale as string | undefined }));
   return (await listProducts(database, s, c, ProductListQuery.parse(query))).data.map((p) => p.handle);
 }
 
@@ -38,9 +38,9 @@ async function titled(q: string, locale: string) {
 }
 
 /** Every page of a list, following nextCursor. */
-async function allPages(query: Record<string, string>) {
+async function allPages(query: Record<string, string | string[]>) {
   const s = await site();
-  const c = await chooseMarket(database, s, { market: query.market, locale: query.locale });
+  const c = await chooseMarket(database, s, { market: query.market as string | undefined, locale: query.locale as string | undefined });
   const handles: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -164,5 +164,98 @@ describe('product sort', () => {
     const s = await site();
     const first = await listProducts(database, s, se, ProductListQuery.parse({ sort: 'newest', limit: '2' }));
     await expect(listProducts(database, s, se, ProductListQuery.parse({ sort: 'price-asc', limit: '2', cursor: first.page.nextCursor! }))).rejects.toThrow(/cursor/);
+  });
+});
+
+describe('product filters and facets', () => {
+  type Brute = { handle: string; variants: { options: Record<string, string>; price: number; purchasable: boolean }[] };
+  let catalog: Brute[];
+  let kitchen: Set<string>;
+
+  beforeAll(async () => {
+    const s = await site();
+    const page = await listCatalog(database, s, se, { limit: 250 });
+    catalog = page.data.map((p) => ({
+      handle: p.handle,
+      variants: p.variants.map((v) => ({ options: v.options, price: Math.round(Number(v.price.amount) * 100), purchasable: v.availability !== 'out_of_stock' })),
+    }));
+    kitchen = new Set((await getCollection(database, s, 'kitchen', se, { limit: 100 })).products.map((p) => p.handle));
+  });
+
+  type Filter = { available?: boolean; min?: number; max?: number; options?: Record<string, string[]>; collection?: Set<string> };
+  const passes = (p: Brute, f: Filter, except = '') =>
+    (except === 'available' || !f.available || p.variants.some((v) => v.purchasable)) &&
+    (except === 'price' || (f.min === undefined && f.max === undefined) || p.variants.some((v) => v.price >= (f.min ?? 0) && v.price <= (f.max ?? Infinity))) &&
+    Object.entries(f.options ?? {}).every(([name, values]) => except === `option:${name}` || p.variants.some((v) => values.includes(v.options[name]!))) &&
+    (!f.collection || f.collection.has(p.handle));
+
+  const cases: { query: Record<string, string | string[]>; filter: () => Filter; empty?: boolean }[] = [
+    { query: { available: 'true' }, filter: () => ({ available: true }) },
+    { query: { priceMin: '199', priceMax: '499.00' }, filter: () => ({ min: 19900, max: 49900 }) },
+    { query: { priceMax: '149' }, filter: () => ({ max: 14900 }) },
+    { query: { option: ['Color:Sand'] }, filter: () => ({ options: { Color: ['Sand'] } }) },
+    { query: { option: ['Color:Sand', 'Color:White'] }, filter: () => ({ options: { Color: ['Sand', 'White'] } }) },
+    // different options AND: no demo product has both a colour and a size
+    { query: { option: ['Color:Sand', 'Size:Large'] }, filter: () => ({ options: { Color: ['Sand'], Size: ['Large'] } }), empty: true },
+    { query: { collection: 'kitchen' }, filter: () => ({ collection: kitchen }) },
+    { query: { collection: 'kitchen', available: 'true', option: ['Color:White'], priceMin: '100' }, filter: () => ({ collection: kitchen, available: true, options: { Color: ['White'] }, min: 10000 }) },
+  ];
+
+  it('each filter and combination matches a brute-force count, across pages and sorts', async () => {
+    for (const { query, filter, empty } of cases) {
+      const f = filter();
+      const expected = catalog.filter((p) => passes(p, f)).map((p) => p.handle).sort();
+      expect(expected.length > 0, JSON.stringify(query)).toBe(!empty);
+      const plain = await allPages({ ...(query as Record<string, string>), limit: '3' });
+      expect(plain.handles, JSON.stringify(query)).toEqual(expected);
+      const sorted = await allPages({ ...(query as Record<string, string>), sort: 'price-desc', limit: '3' });
+      expect([...sorted.handles].sort(), JSON.stringify(query)).toEqual(expected);
+    }
+    // the filters combine with handles=
+    const some = catalog.slice(0, 10).map((p) => p.handle);
+    expect(await search({ handles: some.join(','), available: 'true' })).toEqual(some.filter((h) => passes(catalog.find((p) => p.handle === h)!, { available: true })));
+  });
+
+  it('counts facets over the filtered set, each without its own filter', async () => {
+    for (const { query, filter } of cases) {
+      const f = filter();
+      const s = await site();
+      const page = await listProducts(database, s, se, ProductListQuery.parse({ ...query, facets: 'true', limit: '1' }));
+      const facets = page.facets!;
+      const avail = catalog.filter((p) => passes(p, f, 'available'));
+      expect(facets.availability, JSON.stringify(query)).toEqual({
+        available: avail.filter((p) => p.variants.some((v) => v.purchasable)).length,
+        unavailable: avail.filter((p) => !p.variants.some((v) => v.purchasable)).length,
+      });
+      const priced = catalog.filter((p) => passes(p, f, 'price')).flatMap((p) => p.variants.map((v) => v.price));
+      expect(facets.price && [Math.round(Number(facets.price.min.amount) * 100), Math.round(Number(facets.price.max.amount) * 100)], JSON.stringify(query)).toEqual(
+        priced.length ? [Math.min(...priced), Math.max(...priced)] : null,
+      );
+      for (const name of ['Color', 'Size']) {
+        const counts: Record<string, number> = {};
+        for (const p of catalog.filter((x) => passes(x, f, `option:${name}`))) {
+          for (const value of new Set(p.variants.map((v) => v.options[name]).filter(Boolean))) counts[value!] = (counts[value!] ?? 0) + 1;
+        }
+        const got = Object.fromEntries((facets.options.find((o) => o.name === name)?.values ?? []).map((v) => [v.value, v.count]));
+        expect(got, `${name} ${JSON.stringify(query)}`).toEqual(counts);
+      }
+    }
+    // with q: facets count the search's products
+    const s = await site();
+    const wool = await listProducts(database, s, se, ProductListQuery.parse({ q: 'ull', facets: 'true' }));
+    expect(wool.facets!.availability.available + wool.facets!.availability.unavailable).toBe(wool.data.length);
+    // no facets unless asked for
+    expect((await listProducts(database, s, se, ProductListQuery.parse({ available: 'true' }))).facets).toBeUndefined();
+  });
+
+  it('rejects bad filters with clear errors', async () => {
+    const s = await site();
+    expect(ProductListQuery.safeParse({ option: ['Color'] }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ priceMin: '1,5' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ available: 'yes' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ option: Array.from({ length: 21 }, (_, i) => `Color:${i}`) }).success).toBe(false);
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '1.001' }))).rejects.toThrow(/decimals/);
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '500', priceMax: '100' }))).rejects.toThrow(/above/);
+    expect(await search({ collection: 'no-such-collection' })).toEqual([]);
   });
 });

@@ -126,6 +126,12 @@ async function relevance(database: DbOrTx, q: string, locale: string, defaultLoc
   return { score, candidates };
 }
 
+/** The conditions on products for a search (none match when the query has no words). */
+export async function searchConditions(database: DbOrTx, q: string, locale: string, defaultLocale: string): Promise<SQL[]> {
+  const search = await relevance(database, q, locale, defaultLocale);
+  return search ? [search.candidates, sql`${search.score} is not null`] : [sql`0`];
+}
+
 export type SortedListRequest = { limit: number; cursor?: string; q?: string; sort?: ProductSort };
 type Keyed = { row: typeof products.$inferSelect; score: number | null; price: number | null; title: string };
 type Key = string | number | null;
