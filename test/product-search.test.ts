@@ -76,6 +76,8 @@ describe('product search', () => {
     expect(await search({ q: 'fjord mu', locale: 'en-SE' })).toContain('fjord-ceramic-mug');
     expect(await search({ q: 'mugg', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
     expect(await search({ q: 'becher', market: 'de', locale: 'de-DE' })).toContain('fjord-ceramic-mug');
+    // words may match in different texts: the title and an option value
+    expect(await search({ q: 'mug midnight', locale: 'en-SE' })).toEqual(['fjord-ceramic-mug']);
     // every word must match
     expect(await search({ q: 'fjord kettle', locale: 'en-SE' })).toEqual([]);
   });

@@ -110,20 +110,20 @@ function wordMatches(word: string, last: boolean, typos: string[]): SQL {
 
 /**
  * The relevance of each product for the query in the locale (falling back to the Site's
- * default locale for products not translated): the best of its documents, the sum of the
- * words' tiers; null when some word does not match.
+ * default locale for products not translated), over its translation and its option/SKU
+ * document (locale ''): per word the best tier in either, summed; null when some word
+ * matches neither.
  */
 async function relevance(database: DbOrTx, q: string, locale: string, defaultLocale: string): Promise<{ score: SQL; candidates: SQL } | null> {
   const words = queryWords(q);
   if (words.length === 0) return null;
   const typos = await Promise.all(words.map((w) => (w.length >= TYPO_MIN_LENGTH ? typoCandidates(database, w) : Promise.resolve([]))));
   const last = words.length - 1;
-  const sum = sql.join(words.map((w, i) => wordTier(w, i === last, typos[i]!)), sql` + `);
-  const inLocale = sql`(k.locale = ${locale} or (k.locale = ${defaultLocale} and not exists (select 1 from product_search_keys k2 where k2.product_id = k.product_id and k2.locale = ${locale})))`;
+  const inLocale = sql`(k.locale = '' or k.locale = ${locale} or (k.locale = ${defaultLocale} and not exists (select 1 from product_search_keys k2 where k2.product_id = k.product_id and k2.locale = ${locale})))`;
+  const perWord = words.map((w, i) => sql`(select min(${wordTier(w, i === last, typos[i]!)}) from product_search_keys k where k.product_id = ${productId} and ${inLocale})`);
   // Products with a document matching the first word: narrows what gets scored to the likely few.
   const candidates = sql`${products.id} in (select k.product_id from product_search_keys k where k.id in (${wordMatches(words[0]!, last === 0, typos[0]!)}))`;
-  const score = sql`(select min(${sum}) from product_search_keys k where k.product_id = ${productId} and ${inLocale})`;
-  return { score, candidates };
+  return { score: sql`(${sql.join(perWord, sql` + `)})`, candidates };
 }
 
 /** The conditions on products for a search (none match when the query has no words). */
