@@ -127,6 +127,13 @@ describe('product search', () => {
     expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
     await database.run(sql`update product_variants set sku = 'QX-ZZTOP-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)`);
     expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual(['moss-plant-pot']);
+    // and a delete leaves nothing behind: the old SKU and the old title are gone
+    await database.run(sql`update product_variants set sku = 'QX-PLAIN-1' where sku = 'QX-ZZTOP-1'`);
+    expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual([]);
+    await database.run(sql`delete from product_translations where locale = 'en-SE' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`);
+    // no en-SE text left: the Site's default locale is searched for it instead
+    expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual([]);
+    expect(await search({ q: 'vattenkittel', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
   });
 });
 
