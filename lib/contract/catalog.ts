@@ -163,5 +163,29 @@ export const StorefrontSnapshot = z
 export type StorefrontSnapshot = z.infer<typeof StorefrontSnapshot>;
 
 export const ProductPage = page(ProductSummary).meta({ id: 'ProductPage' });
+/** Counts over a filtered products list, each facet counted without its own filter. */
+export const ProductFacets = z
+  .object({
+    options: z.array(
+      z.object({
+        name: z.string(),
+        values: z.array(z.object({ value: z.string(), count: z.number().int().meta({ description: 'Products with a variant of this value.' }) })),
+      }),
+    ),
+    availability: z.object({
+      available: z.number().int().meta({ description: 'Products that can be bought now.' }),
+      unavailable: z.number().int(),
+    }),
+    price: PriceRange.nullable()
+      .meta({ description: 'The lowest and highest variant price among the products; null when there are none.' }),
+  })
+  .meta({ id: 'ProductFacets' });
+export type ProductFacets = z.infer<typeof ProductFacets>;
+
+/** A products list page; `facets` only when asked for (`facets=true`). */
+export const ProductListPage = page(ProductSummary)
+  .extend({ facets: ProductFacets.optional() })
+  .meta({ id: 'ProductListPage' });
+export type ProductListPage = z.infer<typeof ProductListPage>;
 export const CatalogPage = page(CatalogProduct).meta({ id: 'CatalogPage' });
 export const CollectionPage = page(CollectionSummary).meta({ id: 'CollectionPage' });

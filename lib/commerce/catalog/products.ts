@@ -1,13 +1,15 @@
 import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
-import type { CatalogProduct, Product, ProductSummary } from '@/lib/contract/catalog';
+import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
+import { searchConditions, sortedPageOfProducts, type SortedListRequest } from './search';
+import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
 import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
 type Site = SiteContext['site'];
@@ -15,6 +17,8 @@ export type PageRequest = { limit: number; cursor?: string };
 /** Narrows a list to the products named; each filter given must match (AND). */
 export type ProductFilter = { handles?: readonly string[]; variantIds?: readonly string[] };
 export type ProductListRequest = PageRequest & ProductFilter;
+/** The products list also searches and sorts (the catalog feed keeps handle order). */
+export type ProductSearchRequest = ProductListRequest & Pick<SortedListRequest, 'q' | 'sort'> & Narrowing & { facets?: 'true' };
 export type Page<T> = { data: T[]; page: { limit: number; nextCursor: string | null } };
 
 /** Has at least one variant with a price in the market (else it is not sold there). */
@@ -82,12 +86,12 @@ function filterKey(filter: ProductFilter): string {
 }
 
 /** One page of published products sold in the market, in handle order (keyset on handle). */
-async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest, kind: string) {
+async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest, kind: string, extra: SQL[] = []) {
   const after = decodeCursor(request.cursor, kind, 'string');
   const rows = await database
     .select()
     .from(products)
-    .where(and(isPublished(site.id), soldIn(choice.market.id), ...filterConditions(request), after === undefined ? undefined : gt(products.handle, after)))
+    .where(and(isPublished(site.id), soldIn(choice.market.id), ...filterConditions(request), ...extra, after === undefined ? undefined : gt(products.handle, after)))
     .orderBy(asc(products.handle))
     .limit(request.limit + 1);
   const more = rows.length > request.limit;
@@ -101,15 +105,30 @@ export function pageKey(database: DbOrTx, kind: string, site: Site, choice: Mark
   return `${kind}|${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${extra}|${request.limit}|${request.cursor ?? ''}`;
 }
 
-export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<ProductSummary>> {
-  if (!cacheable(database)) return readProductPage(database, site, choice, request);
-  const key = pageKey(database, 'products', site, choice, request, filterKey(request));
-  return pageCache.through(key, () => readProductPage(database, site, choice, request)) as Promise<Page<ProductSummary>>;
+export type ProductListPage = Page<ProductSummary> & { facets?: ProductFacets };
+
+export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
+  // Built (and its amounts checked: 422s) before the cache, so a bad request is never a cache entry.
+  const narrowing = narrowingConditions(site.id, choice, request);
+  if (!cacheable(database)) return readProductPage(database, site, choice, request, narrowing);
+  const searched = request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
+  const key = pageKey(database, 'products', site, choice, request, filterKey(request) + searched + narrowingKey(request));
+  return pageCache.through(key, () => readProductPage(database, site, choice, request, narrowing)) as Promise<ProductListPage>;
 }
 
-async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<ProductSummary>> {
-  const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
-  return { data: await summarise(database, rows, choice, site.defaultLocale), page };
+async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest, narrowing: SQL[]): Promise<ProductListPage> {
+  const base = [soldIn(choice.market.id), ...filterConditions(request)];
+  // Without q and sort the list keeps its cheap keyset read in handle order.
+  const { rows, page } =
+    request.q === undefined && request.sort === undefined
+      ? await pageOfProducts(database, site, choice, request, 'products', narrowing)
+      : await sortedPageOfProducts(database, site, choice, request, [...base, ...narrowing]);
+  const data = await summarise(database, rows, choice, site.defaultLocale);
+  if (!request.facets) return { data, page };
+  const searched = request.q === undefined ? [] : await searchConditions(database, request.q, choice.locale, site.defaultLocale);
+  // The collection is where the facets are counted, not a faceted choice: it always applies.
+  const inCollection = narrowingConditions(site.id, choice, { collection: request.collection });
+  return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...base, ...inCollection, ...searched], request) };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { HandleParams, MarketQuery, pageQuery } from '../common';
 import {
-  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductPage, Site, StorefrontSnapshot,
+  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductListPage, Site, StorefrontSnapshot,
 } from '../catalog';
 
 const localised = ['ETag', 'Cache-Control', 'Content-Language'];
@@ -54,7 +54,67 @@ export const ProductFilterQuery = z.object({
 });
 export type ProductFilterQuery = z.infer<typeof ProductFilterQuery>;
 
-export const ProductListQuery = MarketQuery.extend(pageQuery(100).shape).extend(ProductFilterQuery.shape);
+/** The orders a product list can be asked for (`relevance` needs `q`, and is its default). */
+export const PRODUCT_SORTS = ['relevance', 'price-asc', 'price-desc', 'newest', 'title-asc'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/** Search and order for the products list (the catalog feed keeps its handle order). */
+export const ProductSearchQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(1, 'Give at least one character to search for.')
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'Full-text search over the product\'s title, description, option values and SKUs in the requested locale. ' +
+        'Every word must match; the last word matches as a prefix, words match inside compounds, and one typo is forgiven in words of 5 or more letters. ' +
+        'Search syntax characters are plain text. 1–200 characters.',
+    }),
+  sort: z
+    .enum(PRODUCT_SORTS)
+    .optional()
+    .meta({
+      description:
+        'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market), ' +
+        '`newest`, `title-asc` (in the locale\'s collation). Ties are in handle order. Without `q` and `sort`: handle order.',
+    }),
+});
+
+/** The most `option` filters one list takes. */
+export const MAX_OPTION_FILTERS = 20;
+const Amount = (which: string) =>
+  z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'A decimal amount such as 199.00.')
+    .optional()
+    .meta({ description: `${which} variant price, inclusive: a decimal string in the market's currency (e.g. \`199.00\`).` });
+
+/**
+ * Narrowing filters for the products list. Each is a property of the product: it has a variant
+ * (priced in the market) that is purchasable, priced in the range, or has the option value.
+ * Values of one option are OR, different options and different filters AND.
+ */
+export const ProductNarrowingQuery = z.object({
+  available: z.enum(['true']).optional().meta({ description: '`true`: only products with a variant that can be bought now (in stock, low stock or preorder).' }),
+  priceMin: Amount('Lowest'),
+  priceMax: Amount('Highest'),
+  option: z
+    .array(z.string().max(200).regex(/^[^:]+:.+$/, 'Give an option as Name:Value, e.g. Color:Sand.'))
+    .min(1)
+    .max(MAX_OPTION_FILTERS)
+    .optional()
+    .meta({ description: `\`Name:Value\` (e.g. \`Color:Sand\`), repeatable up to ${MAX_OPTION_FILTERS} times: values of one option are OR, different options AND. Names and values are matched exactly.` }),
+  collection: z.string().min(1).max(200).optional().meta({ description: 'Only products in the published collection with this handle.' }),
+  facets: z.enum(['true']).optional().meta({ description: '`true`: add `facets`, counts over the filtered list, each facet counted without its own filter.' }),
+});
+export type ProductNarrowingQuery = z.infer<typeof ProductNarrowingQuery>;
+
+export const ProductListQuery = MarketQuery.extend(pageQuery(100).shape)
+  .extend(ProductFilterQuery.shape)
+  .extend(ProductSearchQuery.shape)
+  .extend(ProductNarrowingQuery.shape);
 export const CatalogListQuery = MarketQuery.extend(pageQuery(250).shape).extend(ProductFilterQuery.shape);
 
 export const listCatalog = defineOperation({
@@ -68,9 +128,9 @@ export const listCatalog = defineOperation({
 export const listProducts = defineOperation({
   operationId: 'listProducts', method: 'get', path: '/commerce/products', scope: 'core', tag: 'Catalog',
   summary: 'Published products',
-  description: '`handles` and `variantIds` narrow the list to the products named (up to 100 of each).',
+  description: '`handles` and `variantIds` narrow the list to the products named (up to 100 of each). `q` searches, `sort` orders; the cursor keeps its place under every order.',
   query: ProductListQuery,
-  success: { status: 200, description: 'A page of product summaries, ordered by handle.', schema: ProductPage, headers: localised },
+  success: { status: 200, description: 'A page of product summaries, in the order asked for (handle order by default).', schema: ProductListPage, headers: localised },
   errors: [...marketErrors],
 });
 

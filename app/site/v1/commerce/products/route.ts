@@ -1,7 +1,7 @@
 import { endpoint, route } from '@/lib/http/route';
 import { ok } from '@/lib/http/reply';
 import { listProducts as listProductsOperation } from '@/lib/contract/operations/reads';
-import { ProductPage } from '@/lib/contract/catalog';
+import { ProductListPage } from '@/lib/contract/catalog';
 import { listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
@@ -12,6 +12,6 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(listProductsOperation, async ({ site, query }) => {
     const choice = await chooseMarket(db(), site, query);
-    return ok(await listProducts(db(), site, choice, query), { schema: ProductPage, cache: 'catalog', contentLanguage: choice.locale });
+    return ok(await listProducts(db(), site, choice, query), { schema: ProductListPage, cache: 'catalog', contentLanguage: choice.locale });
   }),
 });

@@ -1,0 +1,270 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { getCollection, listCatalog, listProducts } from '@/lib/commerce/catalog';
+import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
+import { PRODUCT_SORTS, ProductListQuery } from '@/lib/contract/operations/reads';
+import { withinOneEdit } from '@/lib/commerce/catalog/search';
+import { freshDatabase } from './support/database';
+
+let dir: string;
+let database: Database;
+let token: string;
+let demo: SiteContext['site'];
+let se: MarketChoice;
+
+/** The Site as of now (its catalog version moves with every change). */
+async function site() {
+  return (await authenticateCredential(database, token))!.site;
+}
+
+async function search(query: Record<string, string | string[]>, choice?: MarketChoice) {
+  const s = await site();
+  const c = choice ?? (await chooseMarket(database, s, { market: query.market as string | undefined, locale: query.locale as string | undefined }));
+  return (await listProducts(database, s, c, ProductListQuery.parse(query))).data.map((p) => p.handle);
+}
+
+/** The search's handles, and those of its products whose title contains the word (brute force). */
+async function titled(q: string, locale: string) {
+  const market = locale.endsWith('-DE') ? 'de' : 'se';
+  const s = await site();
+  const c = await chooseMarket(database, s, { market, locale });
+  const all = (await listProducts(database, s, c, ProductListQuery.parse({ limit: '100' }))).data;
+  const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const handles = await search({ q, market, locale });
+  return { handles, titled: all.filter((p) => fold(p.title).includes(fold(q))).map((p) => p.handle) };
+}
+
+/** Every page of a list, following nextCursor. */
+async function allPages(query: Record<string, string | string[]>) {
+  const s = await site();
+  const c = await chooseMarket(database, s, { market: query.market as string | undefined, locale: query.locale as string | undefined });
+  const handles: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await listProducts(database, s, c, ProductListQuery.parse({ ...query, ...(cursor ? { cursor } : {}) }));
+    handles.push(...page.data.map((p) => p.handle));
+    cursor = page.page.nextCursor ?? undefined;
+    pages++;
+  } while (cursor);
+  return { handles, pages };
+}
+
+beforeAll(async () => {
+  ({ database, dir } = await freshDatabase());
+  ({ token } = await createCredential(database, { siteHandle: 'demo', scope: 'core' }));
+  demo = await site();
+  se = await chooseMarket(database, demo, {});
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('product search', () => {
+  it('finds by title in each locale, title hits first', async () => {
+    expect((await search({ q: 'ceramic mug', locale: 'en-SE' }))[0]).toBe('fjord-ceramic-mug');
+    expect((await search({ q: 'keramikmugg', locale: 'sv-SE' }))).toEqual(['fjord-ceramic-mug']);
+    expect((await search({ q: 'Keramikbecher', market: 'de', locale: 'de-DE' }))[0]).toBe('fjord-ceramic-mug');
+    // Title hits before the products that only mention the word in their description.
+    const en = await search({ q: 'wool', locale: 'en-SE' });
+    const titled = ['aurora-wool-throw', 'hygge-wool-rug', 'vinter-wool-scarf', 'ragg-wool-socks', 'picnic-wool-blanket'];
+    expect(new Set(en.slice(0, titled.length))).toEqual(new Set(titled));
+  });
+
+  it('matches the last word as a prefix, and words inside compounds', async () => {
+    expect(await search({ q: 'fjord mu', locale: 'en-SE' })).toContain('fjord-ceramic-mug');
+    expect(await search({ q: 'mugg', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
+    expect(await search({ q: 'becher', market: 'de', locale: 'de-DE' })).toContain('fjord-ceramic-mug');
+    // words may match in different texts: the title and an option value
+    expect(await search({ q: 'mug midnight', locale: 'en-SE' })).toEqual(['fjord-ceramic-mug']);
+    // every word must match
+    expect(await search({ q: 'fjord kettle', locale: 'en-SE' })).toEqual([]);
+  });
+
+  it('is case- and diacritic-insensitive and forgives a typo in long words', async () => {
+    expect(await search({ q: 'KAFFEBONOR', locale: 'sv-SE' })).toContain('nordic-roast-coffee');
+    expect(await search({ q: 'fjäll', locale: 'en-SE' })).toEqual(await search({ q: 'fjall', locale: 'en-SE' }));
+    expect(await search({ q: 'ceramc', locale: 'en-SE' })).toContain('fjord-ceramic-mug');
+    expect(withinOneEdit('ceramc', 'ceramic')).toBe(true);
+    expect(withinOneEdit('cearmic', 'ceramic')).toBe(true);
+    expect(withinOneEdit('cermc', 'ceramic')).toBe(false);
+    // A typo'd word finds the same titles the right spelling finds first.
+    const right = await titled('ceramic', 'en-SE');
+    expect(right.titled.length).toBeGreaterThan(1);
+    expect((await search({ q: 'ceramc', locale: 'en-SE' })).slice(0, right.titled.length).sort()).toEqual([...right.titled].sort());
+  });
+
+  it('ranks title hits before description hits, exact words before parts of words', async () => {
+    for (const [q, locale] of [['ceramic', 'en-SE'], ['wool', 'en-SE'], ['ull', 'sv-SE'], ['leinen', 'de-DE']] as const) {
+      const { handles, titled: inTitle } = await titled(q, locale);
+      expect(inTitle.length, q).toBeGreaterThan(0);
+      expect(handles.slice(0, inTitle.length).sort(), q).toEqual([...inTitle].sort());
+    }
+    // "ull" is a whole word in "Picknickfilt i ull" and "Raggsockor i ull", a part of "ullpläd" and "merinoull".
+    const ull = await search({ q: 'ull', locale: 'sv-SE' });
+    expect(ull.slice(0, 2).sort()).toEqual(['picnic-wool-blanket', 'ragg-wool-socks']);
+    expect(ull).toContain('aurora-wool-throw');
+  });
+
+  it('treats search syntax as plain text, never an error', async () => {
+    for (const q of ['"', '*', '-', ':', '(', 'NEAR', 'OR', 'mug OR', '"mug', 'title:mug', 'mug*', '-mug', 'NEAR(mug kettle)', 'a AND', '^', "'", '\\']) {
+      const handles = await search({ q, locale: 'en-SE' });
+      expect(Array.isArray(handles), q).toBe(true);
+    }
+    expect(await search({ q: '"mug"', locale: 'en-SE' })).toEqual(await search({ q: 'mug', locale: 'en-SE' }));
+    expect(ProductListQuery.safeParse({ q: '' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ q: 'x'.repeat(201) }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ sort: 'cheapest' }).success).toBe(false);
+  });
+
+  it('a raw SQL change is searchable at once, inside the same transaction', async () => {
+    await database.transaction(async (tx) => {
+      await tx.run(sql`update product_translations set title = 'Zephyrine Kettle' where locale like 'en-%' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`);
+      const hits = await tx.all<{ id: number }>(sql`select rowid as id from product_search_text where product_search_text match '"zephyr"'`);
+      expect(hits.length).toBeGreaterThan(0);
+    });
+    expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
+    await database.run(sql`update product_variants set sku = 'QX-ZZTOP-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)`);
+    expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual(['moss-plant-pot']);
+    // and a delete leaves nothing behind: the old SKU and the old title are gone
+    await database.run(sql`update product_variants set sku = 'QX-PLAIN-1' where sku = 'QX-ZZTOP-1'`);
+    expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual([]);
+    await database.run(sql`delete from product_translations where locale = 'en-SE' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`);
+    // no en-SE text left: the Site's default locale is searched for it instead
+    expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual([]);
+    expect(await search({ q: 'vattenkittel', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
+  });
+});
+
+describe('product sort', () => {
+  it('pages through every sort without duplicates or gaps, in the order asked for', async () => {
+    const catalog = await listCatalog(database, demo, se, { limit: 250 });
+    const everything = catalog.data.map((p) => p.handle).sort();
+    const prices = new Map(catalog.data.map((p) => [p.handle, Math.min(...p.variants.map((v) => Number(v.price.amount)))]));
+    for (const sort of PRODUCT_SORTS) {
+      const whole = await allPages({ sort, limit: '100' });
+      const paged = await allPages({ sort, limit: '7' });
+      expect(paged.pages, sort).toBeGreaterThan(2);
+      expect(paged.handles, sort).toEqual(whole.handles);
+      expect([...paged.handles].sort(), sort).toEqual(everything);
+    }
+    const asc = (await allPages({ sort: 'price-asc', limit: '5' })).handles.map((h) => prices.get(h)!);
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    const desc = (await allPages({ sort: 'price-desc', limit: '5' })).handles.map((h) => prices.get(h)!);
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    // relevance with q pages too
+    const wool = await allPages({ q: 'wool', limit: '2' });
+    expect(wool.handles).toEqual((await allPages({ q: 'wool', limit: '100' })).handles);
+    expect(new Set(wool.handles).size).toBe(wool.handles.length);
+  });
+
+  it('sorts titles in the locale, ignoring case and diacritics', async () => {
+    const sv = await allPages({ sort: 'title-asc', locale: 'sv-SE', limit: '100' });
+    expect(sv.handles.length).toBeGreaterThan(10);
+    const s = await site();
+    const c = await chooseMarket(database, s, { locale: 'sv-SE' });
+    const titles = (await listProducts(database, s, c, ProductListQuery.parse({ sort: 'title-asc', locale: 'sv-SE', limit: '100' }))).data.map((p) => p.title);
+    const collator = new Intl.Collator('sv-SE', { sensitivity: 'base', numeric: true });
+    expect(titles).toEqual([...titles].sort(collator.compare));
+  });
+
+  it('rejects a cursor from another order', async () => {
+    const s = await site();
+    const first = await listProducts(database, s, se, ProductListQuery.parse({ sort: 'newest', limit: '2' }));
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ sort: 'price-asc', limit: '2', cursor: first.page.nextCursor! }))).rejects.toThrow(/cursor/);
+  });
+});
+
+describe('product filters and facets', () => {
+  type Brute = { handle: string; variants: { options: Record<string, string>; price: number; purchasable: boolean }[] };
+  let catalog: Brute[];
+  let kitchen: Set<string>;
+
+  beforeAll(async () => {
+    const s = await site();
+    const page = await listCatalog(database, s, se, { limit: 250 });
+    catalog = page.data.map((p) => ({
+      handle: p.handle,
+      variants: p.variants.map((v) => ({ options: v.options, price: Math.round(Number(v.price.amount) * 100), purchasable: v.availability !== 'out_of_stock' })),
+    }));
+    kitchen = new Set((await getCollection(database, s, 'kitchen', se, { limit: 100 })).products.map((p) => p.handle));
+  });
+
+  type Filter = { available?: boolean; min?: number; max?: number; options?: Record<string, string[]>; collection?: Set<string> };
+  const passes = (p: Brute, f: Filter, except = '') =>
+    (except === 'available' || !f.available || p.variants.some((v) => v.purchasable)) &&
+    (except === 'price' || (f.min === undefined && f.max === undefined) || p.variants.some((v) => v.price >= (f.min ?? 0) && v.price <= (f.max ?? Infinity))) &&
+    Object.entries(f.options ?? {}).every(([name, values]) => except === `option:${name}` || p.variants.some((v) => values.includes(v.options[name]!))) &&
+    (!f.collection || f.collection.has(p.handle));
+
+  const cases: { query: Record<string, string | string[]>; filter: () => Filter; empty?: boolean }[] = [
+    { query: { available: 'true' }, filter: () => ({ available: true }) },
+    { query: { priceMin: '199', priceMax: '499.00' }, filter: () => ({ min: 19900, max: 49900 }) },
+    { query: { priceMax: '149' }, filter: () => ({ max: 14900 }) },
+    { query: { option: ['Color:Sand'] }, filter: () => ({ options: { Color: ['Sand'] } }) },
+    { query: { option: ['Color:Sand', 'Color:White'] }, filter: () => ({ options: { Color: ['Sand', 'White'] } }) },
+    // different options AND: no demo product has both a colour and a size
+    { query: { option: ['Color:Sand', 'Size:Large'] }, filter: () => ({ options: { Color: ['Sand'], Size: ['Large'] } }), empty: true },
+    { query: { collection: 'kitchen' }, filter: () => ({ collection: kitchen }) },
+    { query: { collection: 'kitchen', available: 'true', option: ['Color:White'], priceMin: '100' }, filter: () => ({ collection: kitchen, available: true, options: { Color: ['White'] }, min: 10000 }) },
+  ];
+
+  it('each filter and combination matches a brute-force count, across pages and sorts', async () => {
+    for (const { query, filter, empty } of cases) {
+      const f = filter();
+      const expected = catalog.filter((p) => passes(p, f)).map((p) => p.handle).sort();
+      expect(expected.length > 0, JSON.stringify(query)).toBe(!empty);
+      const plain = await allPages({ ...(query as Record<string, string>), limit: '3' });
+      expect(plain.handles, JSON.stringify(query)).toEqual(expected);
+      const sorted = await allPages({ ...(query as Record<string, string>), sort: 'price-desc', limit: '3' });
+      expect([...sorted.handles].sort(), JSON.stringify(query)).toEqual(expected);
+    }
+    // the filters combine with handles=
+    const some = catalog.slice(0, 10).map((p) => p.handle);
+    expect(await search({ handles: some.join(','), available: 'true' })).toEqual(some.filter((h) => passes(catalog.find((p) => p.handle === h)!, { available: true })));
+  });
+
+  it('counts facets over the filtered set, each without its own filter', async () => {
+    for (const { query, filter } of cases) {
+      const f = filter();
+      const s = await site();
+      const page = await listProducts(database, s, se, ProductListQuery.parse({ ...query, facets: 'true', limit: '1' }));
+      const facets = page.facets!;
+      const avail = catalog.filter((p) => passes(p, f, 'available'));
+      expect(facets.availability, JSON.stringify(query)).toEqual({
+        available: avail.filter((p) => p.variants.some((v) => v.purchasable)).length,
+        unavailable: avail.filter((p) => !p.variants.some((v) => v.purchasable)).length,
+      });
+      const priced = catalog.filter((p) => passes(p, f, 'price')).flatMap((p) => p.variants.map((v) => v.price));
+      expect(facets.price && [Math.round(Number(facets.price.min.amount) * 100), Math.round(Number(facets.price.max.amount) * 100)], JSON.stringify(query)).toEqual(
+        priced.length ? [Math.min(...priced), Math.max(...priced)] : null,
+      );
+      for (const name of ['Color', 'Size']) {
+        const counts: Record<string, number> = {};
+        for (const p of catalog.filter((x) => passes(x, f, `option:${name}`))) {
+          for (const value of new Set(p.variants.map((v) => v.options[name]).filter(Boolean))) counts[value!] = (counts[value!] ?? 0) + 1;
+        }
+        const got = Object.fromEntries((facets.options.find((o) => o.name === name)?.values ?? []).map((v) => [v.value, v.count]));
+        expect(got, `${name} ${JSON.stringify(query)}`).toEqual(counts);
+      }
+    }
+    // with q: facets count the search's products
+    const s = await site();
+    const wool = await listProducts(database, s, se, ProductListQuery.parse({ q: 'ull', facets: 'true' }));
+    expect(wool.facets!.availability.available + wool.facets!.availability.unavailable).toBe(wool.data.length);
+    // no facets unless asked for
+    expect((await listProducts(database, s, se, ProductListQuery.parse({ available: 'true' }))).facets).toBeUndefined();
+  });
+
+  it('rejects bad filters with clear errors', async () => {
+    const s = await site();
+    expect(ProductListQuery.safeParse({ option: ['Color'] }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ priceMin: '1,5' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ available: 'yes' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ option: Array.from({ length: 21 }, (_, i) => `Color:${i}`) }).success).toBe(false);
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '1.001' }))).rejects.toThrow(/decimals/);
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '500', priceMax: '100' }))).rejects.toThrow(/above/);
+    expect(await search({ collection: 'no-such-collection' })).toEqual([]);
+  });
+});
