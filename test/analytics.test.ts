@@ -81,6 +81,11 @@ describe('findPersonalData', () => {
     expect(findPersonalData(text)).toBeNull();
   });
 
+  it('does not take a UUID that begins like a birth date for an identity number', () => {
+    expect(findPersonalData('19280229-7907-4a49-8f30-0ee77675ad4b')).toBeNull();
+    expect(findPersonalData('/s?id=19850101-1234')).not.toBeNull();
+  });
+
   it('never flags the random UUIDs the storefront uses as anonymous ids', () => {
     const flagged = Array.from({ length: 20_000 }, () => randomUUID()).filter((id) => findPersonalData(id) !== null);
     expect(flagged).toEqual([]);

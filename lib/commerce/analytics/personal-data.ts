@@ -189,7 +189,8 @@ function hasIpv6(text: string): boolean {
  * which keeps order numbers and epoch times out. A four-digit year is 1900 to five years
  * ago: a reference with today's date in it (`20261121-0042`) is not a shopper.
  */
-const NATIONAL_ID = /(?<![\p{L}\p{N}])((?:19|20)\d{2}|\d{2})(\d{2})(\d{2})([-+]?)(\d{4})(?![\p{L}\p{N}])/gu;
+// Not a segment of a longer hyphenated token: a UUID can begin `19280229-7907-…`.
+const NATIONAL_ID = /(?<![\p{L}\p{N}]|[\p{L}\p{N}]-)((?:19|20)\d{2}|\d{2})(\d{2})(\d{2})([-+]?)(\d{4})(?![\p{L}\p{N}]|-[\p{L}\p{N}])/gu;
 
 function hasNationalId(text: string): boolean {
   for (const match of text.matchAll(NATIONAL_ID)) {
