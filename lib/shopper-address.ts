@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
  * Next fills `X-Forwarded-For` with the socket's address only when the client sent none,
  * and keeps whatever the client wrote otherwise: that header alone cannot tell a shopper's
  * real address from one they typed. So the server records the socket's address itself
- * (installPeerHeader, from instrumentation.ts) in a header of its own, stamped with a
+ * (guardServer in lib/http/server-guard.ts, from instrumentation.ts) in a header of its own, stamped with a
  * per-process secret: a client can send a header of that name, but not with the stamp.
  */
 export const PEER_HEADER = 'x-site-peer';
@@ -15,7 +15,7 @@ export const PEER_HEADER = 'x-site-peer';
 type PeerHolder = { __sitePeerStamp?: string };
 const holder = globalThis as unknown as PeerHolder;
 
-/** The stamp of this process, once installPeerHeader has run (else undefined). */
+/** The stamp of this process, once the server guard is installed (else undefined). */
 export function peerStamp(): string | undefined {
   return holder.__sitePeerStamp;
 }
@@ -24,7 +24,7 @@ export function setPeerStamp(stamp: string): void {
   holder.__sitePeerStamp ??= stamp;
 }
 
-/** What installPeerHeader writes: the stamp, the socket's address, and whether the client sent X-Forwarded-For. */
+/** What the server guard writes: the stamp, the socket's address, and whether the client sent X-Forwarded-For. */
 export function peerHeaderValue(stamp: string, address: string | undefined, forwarded: boolean): string {
   return `${stamp} ${address ?? '-'} ${forwarded ? 'f' : '-'}`;
 }

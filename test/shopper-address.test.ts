@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPeerHeader } from '@/lib/peer-header-node';
+import { guardServer } from '@/lib/http/server-guard';
 import { PEER_HEADER, shopperAddress } from '@/lib/shopper-address';
 
 // A real HTTP server, as `next start` runs one: what a handler sees of each request.
@@ -10,7 +10,7 @@ let base = '';
 let seen: Headers[] = [];
 
 beforeAll(async () => {
-  installPeerHeader();
+  guardServer();
   server = http.createServer((req, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);

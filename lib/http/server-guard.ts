@@ -1,15 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { operations } from '@/lib/contract/operations';
 import { allowedMethods } from './methods';
 import { PROBLEMS } from '@/lib/contract/problems';
+import { PEER_HEADER, peerHeaderValue, peerStamp, setPeerStamp } from '@/lib/shopper-address';
 import { PROBLEM_TYPE_BASE, problemResponse } from './problems';
 import { requestIdFor, requestIdFrom } from './request-id';
 
 /**
- * Requests refused before Next sees them, from the HTTP server's own 'request' event — the
- * only code of ours that runs before Next turns a request into a WHATWG Request:
+ * The one hook on the HTTP server's own 'request' event — the only code of ours that runs
+ * before Next turns a request into a WHATWG Request:
  *
+ * - Every request gets the socket's address in PEER_HEADER (stamped with a per-process
+ *   secret, replacing any header of that name the client sent), because Next gives route
+ *   code no way to the socket (lib/shopper-address.ts).
  * - TRACE (and TRACK) answer 405 on every path. That constructor throws for TRACE, so Next
  *   answered a bare 500 and logged a stack, in the proxy and in every route handler.
  * - A body sent to a page (a server action, or a form posted to it) must say its length
@@ -21,10 +26,13 @@ export function guardServer(): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
   proto[PATCHED] = true;
+  if (!peerStamp()) setPeerStamp(randomBytes(18).toString('base64url'));
+  const stamp = peerStamp()!;
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
+      req.headers[PEER_HEADER] = peerHeaderValue(stamp, req.socket?.remoteAddress, req.headers['x-forwarded-for'] !== undefined);
       if (req.method === 'TRACE' || req.method === 'TRACK') {
         void answerTrace(req, res);
         return true;
