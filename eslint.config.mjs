@@ -16,7 +16,7 @@ const restrict = (files, patterns = []) => ({ files, rules: { 'no-restricted-imp
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**']),
+  globalIgnores(['.next*/**', '**/.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**']),
   restrict(['app/**', 'lib/**', 'proxy.ts', 'instrumentation.ts']),
   // The domain never reaches up into the app, the framework or HTTP.
   restrict(['lib/commerce/**'], [

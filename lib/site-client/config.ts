@@ -6,10 +6,21 @@ import { env } from '@/lib/env';
  * import) so `next build` never needs either, and only on the server: this module is
  * `server-only`, so importing it from a client component fails the build.
  */
-export function clientConfig(): { baseUrl: string; credential: string | undefined } {
+export function clientConfig(): { baseUrl: string; credential: string | undefined; nearby: boolean } {
   const settings = env();
   const baseUrl = (settings.SITE_API_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`).replace(/\/+$/, '');
-  return { baseUrl: `${baseUrl}/site/v1`, credential: settings.SITE_API_CREDENTIAL };
+  return { baseUrl: `${baseUrl}/site/v1`, credential: settings.SITE_API_CREDENTIAL, nearby: isLoopback(baseUrl) };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** An API on this machine: nothing to save on the wire, only CPU to spend on compression. */
+function isLoopback(url: string): boolean {
+  try {
+    return LOOPBACK.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
 }
 
 type ShopperSource = () => Promise<string | null>;

@@ -14,12 +14,15 @@ const IN_FLIGHT_RETRIES = 12;
  * the operation's own response schema, so the storefront sees exactly the contract.
  */
 export async function call<O extends Operation>(operation: O, input: CallInput<O> = {}): Promise<CallResult<O>> {
-  const { baseUrl, credential } = clientConfig();
+  const { baseUrl, credential, nearby } = clientConfig();
   if (!credential) throw new SiteApiUnavailable(operation.operationId, 'SITE_API_CREDENTIAL is not set');
 
   const url = `${baseUrl}${fillPath(operation.path, input.params as Record<string, unknown> | undefined)}${queryString(input.query)}`;
   const method = operation.method.toUpperCase();
   const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: 'application/json' };
+  // An API on this machine (usually this very process) is asked for plain bodies: gzip
+  // would cost a compression there and a decompression here for every read a page makes.
+  if (nearby) headers['Accept-Encoding'] = 'identity';
   if (input.body !== undefined) headers['Content-Type'] = 'application/json';
   if (input.idempotencyKey) headers['Idempotency-Key'] = input.idempotencyKey;
   const buyerIp = input.buyerIp !== undefined ? input.buyerIp : await currentShopper();

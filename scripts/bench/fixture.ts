@@ -12,23 +12,12 @@ export type Fixture = {
   credentials: string[];
   /** The storefront's own credential (server env SITE_API_CREDENTIAL). */
   storefront: string;
-  /** Published handles spread evenly over the whole catalog (handle order). */
-  handles: string[];
-  /** Every published handle, in an order that spreads consecutive requests over the catalog. */
+  /** Every handle the API answers in the default market, in an order that spreads consecutive requests over the catalog. */
   allHandles: string[];
-  /** Variant ids spread evenly over the whole catalog. */
+  /** Every variant of those products, spread the same way. */
   variantIds: string[];
   seedSeconds: number;
 };
-
-const SAMPLE = 100;
-
-function spread<T>(items: T[], n: number): T[] {
-  if (items.length <= n) return items;
-  const out: T[] = [];
-  for (let i = 0; i < n; i += 1) out.push(items[Math.floor((i * items.length) / n)]!);
-  return out;
-}
 
 /** Every item once, consecutive picks far apart (stride through the list). */
 function interleave<T>(items: T[]): T[] {
@@ -51,15 +40,15 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
       credentials.push((await createCredential(database, { siteHandle: 'demo', scope: 'core', label: `bench ${i}` })).token);
     }
     const storefront = (await createCredential(database, { siteHandle: 'demo', scope: 'extended', label: 'bench storefront' })).token;
-    // Candidates only; the scenarios keep what the API itself answers 200 for.
-    const handles = (await database.$client.execute(
-      `select p.handle from products p join sites s on s.id = p.site_id where s.handle = 'demo' and p.status = 'published' order by p.handle`,
-    )).rows.map((r) => String(r.handle));
+    // Published and priced in the default market: what the API answers 200 for there.
+    const sold = `from products p join sites s on s.id = p.site_id
+      where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
+        join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)`;
+    const handles = (await database.$client.execute(`select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
     const variantIds = (await database.$client.execute(
-      `select v.id from product_variants v join sites s on s.id = v.site_id join products p on p.id = v.product_id
-        where s.handle = 'demo' and p.status = 'published' order by v.id`,
+      `select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`,
     )).rows.map((r) => String(r.id));
-    return { products, url, credentials, storefront, handles: spread(handles, SAMPLE * 2), allHandles: interleave(handles), variantIds: spread(variantIds, 1000), seedSeconds };
+    return { products, url, credentials, storefront, allHandles: interleave(handles), variantIds: interleave(variantIds), seedSeconds };
   } finally {
     database.$client.close();
   }

@@ -228,3 +228,23 @@ export async function sequentialLatency(plan: Plan, seconds: number, warmSeconds
     agent.destroy();
   }
 }
+
+/**
+ * Answers per second in consecutive buckets of a run from its first request: how a fresh
+ * server warms up (JIT, statement caches, memos) under a steady load.
+ */
+export async function curve(plan: Plan, seconds: number, bucketSeconds: number): Promise<{ rps: number[]; errors: number }> {
+  const buckets = new Array<number>(Math.ceil(seconds / bucketSeconds)).fill(0);
+  let errors = 0;
+  const start = Date.now();
+  const instance = autocannon(optionsFor(plan, seconds));
+  instance.on('response', (...args: unknown[]) => {
+    const status = args[1] as number;
+    if (status < 200 || status > 299) errors += 1;
+    const i = Math.floor((Date.now() - start) / (bucketSeconds * 1000));
+    if (i < buckets.length) buckets[i]! += 1;
+  });
+  instance.on('reqError', () => (errors += 1));
+  await instance;
+  return { rps: buckets.map((n) => Math.round(n / bucketSeconds)), errors };
+}

@@ -34,16 +34,17 @@ const V1 = '/site/v1';
  * from a small pool (so the per-credential budgets are those of several callers).
  */
 export async function mixedRun(server: Server, t: Targets, tokens: string[], seconds: number): Promise<MixedResult> {
-  const product = rotate(t.handles.map((h) => `${V1}/commerce/products/${h}`));
+  const product = rotate(t.allHandles.map((h) => `${V1}/commerce/products/${h}`));
   const list = rotate(t.listPaths);
   const collection = rotate(t.collectionPaths);
   const availability = rotate(t.availabilityPaths);
+  const snapshot = rotate(t.snapshotPaths);
   const checkout = checkoutPlan(t);
   const kinds: (() => RequestPlan)[] = [
     () => ({ path: product() }), () => ({ path: product() }), () => ({ path: product() }), () => ({ path: product() }),
     () => ({ path: list() }), () => ({ path: collection() }),
     () => ({ path: availability() }), () => ({ path: availability() }),
-    () => ({ path: `${V1}/commerce/storefront` }),
+    () => ({ path: snapshot() }),
     signupRequest, checkout,
   ];
   const kind = rotate(kinds);

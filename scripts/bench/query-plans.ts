@@ -47,7 +47,7 @@ async function call(label: string, method: 'GET' | 'POST', path: string, modPath
   return res.json() as Promise<Record<string, unknown>>;
 }
 
-const handle = fixture.handles[Math.floor(fixture.handles.length / 2)]!;
+const handle = fixture.allHandles[Math.floor(fixture.allHandles.length / 2)]!;
 const product = await call('product by handle', 'GET', `/commerce/products/${handle}`, 'commerce/products/[handle]', { handle });
 const variants = (product.variants as { id: string; availability: string }[]).filter((v) => v.availability === 'in_stock').map((v) => v.id);
 await call('product list', 'GET', '/commerce/products?limit=24', 'commerce/products');

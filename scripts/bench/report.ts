@@ -1,77 +1,64 @@
 import type { Measured } from './load';
 import type { MixedResult } from './mixed';
-import { SCENARIOS, type ScenarioKey } from './scenarios';
+import { SCENARIOS, type ReferenceKind, type ScenarioKey } from './scenarios';
 
 export type Row = Measured & {
   key: ScenarioKey;
   peakRssMb: number;
-  /** The reference (the ceiling, or the static page) measured in slices alternating with this operation. */
-  reference?: { key: ScenarioKey; rps: number; p99: number; ratios: number[]; medianRatio: number };
-  /** Informative: against the ceiling handler sent the same kind of request (run.ts, SAME_REQUEST). */
-  sameRequest?: { key: ScenarioKey; rps: number; ratios: number[]; medianRatio: number };
+  /** Its reference route in the bare Next app, measured in slices alternating with it. */
+  reference: { kind: ReferenceKind; rps: number; p50: number; p99: number; ratios: number[]; medianRatio: number };
 };
 export type Target = { name: string; value: number | null; limit: string; pass: boolean | null };
-
-const READS: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'page'];
-const r2 = (n: number) => Math.round(n * 100) / 100;
 
 export type Report = {
   rows: Map<ScenarioKey, Row>;
   rows1k: Map<ScenarioKey, Row>;
-  floor: Row | undefined;
   mixed: MixedResult | undefined;
-  ceilingRps: number;
-  ceilingP99: number;
+  curve: { rps: number[]; errors: number; bucketSeconds: number } | undefined;
   meta: Record<string, unknown>;
 };
 
-/** rps relative to the ceiling: the median of its interleaved slices when it has them, else the run's mean ceiling. */
-export function ratioOf(row: Row, ceilingRps: number): number | null {
-  if (row.reference?.key === 'ceiling') return row.reference.medianRatio;
-  return ceilingRps > 0 ? r2(row.rps / ceilingRps) : null;
-}
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const REFERENCE_LABEL: Record<ReferenceKind, string> = {
+  static: 'static route',
+  dynamic: 'dynamic route',
+  post: 'POST route',
+  page: 'page-bytes route',
+};
+/** The most RSS the server may reach in any scenario (MB). */
+const PEAK_RSS_MB = 300;
 
+/**
+ * Cost per request grows as throughput falls, so growth = (1k share of its reference) over
+ * (10k share of its reference): each normalised by the reference measured beside it.
+ */
 export function growthOf(report: Report): Partial<Record<ScenarioKey, number>> {
   const out: Partial<Record<ScenarioKey, number>> = {};
-  for (const key of READS) {
-    const big = report.rows.get(key);
+  for (const [key, big] of report.rows) {
     const small = report.rows1k.get(key);
-    // cost per request ∝ 1/throughput at saturation, so growth = rps(1k) / rps(10k), each
-    // normalised by its reference measured alongside it (the machine may differ between the two)
-    if (big?.reference && small?.reference && big.reference.medianRatio > 0) out[key] = r2(small.reference.medianRatio / big.reference.medianRatio);
-    else if (big && small && big.rps > 0) out[key] = r2(small.rps / big.rps);
+    if (small && big.reference.medianRatio > 0) out[key] = r2(small.reference.medianRatio / big.reference.medianRatio);
   }
   return out;
 }
 
 export function targetsOf(report: Report): Target[] {
-  const { rows, ceilingRps, ceilingP99 } = report;
-  const ratio = (key: ScenarioKey) => {
-    const row = rows.get(key);
-    return row ? ratioOf(row, ceilingRps) : null;
-  };
   const check = (name: string, value: number | null, limit: string, ok: (v: number) => boolean): Target => ({
     name, value, limit, pass: value === null ? null : ok(value),
   });
-  const product = rows.get('product');
-  const out: Target[] = [
-    check('product rps / ceiling', ratio('product'), '>= 0.8', (v) => v >= 0.8),
-    check('product p99 / ceiling p99 (c=32)', product && ceilingP99 > 0 ? r2(product.p99 / ceilingP99) : null, '<= 1.3', (v) => v <= 1.3),
-    check('product p50 at c=1 (ms)', rows.get('product_c1')?.p50 ?? null, '<= 3', (v) => v <= 3),
-  ];
-  for (const key of ['availability', 'snapshot', 'list', 'collection'] as const) {
-    out.push(check(`${key} rps / ceiling`, ratio(key), '>= 0.6', (v) => v >= 0.6));
+  const out: Target[] = [];
+  for (const row of report.rows.values()) {
+    const target = SCENARIOS[row.key].target;
+    if (!target) continue;
+    const versus = REFERENCE_LABEL[row.reference.kind];
+    out.push(check(`${row.key} req/s ÷ ${versus}`, row.reference.medianRatio, `>= ${target.ratio}`, (v) => v >= target.ratio));
+    if (target.p99 !== undefined) {
+      out.push(check(`${row.key} p99 ÷ ${versus} p99`, row.reference.p99 > 0 ? r2(row.p99 / row.reference.p99) : null, `<= ${target.p99}`, (v) => v <= target.p99!));
+    }
   }
-  const checkout = rows.get('checkout');
-  out.push(check('checkout rps', checkout?.rps ?? null, '>= 300', (v) => v >= 300));
-  out.push(check('checkout errors', checkout?.errors ?? null, '= 0', (v) => v === 0));
-  const page = rows.get('page');
-  const stat = rows.get('static');
-  const pageRatio = page?.reference?.key === 'static' ? page.reference.medianRatio : page && stat && stat.rps > 0 ? r2(page.rps / stat.rps) : null;
-  out.push(check('storefront page rps / static page', pageRatio, '>= 0.4', (v) => v >= 0.4));
-  for (const [key, g] of Object.entries(growthOf(report))) out.push(check(`growth 10k/1k ${key}`, g, '<= 1.2', (v) => v <= 1.2));
-  const peak = Math.max(0, ...[...rows.values(), ...report.rows1k.values()].map((r) => r.peakRssMb), report.mixed?.rssPeakMb ?? 0);
-  out.push(check('peak RSS (MB)', peak || null, '<= 300', (v) => v <= 300));
+  const checkout = report.rows.get('checkout');
+  if (checkout) out.push(check('checkout errors', checkout.errors, '= 0', (v) => v === 0));
+  const peak = Math.max(0, ...[...report.rows.values(), ...report.rows1k.values()].map((r) => r.peakRssMb), report.mixed?.rssPeakMb ?? 0);
+  out.push(check('peak RSS (MB)', peak || null, `<= ${PEAK_RSS_MB}`, (v) => v <= PEAK_RSS_MB));
   if (report.mixed) {
     out.push(check('mixed c=64: 5xx', report.mixed.status5xx, '= 0', (v) => v === 0));
     out.push(check('mixed c=64: RSS end − RSS@10s (MB)', r2(report.mixed.rssEndMb - report.mixed.rssAt10sMb), '<= 10 (not growing)', (v) => v <= 10));
@@ -88,37 +75,35 @@ function pad(text: string | number, width: number, left = false): string {
 
 export function printTable(report: Report): void {
   const growth = growthOf(report);
-  const header = ['operation', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', '× ceiling', '10k÷1k'];
-  const widths = [38, 9, 8, 8, 7, 12, 10, 8];
-  const line = (cells: (string | number)[]) => cells.map((c, i) => pad(c, widths[i]!, i === 0)).join(' ');
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'reference', 'req/s', 'p99 ms', 'ratio', 'target', '10k÷1k'];
+  const widths = [34, 8, 8, 8, 6, 7, 17, 8, 8, 6, 7, 7];
+  const line = (cells: (string | number)[]) => cells.map((c, i) => pad(c, widths[i]!, i === 0 || i === 6)).join(' ');
+  const rowLine = (row: Row, label: string, withGrowth: boolean) => {
+    const target = SCENARIOS[row.key].target;
+    return line([
+      label, row.rps, row.p50, row.p99, row.errors, row.peakRssMb,
+      REFERENCE_LABEL[row.reference.kind], row.reference.rps, row.reference.p99, row.reference.medianRatio.toFixed(2),
+      target ? `≥${target.ratio}` : '', withGrowth && growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
+    ]);
+  };
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join(' '));
-  const rowLine = (row: Row, label: string) =>
-    line([
-      label, row.rps, row.p50, row.p99, row.errors, row.peakRssMb,
-      row.key === 'ceiling' ? '1.00' : (ratioOf(row, report.ceilingRps)?.toFixed(2) ?? '-') + (row.reference?.key === 'ceiling' ? '*' : ''),
-      growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
-    ]);
-  const order: ScenarioKey[] = ['ceiling', 'ceiling_c1', 'product', 'product_c1', 'product_cold', 'list', 'collection', 'availability', 'snapshot', 'checkout', 'ceiling_post', 'page', 'static'];
-  for (const key of order) {
-    const row = report.rows.get(key);
-    if (row) console.log(rowLine(row, SCENARIOS[key].label));
-  }
-  if (report.floor) console.log(rowLine(report.floor, SCENARIOS.floor.label));
-  console.log('* median over slices alternating with the ceiling (each slice against the ceiling slices either side); others against the run\'s mean ceiling.');
-  const page = report.rows.get('page');
-  if (page?.reference) console.log(`Storefront page against the static page, alternating slices: ${page.reference.ratios.join(' ')} → ${page.reference.medianRatio}`);
-  const checkout = report.rows.get('checkout');
-  const post = report.rows.get('ceiling_post');
-  if (checkout && post && post.rps > 0) console.log(`Checkout against the ceiling handler's POST sent the same requests (${post.rps} req/s): ${r2(checkout.rps / post.rps)}`);
-  const dynamicRoute = report.rows.get('product')?.sameRequest;
-  if (dynamicRoute) console.log(`Product by handle against the ceiling handler behind a dynamic segment, sent the same paths (${dynamicRoute.rps} req/s): ${dynamicRoute.ratios.join(' ')} → ${dynamicRoute.medianRatio}`);
-  const batch = report.rows.get('availability')?.sameRequest;
-  if (batch) console.log(`Availability batch against the ceiling handler sent the same request (2.5 KB query, same answer size; ${batch.rps} req/s): ${batch.ratios.join(' ')} → ${batch.medianRatio}`);
-  console.log('10k÷1k: each catalog\'s ratio to its own reference, 1k over 10k (1.0 = no growth).');
+  for (const row of report.rows.values()) console.log(rowLine(row, SCENARIOS[row.key].label, true));
   if (report.rows1k.size) {
-    console.log('\n1,000-product catalog (same scenarios; but for the page, req/s and latencies are pooled from the alternating slices, so p99 includes each slice\'s start):');
-    for (const row of report.rows1k.values()) console.log(rowLine(row, `${SCENARIOS[row.key].label} @1k`));
+    console.log('');
+    for (const row of report.rows1k.values()) console.log(rowLine(row, `${SCENARIOS[row.key].label} @1k`, false));
+  }
+  console.log(
+    '\nratio: median over slices alternating with the reference (each slice against the reference slices either side); ' +
+      'req/s and latencies pool the slices. Reference: a bare Next app in its own process answering the same bytes. ' +
+      "10k÷1k: the 1k catalog's ratio over the 10k catalog's (1.00 = no growth).",
+  );
+  for (const row of report.rows.values()) {
+    if (row.reference.ratios.length > 1) console.log(`  ${pad(row.key, 14, true)} slice ratios ${row.reference.ratios.join(' ')}`);
+  }
+  if (report.curve) {
+    const c = report.curve;
+    console.log(`\ncold-to-warm, product reads over the whole catalog from the server's start, req/s per ${c.bucketSeconds} s: ${c.rps.join(' ')} (errors ${c.errors})`);
   }
   if (report.mixed) {
     const m = report.mixed;
@@ -140,20 +125,16 @@ export function jsonLine(report: Report): string {
     Object.fromEntries(
       [...rows.values()].map((r) => [
         r.key,
-        {
-          rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, requests: r.requests, peakRssMb: r.peakRssMb,
-          ratioToCeiling: ratioOf(r, report.ceilingRps), reference: r.reference ?? null, sameRequest: r.sameRequest ?? null, statusCodes: r.statusCodes,
-        },
+        { rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, requests: r.requests, peakRssMb: r.peakRssMb, reference: r.reference, statusCodes: r.statusCodes },
       ]),
     );
   return JSON.stringify({
     bench: {
       meta: report.meta,
-      ceiling: { rps: report.ceilingRps, p99: report.ceilingP99 },
       catalog10k: obj(report.rows),
       catalog1k: obj(report.rows1k),
-      floor: report.floor ? { rps: report.floor.rps, p50: report.floor.p50, p99: report.floor.p99, errors: report.floor.errors } : null,
       growth: growthOf(report),
+      coldToWarm: report.curve ?? null,
       mixed: report.mixed ?? null,
       targets: targetsOf(report),
     },

@@ -1,22 +1,26 @@
-// npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import] [--profile=<dir>]
-//                 [--server-node-options="--max-old-space-size=256"]   (the default; "" for none)
+// npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import]
+//                 [--skip-lighthouse] [--products=10000] [--profile=<dir>] [--server-node-options="--max-old-space-size=256"]
 //
-// Seeds fresh 10k- and 1k-product databases, builds and starts the production server,
-// drives each operation with autocannon on loopback, and prints a table, the targets,
-// and last one JSON line ({"bench": {...}}). Every server it starts is stopped on exit.
+// Seeds fresh 10k- and 1k-product databases, builds and starts the production server and the
+// reference (a bare Next app in its own process, scripts/bench/reference-app), and measures
+// each scenario in slices alternating with its reference route: reads rotate over the whole
+// catalog after a short, fixed warm-up. Prints the table with the targets, the cold-to-warm
+// curve of product reads, the 1k→10k growth, and last one JSON line ({"bench": {...}}).
+// Every server it starts is stopped on exit.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeFixture, type Fixture } from './fixture';
-import { measure, measureInterleaved, sequentialLatency } from './load';
+import { curve, measureInterleaved, sequentialLatency } from './load';
 import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
+import { buildReference, savePage, startReference } from './reference';
 import { jsonLine, printTable, type Row } from './report';
-import { discover, planFor, SCENARIOS, type ScenarioKey, type Targets } from './scenarios';
-import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startFloorServer, startNextServer, type Memory, type Server } from './server';
+import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
+import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
-const PORTS = { big: 3601, small: 3602, floor: 3603 } as const;
+const PORTS = { big: 3601, small: 3602, reference: 3603 } as const;
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -25,96 +29,94 @@ const { values: flags } = parseArgs({
     'skip-1k': { type: 'boolean', default: false },
     'skip-mixed': { type: 'boolean', default: false },
     'skip-catalog-import': { type: 'boolean', default: false },
+    'skip-lighthouse': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
-    // The heap cap we recommend for production (README, Performance): without it V8 on a
+    // The heap cap we recommend for production (docs/operating.md): without it V8 on a
     // machine with plenty of RAM keeps ~300 MB of garbage around under load.
     'server-node-options': { type: 'string', default: '--max-old-space-size=256' },
   },
 });
-// Warm-up and measured window of a continuous run: 2 s of warm-up, where a scenario that
-// needs more names its own (warmFor), and 6 s measured, ~3,000 answers at ~500 req/s, 30 of
-// them beyond the p99. The ratios come from the alternating slices anyway.
-const WARM = flags.quick ? 1 : 2;
-const SECONDS = flags.quick ? 3 : 6;
+/** The fixed warm-up before each scenario (its reference gets 1 s): the same for every read. */
+const WARM = flags.quick ? 1 : 3;
+/** Alternating slices: reference, then (scenario, reference) × SLICES. */
+const SLICES = 3;
+const SLICE_SECONDS = flags.quick ? 1.5 : 3;
+/** Seconds of the cold-to-warm curve (product reads over the whole catalog, from the server's start) and its buckets. */
+const CURVE = flags.quick ? { seconds: 8, bucket: 2 } : { seconds: 30, bucket: 3 };
 const MIXED_SECONDS = flags.quick ? 15 : 60;
 const BIG = Number(flags.products);
 const SMALL = 1000;
 
-// Measured on the big catalog, in this order: ceiling first and again near the end
-// (the mean is the reference), writes last so the reads see the seeded catalog.
-const BIG_ORDER: ScenarioKey[] = [
-  'ceiling', 'ceiling_c1', 'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
-  'static', 'page', 'product_cold', 'checkout', 'ceiling_post',
-];
-/** Compared by ratio with a reference: measured in slices alternating with it (measureInterleaved). */
-const PAIRED: Partial<Record<ScenarioKey, ScenarioKey>> = {
-  product: 'ceiling', list: 'ceiling', collection: 'ceiling', availability: 'ceiling', snapshot: 'ceiling', page: 'static',
-};
-/**
- * Informative, not targets: the ceiling handler sent what the operation is sent, in alternating
- * slices — availability's 2.5 KB query string, and product's paths behind a dynamic segment
- * (what Next itself spends on matching a dynamic route and building its params).
- */
-const SAME_REQUEST: Partial<Record<ScenarioKey, ScenarioKey>> = { availability: 'ceiling_batch', product: 'ceiling_dynamic' };
-/** Slices per operation and their length: pages answer in ~1 s at c=32, so theirs are longer. */
-// Three short slices for the API (the median of three shrugs off one disturbed slice).
-const slicing = (key: ScenarioKey) => (key === 'page' ? { n: 2, seconds: flags.quick ? 3 : 4 } : { n: 3, seconds: flags.quick ? 1.5 : 2 });
-const SLICE_SECONDS = flags.quick ? 1.5 : 2;
+const BIG_ORDER: ScenarioKey[] = ['product_c1', 'product', 'list', 'collection', 'availability', 'snapshot', 'page', 'checkout'];
 const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'page'];
+/** Checkout creation reaches its steady rate only after ~10 s of load on a fresh server (JIT of the write path). */
+const warmFor = (key: ScenarioKey) => (key === 'checkout' && !flags.quick ? 10 : WARM);
+/** Pages of the whole catalog are rendered, not served: a request takes ~1 s at c=32, so their slices are longer. */
+const sliceFor = (key: ScenarioKey) => (key === 'page' && !flags.quick ? 5 : SLICE_SECONDS);
 const only = flags.only ? new Set(flags.only.split(',')) : null;
 const SERVER_NODE_OPTIONS = (flags['server-node-options'] ?? '').split(/\s+/).filter(Boolean);
-const API: ReadonlySet<ScenarioKey> = new Set(['product', 'product_c1', 'product_cold', 'list', 'collection', 'availability', 'snapshot', 'checkout']);
-
-/** A scenario's unmeasured warm-up: its own when it names one (checkout, page, product at c=1), else the default. */
-const warmFor = (key: ScenarioKey) => (flags.quick ? WARM : (SCENARIOS[key].warmSeconds ?? WARM));
 
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-async function runScenario(
-  server: Server, targets: Targets, key: ScenarioKey, token: string,
-  seconds = SECONDS, warm = warmFor(key),
-): Promise<Row | null> {
-  const scenario = SCENARIOS[key];
-  if ((key === 'page' && !targets.storefrontPage) || (key === 'static' && !targets.staticPage)) {
-    log(`skip ${key}: the page is not there (answered non-200)`);
-    return null;
+/** A scenario against its reference, in alternating slices; c=1 scenarios one after the other, each after its warm-up. */
+async function paired(server: Server, reference: Server, targets: Targets, scenario: Scenario, credential: string): Promise<Row> {
+  const plan = planFor(scenario, targets, credential);
+  const referenceRequests = { base: reference.base, connections: scenario.connections, next: referencePlan(scenario, targets) };
+  if (scenario.connections === 1) {
+    const ref = await sequentialLatency(referenceRequests, SLICE_SECONDS * 2, WARM);
+    const op = await sequentialLatency(plan, SLICE_SECONDS * 2, WARM);
+    const ratio = ref.rps > 0 ? Math.round((op.rps / ref.rps) * 100) / 100 : 0;
+    const row: Row = { ...op, key: scenario.key, peakRssMb: server.rss.peakMb(...op.window), reference: { kind: scenario.reference, rps: ref.rps, p50: ref.p50, p99: ref.p99, ratios: [ratio], medianRatio: ratio } };
+    log(`${scenario.key}: ${op.rps} req/s p50 ${op.p50} p99 ${op.p99} errors ${op.errors}; reference ${ref.rps} req/s p50 ${ref.p50}`);
+    return row;
   }
-  const plan = planFor(scenario, targets, API.has(key) ? token : null);
-  const result = scenario.connections === 1 ? await sequentialLatency(plan, seconds, warm) : await measure(plan, seconds, warm);
-  const row: Row = { ...result, key, peakRssMb: server.rss.peakMb(...result.window) };
-  log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}`);
+  const m = await measureInterleaved(plan, referenceRequests, SLICES, sliceFor(scenario.key), warmFor(scenario.key));
+  const row: Row = {
+    ...m.operation, key: scenario.key, peakRssMb: server.rss.peakMb(...m.operation.window),
+    reference: { kind: scenario.reference, rps: m.ceiling.rps, p50: m.ceiling.p50, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio },
+  };
+  log(`${scenario.key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}; ` +
+    `reference ${scenario.reference} ${m.ceiling.rps} req/s p99 ${m.ceiling.p99}: slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
   return row;
 }
 
-/**
- * An operation paired with its reference. `continuous`: its req/s and latencies from one
- * continuous run before the slices (the figures of the 10k table, product's p99 target
- * among them); without it they are pooled from the slices themselves, whose p99 includes
- * each slice's start (the 1k reads, where only the ratio counts: growth). The 1k storefront
- * page keeps its continuous run: on a fresh server its first slice after the warm-up alone
- * measured 0.11× and 0.35× the static page, the next 0.56× (filling Next's page cache).
- */
-async function interleaved(server: Server, targets: Targets, key: ScenarioKey, reference: ScenarioKey, credential: string, continuous = true) {
-  if ((key === 'page' && !targets.storefrontPage) || (reference === 'static' && !targets.staticPage)) {
-    log(`skip ${key}: the page (or its reference) is not there (answered non-200)`);
-    return null;
+/** One catalog: its server, the reference serving its page's bytes, and the scenarios in order. */
+async function measureCatalog(
+  fixture: Fixture, port: number, order: ScenarioKey[], dir: string,
+  extra: (server: Server, reference: Server, targets: Targets) => Promise<void> = async () => {},
+): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets }> {
+  const server = await startNextServer({
+    label: `next ${fixture.products}`, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront,
+    cpuProfileDir: flags.profile, nodeOptions: SERVER_NODE_OPTIONS,
+  });
+  let reference: Server | undefined;
+  try {
+    const rows = new Map<ScenarioKey, Row>();
+    // First, from the server's start: product reads over the whole catalog, as a fresh
+    // instance meets them (discovery reads a 100-product sample first, nothing else).
+    let warmCurve: { rps: number[]; errors: number } | undefined;
+    const targets = await discover(server.base, fixture);
+    if (fixture.products === BIG) {
+      log(`cold-to-warm: product reads over ${targets.allHandles.length} handles for ${CURVE.seconds} s …`);
+      warmCurve = await curve(planFor(SCENARIOS.product, targets, fixture.credentials[0]!), CURVE.seconds, CURVE.bucket);
+      log(`cold-to-warm req/s per ${CURVE.bucket} s: ${warmCurve.rps.join(' ')} (errors ${warmCurve.errors})`);
+    }
+    log(`answers: ${JSON.stringify(targets.bytes)} bytes; ${targets.allHandles.length} handles, ${targets.listPaths.length} list pages, ` +
+      `${targets.collectionPaths.length} collection pages, ${targets.availabilityPaths.length} batches, ${targets.inStock.length} in-stock variants`);
+    reference = await startReference(PORTS.reference, savePage(dir, targets.pageHtml));
+    let token = 1;
+    for (const key of order) {
+      if (only && !only.has(key)) continue;
+      const credential = fixture.credentials[token++ % fixture.credentials.length]!;
+      rows.set(key, await paired(server, reference, targets, SCENARIOS[key], credential));
+    }
+    await extra(server, reference, targets);
+    return { rows, curve: warmCurve, targets };
+  } finally {
+    await reference?.stop();
+    await server.stop();
   }
-  const plan = planFor(SCENARIOS[key], targets, API.has(key) ? credential : null);
-  const referencePlan = planFor(SCENARIOS[reference], targets, null);
-  const run = continuous ? await measure(plan, SECONDS, warmFor(key)) : null;
-  const { n, seconds } = slicing(key);
-  // the continuous run warmed the operation up; without it the slices warm up first
-  const m = await measureInterleaved(plan, referencePlan, n, seconds, run ? 0 : warmFor(key));
-  const figures = run ?? m.operation;
-  const row: Row = {
-    ...figures, key, peakRssMb: server.rss.peakMb(figures.window[0], m.operation.window[1]),
-    reference: { key: reference, rps: m.ceiling.rps, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio },
-  };
-  log(`${key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors + m.operation.errors} rss ${row.peakRssMb} MB; ` +
-    `alternating with ${reference} (${m.ceiling.rps} req/s): slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
-  row.errors += m.operation.errors;
-  return row;
 }
 
 async function main(): Promise<void> {
@@ -124,15 +126,11 @@ async function main(): Promise<void> {
   // also on Ctrl-C, which exits from the signal handler without unwinding
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   log(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores; data in ${dir}`);
-  const rows = new Map<ScenarioKey, Row>();
-  const rows1k = new Map<ScenarioKey, Row>();
-  let floor: Row | undefined;
+  let rows = new Map<ScenarioKey, Row>();
+  let rows1k = new Map<ScenarioKey, Row>();
+  let warmCurve: { rps: number[]; errors: number } | undefined;
   let mixed: MixedResult | undefined;
-  let ceilingRps = 0;
-  let ceilingP99 = 0;
-  let productBytes = 0;
   let liveAfterReads: Memory | null = null;
-  let ceilingRuns: number[] = [];
   let big: Fixture | undefined;
   let small: Fixture | undefined;
   try {
@@ -143,115 +141,50 @@ async function main(): Promise<void> {
       await runToCompletion('next build', process.execPath, [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], buildEnv(), 480_000);
       log(`built in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     }
+    log('building the reference app …');
+    await buildReference();
     log(`seeding ${BIG} products …`);
     big = await makeFixture(dir, BIG, `http://127.0.0.1:${PORTS.big}`, 16);
     log(`seeded in ${big.seedSeconds.toFixed(1)} s`);
 
-    const server = await startNextServer({
-      label: `next ${BIG}`, port: PORTS.big, databaseUrl: big.url, storefrontCredential: big.storefront,
-      cpuProfileDir: flags.profile, nodeOptions: SERVER_NODE_OPTIONS,
-    });
-    try {
-      const targets = await discover(server.base, big);
-      productBytes = targets.productBytes;
-      log(`product answers ~${productBytes} bytes; ${targets.handles.length} handles, ${targets.inStock.length} in-stock variants; storefront page ${targets.storefrontPage ? 'yes' : 'NO'}, static page ${targets.staticPage ? 'yes' : 'NO'}`);
-      let token = 0;
-      const ceilings: Row[] = [];
-      for (const key of BIG_ORDER) {
-        const always = key === 'ceiling' || key === 'ceiling_c1' || (key === 'ceiling_post' && (!only || only.has('checkout')));
-        if (only && !only.has(key) && !always) continue;
-        const credential = big.credentials[token++ % big.credentials.length]!;
-        const reference = PAIRED[key];
-        if (reference) {
-          const row = await interleaved(server, targets, key, reference, credential);
-          if (row) rows.set(key, row);
-          const alike = SAME_REQUEST[key];
-          if (row && alike) {
-            const same = await measureInterleaved(planFor(SCENARIOS[key], targets, credential), planFor(SCENARIOS[alike], targets, null), 2, SLICE_SECONDS, 0);
-            row.sameRequest = { key: alike, rps: same.ceiling.rps, ratios: same.ratios, medianRatio: same.medianRatio };
-            log(`${key} against ${alike} (${same.ceiling.rps} req/s): slice ratios ${same.ratios.join(' ')} → ${same.medianRatio}`);
-          }
-          continue;
-        }
-        const row = await runScenario(server, targets, key, credential);
-        if (!row) continue;
-        if (key === 'ceiling') ceilings.push(row);
-        else rows.set(key, row);
-      }
+    const measured = await measureCatalog(big, PORTS.big, BIG_ORDER, dir, async (server, _reference, targets) => {
       liveAfterReads = await liveMemoryMb(server);
-      log(`memory after the 10k scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
-      const again = await runScenario(server, targets, 'ceiling', '');
-      if (again) ceilings.push(again);
-      ceilingRps = Math.round((ceilings.reduce((a, r) => a + r.rps, 0) / ceilings.length) * 10) / 10;
-      ceilingP99 = Math.round((ceilings.reduce((a, r) => a + r.p99, 0) / ceilings.length) * 100) / 100;
-      const p50 = Math.round((ceilings.reduce((a, r) => a + r.p50, 0) / ceilings.length) * 100) / 100;
-      rows.set('ceiling', { ...ceilings[0]!, rps: ceilingRps, p50, p99: ceilingP99, peakRssMb: Math.max(...ceilings.map((r) => r.peakRssMb)) });
-      ceilingRuns = ceilings.map((r) => r.rps);
+      log(`memory after the ${BIG} scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
       if (!flags['skip-mixed']) {
         log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
-        mixed = await mixedRun(server, targets, big.credentials.slice(-4), MIXED_SECONDS);
+        mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
         log(`mixed: ${JSON.stringify(mixed)}`);
       }
-    } finally {
-      await server.stop();
-    }
+    });
+    rows = measured.rows;
+    warmCurve = measured.curve;
 
     if (!flags['skip-1k']) {
       log(`seeding ${SMALL} products …`);
       small = await makeFixture(dir, SMALL, `http://127.0.0.1:${PORTS.small}`, 8);
-      const smallServer = await startNextServer({
-        label: `next ${SMALL}`, port: PORTS.small, databaseUrl: small.url, storefrontCredential: small.storefront, nodeOptions: SERVER_NODE_OPTIONS,
-      });
-      try {
-        const targets = await discover(smallServer.base, small);
-        let token = 0;
-        for (const key of SMALL_ORDER) {
-          if (only && !only.has(key)) continue;
-          const credential = small.credentials[token++ % small.credentials.length]!;
-          const reference = PAIRED[key];
-          const row = reference
-            ? await interleaved(smallServer, targets, key, reference, credential, key === 'page')
-            : await runScenario(smallServer, targets, key, credential);
-          if (row) rows1k.set(key, row);
-        }
-      } finally {
-        await smallServer.stop();
-      }
-    }
-
-    const floorServer = await startFloorServer(PORTS.floor, productBytes);
-    try {
-      const plan = planFor(SCENARIOS.floor, { base: floorServer.base } as Targets, null);
-      const result = await measure(plan, SECONDS, WARM);
-      floor = { ...result, key: 'floor', peakRssMb: floorServer.rss.peakMb(...result.window) };
-      log(`floor: ${floor.rps} req/s p50 ${floor.p50} p99 ${floor.p99}`);
-    } finally {
-      await floorServer.stop();
+      rows1k = (await measureCatalog(small, PORTS.small, SMALL_ORDER, dir)).rows;
     }
   } finally {
     await stopAll();
-    rmSync(dir, { recursive: true, force: true });
   }
   load.push(loadavg());
   const meta = {
     cores: cpus().length,
     node: process.version,
     products: [BIG, SMALL],
-    productBytes,
     seedSeconds: { big: big?.seedSeconds ?? null, small: small?.seedSeconds ?? null },
     liveMemoryAfterReadsMb: liveAfterReads,
-    ceilingRuns,
     loadAvgStart: load[0]!.map((n) => Math.round(n * 100) / 100),
     loadAvgEnd: load[1]!.map((n) => Math.round(n * 100) / 100),
     seconds: Math.round((Date.now() - started) / 1000),
     serverNodeOptions: SERVER_NODE_OPTIONS.join(' '),
     serverMallocArenaMax: SERVER_MALLOC_ARENA_MAX,
-    measureSeconds: SECONDS,
     warmSeconds: WARM,
-    checkoutWarmSeconds: warmFor('checkout'),
+    slices: SLICES,
+    sliceSeconds: SLICE_SECONDS,
     connections: 32,
   };
-  const report = { rows, rows1k, floor, mixed, ceilingRps, ceilingP99, meta };
+  const report = { rows, rows1k, mixed, curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined, meta };
   console.log('');
   printTable(report);
   console.log(

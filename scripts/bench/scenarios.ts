@@ -5,39 +5,49 @@ import type { Fixture } from './fixture';
 /** What the scenarios send, discovered from the running server's own answers. */
 export type Targets = {
   base: string;
-  handles: string[];
-  /** Every published handle: the cold path (each product asked for once). */
+  /** Every product sold in the default market, in an order that spreads consecutive requests over the catalog. */
   allHandles: string[];
-  productBytes: number;
+  /** Every page of the products list (24 a page), of the biggest collection, and every batch of 100 variants. */
   listPaths: string[];
   collectionPaths: string[];
   availabilityPaths: string[];
-  /** Bytes of one availability answer (for the same-request ceiling). */
-  availabilityBytes: number;
+  /** The snapshot in each market and language the Site offers. */
+  snapshotPaths: string[];
   /** Variants the API says are in stock: checkout lines. */
   inStock: string[];
-  storefrontPage: boolean;
-  staticPage: boolean;
+  /** Median bytes of each scenario's answers: what its reference route answers. */
+  bytes: Partial<Record<ScenarioKey, number>>;
+  /** The storefront page the reference serves byte for byte. */
+  pageHtml: string;
 };
 
+/**
+ * The reference each target is a ratio to, in the bare Next app of scripts/bench/reference-app
+ * (its own process): a route handler at a static path, one behind a dynamic segment at
+ * product's path shape, a POST route that parses its JSON body, and a route that serves the
+ * storefront page's exact bytes at the storefront's path shape.
+ */
+export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page';
+
 export type ScenarioKey =
-  | 'product' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page'
-  | 'static' | 'ceiling' | 'floor' | 'product_c1' | 'ceiling_c1' | 'product_cold' | 'ceiling_batch' | 'ceiling_post' | 'ceiling_dynamic';
+  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page';
 
 export type Scenario = {
   key: ScenarioKey;
   label: string;
   connections: number;
+  /** Sent with the Site credential (API operations) or without (storefront pages). */
+  api: boolean;
   plan: (t: Targets) => () => RequestPlan;
-  /** Unmeasured load before the measured window, when it takes longer than the default to reach its steady rate. */
-  warmSeconds?: number;
+  reference: ReferenceKind;
+  /** The issue's target: at least this share of the reference's req/s (and p99 at most this multiple of its p99). */
+  target?: { ratio: number; p99?: number };
 };
 
-const V1 = '/site/v1';
-const PAGES = 5;
+export const V1 = '/site/v1';
 
 async function getJson(base: string, path: string, token: string): Promise<{ status: number; body: unknown; bytes: number }> {
-  const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
   const text = await res.text();
   let body: unknown = undefined;
   try {
@@ -48,60 +58,79 @@ async function getJson(base: string, path: string, token: string): Promise<{ sta
   return { status: res.status, body, bytes: Buffer.byteLength(text) };
 }
 
-async function pagePaths(base: string, first: string, token: string): Promise<string[]> {
-  const paths = [first];
-  for (let i = 1; i < PAGES; i += 1) {
-    const { status, body } = await getJson(base, paths[i - 1]!, token);
-    const next = status === 200 ? (body as { page?: { nextCursor?: string | null } }).page?.nextCursor : null;
-    if (!next) break;
-    paths.push(`${first}&cursor=${encodeURIComponent(next)}`);
+/** Every page of a list, following its cursors (at most `max` pages). */
+async function everyPage(base: string, first: string, token: string, max: number): Promise<{ paths: string[]; bytes: number[] }> {
+  const paths: string[] = [];
+  const bytes: number[] = [];
+  let path: string | null = first;
+  while (path && paths.length < max) {
+    const answer = await getJson(base, path, token);
+    if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}`);
+    paths.push(path);
+    bytes.push(answer.bytes);
+    const next = (answer.body as { page?: { nextCursor?: string | null } }).page?.nextCursor;
+    path = next ? `${first}&cursor=${encodeURIComponent(next)}` : null;
   }
-  return paths;
+  return { paths, bytes };
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** Reads the server once to pick what to send; every pick is something it answers 200 for. */
 export async function discover(base: string, fixture: Fixture): Promise<Targets> {
   const token = fixture.storefront;
-  const handles: string[] = [];
-  const sizes: number[] = [];
+  const bytes: Targets['bytes'] = {};
+  const productBytes: number[] = [];
   const inStock: string[] = [];
-  for (const handle of fixture.handles) {
-    if (handles.length >= 100) break;
-    const { status, body, bytes } = await getJson(base, `${V1}/commerce/products/${handle}`, token);
-    if (status !== 200) continue;
-    handles.push(handle);
-    sizes.push(bytes);
+  // A sample for the sizes and checkout's lines; every handle is sold in the default market (fixture.ts).
+  for (let i = 0; i < fixture.allHandles.length && productBytes.length < 100; i += Math.ceil(fixture.allHandles.length / 100)) {
+    const { status, body, bytes: size } = await getJson(base, `${V1}/commerce/products/${fixture.allHandles[i]}`, token);
+    if (status !== 200) throw new Error(`product ${fixture.allHandles[i]} answered ${status}`);
+    productBytes.push(size);
     for (const v of (body as { variants: { id: string; availability: string }[] }).variants) {
       if (v.availability === 'in_stock') inStock.push(v.id);
     }
   }
-  if (handles.length < 10) throw new Error(`only ${handles.length} products answered 200`);
-  sizes.sort((a, b) => a - b);
+  bytes.product = median(productBytes);
+  bytes.product_c1 = bytes.product;
+
+  const list = await everyPage(base, `${V1}/commerce/products?limit=24`, token, 1000);
+  bytes.list = median(list.bytes);
 
   const collections = await getJson(base, `${V1}/commerce/collections?limit=100`, token);
   const biggest = ((collections.body as { data: { handle: string; productCount: number }[] }).data ?? [])
     .reduce<{ handle: string; productCount: number } | undefined>((a, b) => (!a || b.productCount > a.productCount ? b : a), undefined);
-  if (!biggest) throw new Error(`no collections: ${collections.status} ${JSON.stringify(collections.body).slice(0, 300)}`);
+  if (!biggest) throw new Error(`no collections: ${collections.status}`);
+  const collection = await everyPage(base, `${V1}/commerce/collections/${biggest.handle}?limit=24`, token, 1000);
+  bytes.collection = median(collection.bytes);
 
   const availabilityPaths: string[] = [];
-  for (let i = 0; i + 100 <= fixture.variantIds.length && availabilityPaths.length < 10; i += 100) {
+  for (let i = 0; i < fixture.variantIds.length; i += 100) {
     availabilityPaths.push(`${V1}/commerce/availability?variantIds=${fixture.variantIds.slice(i, i + 100).join(',')}`);
   }
+  bytes.availability = (await getJson(base, availabilityPaths[0]!, token)).bytes;
 
-  const batch = await getJson(base, availabilityPaths[0] ?? `${V1}/commerce/availability?variantIds=none`, token);
-  const probe = async (path: string) => (await fetch(`${base}${path}`)).status === 200;
+  const site = (await getJson(base, `${V1}/site`, token)).body as { markets: { id: string; locales: string[] }[] };
+  const snapshotPaths = site.markets.flatMap((m) => m.locales.map((l) => `${V1}/commerce/storefront?market=${m.id}&locale=${l}`));
+  const snapshots = await Promise.all(snapshotPaths.map((p) => getJson(base, p, token)));
+  bytes.snapshot = median(snapshots.map((s) => s.bytes));
+
+  const created = await fetch(`${base}${V1}/commerce/checkout-sessions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID(), 'Accept-Encoding': 'identity' },
+    body: JSON.stringify({ lines: inStock.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })) }),
+  });
+  if (created.status !== 201) throw new Error(`checkout answered ${created.status}`);
+  bytes.checkout = Buffer.byteLength(await created.text());
+
+  const page = await fetch(`${base}/products/${fixture.allHandles[0]}`, { headers: { 'Accept-Encoding': 'identity' } });
+  if (page.status !== 200) throw new Error(`the storefront product page answered ${page.status}`);
+  const pageHtml = await page.text();
+  bytes.page = Buffer.byteLength(pageHtml);
+
   return {
-    base,
-    handles,
-    allHandles: fixture.allHandles,
-    productBytes: sizes[Math.floor(sizes.length / 2)]!,
-    listPaths: await pagePaths(base, `${V1}/commerce/products?limit=24`, token),
-    collectionPaths: await pagePaths(base, `${V1}/commerce/collections/${biggest.handle}?limit=24`, token),
-    availabilityPaths,
-    availabilityBytes: batch.bytes,
-    inStock,
-    storefrontPage: await probe(`/products/${handles[0]}`),
-    staticPage: await probe('/bench-static'),
+    base, allHandles: fixture.allHandles, listPaths: list.paths, collectionPaths: collection.paths, availabilityPaths, snapshotPaths,
+    inStock, bytes, pageHtml,
   };
 }
 
@@ -119,7 +148,7 @@ export function signupRequest(): RequestPlan {
   };
 }
 
-export function checkoutPlan(t: Targets): () => RequestPlan {
+export function checkoutPlan(t: Pick<Targets, 'inStock'>): () => RequestPlan {
   if (t.inStock.length < 3) throw new Error('fewer than 3 in-stock variants to check out');
   let i = 0;
   return () => {
@@ -134,52 +163,44 @@ export function checkoutPlan(t: Targets): () => RequestPlan {
   };
 }
 
-function ofPaths(paths: string[]): () => RequestPlan {
+export function ofPaths(paths: string[]): () => RequestPlan {
   const next = rotate(paths);
   return () => get(next());
 }
 
+const productPaths = (t: Targets) => t.allHandles.map((h) => `${V1}/commerce/products/${h}`);
+
 export const SCENARIOS: Record<ScenarioKey, Scenario> = {
-  product: { key: 'product', label: 'Product by handle', connections: 32, plan: (t) => ofPaths(t.handles.map((h) => `${V1}/commerce/products/${h}`)) },
-  // The first scenario of the product path after start-up: a longer warm-up than the default.
-  product_c1: { key: 'product_c1', label: 'Product by handle (c=1)', connections: 1, plan: (t) => ofPaths(t.handles.map((h) => `${V1}/commerce/products/${h}`)), warmSeconds: 3 },
-  product_cold: { key: 'product_cold', label: 'Product by handle, every handle once', connections: 32, plan: (t) => ofPaths(t.allHandles.map((h) => `${V1}/commerce/products/${h}`)) },
-  list: { key: 'list', label: 'Product list page (24)', connections: 32, plan: (t) => ofPaths(t.listPaths) },
-  collection: { key: 'collection', label: 'Collection page (24)', connections: 32, plan: (t) => ofPaths(t.collectionPaths) },
-  availability: { key: 'availability', label: 'Availability batch of 100', connections: 32, plan: (t) => ofPaths(t.availabilityPaths) },
-  snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, plan: () => () => get(`${V1}/commerce/storefront`) },
-  // Creation reaches its steady rate only after ~12 s of load on a fresh server (its share of
-  // the POST ceiling: 0.44–0.57 over the first 12 s, 0.53–0.63 after; JIT of the write path and
-  // its pricing memo): 3 s of warm-up measured mostly the start.
-  checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, plan: checkoutPlan, warmSeconds: 12 },
-  // The first request for each of the 100 pages renders it into Next's page cache: a longer
-  // warm-up fills that cache first.
-  page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, plan: (t) => ofPaths(t.handles.map((h) => `/products/${h}`)), warmSeconds: 5 },
-  static: { key: 'static', label: 'Static Next page (HTML)', connections: 32, plan: () => () => get('/bench-static') },
-  ceiling: { key: 'ceiling', label: 'Framework ceiling (route handler)', connections: 32, plan: (t) => () => get(`/bench-ceiling?bytes=${t.productBytes}`) },
-  // Informative, not a target's reference: the ceiling handler sent the batch's own request (its
-  // ~2.5 KB query string, which Next parses several times) and answering the batch's size.
-  ceiling_batch: {
-    key: 'ceiling_batch', label: 'Framework ceiling, batch-sized request', connections: 32,
-    plan: (t) => ofPaths(t.availabilityPaths.map((p) => `/bench-ceiling?bytes=${t.availabilityBytes}&${p.split('?')[1] ?? ''}`)),
-  },
-  // Informative: the ceiling handler's POST, sent checkout's own requests (JSON body, Idempotency-Key).
-  ceiling_post: {
-    key: 'ceiling_post', label: 'Framework ceiling, POST with a body', connections: 32,
-    plan: (t) => {
-      const next = checkoutPlan(t);
-      return () => ({ ...next(), path: `/bench-ceiling?bytes=${t.productBytes}` });
-    },
-  },
-  // Informative: the ceiling handler behind a dynamic segment, sent product's own paths (what
-  // Next spends matching a dynamic route and building its params, which product by handle pays too).
-  ceiling_dynamic: {
-    key: 'ceiling_dynamic', label: 'Framework ceiling, dynamic route', connections: 32,
-    plan: (t) => ofPaths(t.handles.map((h) => `/bench-ceiling/${h}?bytes=${t.productBytes}`)),
-  },
-  ceiling_c1: { key: 'ceiling_c1', label: 'Framework ceiling (c=1)', connections: 1, plan: (t) => () => get(`/bench-ceiling?bytes=${t.productBytes}`) },
-  floor: { key: 'floor', label: 'Bare Node http (floor)', connections: 32, plan: () => () => get('/') },
+  product: { key: 'product', label: 'Product by handle', connections: 32, api: true, plan: (t) => ofPaths(productPaths(t)), reference: 'dynamic', target: { ratio: 0.85, p99: 1.3 } },
+  product_c1: { key: 'product_c1', label: 'Product by handle (c=1)', connections: 1, api: true, plan: (t) => ofPaths(productPaths(t)), reference: 'dynamic' },
+  list: { key: 'list', label: 'Product list page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.listPaths), reference: 'static', target: { ratio: 0.6 } },
+  collection: { key: 'collection', label: 'Collection page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.collectionPaths), reference: 'static', target: { ratio: 0.6 } },
+  availability: { key: 'availability', label: 'Availability batch of 100', connections: 32, api: true, plan: (t) => ofPaths(t.availabilityPaths), reference: 'static', target: { ratio: 0.6 } },
+  snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, api: true, plan: (t) => ofPaths(t.snapshotPaths), reference: 'static', target: { ratio: 0.6 } },
+  checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, api: true, plan: checkoutPlan, reference: 'post', target: { ratio: 0.5 } },
+  page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, api: false, plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)), reference: 'page', target: { ratio: 0.5 } },
 };
+
+/**
+ * The reference's requests for a scenario: the same number of connections, paths of the same
+ * shape where the shape is what Next pays for (a dynamic segment), and answers of the
+ * scenario's own median size.
+ */
+export function referencePlan(scenario: Scenario, t: Targets): () => RequestPlan {
+  const bytes = t.bytes[scenario.key] ?? 5120;
+  switch (scenario.reference) {
+    case 'static':
+      return () => get(`/static?bytes=${bytes}`);
+    case 'dynamic':
+      return ofPaths(t.allHandles.map((h) => `${V1}/commerce/products/${h}?bytes=${bytes}`));
+    case 'post': {
+      const next = checkoutPlan(t);
+      return () => ({ ...next(), path: `/post?bytes=${bytes}` });
+    }
+    case 'page':
+      return ofPaths(t.allHandles.map((h) => `/products/${h}`));
+  }
+}
 
 /** Adds a credential to every request of a plan (API scenarios only). */
 export function withCredential(next: () => RequestPlan, token: string | null): () => RequestPlan {
@@ -190,6 +211,6 @@ export function withCredential(next: () => RequestPlan, token: string | null): (
   };
 }
 
-export function planFor(scenario: Scenario, targets: Targets, token: string | null, base = targets.base): Plan {
-  return { base, connections: scenario.connections, next: withCredential(scenario.plan(targets), token) };
+export function planFor(scenario: Scenario, targets: Targets, token: string | null): Plan {
+  return { base: targets.base, connections: scenario.connections, next: withCredential(scenario.plan(targets), scenario.api ? token : null) };
 }

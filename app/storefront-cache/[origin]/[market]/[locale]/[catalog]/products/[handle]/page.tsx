@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
 import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
@@ -34,20 +33,19 @@ export default async function CachedProductPage({ params }: Props) {
   const { origin, market, locale, handle } = await params;
   const where = { market, locale };
   const p = await productIn(handle, where);
-  // Unlike the page rendered on request, no fallback: a page missing its availability or
-  // bundle names would be kept for the whole catalog version; a failure here is a 500 that
-  // is not kept, and the next request renders the page anew.
-  const [availability, names] = await Promise.all([
-    fetchAvailabilityBatch(p.variants.map((v) => v.id)),
-    nameBundleItems(p.bundles, where),
-  ]);
+  // Unlike the page rendered on request, no fallback: a page missing its bundle names would
+  // be kept for the whole catalog version; a failure here is a 500 that is not kept, and the
+  // next request renders the page anew. No availability read either: a stock level read now
+  // would be kept as long as the page, so the page shows the product's own statuses and the
+  // browser asks for live ones as it opens (product-purchase.tsx).
+  const names = await nameBundleItems(p.bundles, where);
   return (
     <ProductView
       product={p}
       t={dictionary(uiLanguage(locale))}
       locale={locale}
       origin={originOf(origin)}
-      availability={availability}
+      availability={null}
       bundles={bundleViews(p, locale, names)}
     />
   );
