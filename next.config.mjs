@@ -15,6 +15,18 @@ const EVERYWHERE = [
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), midi=(), display-capture=(), browsing-topics=()' },
 ];
 
+/**
+ * PAGE_CACHE_MB: the product-page cache's size (docs/operating.md), read when the server
+ * starts. A whole number of megabytes from 0 (no page cache) to 4096; anything else stops
+ * the server with a message rather than silently meaning the default.
+ */
+function pageCacheBytes() {
+  const raw = process.env.PAGE_CACHE_MB;
+  if (raw === undefined || raw === '') return 16 * 1024 * 1024;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) > 4096) throw new Error(`PAGE_CACHE_MB must be a whole number of megabytes from 0 to 4096, not ${JSON.stringify(raw)}`);
+  return Number(raw) * 1024 * 1024;
+}
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The libSQL driver ships native code; keep it out of the server bundle.
@@ -22,8 +34,8 @@ const nextConfig = {
   // Lets two builds (e.g. a benchmark and a test run) live side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
-  // The benchmark's reference routes (app/bench-*/route.bench.ts) are routes only in a build
-  // made for the benchmark (BENCH_CEILING=1 when it builds); every other build leaves them out.
+  // The benchmark's memory probe (app/bench-ceiling/route.bench.ts) is a route only in a build
+  // made for the benchmark (BENCH_CEILING=1 when it builds); every other build leaves it out.
   pageExtensions: process.env.BENCH_CEILING === '1' ? ['tsx', 'ts', 'bench.ts'] : ['tsx', 'ts'],
   // Next's own page cache, in memory only, plus a hash-based Content-Security-Policy on every
   // cached page (lib/security/page-cache-handler.mjs).
@@ -44,9 +56,9 @@ const nextConfig = {
   // Product pages are cached per (origin, market, locale, catalog version, handle); every
   // catalog change makes new keys, so old pages are never asked for again. They age out of
   // this in-memory LRU, which bounds the server's memory however many versions pass through.
-  // It counts HTML + RSC payloads (~70 KB for a product page, so some 230 pages), which keeps
-  // the server inside its 300 MB RSS budget.
-  cacheMaxMemorySize: 16 * 1024 * 1024,
+  // It counts HTML + RSC payloads (~70 KB for a product page, so 16 MB, the default, holds
+  // some 230 pages and keeps the server inside its 300 MB RSS budget).
+  cacheMaxMemorySize: pageCacheBytes(),
   // proxy.ts rewrites product pages to their cached copy. Normalised, a rewrite is written
   // back through NextURL, which spells 127.0.0.1 as "localhost"; the router then compares it
   // with the URL it received (127.0.0.1 under `next start -H 127.0.0.1`), sees another origin

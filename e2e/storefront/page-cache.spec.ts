@@ -6,6 +6,7 @@ import type { Client } from '@libsql/client';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
 import { twoInstancesOnACopy, type Instance } from '../support/instances';
+import { startOwnServer } from './own-server';
 import { BASE_URL, currentVariantId, expect, openProduct, test, useLocale } from './helpers';
 
 // Product pages come from Next's page cache, keyed by origin, market, locale and the Site's
@@ -216,5 +217,24 @@ test.describe('cached product pages', () => {
     await stranger.goto(`/products/${handle}`);
     await expect(stranger.getByRole('link', { name: 'Cart 0', exact: true })).toBeVisible();
     await other.close();
+  });
+});
+
+test.describe('the page cache’s size (PAGE_CACHE_MB)', () => {
+  test('0 turns the cache off: every view renders, none is a HIT', async ({ request }) => {
+    const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '0' });
+    try {
+      const views = [];
+      for (let i = 0; i < 3; i += 1) views.push(await productPage(request, server.url, 'fjord-ceramic-mug'));
+      expect(views.map((v) => v.status)).toEqual([200, 200, 200]);
+      expect(views.map((v) => v.cache)).not.toContain('HIT');
+      expect(heading(views[2]!.html)).toBeTruthy();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a value that is not a size stops the server with a message that names it', async () => {
+    await expect(startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '16MB' })).rejects.toThrow(/PAGE_CACHE_MB must be a whole number/);
   });
 });

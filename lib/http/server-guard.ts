@@ -143,7 +143,7 @@ export async function traceAnswer(path: string, requestIdHeader: string | undefi
 export const PAGE_BODY_LIMIT = 32 * 1024;
 
 /** Paths whose handlers read bodies with their own cap (lib/body-limit.ts). */
-const CAPPED_READERS = /^\/(?:site\/v1|shop-api|bench-ceiling)(?:\/|$)/;
+const CAPPED_READERS = /^\/(?:site\/v1|shop-api)(?:\/|$)/;
 
 /** Exported for the tests: the refusal of a body sent to a page, or null to let it through. */
 export function pageBodyRefusal(method: string, path: string, contentLength: string | undefined): { status: number; headers: Record<string, string>; body: string } | null {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
-import { fetchStorefront } from '@/lib/site-client';
 import { ShopChrome } from '@/app/(storefront)/_components/shop-chrome';
-import { shopIn, site } from '@/app/(storefront)/_lib/shop';
+import { shopIn } from '@/app/(storefront)/_lib/shop';
+import { navigationFor, siteFor } from '@/app/storefront-cache/_lib/chrome';
 import type { CachedPageParams } from '@/app/storefront-cache/_lib/params';
 
 export const dynamic = 'force-static';
@@ -13,11 +13,11 @@ export const dynamic = 'force-static';
  * nothing is cached); the page rendered on request shows partial chrome instead.
  */
 export default async function CachedChromeLayout({ children, params }: { children: ReactNode; params: Promise<CachedPageParams> }) {
-  const { market, locale } = await params;
-  const current = shopIn(await site(), { market, locale });
+  const { market, locale, catalog } = await params;
+  const current = shopIn(await siteFor(catalog), { market, locale });
   // The proxy picks pairs the Site offers; a pair it no longer offers is no page.
   if (current.market.id !== market || current.locale !== locale) notFound();
-  const { navigation } = await fetchStorefront({ market, locale });
+  const navigation = await navigationFor(catalog, market, locale);
   return (
     <ShopChrome shop={current} navigation={navigation} cartCount={null}>
       {children}

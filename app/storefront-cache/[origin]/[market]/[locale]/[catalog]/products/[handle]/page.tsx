@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
 import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
-import { site } from '@/app/(storefront)/_lib/shop';
+import { siteFor } from '@/app/storefront-cache/_lib/chrome';
 import { originOf, type CachedPageParams } from '@/app/storefront-cache/_lib/params';
 
 /**
@@ -24,8 +24,8 @@ type Params = CachedPageParams & { handle: string };
 type Props = { params: Promise<Params> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { market, locale, handle } = await params;
-  const [current, p] = await Promise.all([site(), productIn(handle, { market, locale })]);
+  const { market, locale, handle, catalog } = await params;
+  const [current, p] = await Promise.all([siteFor(catalog), productIn(handle, { market, locale })]);
   return productMetadata(p, current.name);
 }
 
