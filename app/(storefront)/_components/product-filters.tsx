@@ -62,7 +62,8 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
   const sortValue = state.sort === 'relevance' ? '' : (state.sort ?? '');
   return (
     <form key={listHref(path, state)} className="filters" method="get" action={path} aria-labelledby="filters-title">
-      <h2 id="filters-title" className="filters-title">{t.filters}</h2>
+      {/* Not a heading: product cards are the page's h2s, and the form is a landmark named by this. */}
+      <p id="filters-title" className="filters-title">{t.filters}</p>
       {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
       <div className="field">
         <label htmlFor="list-sort">{t.sortBy}</label>
@@ -109,7 +110,7 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
         </fieldset>
       ))}
       <div className="filters-actions">
-        <button className="btn btn-primary" type="submit">{t.apply}</button>
+        <button className="btn btn-primary" type="submit">{t.filterApply}</button>
         {anyFilter || state.sort ? <Link href={listHref(path, { q: state.q, available: false, options: [] })}>{t.filterClear}</Link> : null}
       </div>
     </form>

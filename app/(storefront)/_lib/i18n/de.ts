@@ -162,7 +162,7 @@ export const de: Dictionary = {
   searchOneResult: '1 Produkt',
   searchResults: '{count} Produkte',
   searchEmptyTitle: 'Keine Produkte gefunden',
-  searchEmptyFor: 'Nichts passt zu „{q}“ mit diesen Filtern.',
+  searchEmptyFor: 'Nichts passt zu „{q}“.',
   searchEmptyNothing: 'Nichts passt zu diesen Filtern.',
   searchRemoveFilterHint: 'Entfernen Sie einen Filter:',
   searchRemoveFilter: '„{filter}“ entfernen',
@@ -184,5 +184,5 @@ export const de: Dictionary = {
   filterPriceFrom: 'Preis ab {price}',
   filterPriceTo: 'Preis bis {price}',
   filterClear: 'Filter zurücksetzen',
-  filterSort: 'Sortierung',
+  filterApply: 'Anwenden',
 };

@@ -162,7 +162,7 @@ export const en = {
   searchOneResult: '1 product',
   searchResults: '{count} products',
   searchEmptyTitle: 'No products found',
-  searchEmptyFor: 'Nothing matches “{q}” with these filters.',
+  searchEmptyFor: 'Nothing matches “{q}”.',
   searchEmptyNothing: 'Nothing matches these filters.',
   searchRemoveFilterHint: 'Try removing a filter:',
   searchRemoveFilter: 'Remove “{filter}”',
@@ -184,5 +184,5 @@ export const en = {
   filterPriceFrom: 'Price from {price}',
   filterPriceTo: 'Price up to {price}',
   filterClear: 'Clear filters',
-  filterSort: 'Sort',
+  filterApply: 'Apply',
 } as const;

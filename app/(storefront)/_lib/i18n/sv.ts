@@ -162,7 +162,7 @@ export const sv: Dictionary = {
   searchOneResult: '1 produkt',
   searchResults: '{count} produkter',
   searchEmptyTitle: 'Inga produkter hittades',
-  searchEmptyFor: 'Inget matchar ”{q}” med de här filtren.',
+  searchEmptyFor: 'Inget matchar ”{q}”.',
   searchEmptyNothing: 'Inget matchar de här filtren.',
   searchRemoveFilterHint: 'Prova att ta bort ett filter:',
   searchRemoveFilter: 'Ta bort ”{filter}”',
@@ -184,5 +184,5 @@ export const sv: Dictionary = {
   filterPriceFrom: 'Pris från {price}',
   filterPriceTo: 'Pris upp till {price}',
   filterClear: 'Rensa filter',
-  filterSort: 'Sortering',
+  filterApply: 'Använd',
 };
