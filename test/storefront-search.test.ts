@@ -83,10 +83,13 @@ describe('GET /shop-api/search (the header box’s suggestions)', () => {
 
 describe('a list page’s URL state', () => {
   it('reads every parameter, blanks as absent, a comma as a decimal point', () => {
-    const { state, ignored } = readListState({
+    const { state, ignored, blanks } = readListState({
       q: ' mug ', sort: 'price-asc', available: 'true', priceMin: '100,5', priceMax: '', option: ['Color:Sand', 'Color:Sand', 'Size:1 kg'], cursor: 'abc',
     });
     expect(ignored).toEqual([]);
+    // priceMax= came blank (an empty form field): the page redirects to the URL without it.
+    expect(blanks).toBe(true);
+    expect(readListState({ q: 'mug', option: 'Color:Sand' }).blanks).toBe(false);
     expect(state).toEqual({ q: 'mug', sort: 'price-asc', available: true, priceMin: '100.5', options: ['Color:Sand', 'Size:1 kg'], cursor: 'abc' });
   });
 

@@ -44,7 +44,7 @@ function amount(value: string | undefined): string | undefined | null {
  * link still shows a page. The API's own checks (more decimals than the currency has, a
  * minimum above the maximum, a cursor of another order) are handled where it is asked.
  */
-export function readListState(raw: Raw): { state: ListState; ignored: ListParam[] } {
+export function readListState(raw: Raw): { state: ListState; ignored: ListParam[]; blanks: boolean } {
   const ignored: ListParam[] = [];
   const state: ListState = { available: false, options: [] };
 
@@ -81,8 +81,12 @@ export function readListState(raw: Raw): { state: ListState; ignored: ListParam[
   const cursor = first(raw.cursor);
   if (cursor && cursor.length <= MAX_CURSOR) state.cursor = cursor;
 
-  return { state, ignored };
+  // The filter form sends its empty fields (`sort=&priceMin=`): the page then redirects to the tidy URL.
+  const blanks = Object.entries(raw).some(([key, value]) => LIST_PARAMS.has(key) && (Array.isArray(value) ? value.some((v) => v.trim() === '') : value?.trim() === ''));
+  return { state, ignored, blanks };
 }
+
+const LIST_PARAMS = new Set<string>(['q', 'sort', 'available', 'priceMin', 'priceMax', 'option', 'cursor']);
 
 /** The parameter a 422's JSON pointer names (`#/query/option/1` → `option`), when it is one of a list's. */
 export function paramOfPointer(pointer: string): ListParam | null {

@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
 import { ProductListing } from '../_components/product-listing';
 import { productList } from '../_lib/data';
 import { fill } from '../_lib/i18n';
-import { readListState } from '../_lib/search';
+import { listHref, readListState } from '../_lib/search';
 import { shop, snapshot } from '../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +21,9 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 // GET /search?q=&sort=&available=&priceMin=&priceMax=&option=&cursor=
 export default async function SearchPage({ searchParams }: Props) {
   const [{ t, locale, market }, raw] = await Promise.all([shop(), searchParams]);
-  const { state: asked, ignored } = readListState(raw);
+  const { state: asked, ignored, blanks } = readListState(raw);
+  // A submitted filter form names its empty fields too; the list's own URL leaves them out.
+  if (blanks && ignored.length === 0) redirect(listHref('/search', asked));
   const [{ page, state, refused }, navigation] = await Promise.all([
     productList(asked),
     snapshot().then((s) => s.navigation, () => []),

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { ViewBeacon } from '../../_components/analytics-beacon';
 import { ProductListing } from '../../_components/product-listing';
 import { collection, productList } from '../../_lib/data';
-import { isNarrowed, readListState } from '../../_lib/search';
+import { isNarrowed, listHref, readListState } from '../../_lib/search';
 import { shop, snapshot } from '../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -37,9 +38,11 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
  */
 export default async function CollectionPage({ params, searchParams }: Props) {
   const [{ handle }, raw, { t, locale, market }] = await Promise.all([params, searchParams, shop()]);
-  const { state: read, ignored } = readListState(raw);
+  const { state: read, ignored, blanks } = readListState(raw);
   // A collection's list is not searched (the search page is for that), only sorted and filtered.
   const asked = { ...read, q: undefined };
+  // A submitted filter form names its empty fields too; the list's own URL leaves them out.
+  if (blanks && ignored.length === 0) redirect(listHref(`/collections/${encodeURIComponent(handle)}`, asked));
   const narrowed = isNarrowed(asked);
   // The shop's 404 for an unknown collection comes from here, before the list is read.
   const { page: c, cursor: current } = await collection(handle, narrowed ? undefined : asked.cursor);
