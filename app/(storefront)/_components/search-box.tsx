@@ -51,8 +51,10 @@ export function SearchBox() {
 
   useEffect(() => () => inflight.current?.abort(), []);
 
-  const items = found && found.q === text.trim() ? found.items : [];
-  const expanded = open && found !== null && found.q === text.trim();
+  const answered = found !== null && found.q === text.trim();
+  const items = answered ? found.items : [];
+  // Expanded only with something to show; "no matches" is said by the status line alone.
+  const expanded = open && items.length > 0;
 
   function go(item: Suggestion) {
     setOpen(false);
@@ -99,7 +101,7 @@ export function SearchBox() {
         onBlur={() => setOpen(false)}
       />
       <button type="submit">{t.search}</button>
-      <ul id={LISTBOX} role="listbox" aria-label={t.searchSuggestions} className="search-suggestions" hidden={!expanded || items.length === 0}>
+      <ul id={LISTBOX} role="listbox" aria-label={t.searchSuggestions} className="search-suggestions" hidden={!expanded}>
         {items.map((item, i) => (
           <li
             key={item.handle} id={optionId(i)} role="option" aria-selected={i === active}
@@ -115,7 +117,7 @@ export function SearchBox() {
         ))}
       </ul>
       <p className="visually-hidden" role="status">
-        {expanded ? (items.length > 0 ? t.searchSuggestionCount.replace('{count}', String(items.length)) : t.searchNoSuggestions) : ''}
+        {open && answered ? (items.length > 0 ? t.searchSuggestionCount.replace('{count}', String(items.length)) : t.searchNoSuggestions) : ''}
       </p>
     </form>
   );
