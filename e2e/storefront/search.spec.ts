@@ -88,6 +88,12 @@ test.describe('search', () => {
     await expect(again).toHaveAttribute('aria-expanded', 'false');
     await expect(page.getByRole('listbox', { name: 'Suggestions', includeHidden: true })).toBeHidden();
     await expect(again).toHaveValue('kettle');
+    // Nothing found: no list, and the status line (read out, not shown) says so.
+    await again.fill('zzqqxxnothing');
+    await expect(page.locator('.search-box [role="status"]')).toHaveText('No matching products');
+    await expect(again).toHaveAttribute('aria-expanded', 'false');
+    await again.fill('kettle');
+    await expect(page.getByRole('listbox', { name: 'Suggestions' })).toBeVisible();
     // Enter without a chosen suggestion searches.
     await again.press('Enter');
     await expect(page).toHaveURL(/\/search\?q=kettle$/);
