@@ -185,7 +185,7 @@ test.describe('search', () => {
     await useLocale(context);
     await page.goto('/search?q=mug&priceMax=1');
     await expect(page.getByRole('heading', { level: 2, name: 'No products found' })).toBeVisible();
-    await expect(page.getByText('Nothing matches “mug”.')).toBeVisible();
+    await expect(page.getByText('Nothing matches “mug” with these filters.')).toBeVisible();
     await expect(page.locator('#list-count')).toHaveText('0 products');
     await shot(page, testInfo, 'search-empty');
     const remove = page.getByRole('link', { name: /^Remove “Price up to/ });
@@ -196,6 +196,7 @@ test.describe('search', () => {
 
     await page.goto('/search?q=zzqqxxnothing');
     await expect(page.getByRole('heading', { level: 2, name: 'No products found' })).toBeVisible();
+    await expect(page.getByText('Nothing matches “zzqqxxnothing”.')).toBeVisible();
     await expect(page.getByRole('link', { name: /^Remove/ })).toHaveCount(0);
     await page.getByRole('main').getByRole('link', { name: 'Kitchen' }).click();
     await expect(page).toHaveURL(/\/collections\/kitchen$/);

@@ -47,7 +47,7 @@ export function ProductListing({ path, state, products, cursor, nextCursor, face
         ) : (
           <div className="state empty-list">
             <h2>{t.searchEmptyTitle}</h2>
-            <p>{state.q ? fill(t.searchEmptyFor, { q: state.q }) : t.searchEmptyNothing}</p>
+            <p>{state.q ? fill(active.length > 0 ? t.searchEmptyForFiltered : t.searchEmptyFor, { q: state.q }) : t.searchEmptyNothing}</p>
             {active.length > 0 ? (
               <>
                 <p>{t.searchRemoveFilterHint}</p>

@@ -163,6 +163,7 @@ export const de: Dictionary = {
   searchResults: '{count} Produkte',
   searchEmptyTitle: 'Keine Produkte gefunden',
   searchEmptyFor: 'Nichts passt zu „{q}“.',
+  searchEmptyForFiltered: 'Nichts passt zu „{q}“ mit diesen Filtern.',
   searchEmptyNothing: 'Nichts passt zu diesen Filtern.',
   searchRemoveFilterHint: 'Entfernen Sie einen Filter:',
   searchRemoveFilter: '„{filter}“ entfernen',

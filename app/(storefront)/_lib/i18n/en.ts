@@ -163,6 +163,7 @@ export const en = {
   searchResults: '{count} products',
   searchEmptyTitle: 'No products found',
   searchEmptyFor: 'Nothing matches “{q}”.',
+  searchEmptyForFiltered: 'Nothing matches “{q}” with these filters.',
   searchEmptyNothing: 'Nothing matches these filters.',
   searchRemoveFilterHint: 'Try removing a filter:',
   searchRemoveFilter: 'Remove “{filter}”',

@@ -163,6 +163,7 @@ export const sv: Dictionary = {
   searchResults: '{count} produkter',
   searchEmptyTitle: 'Inga produkter hittades',
   searchEmptyFor: 'Inget matchar ”{q}”.',
+  searchEmptyForFiltered: 'Inget matchar ”{q}” med de här filtren.',
   searchEmptyNothing: 'Inget matchar de här filtren.',
   searchRemoveFilterHint: 'Prova att ta bort ett filter:',
   searchRemoveFilter: 'Ta bort ”{filter}”',
