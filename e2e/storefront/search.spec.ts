@@ -241,6 +241,11 @@ test.describe('search', () => {
     const shown = await cards(page);
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.map((c) => c.price)).toEqual([...shown.map((c) => c.price)].sort((a, b) => b - a));
+    // The words change in the same form, the filters stay.
+    await filters(page).getByRole('searchbox', { name: 'Search' }).fill('lamp');
+    await filters(page).getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Results for “lamp”');
+    await expect(page).toHaveURL(/\/search\?q=lamp&sort=price-desc&available=true$/);
     await context.close();
   });
 

@@ -33,7 +33,10 @@ type Props = {
   path: string;
   state: ListState;
   facets: ProductFacets | undefined;
-  /** What the list shows without `sort`: the search's best match, or the collection's own order. */
+  /**
+   * What the list shows without `sort`: the search's best match (the search page, whose form
+   * also holds the words), or the collection's own order.
+   */
   defaultOrder: 'relevance' | 'featured';
   t: Dictionary;
   locale: string;
@@ -64,7 +67,13 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
     <form key={listHref(path, state)} className="filters" method="get" action={path} aria-labelledby="filters-title">
       {/* Not a heading: product cards are the page's h2s, and the form is a landmark named by this. */}
       <p id="filters-title" className="filters-title">{t.filters}</p>
-      {state.q ? <input type="hidden" name="q" value={state.q} /> : null}
+      {defaultOrder === 'relevance' ? (
+        // On the search page the words can be changed together with the filters.
+        <div className="field">
+          <label htmlFor="list-q">{t.search}</label>
+          <input id="list-q" name="q" type="search" maxLength={200} defaultValue={state.q ?? ''} />
+        </div>
+      ) : null}
       <div className="field">
         <label htmlFor="list-sort">{t.sortBy}</label>
         <select id="list-sort" name="sort" defaultValue={sortValue}>
