@@ -218,6 +218,12 @@ test.describe('search', () => {
       expect((await cards(page)).length, query).toBeGreaterThan(0);
       if (named) await expect(page.getByRole('status').filter({ hasText: 'could not be used' })).toContainText(named);
     }
+    // A collection page alike.
+    const res = await page.goto('/collections/kitchen?sort=cheapest&priceMin=500&priceMax=100');
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'Kitchen' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'could not be used' })).toContainText(/sort.*priceMin/);
+    expect((await cards(page)).length).toBeGreaterThan(0);
   });
 
   test('without JavaScript the box and the filters are plain GET forms', async ({ browser }) => {
