@@ -104,7 +104,7 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
         {range ? <p className="muted hint">{formatMoney(range.min, locale)} – {formatMoney(range.max, locale)}</p> : null}
       </fieldset>
       {groups.map((group) => (
-        <fieldset key={group.name} className="option-values">
+        <fieldset key={group.name} className="filter-values">
           <legend>{group.name}</legend>
           {group.values.map((v) => {
             const value = `${group.name}:${v.value}`;
