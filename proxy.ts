@@ -101,7 +101,7 @@ function transportSecurity(req: NextRequest): Record<string, string> {
 }
 
 /** The shop's pages rendered on request (the matcher below lists the same). */
-const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+)?$/;
+const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search)?$/;
 
 /**
  * While the API does not answer, a shop page still renders — its layout says the shop

@@ -102,6 +102,16 @@ describe('site client', () => {
     }
   });
 
+  it('sends a search with a repeatable option once per value, and flags as `true`', async () => {
+    const fetch = vi.fn(async () => reply(200, { data: [], page: { limit: 24, nextCursor: null } }));
+    vi.stubGlobal('fetch', fetch);
+    await client.searchProducts({ q: 'mug', sort: 'price-asc', available: true, options: ['Color:Sand', 'Color:White'], collection: 'kitchen', facets: true, limit: 24 });
+    const [url] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    const query = new URL(url).searchParams;
+    expect(query.getAll('option')).toEqual(['Color:Sand', 'Color:White']);
+    expect(Object.fromEntries([...query].filter(([k]) => k !== 'option'))).toEqual({ limit: '24', q: 'mug', sort: 'price-asc', collection: 'kitchen', available: 'true', facets: 'true' });
+  });
+
   it('turns a network failure, a non-contract body and a 5xx into SiteApiUnavailable without the credential', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     for (const answer of [

@@ -61,6 +61,14 @@ test.describe('the Site credential stays on the server', () => {
     for (const path of ['/', '/products', '/collections/kitchen', '/products/no-such-thing', '/sitemap.xml', '/robots.txt']) {
       await page.goto(path);
     }
+    // The search page, and the header box's suggestions (the shop's JSON endpoint), once hydrated.
+    await page.goto('/search?q=mug&sort=price-asc');
+    const box = page.getByRole('combobox', { name: /Sök produkter|Search products/ });
+    await expect(async () => {
+      await box.fill('');
+      await box.pressSequentially('mug');
+      await expect(page.getByRole('listbox', { name: /Förslag|Suggestions/ })).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 30_000 });
     await openProduct(page, '/products/linen-tote-bag');
     await page.getByRole('radio', { name: /Natural/ }).check();
     await page.getByRole('button', { name: /varukorgen|Add to cart/ }).click();

@@ -2,6 +2,7 @@ import 'server-only';
 import {
   getAvailability, getAvailabilityBatch, getCollection, getProduct, getSite, getStorefront, listCatalog, listCollections, listProducts,
 } from '@/lib/contract/operations/reads';
+import type { ProductSort } from '@/lib/contract/operations/reads';
 import { call } from './request';
 
 /** The market and locale a read is priced and translated for; both default to the Site's. */
@@ -25,6 +26,31 @@ export async function fetchStorefront(locality: Locality = {}) {
 
 export async function fetchProducts({ handles, variantIds, ...args }: PageArgs & ProductFilterArgs = {}) {
   return (await call(listProducts, { query: { ...args, ...filterQuery({ handles, variantIds }) } })).data;
+}
+
+/**
+ * Search, order and narrowing of a products list (the API's `q`, `sort`, `available`,
+ * `priceMin`/`priceMax`, repeatable `option=Name:Value`, `collection`; `facets` adds the counts).
+ */
+export type ProductSearchArgs = {
+  q?: string;
+  sort?: ProductSort;
+  available?: boolean;
+  priceMin?: string;
+  priceMax?: string;
+  options?: string[];
+  collection?: string;
+  facets?: boolean;
+};
+
+export async function searchProducts({ q, sort, available, priceMin, priceMax, options, collection, facets, ...page }: PageArgs & ProductSearchArgs) {
+  const query = {
+    ...page, q, sort, priceMin, priceMax, collection,
+    available: available ? ('true' as const) : undefined,
+    option: options && options.length > 0 ? options : undefined,
+    facets: facets ? ('true' as const) : undefined,
+  };
+  return (await call(listProducts, { query })).data;
 }
 
 export async function fetchCatalogPage({ handles, variantIds, ...args }: PageArgs & ProductFilterArgs = {}) {

@@ -93,7 +93,9 @@ function queryString(query: unknown): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
     if (value === undefined || value === null || value === '') continue;
-    search.set(key, Array.isArray(value) ? value.join(',') : String(value));
+    // An array is a repeatable parameter (`option=a&option=b`); comma lists are strings already.
+    if (Array.isArray(value)) for (const item of value) search.append(key, String(item));
+    else search.set(key, String(value));
   }
   const text = search.toString();
   return text ? `?${text}` : '';

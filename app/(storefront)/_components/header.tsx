@@ -3,6 +3,7 @@ import type { Shop } from '../_lib/shop';
 import { CartLink } from './cart-link';
 import { MarketSwitcher } from './market-switcher';
 import { NavLinks } from './nav-links';
+import { SearchBox } from './search-box';
 
 /** `cartCount` null: a cached page, which learns the count in the browser. */
 type Props = { shop: Shop; navigation: { handle: string; title: string }[]; cartCount: number | null };
@@ -23,6 +24,7 @@ export function Header({ shop, navigation, cartCount }: Props) {
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>
           <NavLinks links={links} label={t.mainNav} menu={t.menu} />
+          <SearchBox />
           <CartLink count={cartCount} />
         </div>
       </header>

@@ -1,14 +1,23 @@
 import Link from 'next/link';
 import type { Dictionary } from '../_lib/i18n';
 
+type Props = {
+  path: string;
+  cursor?: string;
+  nextCursor: string | null;
+  t: Dictionary;
+  /** The URL of a page of the list, when it carries more than the cursor (search, sort, filters). */
+  hrefFor?: (cursor?: string) => string;
+};
+
 /** Cursors are opaque and only go forward: "first page" and "next page". */
-export function Pagination({ path, cursor, nextCursor, t }: { path: string; cursor?: string; nextCursor: string | null; t: Dictionary }) {
+export function Pagination({ path, cursor, nextCursor, t, hrefFor = (c) => (c ? `${path}?cursor=${encodeURIComponent(c)}` : path) }: Props) {
   if (!cursor && !nextCursor) return null;
   return (
     <nav className="pagination" aria-label={t.pagination}>
-      {cursor ? <Link className="btn btn-secondary" href={path}>{t.previousPage}</Link> : null}
+      {cursor ? <Link className="btn btn-secondary" href={hrefFor()}>{t.previousPage}</Link> : null}
       {nextCursor ? (
-        <Link className="btn btn-secondary" href={`${path}?cursor=${encodeURIComponent(nextCursor)}`} rel="next">{t.nextPage}</Link>
+        <Link className="btn btn-secondary" href={hrefFor(nextCursor)} rel="next">{t.nextPage}</Link>
       ) : null}
     </nav>
   );

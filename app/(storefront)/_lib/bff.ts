@@ -1,6 +1,7 @@
 import 'server-only';
 import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
-import { SiteApiError } from '@/lib/site-client';
+import { PROBLEMS, type ProblemCode } from '@/lib/contract/problems';
+import { SiteApiError, type FieldError } from '@/lib/site-client';
 
 /**
  * The shop's own endpoints answer only its own pages: a browser sends Origin on POST (and
@@ -23,6 +24,19 @@ export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+/**
+ * An RFC 9457 problem from one of the shop's own JSON endpoints, with the API's codes and
+ * titles and, for bad input, one JSON pointer per offending query parameter (`#/query/q`).
+ */
+export function problem(code: ProblemCode, detail: string, errors: FieldError[] = [], headers: Record<string, string> = {}): Response {
+  const { status, title } = PROBLEMS[code];
+  const body = { type: 'about:blank', title, status, code, detail, ...(errors.length > 0 ? { errors } : {}) };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers },
   });
 }
 

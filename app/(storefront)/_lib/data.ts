@@ -1,8 +1,9 @@
 import 'server-only';
 import { cache } from 'react';
 import { notFound } from 'next/navigation';
-import type { CatalogProduct, Product, Variant } from '@/lib/contract/catalog';
-import { fetchCatalogPage, fetchCollection, fetchProduct, isSiteApiError, type Locality } from '@/lib/site-client';
+import type { CatalogProduct, Product, ProductListPage, Variant } from '@/lib/contract/catalog';
+import { fetchCatalogPage, fetchCollection, fetchProduct, isSiteApiError, searchProducts, type Locality } from '@/lib/site-client';
+import { paramOfPointer, without, type ListParam, type ListState } from './search';
 import { locality } from './shop';
 
 /** 404 from the API (unknown, draft or archived) is the shop's 404 too. */
@@ -46,6 +47,42 @@ export const collection = cache(async (handle: string, cursor?: string) => {
   const where = await locality();
   return listFrom(cursor, (from) => orNotFound(fetchCollection(handle, { ...where, limit: 24, cursor: from })));
 });
+
+/** Products on one page of a list (the search page, a collection). */
+export const LIST_PAGE_SIZE = 24;
+
+/**
+ * One page of products in a list state (searched, ordered, filtered; a collection's when
+ * `collection` is given), with the facets its filters show. A value the API refuses — a
+ * price with more decimals than the currency has, a minimum above the maximum, a cursor of
+ * another order — is a 422 pointing at its parameter: that parameter is dropped and the list
+ * asked again, and `refused` names it (a refused cursor silently shows the first page, as
+ * listFrom does). A list page is never an error for its URL alone.
+ */
+export async function productList(
+  state: ListState,
+  { collection, limit = LIST_PAGE_SIZE }: { collection?: string; limit?: number } = {},
+): Promise<{ page: ProductListPage; state: ListState; refused: ListParam[] }> {
+  const where = await locality();
+  const refused: ListParam[] = [];
+  let current = state;
+  // Each retry drops at least one parameter, so a handful of rounds covers every one of them.
+  for (let round = 0; ; round++) {
+    try {
+      const { q, sort, available, priceMin, priceMax, options, cursor } = current;
+      const page = await searchProducts({ ...where, limit, facets: true, collection, q, sort, available, priceMin, priceMax, options, cursor });
+      return { page, state: current, refused };
+    } catch (error) {
+      if (round >= 4 || !isSiteApiError(error, 'validation_failed')) throw error;
+      const params = [...new Set(error.errors.map((e) => paramOfPointer(e.pointer)))];
+      if (params.length === 0 || params.includes(null)) throw error;
+      for (const param of params as ListParam[]) {
+        current = without(current, param);
+        if (param !== 'cursor' && !refused.includes(param)) refused.push(param);
+      }
+    }
+  }
+}
 
 /**
  * A product a cart bundle comes from, in the shopper's market and language, read once per

@@ -1,22 +1,28 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { ViewBeacon } from '../../_components/analytics-beacon';
-import { Pagination } from '../../_components/pagination';
-import { ProductGrid } from '../../_components/product-card';
-import { collection } from '../../_lib/data';
-import { shop } from '../../_lib/shop';
+import { ProductListing } from '../../_components/product-listing';
+import { collection, productList } from '../../_lib/data';
+import { isNarrowed, listHref, readListState } from '../../_lib/search';
+import { shop, snapshot } from '../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ handle: string }>; searchParams: Promise<{ cursor?: string | string[] }> };
+type Props = { params: Promise<{ handle: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-function cursorOf(value: string | string[] | undefined) {
-  return typeof value === 'string' && value.length <= 512 ? value : undefined;
+/**
+ * The collection's own cursor when the list is in the collection's order; a sorted or
+ * filtered list is the products list's (filtered to the collection), with cursors of its own.
+ */
+function collectionCursor(raw: Record<string, string | string[] | undefined>) {
+  const { state } = readListState(raw);
+  return isNarrowed(state) ? undefined : state.cursor;
 }
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const [{ handle }, { cursor }, { site }] = await Promise.all([params, searchParams, shop()]);
-  const { page: c } = await collection(handle, cursorOf(cursor));
+  const [{ handle }, raw, { site }] = await Promise.all([params, searchParams, shop()]);
+  const { page: c } = await collection(handle, collectionCursor(raw));
   return {
     title: `${c.title} | ${site.name}`,
     description: c.description,
@@ -25,9 +31,28 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   };
 }
 
+/**
+ * In the collection's own order its members come with the collection (and the facets from
+ * the products list, one product long); sorted or filtered, the list is the products list
+ * narrowed to the collection. The filters are the search page's (ProductListing).
+ */
 export default async function CollectionPage({ params, searchParams }: Props) {
-  const [{ handle }, { cursor }, { t, locale }] = await Promise.all([params, searchParams, shop()]);
-  const { page: c, cursor: current } = await collection(handle, cursorOf(cursor));
+  const [{ handle }, raw, { t, locale, market }] = await Promise.all([params, searchParams, shop()]);
+  const { state: read, ignored, blanks } = readListState(raw);
+  // A collection's list is not searched (the search page is for that), only sorted and filtered.
+  const asked = { ...read, q: undefined };
+  // A submitted filter form names its empty fields too; the list's own URL leaves them out.
+  if (blanks && ignored.length === 0) redirect(listHref(`/collections/${encodeURIComponent(handle)}`, asked));
+  const narrowed = isNarrowed(asked);
+  // The shop's 404 for an unknown collection comes from here, before the list is read.
+  const { page: c, cursor: current } = await collection(handle, narrowed ? undefined : asked.cursor);
+  const [list, navigation] = await Promise.all([
+    narrowed ? productList(asked, { collection: c.handle }) : productList({ available: false, options: [] }, { collection: c.handle, limit: 1 }),
+    snapshot().then((s) => s.navigation, () => []),
+  ]);
+  const products = narrowed ? list.page.data : c.products;
+  const state = narrowed ? list.state : { ...asked, cursor: current };
+  const nextCursor = narrowed ? list.page.page.nextCursor : c.page.nextCursor;
   return (
     <>
       <nav className="breadcrumbs" aria-label={t.breadcrumb}>
@@ -46,8 +71,11 @@ export default async function CollectionPage({ params, searchParams }: Props) {
         <h1>{c.title}</h1>
         <p>{c.description}</p>
       </div>
-      <ProductGrid products={c.products} locale={locale} t={t} eager={4} heading="h2" />
-      <Pagination path={`/collections/${c.handle}`} cursor={current} nextCursor={c.page.nextCursor} t={t} />
+      <ProductListing
+        path={`/collections/${c.handle}`} state={state} products={products} cursor={state.cursor} nextCursor={nextCursor}
+        facets={list.page.facets} refused={[...ignored, ...list.refused]} defaultOrder="featured"
+        collections={navigation.filter((n) => n.handle !== c.handle)} t={t} locale={locale} currency={market.currency}
+      />
       <ViewBeacon event={{ type: 'collection_view', collectionHandle: c.handle }} />
     </>
   );
