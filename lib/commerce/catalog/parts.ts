@@ -40,14 +40,17 @@ function translationsQuery(database: DbOrTx) {
     .prepare();
 }
 
+function imagesQuery(database: DbOrTx) {
+  return database
+    .select()
+    .from(productImages)
+    .where(inIdList(productImages.productId, 'ids'))
+    .orderBy(asc(productImages.productId), asc(productImages.position))
+    .prepare();
+}
+
 export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean) {
-  const rows = ids.length
-    ? await database
-        .select()
-        .from(productImages)
-        .where(inArray(productImages.productId, ids))
-        .orderBy(asc(productImages.productId), asc(productImages.position))
-    : [];
+  const rows = ids.length ? await prepared(database, 'catalog.images', imagesQuery).all({ ids: idList(ids) }) : [];
   // Positions are an order, not an index from 0: the first image is the lowest position.
   const out = new Map<string, Image[]>();
   for (const { productId, url, alt, width, height } of rows) {
@@ -61,27 +64,30 @@ export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boo
  * Variants sold in the chosen market (a variant without a price there is not sold there),
  * with prices and coarse availability, grouped by product in display order.
  */
+function variantsQuery(database: DbOrTx) {
+  return database
+    .select({
+      id: productVariants.id,
+      productId: productVariants.productId,
+      sku: productVariants.sku,
+      title: productVariants.title,
+      options: productVariants.options,
+      amount: variantPrices.amount,
+      compareAtAmount: variantPrices.compareAtAmount,
+      quantity: inventoryLevels.quantity,
+      lowStockThreshold: inventoryLevels.lowStockThreshold,
+      policy: inventoryLevels.policy,
+    })
+    .from(productVariants)
+    .innerJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, sql.placeholder('marketId'))))
+    .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
+    .where(inIdList(productVariants.productId, 'ids'))
+    .orderBy(asc(productVariants.productId), asc(productVariants.position))
+    .prepare();
+}
+
 export async function loadVariants(database: DbOrTx, ids: string[], choice: MarketChoice) {
-  const rows = ids.length
-    ? await database
-        .select({
-          id: productVariants.id,
-          productId: productVariants.productId,
-          sku: productVariants.sku,
-          title: productVariants.title,
-          options: productVariants.options,
-          amount: variantPrices.amount,
-          compareAtAmount: variantPrices.compareAtAmount,
-          quantity: inventoryLevels.quantity,
-          lowStockThreshold: inventoryLevels.lowStockThreshold,
-          policy: inventoryLevels.policy,
-        })
-        .from(productVariants)
-        .innerJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, choice.market.id)))
-        .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
-        .where(inArray(productVariants.productId, ids))
-        .orderBy(asc(productVariants.productId), asc(productVariants.position))
-    : [];
+  const rows = ids.length ? await prepared(database, 'catalog.variants', variantsQuery).all({ ids: idList(ids), marketId: choice.market.id }) : [];
   const { currency } = choice.market;
   const out = new Map<string, (Omit<Variant, 'image'> & { amount: number })[]>();
   for (const r of rows) {
@@ -102,21 +108,31 @@ export async function loadVariants(database: DbOrTx, ids: string[], choice: Mark
 }
 
 /** Bundles whose every item is sold in the market, priced there. */
-export async function loadBundles(database: DbOrTx, productId: string, choice: MarketChoice) {
-  const list = await database
+function bundlesQuery(database: DbOrTx) {
+  return database
     .select({ id: bundles.id, title: bundles.title, amount: bundlePrices.amount })
     .from(bundles)
-    .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, choice.market.id)))
-    .where(eq(bundles.productId, productId))
-    .orderBy(asc(bundles.position));
-  if (list.length === 0) return [];
-  const items = await database
+    .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, sql.placeholder('marketId'))))
+    .where(eq(bundles.productId, sql.placeholder('productId')))
+    .orderBy(asc(bundles.position))
+    .prepare();
+}
+
+function bundleItemsQuery(database: DbOrTx) {
+  return database
     .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity, status: products.status, productHandle: products.handle })
     .from(bundleItems)
     .innerJoin(productVariants, eq(productVariants.id, bundleItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
-    .where(inArray(bundleItems.bundleId, list.map((b) => b.id)))
-    .orderBy(asc(bundleItems.bundleId), asc(bundleItems.position));
+    .where(inIdList(bundleItems.bundleId, 'ids'))
+    .orderBy(asc(bundleItems.bundleId), asc(bundleItems.position))
+    .prepare();
+}
+
+export async function loadBundles(database: DbOrTx, productId: string, choice: MarketChoice) {
+  const list = await prepared(database, 'catalog.bundles', bundlesQuery).all({ marketId: choice.market.id, productId });
+  if (list.length === 0) return [];
+  const items = await prepared(database, 'catalog.bundleItems', bundleItemsQuery).all({ ids: idList(list.map((b) => b.id)) });
   return list
     .map((b) => ({ b, mine: items.filter((i) => i.bundleId === b.id) }))
     // a bundle with an unpublished item cannot be bought, so it does not exist for the API

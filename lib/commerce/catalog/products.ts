@@ -1,6 +1,7 @@
 import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
+import { prepared } from '@/db/prepared';
 import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { decodeCursor, encodeCursor } from '../cursor';
@@ -36,11 +37,12 @@ export async function getPublishedProduct(database: DbOrTx, site: Site, handle: 
   return (productCache.get(key) as Product | undefined) ?? (productCache.through(key, () => readProduct(database, site, handle, choice)) as Promise<Product>);
 }
 
+function productByHandleQuery(database: DbOrTx) {
+  return database.select().from(products).where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle')))).prepare();
+}
+
 async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
-  const [row] = await database
-    .select()
-    .from(products)
-    .where(and(isPublished(site.id), eq(products.handle, handle)));
+  const [row] = await prepared(database, 'catalog.productByHandle', productByHandleQuery).all({ siteId: site.id, handle });
   if (!row) throw new NotFound('The product');
   const [texts, images, variants, bundleList] = await Promise.all([
     loadTranslations(database, [row.id], choice.locale, site.defaultLocale),
