@@ -218,3 +218,47 @@ describe('the demo bundles', () => {
     }
   });
 });
+
+describe("a product's collections (for \"more from this collection\")", () => {
+  /** Brute force: the published collections holding the product, in navigation order, titled in the locale or the fallback. */
+  async function expected(productHandle: string, locale: string, fallback: string) {
+    const rows = (await database.$client.execute({
+      sql: `select c.handle, coalesce(own.title, fb.title, c.handle) as title from collection_products cp
+              join collections c on c.id = cp.collection_id and c.status = 'published'
+              join products p on p.id = cp.product_id
+              left join collection_translations own on own.collection_id = c.id and own.locale = ?
+              left join collection_translations fb on fb.collection_id = c.id and fb.locale = ?
+            where p.site_id = ? and p.handle = ? order by c.position, c.id`,
+      args: [locale, fallback, demo.id, productHandle],
+    })).rows;
+    return rows.map((r) => ({ handle: String(r.handle), title: String(r.title) }));
+  }
+
+  it('are the published collections holding it, in navigation order, titled in the requested locale', async () => {
+    const handles = (await database.$client.execute({ sql: `select handle from products where site_id = ? and status = 'published' order by handle limit 40`, args: [demo.id] })).rows.map((r) => String(r.handle));
+    let inSome = 0;
+    for (const locale of ['sv-SE', 'en-SE']) {
+      const se = await chooseMarket(database, demo, { locale });
+      for (const handle of handles) {
+        const product = await getPublishedProduct(database, await fresh(demo), handle, se).catch(() => null);
+        if (!product) continue;
+        expect(product.collections, `${handle} in ${locale}`).toEqual(await expected(handle, locale, demo.defaultLocale));
+        if (product.collections.length > 0) inSome += 1;
+      }
+    }
+    expect(inSome).toBeGreaterThan(5);
+  });
+
+  it('leave out a collection the moment it is unpublished', async () => {
+    const se = await chooseMarket(database, demo, {});
+    const before = await getPublishedProduct(database, await fresh(demo), 'fjord-ceramic-mug', se);
+    const first = before.collections[0]!;
+    await database.$client.execute({ sql: `update collections set status = 'draft' where site_id = ? and handle = ?`, args: [demo.id, first.handle] });
+    try {
+      const after = await getPublishedProduct(database, await fresh(demo), 'fjord-ceramic-mug', se);
+      expect(after.collections.map((c) => c.handle)).toEqual(before.collections.slice(1).map((c) => c.handle));
+    } finally {
+      await database.$client.execute({ sql: `update collections set status = 'published' where site_id = ? and handle = ?`, args: [demo.id, first.handle] });
+    }
+  });
+});

@@ -85,6 +85,9 @@ export const Product = z
     options: z.array(ProductOption),
     variants: z.array(Variant),
     bundles: z.array(Bundle),
+    collections: z
+      .array(z.object({ handle: Handle, title: z.string() }))
+      .meta({ description: 'The published collections the product is in, in navigation order, titled in the requested locale: a front end shows "more from this collection" with one list read (`collection=<handle>`).' }),
     seo: z.object({ title: z.string(), description: z.string() }),
     updatedAt: Timestamp,
   })

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  bundleItems, bundlePrices, bundles, inventoryLevels, productImages, productTranslations, productVariants, products, variantPrices,
+  bundleItems, bundlePrices, bundles, collectionProducts, collectionTranslations, collections, inventoryLevels, productImages,
+  productTranslations, productVariants, products, variantPrices,
 } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { idList, inIdList, prepared } from '@/db/prepared';
@@ -143,6 +144,31 @@ export async function loadBundles(database: DbOrTx, productId: string, choice: M
       items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity, productHandle: i.productHandle })),
       price: toMoney(b.amount, choice.market.currency),
     }));
+}
+
+function productCollectionsQuery(database: DbOrTx) {
+  return database
+    .select({ id: collections.id, handle: collections.handle, locale: collectionTranslations.locale, title: collectionTranslations.title })
+    .from(collectionProducts)
+    .innerJoin(collections, and(eq(collections.id, collectionProducts.collectionId), eq(collections.status, 'published')))
+    .leftJoin(
+      collectionTranslations,
+      and(eq(collectionTranslations.collectionId, collections.id), inArray(collectionTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')])),
+    )
+    .where(eq(collectionProducts.productId, sql.placeholder('productId')))
+    .orderBy(asc(collections.position), asc(collections.id))
+    .prepare();
+}
+
+/** The published collections a product is in, in navigation order, titled in the locale (else the fallback's, else the handle). */
+export async function loadProductCollections(database: DbOrTx, productId: string, locale: string, fallback: string) {
+  const rows = await prepared(database, 'catalog.productCollections', productCollectionsQuery).all({ productId, locale, fallback });
+  const out = new Map<string, { handle: string; title: string }>();
+  for (const row of rows) {
+    const known = out.get(row.id);
+    if (!known || (row.locale === locale && row.title !== null)) out.set(row.id, { handle: row.handle, title: row.title ?? known?.title ?? row.handle });
+  }
+  return [...out.values()];
 }
 
 /** The list view of products: title, first image, price range, best availability. */

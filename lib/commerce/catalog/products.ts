@@ -11,7 +11,7 @@ import { isPublished } from '../published';
 import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
 import { searchConditions, sortedPageOfProducts, type SortedListRequest } from './search';
 import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
-import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
+import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
@@ -44,11 +44,12 @@ function productByHandleQuery(database: DbOrTx) {
 async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   const [row] = await prepared(database, 'catalog.productByHandle', productByHandleQuery).all({ siteId: site.id, handle });
   if (!row) throw new NotFound('The product');
-  const [texts, images, variants, bundleList] = await Promise.all([
+  const [texts, images, variants, bundleList, memberOf] = await Promise.all([
     loadTranslations(database, [row.id], choice.locale, site.defaultLocale),
     loadImages(database, [row.id], false),
     loadVariants(database, [row.id], choice),
     loadBundles(database, row.id, choice),
+    loadProductCollections(database, row.id, choice.locale, site.defaultLocale),
   ]);
   const vs = variants.get(row.id) ?? [];
   if (vs.length === 0) throw new NotFound('The product');
@@ -64,6 +65,7 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
     options: row.options,
     variants: vs.map((v) => publicVariant(v, images.get(row.id) ?? [])),
     bundles: bundleList,
+    collections: memberOf,
     seo: { title: text?.seoTitle ?? title, description: text?.seoDescription ?? description.slice(0, 160) },
     updatedAt: iso(row.updatedAt),
   };

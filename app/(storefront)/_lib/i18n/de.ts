@@ -186,4 +186,6 @@ export const de: Dictionary = {
   filterPriceTo: 'Preis bis {price}',
   filterClear: 'Filter zurücksetzen',
   filterApply: 'Anwenden',
+  // related
+  moreFrom: 'Mehr aus {collection}',
 };

@@ -186,4 +186,6 @@ export const en = {
   filterPriceTo: 'Price up to {price}',
   filterClear: 'Clear filters',
   filterApply: 'Apply',
+  // related
+  moreFrom: 'More from {collection}',
 } as const;

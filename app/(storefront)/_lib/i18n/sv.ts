@@ -186,4 +186,6 @@ export const sv: Dictionary = {
   filterPriceTo: 'Pris upp till {price}',
   filterClear: 'Rensa filter',
   filterApply: 'Använd',
+  // related
+  moreFrom: 'Mer från {collection}',
 };

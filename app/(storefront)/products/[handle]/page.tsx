@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { ProductView, bundleViews, productMetadata } from '../../_components/product-view';
+import { RelatedProducts } from '../../_components/related-products';
 import { nameBundleItems, product as readProduct } from '../../_lib/data';
 import { requestOrigin, shop } from '../../_lib/shop';
 
@@ -29,14 +30,17 @@ export default async function ProductPage({ params, searchParams }: Props) {
     requestOrigin(),
   ]);
   return (
-    <ProductView
-      product={p}
-      t={t}
-      locale={locale}
-      origin={origin}
-      availability={availability}
-      bundles={bundleViews(p, locale, names)}
-      variantId={typeof wanted === 'string' ? wanted : undefined}
-    />
+    <>
+      <ProductView
+        product={p}
+        t={t}
+        locale={locale}
+        origin={origin}
+        availability={availability}
+        bundles={bundleViews(p, locale, names)}
+        variantId={typeof wanted === 'string' ? wanted : undefined}
+      />
+      <RelatedProducts product={p} where={{ market: market.id, locale }} t={t} />
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
+import { RelatedProducts } from '@/app/(storefront)/_components/related-products';
 import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
 import { siteFor } from '@/app/storefront-cache/_lib/chrome';
@@ -39,14 +40,18 @@ export default async function CachedProductPage({ params }: Props) {
   // would be kept as long as the page, so the page shows the product's own statuses and the
   // browser asks for live ones as it opens (product-purchase.tsx).
   const names = await nameBundleItems(p.bundles, where);
+  const t = dictionary(uiLanguage(locale));
   return (
-    <ProductView
-      product={p}
-      t={dictionary(uiLanguage(locale))}
-      locale={locale}
-      origin={originOf(origin)}
-      availability={null}
-      bundles={bundleViews(p, locale, names)}
-    />
+    <>
+      <ProductView
+        product={p}
+        t={t}
+        locale={locale}
+        origin={originOf(origin)}
+        availability={null}
+        bundles={bundleViews(p, locale, names)}
+      />
+      <RelatedProducts product={p} where={where} t={t} required />
+    </>
   );
 }

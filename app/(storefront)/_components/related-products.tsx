@@ -1,0 +1,34 @@
+import type { Product } from '@/lib/contract/catalog';
+import { searchProducts } from '@/lib/site-client';
+import { fill, type Dictionary } from '../_lib/i18n';
+import { ProductGrid } from './product-card';
+
+const SHOWN = 4;
+
+type Props = {
+  product: Product;
+  where: { market: string; locale: string };
+  t: Dictionary;
+  /**
+   * A cached page must not keep a page without the section for the whole catalog version,
+   * so there a failed read throws (and nothing is cached); a page rendered on request
+   * simply shows no section.
+   */
+  required?: boolean;
+};
+
+/** "More from <collection>": other products of the product's first collection, one list read. */
+export async function RelatedProducts({ product, where, t, required = false }: Props) {
+  const collection = product.collections[0];
+  if (!collection) return null;
+  const read = searchProducts({ ...where, collection: collection.handle, limit: SHOWN + 1 });
+  const page = required ? await read : await read.catch(() => null);
+  const others = (page?.data ?? []).filter((p) => p.handle !== product.handle).slice(0, SHOWN);
+  if (others.length === 0) return null;
+  return (
+    <section className="related" aria-labelledby="related-title">
+      <h2 id="related-title">{fill(t.moreFrom, { collection: collection.title })}</h2>
+      <ProductGrid products={others} locale={where.locale} t={t} heading="h3" />
+    </section>
+  );
+}
