@@ -19,11 +19,11 @@ export type Shop = {
   t: Dictionary;
 };
 
-/** The Site (name, markets, defaults), once per request; markets named in the Site's default locale. */
+/**
+ * The Site (name, markets, defaults), once per request. Its markets are named in the Site's
+ * default locale; the chrome names them in the page's locale from the snapshot instead.
+ */
 export const site = cache(() => fetchSite());
-
-/** The Site with its markets named in `locale`, once per request and locale. */
-const siteIn = cache((locale: string) => fetchSite(locale));
 
 /**
  * The shop for a wanted market and locale: the pair when the Site still offers it, else the
@@ -43,19 +43,12 @@ export function shopIn(of: Site, wanted: { market?: string; locale?: string; acc
  */
 export const shop = cache(async (): Promise<Shop> => {
   const [current, jar, list] = await Promise.all([site(), cookies(), headers()]);
-  const chosen = shopIn(current, {
+  return shopIn(current, {
     market: jar.get(MARKET_COOKIE)?.value,
     locale: jar.get(LOCALE_COOKIE)?.value,
     acceptLanguage: list.get('accept-language'),
   });
-  return namedInLocale(chosen);
 });
-
-/** The same shop with the Site's markets (switcher, footer) named in its locale. */
-export async function namedInLocale(chosen: Shop): Promise<Shop> {
-  if (chosen.locale === chosen.site.locale) return chosen;
-  return shopIn(await siteIn(chosen.locale), { market: chosen.market.id, locale: chosen.locale });
-}
 
 /** The storefront snapshot (navigation + featured) for the shopper's market, once per request. */
 export const snapshot = cache(async () => {

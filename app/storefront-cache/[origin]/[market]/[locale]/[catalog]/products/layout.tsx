@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
 import { fetchStorefront } from '@/lib/site-client';
 import { ShopChrome } from '@/app/(storefront)/_components/shop-chrome';
-import { namedInLocale, shopIn, site } from '@/app/(storefront)/_lib/shop';
+import { shopIn, site } from '@/app/(storefront)/_lib/shop';
 import type { CachedPageParams } from '@/app/storefront-cache/_lib/params';
 
 export const dynamic = 'force-static';
@@ -14,13 +14,12 @@ export const dynamic = 'force-static';
  */
 export default async function CachedChromeLayout({ children, params }: { children: ReactNode; params: Promise<CachedPageParams> }) {
   const { market, locale } = await params;
-  const chosen = shopIn(await site(), { market, locale });
+  const current = shopIn(await site(), { market, locale });
   // The proxy picks pairs the Site offers; a pair it no longer offers is no page.
-  if (chosen.market.id !== market || chosen.locale !== locale) notFound();
-  const current = await namedInLocale(chosen);
-  const { navigation } = await fetchStorefront({ market, locale });
+  if (current.market.id !== market || current.locale !== locale) notFound();
+  const { navigation, markets } = await fetchStorefront({ market, locale });
   return (
-    <ShopChrome shop={current} navigation={navigation} cartCount={null}>
+    <ShopChrome shop={current} navigation={navigation} markets={markets} cartCount={null}>
       {children}
     </ShopChrome>
   );
