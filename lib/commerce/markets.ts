@@ -92,12 +92,12 @@ export async function chooseMarket(
 }
 
 /**
- * A locale the Site offers in any market (GET /site names its markets in it), matched without
- * regard to case; the Site's default locale when none is asked for.
+ * A locale the Site offers in any market, or its default locale (GET /site names its markets
+ * in it), matched without regard to case; the Site's default locale when none is asked for.
  */
 export function chooseSiteLocale(all: MarketInfo[], site: SiteContext['site'], requested: string | undefined): string {
   if (requested === undefined) return site.defaultLocale;
-  const offered = [...new Set(all.flatMap((m) => m.locales))];
+  const offered = [...new Set([site.defaultLocale, ...all.flatMap((m) => m.locales)])];
   const locale = offered.find((l) => l.toLowerCase() === requested.toLowerCase());
   if (!locale) {
     throw new DomainError('unsupported_locale', `The Site does not offer locale "${requested.slice(0, 64)}".`, {
