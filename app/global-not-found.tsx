@@ -45,12 +45,15 @@ export default async function GlobalNotFound() {
       </html>
     );
   }
-  const [navigation, cart] = await Promise.all([snapshot().then((s) => s.navigation, () => []), readCart().catch(() => null)]);
+  const [{ navigation, markets }, cart] = await Promise.all([
+    snapshot().then((s) => ({ navigation: s.navigation, markets: s.markets }), () => ({ navigation: [], markets: undefined })),
+    readCart().catch(() => null),
+  ]);
   return (
     <html lang={context.locale}>
       <body>
         <Providers dictionary={context.t}>
-          <ShopChrome shop={context} navigation={navigation} cartCount={cart ? itemCount(cart) : null}>
+          <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={cart ? itemCount(cart) : null}>
             <ShopNotFound />
           </ShopChrome>
         </Providers>

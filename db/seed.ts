@@ -11,7 +11,7 @@ import { DEMO_BUNDLES, DEMO_COLLECTIONS, DEMO_PRODUCTS } from './seed/catalog-de
 import { OUTLET_COLLECTIONS, OUTLET_PRODUCTS } from './seed/catalog-outlet';
 import { SEED_BASE_TIME, seedId } from './seed/ids';
 import { pickupPointRows } from './seed/pickup-points';
-import { DEMO_SITE, OUTLET_SITE, SHIPPING_RATES, shippingRateId, type SiteDef } from './seed/sites';
+import { DEMO_SITE, OUTLET_SITE, SHIPPING_RATES, copyLanguage, shippingRateId, type SiteDef } from './seed/sites';
 
 /**
  * The deterministic demo (docs/operating.md, "The demo shop"): two Sites, `demo` and `outlet`, with the same
@@ -63,7 +63,7 @@ export const WIPE_ORDER: SQLiteTable[] = [
   schema.productVariants, schema.products,
   schema.shippingRates, schema.addressBook, schema.pickupPoints,
   schema.notificationFlows, schema.credentials,
-  schema.marketLocales, schema.marketCountries, schema.markets, schema.sites,
+  schema.marketTranslations, schema.marketLocales, schema.marketCountries, schema.markets, schema.sites,
 ];
 
 /**
@@ -178,6 +178,8 @@ async function insertSite(tx: Transaction, { def, site, rows }: BuiltSite, check
     m.countries.map((country, i) => ({ siteId: site.id, country, marketId: m.id, position: i + 1 }))));
   n += await insertChunked(tx, schema.marketLocales, def.markets.flatMap((m) =>
     m.locales.map((locale, i) => ({ siteId: site.id, marketId: m.id, locale, position: i + 1 }))));
+  n += await insertChunked(tx, schema.marketTranslations, def.markets.flatMap((m) =>
+    site.locales.map((locale) => ({ siteId: site.id, marketId: m.id, locale, name: m.names[copyLanguage(locale)] }))));
   n += await insertChunked(tx, schema.notificationFlows, def.flows.map((f) => ({
     id: seedId('flow', def.handle, f.handle), siteId: site.id, handle: f.handle, kind: 'stock' as const,
     channel: f.channel, enabled: f.enabled, isDefault: f.isDefault,

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { authEpoch, credentials, inventoryLevels, markets, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
+import { authEpoch, credentials, inventoryLevels, marketTranslations, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
 import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/platform/cache/memo';
@@ -142,7 +142,9 @@ describe('catalog caches', () => {
     const featured = before.featured[0]!;
     const [row] = await other.select({ id: products.id }).from(products).where(and(eq(products.siteId, site.id), eq(products.handle, featured.handle)));
     await other.update(productTranslations).set({ title: 'Brand new title' }).where(eq(productTranslations.productId, row!.id));
-    await other.update(markets).set({ name: 'Sverige (renamed)' }).where(and(eq(markets.siteId, site.id), eq(markets.id, 'se')));
+    // the name shown in sv-SE is its translation (market_translations), whose triggers move the version too
+    await other.update(marketTranslations).set({ name: 'Sverige (renamed)' })
+      .where(and(eq(marketTranslations.siteId, site.id), eq(marketTranslations.marketId, 'se'), eq(marketTranslations.locale, 'sv-SE')));
 
     const after = await readStorefrontSnapshot(database, await request(), {});
     expect(after.version).not.toBe(before.version);

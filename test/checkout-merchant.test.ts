@@ -64,7 +64,7 @@ describe('change country', () => {
 
     const { session: moved, quote } = await changeCheckoutCountry(database, demo.site, session.id, 'de');
     expect(moved).toMatchObject({ marketId: 'de', currency: 'EUR', locale: 'de-DE', deliveryOption: null, shipping: null, shippingAddress: null });
-    expect(moved.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.title])).toEqual([[mug, 2, await price(mug, 'de'), 'Fjord Keramikbecher — White']]);
+    expect(moved.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.title])).toEqual([[mug, 2, await price(mug, 'de'), 'Fjord Keramikbecher — Weiß']]);
     expect(moved.total).toBe(2 * (await price(mug, 'de')));
     expect(quote.previousTotal).toEqual({ amount: (previous / 100).toFixed(2), currency: 'SEK' });
     expect(quote.total).toEqual({ amount: (moved.total / 100).toFixed(2), currency: 'EUR' });

@@ -75,8 +75,9 @@ describe('creating a session', () => {
     const [mugPrice, totePrice] = [await price(mug, 'se'), await price(tote, 'se')];
     expect(view).toMatchObject({ status: 'open', market: 'se', locale: 'sv-SE', currency: 'SEK', email: null, deliveryOption: null });
     expect(view.lines.map((l) => [l.variantId, l.quantity, l.title])).toEqual([
-      [mug, 3, 'Fjord keramikmugg — White'],
-      [tote, 1, 'Tygkasse i linne — Natural'],
+      // titled in the session's locale, option values too
+      [mug, 3, 'Fjord keramikmugg — Vit'],
+      [tote, 1, 'Tygkasse i linne — Natur'],
     ]);
     const subtotal = mugPrice * 3 + totePrice;
     expect(session).toMatchObject({ subtotal, shipping: null, total: subtotal, tax: Math.round((subtotal * 2500) / 12500) });

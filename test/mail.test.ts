@@ -219,6 +219,9 @@ describe('back in stock', () => {
     expect(header(en.raw, 'Subject')).toContain('Aurora Wool Throw');
     const sv = part(mailsTo(activeSv)[0]!.raw, 'text/plain')!;
     expect(sv).toContain('Aurora ullpläd');
+    // the variant named in the subscriber's language too (stored as "Grey" or "Ochre")
+    expect(sv).toMatch(/Grå|Ockra/);
+    expect(part(en.raw, 'text/plain')).toMatch(/Grey|Ochre/);
     const productLink = new URL(links(sv).find((l) => l.includes('/visit?'))!);
     expect(productLink.origin).toBe(ORIGIN);
     expect(Object.fromEntries(productLink.searchParams)).toEqual({ market: 'se', locale: 'sv-SE', to: `/products/aurora-wool-throw?variant=${variant.id}` });

@@ -202,12 +202,13 @@ describe('product filters and facets', () => {
     { query: { available: 'true' }, filter: () => ({ available: true }) },
     { query: { priceMin: '199', priceMax: '499.00' }, filter: () => ({ min: 19900, max: 49900 }) },
     { query: { priceMax: '149' }, filter: () => ({ max: 14900 }) },
-    { query: { option: ['Color:Sand'] }, filter: () => ({ options: { Color: ['Sand'] } }) },
-    { query: { option: ['Color:Sand', 'Color:White'] }, filter: () => ({ options: { Color: ['Sand', 'White'] } }) },
+    // in the default locale, sv-SE, options are named and filtered as the shop shows them
+    { query: { option: ['Färg:Sand'] }, filter: () => ({ options: { 'Färg': ['Sand'] } }) },
+    { query: { option: ['Färg:Sand', 'Färg:Vit'] }, filter: () => ({ options: { 'Färg': ['Sand', 'Vit'] } }) },
     // different options AND: no demo product has both a colour and a size
-    { query: { option: ['Color:Sand', 'Size:Large'] }, filter: () => ({ options: { Color: ['Sand'], Size: ['Large'] } }), empty: true },
+    { query: { option: ['Färg:Sand', 'Storlek:Stor'] }, filter: () => ({ options: { 'Färg': ['Sand'], Storlek: ['Stor'] } }), empty: true },
     { query: { collection: 'kitchen' }, filter: () => ({ collection: kitchen }) },
-    { query: { collection: 'kitchen', available: 'true', option: ['Color:White'], priceMin: '100' }, filter: () => ({ collection: kitchen, available: true, options: { Color: ['White'] }, min: 10000 }) },
+    { query: { collection: 'kitchen', available: 'true', option: ['Färg:Vit'], priceMin: '100' }, filter: () => ({ collection: kitchen, available: true, options: { 'Färg': ['Vit'] }, min: 10000 }) },
   ];
 
   it('each filter and combination matches a brute-force count, across pages and sorts', async () => {
@@ -240,7 +241,7 @@ describe('product filters and facets', () => {
       expect(facets.price && [Math.round(Number(facets.price.min.amount) * 100), Math.round(Number(facets.price.max.amount) * 100)], JSON.stringify(query)).toEqual(
         priced.length ? [Math.min(...priced), Math.max(...priced)] : null,
       );
-      for (const name of ['Color', 'Size']) {
+      for (const name of ['Färg', 'Storlek']) {
         const counts: Record<string, number> = {};
         for (const p of catalog.filter((x) => passes(x, f, `option:${name}`))) {
           for (const value of new Set(p.variants.map((v) => v.options[name]).filter(Boolean))) counts[value!] = (counts[value!] ?? 0) + 1;

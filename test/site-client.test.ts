@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 const site = {
-  id: 'site_1', handle: 'demo', name: 'Demo', defaultMarket: 'se', defaultLocale: 'sv-SE',
+  id: 'site_1', handle: 'demo', name: 'Demo', defaultMarket: 'se', defaultLocale: 'sv-SE', locale: 'sv-SE',
   markets: [{ id: 'se', name: 'Sweden', countries: ['SE'], currency: 'SEK', locales: ['sv-SE'], defaultLocale: 'sv-SE', taxInclusive: true }],
 };
 

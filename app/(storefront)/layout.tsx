@@ -49,12 +49,16 @@ export default async function StorefrontLayout({ children }: { children: ReactNo
     );
   }
   // Navigation is chrome: if it fails the page below still gets its chance to render.
-  const [navigation, cart] = await Promise.all([snapshot().then((s) => s.navigation, () => []), readCart()]);
+  // The snapshot also names the markets in the shopper's locale (switcher, footer).
+  const [{ navigation, markets }, cart] = await Promise.all([
+    snapshot().then((s) => ({ navigation: s.navigation, markets: s.markets }), () => ({ navigation: [], markets: undefined })),
+    readCart(),
+  ]);
   return (
     <html lang={context.locale}>
       <body>
         <Providers dictionary={context.t}>
-          <ShopChrome shop={context} navigation={navigation} cartCount={itemCount(cart)}>
+          <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={itemCount(cart)}>
             {children}
           </ShopChrome>
         </Providers>

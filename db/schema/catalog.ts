@@ -28,6 +28,12 @@ export const productTranslations = sqliteTable('product_translations', {
   description: text().notNull(),
   seoTitle: text(),
   seoDescription: text(),
+  /**
+   * JSON: the product's option names and values in this locale, keyed by the stored
+   * (canonical) ones: { Color: { name: 'Färg', values: { White: 'Vit' } } }. Null or a
+   * missing entry: the Site's default locale's text, else the stored one.
+   */
+  options: text({ mode: 'json' }).$type<Record<string, { name?: string; values?: Record<string, string> }>>(),
 }, (t) => [
   // a product's text in the requested locale (or the Site's default)
   primaryKey({ columns: [t.productId, t.locale] }),

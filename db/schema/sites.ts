@@ -39,6 +39,17 @@ export const markets = sqliteTable('markets', {
   position: integer().notNull(),
 }, (t) => [primaryKey({ columns: [t.siteId, t.id] })]);
 
+/** A market's name per locale; a locale without one shows the Site's default locale's, else markets.name. */
+export const marketTranslations = sqliteTable('market_translations', {
+  siteId: text().notNull().references(() => sites.id),
+  marketId: text().notNull(),
+  locale: text().notNull(),
+  name: text().notNull(),
+}, (t) => [
+  // a Site's market names, read with its markets
+  primaryKey({ columns: [t.siteId, t.marketId, t.locale] }),
+]);
+
 export const marketCountries = sqliteTable('market_countries', {
   siteId: text().notNull().references(() => sites.id),
   country: text().notNull(),

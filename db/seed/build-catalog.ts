@@ -2,6 +2,7 @@ import type * as schema from '../schema';
 import { CARE, CLOSINGS, KINDS } from './kinds';
 import { HOUR_MS, SEED_BASE_TIME, prng, randInt, seedId, slugify } from './ids';
 import { collectionImage, productImages } from './images';
+import { optionTexts } from './option-texts';
 import { SALE_TIER_STEP, tier } from './pricing';
 import { copyLanguage, type MarketId } from './sites';
 import type { BundleDef, CollectionDef, OptionDef, ProductDef, StockSpec } from './types';
@@ -87,6 +88,7 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
         description: [kind.line[lang], (kind.care ?? CARE[kind.category])[lang], closing?.[lang]].filter(Boolean).join(' '),
         seoTitle: `${title} | ${site.name}`,
         seoDescription: kind.line[lang],
+        options: optionTexts(def.options, lang),
       });
     }
 

@@ -4,6 +4,8 @@ export type MarketId = 'se' | 'de' | 'us';
 export type MarketDef = {
   id: MarketId;
   name: string;
+  /** The name in each copy language (market_translations, one row per locale of the Site). */
+  names: { en: string; sv: string; de: string };
   currency: 'SEK' | 'EUR' | 'USD';
   countries: string[];
   locales: string[];
@@ -24,15 +26,15 @@ export type SiteDef = {
 };
 
 const SE: MarketDef = {
-  id: 'se', name: 'Sweden', currency: 'SEK', countries: ['SE'], locales: ['sv-SE', 'en-SE'],
+  id: 'se', name: 'Sweden', names: { en: 'Sweden', sv: 'Sverige', de: 'Schweden' }, currency: 'SEK', countries: ['SE'], locales: ['sv-SE', 'en-SE'],
   defaultLocale: 'sv-SE', taxInclusive: true, taxRateBp: 2500,
 };
 const DE: MarketDef = {
-  id: 'de', name: 'Germany & Austria', currency: 'EUR', countries: ['DE', 'AT'], locales: ['de-DE', 'en-DE'],
+  id: 'de', name: 'Germany & Austria', names: { en: 'Germany & Austria', sv: 'Tyskland och Österrike', de: 'Deutschland & Österreich' }, currency: 'EUR', countries: ['DE', 'AT'], locales: ['de-DE', 'en-DE'],
   defaultLocale: 'de-DE', taxInclusive: true, taxRateBp: 1900,
 };
 const US: MarketDef = {
-  id: 'us', name: 'United States', currency: 'USD', countries: ['US'], locales: ['en-US'],
+  id: 'us', name: 'United States', names: { en: 'United States', sv: 'USA', de: 'Vereinigte Staaten' }, currency: 'USD', countries: ['US'], locales: ['en-US'],
   defaultLocale: 'en-US', taxInclusive: false, taxRateBp: 0,
 };
 

@@ -11,8 +11,9 @@ function patch(request: APIRequestContext, id: string, data: unknown, headers: R
   return request.patch(`${V1}${PATH}/${id}`, { headers: auth(token, { 'Content-Type': 'application/json', ...headers }), data: JSON.stringify(data), failOnStatusCode: false });
 }
 
+/** The variants in the market's English locale, so they are found by their stored (English) titles. */
 async function prices(request: APIRequestContext, handle: string, market: string) {
-  const res = await get(request, `/commerce/products/${handle}?market=${market}`);
+  const res = await get(request, `/commerce/products/${handle}?market=${market}&locale=en-${market.toUpperCase()}`);
   expect(res.status()).toBe(200);
   return Product.parse(await res.json()).variants;
 }

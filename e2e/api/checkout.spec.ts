@@ -29,8 +29,9 @@ let fixture: Fixture | undefined;
 
 const minor = (amount: string) => Number(amount.replace('.', ''));
 
-async function product(request: APIRequestContext, handle: string, token = creds().core) {
-  const res = await get(request, `/commerce/products/${handle}`, token);
+/** A product, by default in en-SE, so its variants are found by their stored (English) titles. */
+async function product(request: APIRequestContext, handle: string, token = creds().core, query = 'locale=en-SE') {
+  const res = await get(request, `/commerce/products/${handle}?${query}`, token);
   expect(res.status(), await res.text()).toBe(200);
   return Product.parse(await res.json());
 }
@@ -94,7 +95,7 @@ test.describe(`POST ${PATH}`, () => {
 
   test('prices in the requested market; US adds (zero) tax on top', async ({ request }) => {
     const f = await fixtures(request);
-    const us = await product(request, 'fjord-ceramic-mug?market=us');
+    const us = await product(request, 'fjord-ceramic-mug', creds().core, 'market=us');
     const res = await post(request, PATH, { lines: [{ variantId: f.mugWhite, quantity: 2 }], market: 'us' }, creds().core);
     expect(res.status()).toBe(201);
     const session = CheckoutSession.parse(await res.json());

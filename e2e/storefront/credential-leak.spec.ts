@@ -70,10 +70,10 @@ test.describe('the Site credential stays on the server', () => {
       await expect(page.getByRole('listbox', { name: /Förslag|Suggestions/ })).toBeVisible({ timeout: 3_000 });
     }).toPass({ timeout: 30_000 });
     await openProduct(page, '/products/linen-tote-bag');
-    await page.getByRole('radio', { name: /Natural/ }).check();
+    await page.getByRole('radio', { name: /^Natur/ }).check(); // Natural, or Natur in Swedish
     await page.getByRole('button', { name: /varukorgen|Add to cart/ }).click();
     await expect(page.getByRole('link', { name: /^(Varukorg|Cart) 1$/ })).toBeVisible();
-    await page.getByRole('radio', { name: /Black/ }).check();
+    await page.getByRole('radio', { name: /Black|Svart/ }).check();
     await page.goto('/cart');
     await page.getByRole('button', { name: /Till kassan|Checkout/ }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_/);

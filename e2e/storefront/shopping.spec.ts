@@ -173,7 +173,8 @@ test.describe('product page and cart', () => {
     await expect(price).toContainText('kr');
     await expect(page.getByRole('button', { name: 'Lägg i varukorgen' })).toBeVisible();
 
-    await page.getByLabel('Land / region och språk').selectOption({ label: 'Germany & Austria (EUR) · Deutsch' });
+    // market names are in the page's language too
+    await page.getByLabel('Land / region och språk').selectOption({ label: 'Tyskland och Österrike (EUR) · Deutsch' });
     await page.getByRole('button', { name: 'Byt' }).click();
     await expect(price).toContainText('€');
     await expect(page.getByRole('button', { name: 'In den Warenkorb' })).toBeVisible();
@@ -183,7 +184,7 @@ test.describe('product page and cart', () => {
     await expect(page.getByLabel('Land / Region und Sprache')).toHaveValue('de|de-DE');
     await shot(page, testInfo, 'product-de');
 
-    await page.getByLabel('Land / Region und Sprache').selectOption({ label: 'United States (USD) · English' });
+    await page.getByLabel('Land / Region und Sprache').selectOption({ label: 'Vereinigte Staaten (USD) · English' });
     await page.getByRole('button', { name: 'Übernehmen' }).click();
     await expect(price).toContainText('$');
     await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();

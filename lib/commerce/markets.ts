@@ -1,12 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
-import { marketCountries, marketLocales, markets } from '@/db/schema';
+import { marketCountries, marketLocales, markets, marketTranslations } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { Market } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { cacheable, versionKey } from '@/lib/platform/cache/memo';
 import { DomainError } from '@/lib/platform/errors';
 
-export type MarketInfo = Market & { taxRateBp: number };
+/** `name` is the stored one; `names` the market's name per locale (see marketName). */
+export type MarketInfo = Market & { taxRateBp: number; names: Record<string, string> };
 export type MarketChoice = { market: MarketInfo; locale: string; markets: MarketInfo[] };
 
 /**
@@ -36,10 +37,11 @@ export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promis
 }
 
 async function queryMarkets(database: DbOrTx, siteId: string): Promise<MarketInfo[]> {
-  const [rows, countries, locales] = await Promise.all([
+  const [rows, countries, locales, names] = await Promise.all([
     database.select().from(markets).where(eq(markets.siteId, siteId)).orderBy(asc(markets.position)),
     database.select().from(marketCountries).where(eq(marketCountries.siteId, siteId)).orderBy(asc(marketCountries.position)),
     database.select().from(marketLocales).where(eq(marketLocales.siteId, siteId)).orderBy(asc(marketLocales.position)),
+    database.select().from(marketTranslations).where(eq(marketTranslations.siteId, siteId)),
   ]);
   return rows.map((m) => ({
     id: m.id,
@@ -50,6 +52,7 @@ async function queryMarkets(database: DbOrTx, siteId: string): Promise<MarketInf
     defaultLocale: m.defaultLocale,
     taxInclusive: m.taxInclusive,
     taxRateBp: m.taxRateBp,
+    names: Object.fromEntries(names.filter((n) => n.marketId === m.id).map((n) => [n.locale, n.name])),
   }));
 }
 
@@ -88,12 +91,34 @@ export async function chooseMarket(
   return { market, locale, markets: all };
 }
 
+/**
+ * A locale the Site offers in any market, or its default locale (GET /site names its markets
+ * in it), matched without regard to case; the Site's default locale when none is asked for.
+ */
+export function chooseSiteLocale(all: MarketInfo[], site: SiteContext['site'], requested: string | undefined): string {
+  if (requested === undefined) return site.defaultLocale;
+  const offered = [...new Set([site.defaultLocale, ...all.flatMap((m) => m.locales)])];
+  const locale = offered.find((l) => l.toLowerCase() === requested.toLowerCase());
+  if (!locale) {
+    throw new DomainError('unsupported_locale', `The Site does not offer locale "${requested.slice(0, 64)}".`, {
+      errors: [{ pointer: '#/query/locale', code: 'unsupported_locale', detail: `Offered: ${offered.join(', ')}.` }],
+    });
+  }
+  return locale;
+}
+
 /** The market of a Site that serves a country, if any. */
 export async function marketForCountry(database: DbOrTx, site: SiteContext['site'], country: string): Promise<MarketInfo | undefined> {
   const all = await loadMarkets(database, site);
   return all.find((m) => m.countries.includes(country.toUpperCase()));
 }
 
-export function publicMarket(m: MarketInfo): Market {
-  return { id: m.id, name: m.name, countries: m.countries, currency: m.currency, locales: m.locales, defaultLocale: m.defaultLocale, taxInclusive: m.taxInclusive };
+/** The market's name in the locale, else in the Site's default locale, else the stored one (as product titles fall back). */
+export function marketName(m: MarketInfo, locale: string, fallback: string): string {
+  return m.names[locale] ?? m.names[fallback] ?? m.name;
+}
+
+/** The market as the API shows it, named in `locale` (see marketName). */
+export function publicMarket(m: MarketInfo, locale: string, fallback: string): Market {
+  return { id: m.id, name: marketName(m, locale, fallback), countries: m.countries, currency: m.currency, locales: m.locales, defaultLocale: m.defaultLocale, taxInclusive: m.taxInclusive };
 }

@@ -92,12 +92,33 @@ export const CatalogVariant = z
   .meta({ id: 'CatalogVariant' });
 export type CatalogVariant = z.infer<typeof CatalogVariant>;
 
+const OptionText = z.string().min(1, 'a text').max(100, 'at most 100 characters');
+
+/** A locale's texts of a product's options, keyed by the option names and values of `options`. */
+export const OptionTexts = z
+  .record(
+    z.string(),
+    z
+      .object({
+        name: OptionText.optional().meta({ description: 'The option\'s name in this locale.' }),
+        values: z.record(z.string(), OptionText).optional().meta({ description: 'Value (as in `options`) → its text in this locale.' }),
+      })
+      .strict(),
+  )
+  .meta({
+    id: 'CatalogOptionTexts',
+    description: 'Option name (as in the product\'s `options`) → its name and values in this locale. A name or value left out shows as in `options`.',
+    example: { Color: { name: 'Färg', values: { White: 'Vit', Sand: 'Sand' } } },
+  });
+export type OptionTexts = z.infer<typeof OptionTexts>;
+
 export const ProductTexts = z
   .object({
     title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
     description: z.string().max(20_000, 'at most 20000 characters').meta({ description: 'Plain text; a blank line starts a new paragraph.' }),
     seoTitle: z.string().max(300, 'at most 300 characters').nullable().optional(),
     seoDescription: z.string().max(1000, 'at most 1000 characters').nullable().optional(),
+    options: OptionTexts.optional(),
   })
   .strict();
 
@@ -142,14 +163,27 @@ export const CatalogCollection = z
   .meta({ id: 'CatalogCollection' });
 export type CatalogCollection = z.infer<typeof CatalogCollection>;
 
+export const CatalogMarket = z
+  .object({
+    id: MarketCode,
+    currency: CurrencyCode,
+    names: z
+      .record(LocaleCode, z.string().min(1, 'a name').max(100, 'at most 100 characters'))
+      .optional()
+      .meta({ description: 'Locale → the market\'s name in it. Leave out to keep the shop\'s names; given, the market has exactly these.' }),
+  })
+  .strict()
+  .meta({ id: 'CatalogMarket' });
+export type CatalogMarket = z.infer<typeof CatalogMarket>;
+
 export const CatalogDocument = z
   .object({
     format: z.literal(CATALOG_FORMAT, `"${CATALOG_FORMAT}"`),
     version: z.literal(CATALOG_FORMAT_VERSION, `${CATALOG_FORMAT_VERSION}`),
     site: CatalogHandle.meta({ description: 'The Site it was exported from (informative; import names its target).' }),
     markets: z
-      .array(z.object({ id: MarketCode, currency: CurrencyCode }).strict())
-      .meta({ description: 'The Site\'s markets at export (informative; prices are checked against the target Site).' }),
+      .array(CatalogMarket)
+      .meta({ description: 'The Site\'s markets at export (prices are checked against the target Site; `names`, when given, are imported).' }),
     products: z.array(CatalogProduct),
     collections: z.array(CatalogCollection).meta({ description: 'In storefront navigation order.' }),
   })

@@ -4,7 +4,7 @@ import { AvailabilityStatus, Handle, Image, Money, page, Timestamp } from './com
 export const Market = z
   .object({
     id: z.string(),
-    name: z.string(),
+    name: z.string().meta({ description: 'The market\'s name in the answer\'s locale, else in the Site\'s default locale.' }),
     countries: z.array(z.string()),
     currency: z.string(),
     locales: z.array(z.string()),
@@ -21,6 +21,7 @@ export const Site = z
     name: z.string(),
     defaultMarket: z.string(),
     defaultLocale: z.string(),
+    locale: z.string().meta({ description: 'The locale the markets are named in: `locale` as asked for, else the Site\'s default locale.' }),
     markets: z.array(Market),
   })
   .meta({ id: 'Site' });
@@ -46,8 +47,8 @@ export const Variant = z
   .object({
     id: z.string(),
     sku: z.string(),
-    title: z.string(),
-    options: z.record(z.string(), z.string()),
+    title: z.string().meta({ description: 'In the locale: a title made of the option values ("White / S") is built from the localized values; a title of its own is shown as stored.' }),
+    options: z.record(z.string(), z.string()).meta({ description: 'Option name → value, both in the locale (as the product\'s `options` name them).' }),
     price: Money,
     compareAtPrice: Money.nullable(),
     availability: AvailabilityStatus,
@@ -58,7 +59,12 @@ export const Variant = z
   .meta({ id: 'Variant' });
 export type Variant = z.infer<typeof Variant>;
 
-export const ProductOption = z.object({ name: z.string(), values: z.array(z.string()) }).meta({ id: 'ProductOption' });
+export const ProductOption = z
+  .object({ name: z.string(), values: z.array(z.string()) })
+  .meta({
+    id: 'ProductOption',
+    description: 'An option and its values in the locale (else the Site\'s default locale, else as stored), in display order. The `option` filter and facets use these texts.',
+  });
 
 export const Bundle = z
   .object({
@@ -171,8 +177,8 @@ export const ProductFacets = z
   .object({
     options: z.array(
       z.object({
-        name: z.string(),
-        values: z.array(z.object({ value: z.string(), count: z.number().int().meta({ description: 'Products with a variant of this value.' }) })),
+        name: z.string().meta({ description: 'The option name in the locale, as products show it.' }),
+        values: z.array(z.object({ value: z.string().meta({ description: 'In the locale; send `option=name:value` back to filter.' }), count: z.number().int().meta({ description: 'Products with a variant of this value.' }) })),
       }),
     ),
     availability: z.object({

@@ -16,8 +16,9 @@ function filterQuery(filter: ProductFilterArgs) {
   return { handles: list(filter.handles), variantIds: list(filter.variantIds) };
 }
 
-export async function fetchSite() {
-  return (await call(getSite)).data;
+/** The Site; its markets are named in `locale` (default: the Site's default locale). */
+export async function fetchSite(locale?: string) {
+  return (await call(getSite, { query: { locale } })).data;
 }
 
 export async function fetchStorefront(locality: Locality = {}) {

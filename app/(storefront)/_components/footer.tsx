@@ -4,9 +4,9 @@ import { fill } from '../_lib/i18n';
 import type { Shop } from '../_lib/shop';
 import { NewsletterForm } from './newsletter-form';
 
-type Props = { shop: Shop; navigation: { handle: string; title: string }[] };
+type Props = { shop: Shop; navigation: { handle: string; title: string }[]; marketName: string };
 
-export function Footer({ shop, navigation }: Props) {
+export function Footer({ shop, navigation, marketName }: Props) {
   const { t, site, market, locale } = shop;
   return (
     <footer className="site-footer">
@@ -35,7 +35,7 @@ export function Footer({ shop, navigation }: Props) {
           </nav>
         </div>
         <p className="fineprint">
-          © {site.name} · {market.name} · {market.currency} ·{' '}
+          © {site.name} · {marketName} · {market.currency} ·{' '}
           {/* A first visit follows the browser's language, so say which one this is. */}
           {fill(t.shownIn, { language: formatLanguage(locale, locale) })}
         </p>

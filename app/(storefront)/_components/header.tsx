@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import type { Market } from '@/lib/contract/catalog';
 import type { Shop } from '../_lib/shop';
 import { CartLink } from './cart-link';
 import { MarketSwitcher } from './market-switcher';
@@ -6,9 +7,9 @@ import { NavLinks } from './nav-links';
 import { SearchBox } from './search-box';
 
 /** `cartCount` null: a cached page, which learns the count in the browser. */
-type Props = { shop: Shop; navigation: { handle: string; title: string }[]; cartCount: number | null };
+type Props = { shop: Shop; navigation: { handle: string; title: string }[]; markets: Market[]; cartCount: number | null };
 
-export function Header({ shop, navigation, cartCount }: Props) {
+export function Header({ shop, navigation, markets, cartCount }: Props) {
   const { t, site, market, locale } = shop;
   const links = [{ href: '/products', title: t.allProducts }, ...navigation.map((c) => ({ href: `/collections/${c.handle}`, title: c.title }))];
   return (
@@ -17,7 +18,7 @@ export function Header({ shop, navigation, cartCount }: Props) {
       <div className="topbar">
         <div className="container">
           <p>{t.heroTitle}</p>
-          <MarketSwitcher markets={site.markets} market={market.id} locale={locale} label={t.marketAndLanguage} apply={t.apply} />
+          <MarketSwitcher markets={markets} market={market.id} locale={locale} label={t.marketAndLanguage} apply={t.apply} />
         </div>
       </div>
       <header className="site-header">

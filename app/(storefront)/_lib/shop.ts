@@ -19,7 +19,10 @@ export type Shop = {
   t: Dictionary;
 };
 
-/** The Site (name, markets, defaults), once per request. */
+/**
+ * The Site (name, markets, defaults), once per request. Its markets are named in the Site's
+ * default locale; the chrome names them in the page's locale from the snapshot instead.
+ */
 export const site = cache(() => fetchSite());
 
 /**

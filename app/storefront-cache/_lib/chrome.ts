@@ -31,6 +31,10 @@ export function siteFor(catalog: string): Promise<Site> {
   return once(`site|${catalog}`, () => fetchSite());
 }
 
-export function navigationFor(catalog: string, market: string, locale: string) {
-  return once(`navigation|${catalog}|${market}|${locale}`, async () => (await fetchStorefront({ market, locale })).navigation);
+/** The snapshot's navigation and market names (the header's and footer's) for the key. */
+export function snapshotFor(catalog: string, market: string, locale: string) {
+  return once(`snapshot|${catalog}|${market}|${locale}`, async () => {
+    const { navigation, markets } = await fetchStorefront({ market, locale });
+    return { navigation, markets };
+  });
 }

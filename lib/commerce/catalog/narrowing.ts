@@ -5,6 +5,7 @@ import type { ProductNarrowingQuery } from '@/lib/contract/operations/reads';
 import { DomainError } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { minorDigits, toMoney } from '../money';
+import { chosenOptionTexts, displayedNameSql, displayedValueSql, displayedVariantOptions, type OptionTexts } from './option-texts';
 
 /**
  * The products list's narrowing filters (available, price range, options, collection) and
@@ -67,16 +68,20 @@ function someVariant(choice: MarketChoice, more: SQL, joins: SQL = sql``): SQL {
 const purchasable = sql`(il.policy <> 'deny' or il.quantity > 0)`;
 
 /** The filters as SQL conditions on products (validates the amounts: 422s). */
-export function narrowingConditions(siteId: string, choice: MarketChoice, filter: Narrowing): SQL[] {
+export function narrowingConditions(siteId: string, siteDefaultLocale: string, choice: MarketChoice, filter: Narrowing): SQL[] {
   const conditions: SQL[] = [];
   if (filter.available) conditions.push(someVariant(choice, purchasable, sql`inner join inventory_levels il on il.variant_id = v.id`));
   const range = priceRange(filter, choice);
   if (range) {
     conditions.push(someVariant(choice, sql`vp.amount >= ${range.min ?? 0} and vp.amount <= ${range.max ?? Number.MAX_SAFE_INTEGER}`));
   }
+  // Names and values are the displayed ones, in the locale (what facets and products show).
+  const texts = chosenOptionTexts(sql.raw('v.product_id'), choice.locale, siteDefaultLocale);
   for (const [name, values] of optionGroups(filter.option)) {
+    const shownName = displayedNameSql(texts, sql.raw('o.key'));
+    const shownValue = displayedValueSql(texts, sql.raw('o.key'), sql.raw('o.value'));
     conditions.push(
-      someVariant(choice, sql`o.key = ${name} and o.value in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`, sql`, json_each(v.options) o`),
+      someVariant(choice, sql`${shownName} = ${name} and ${shownValue} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`, sql`, json_each(v.options) o`),
     );
   }
   if (filter.collection !== undefined) {
@@ -102,18 +107,21 @@ type VariantFacts = { productId: string; options: Record<string, string>; amount
  * Facets over the products `base` selects (every condition but the narrowing filters), each
  * counted with every filter but its own. One read of the variants; counted here.
  */
-export async function facetsOf(database: DbOrTx, choice: MarketChoice, base: (SQL | undefined)[], filter: Narrowing): Promise<ProductFacets> {
+export async function facetsOf(database: DbOrTx, choice: MarketChoice, siteDefaultLocale: string, base: (SQL | undefined)[], filter: Narrowing): Promise<ProductFacets> {
   const where = base.filter((c): c is SQL => c !== undefined);
-  const rows = await database.all<{ product_id: string; options: string; amount: number; purchasable: number }>(sql`
-    select v.product_id, v.options, vp.amount, coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
+  const rows = await database.all<{ product_id: string; options: string; texts: string | null; amount: number; purchasable: number }>(sql`
+    select v.product_id, v.options, ${chosenOptionTexts(productId, choice.locale, siteDefaultLocale)} as texts, vp.amount,
+      coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
     from products
     inner join product_variants v on v.product_id = ${productId}
     inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
     left join inventory_levels il on il.variant_id = v.id
     where ${sql.join(where, sql` and `)}`);
+  // Counted under the displayed names and values, so a facet sent back as a filter matches.
   const byProduct = new Map<string, VariantFacts[]>();
   for (const r of rows) {
-    const facts = { productId: r.product_id, options: JSON.parse(r.options) as Record<string, string>, amount: r.amount, purchasable: r.purchasable === 1 };
+    const options = displayedVariantOptions(JSON.parse(r.options) as Record<string, string>, r.texts === null ? null : (JSON.parse(r.texts) as OptionTexts));
+    const facts = { productId: r.product_id, options, amount: r.amount, purchasable: r.purchasable === 1 };
     byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), facts]);
   }
   const range = priceRange(filter, choice);
@@ -123,7 +131,7 @@ export async function facetsOf(database: DbOrTx, choice: MarketChoice, base: (SQ
     (except === 'price' || !range || variants.some((v) => v.amount >= (range.min ?? 0) && v.amount <= (range.max ?? Number.MAX_SAFE_INTEGER))) &&
     [...groups].every(([name, values]) => except === `option:${name}` || variants.some((v) => values.includes(v.options[name]!)));
 
-  const names = [...new Set(rows.flatMap((r) => Object.keys(JSON.parse(r.options) as Record<string, string>)))].sort();
+  const names = [...new Set([...byProduct.values()].flatMap((variants) => variants.flatMap((v) => Object.keys(v.options))))].sort();
   const collator = new Intl.Collator(choice.locale, { numeric: true });
   const options = names.map((name) => {
     const counts = new Map<string, number>();

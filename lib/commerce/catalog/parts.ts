@@ -10,6 +10,7 @@ import type { ProductSummary, Variant } from '@/lib/contract/catalog';
 import { availabilityStatus, bestStatus } from '../availability';
 import { toMoney } from '../money';
 import type { MarketChoice } from '../markets';
+import { displayedVariantOptions, displayedVariantTitle, type OptionTexts, type ProductOptions } from './option-texts';
 
 export type ProductRow = typeof products.$inferSelect;
 type Translation = typeof productTranslations.$inferSelect;
@@ -197,10 +198,22 @@ export async function summarise(database: DbOrTx, rows: ProductRow[], choice: Ma
   });
 }
 
-/** Drops the internal minor-unit amount kept for sorting. */
-export function publicVariant(variant: Omit<Variant, 'image'> & { amount: number }, images: Image[]): Variant {
+/**
+ * The variant as the locale shows it (option names, values and a title built from them), without
+ * the internal minor-unit amount kept for sorting. Its image is matched on the stored values:
+ * alt texts are not per locale.
+ */
+export function publicVariant(
+  variant: Omit<Variant, 'image'> & { amount: number }, images: Image[], productOptions: ProductOptions, texts: OptionTexts | null | undefined,
+): Variant {
   const { id, sku, title, options, price, compareAtPrice, availability } = variant;
-  return { id, sku, title, options, price, compareAtPrice, availability, image: imageShowing(images, Object.values(options)) };
+  return {
+    id, sku,
+    title: displayedVariantTitle(title, options, productOptions, texts),
+    options: displayedVariantOptions(options, texts),
+    price, compareAtPrice, availability,
+    image: imageShowing(images, Object.values(options)),
+  };
 }
 
 function escapeRegExp(text: string): string {

@@ -11,6 +11,7 @@ import { isPublished } from '../published';
 import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
 import { searchConditions, sortedPageOfProducts, type SortedListRequest } from './search';
 import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
+import { displayedOptions } from './option-texts';
 import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
 type Site = SiteContext['site'];
@@ -62,8 +63,8 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
     title,
     description,
     images: images.get(row.id) ?? [],
-    options: row.options,
-    variants: vs.map((v) => publicVariant(v, images.get(row.id) ?? [])),
+    options: displayedOptions(row.options, text?.options),
+    variants: vs.map((v) => publicVariant(v, images.get(row.id) ?? [], row.options, text?.options)),
     bundles: bundleList,
     collections: memberOf,
     seo: { title: text?.seoTitle ?? title, description: text?.seoDescription ?? description.slice(0, 160) },
@@ -113,7 +114,7 @@ export type ProductListPage = Page<ProductSummary> & { facets?: ProductFacets };
 
 export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
   // Built (and its amounts checked: 422s) before the cache, so a bad request is never a cache entry.
-  const narrowing = narrowingConditions(site.id, choice, request);
+  const narrowing = narrowingConditions(site.id, site.defaultLocale, choice, request);
   if (!cacheable(database)) return readProductPage(database, site, choice, request, narrowing);
   const searched = request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
   const key = pageKey(database, 'products', site, choice, request, filterKey(request) + searched + narrowingKey(request));
@@ -131,8 +132,8 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
   if (!request.facets) return { data, page };
   const searched = request.q === undefined ? [] : await searchConditions(database, request.q, choice.locale, site.defaultLocale);
   // The collection is where the facets are counted, not a faceted choice: it always applies.
-  const inCollection = narrowingConditions(site.id, choice, { collection: request.collection });
-  return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...base, ...inCollection, ...searched], request) };
+  const inCollection = narrowingConditions(site.id, site.defaultLocale, choice, { collection: request.collection });
+  return { data, page, facets: await facetsOf(database, choice, site.defaultLocale, [isPublished(site.id), ...base, ...inCollection, ...searched], request) };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */
@@ -156,8 +157,8 @@ async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoic
     handle: row.handle,
     title: texts.get(row.id)?.title ?? row.handle,
     featuredImage: images.get(row.id)?.[0] ?? null,
-    options: row.options,
-    variants: (variants.get(row.id) ?? []).map((v) => publicVariant(v, images.get(row.id) ?? [])),
+    options: displayedOptions(row.options, texts.get(row.id)?.options),
+    variants: (variants.get(row.id) ?? []).map((v) => publicVariant(v, images.get(row.id) ?? [], row.options, texts.get(row.id)?.options)),
     updatedAt: iso(row.updatedAt),
   }));
   return { data, page };

@@ -3,7 +3,7 @@ import { products, sites } from '@/db/schema';
 import { readTransaction, type Database } from '@/db/client';
 import type { Site, StorefrontSnapshot } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
-import { chooseMarket, loadMarkets, publicMarket } from '../markets';
+import { chooseMarket, chooseSiteLocale, loadMarkets, publicMarket } from '../markets';
 import { pageCache, versionKey } from '@/lib/platform/cache/memo';
 import { isPublished } from '../published';
 import { navigation } from './collections';
@@ -12,15 +12,18 @@ import { soldIn } from './products';
 
 const FEATURED_LIMIT = 8;
 
-export async function readSite(database: Database, site: SiteContext['site']): Promise<Site> {
+/** The Site with its markets named in `locale` (any locale a market offers; default: the Site's). */
+export async function readSite(database: Database, site: SiteContext['site'], requested: { locale?: string } = {}): Promise<Site & { locale: string }> {
   const markets = await loadMarkets(database, site);
+  const locale = chooseSiteLocale(markets, site, requested.locale);
   return {
     id: site.id,
     handle: site.handle,
     name: site.name,
     defaultMarket: site.defaultMarketId,
     defaultLocale: site.defaultLocale,
-    markets: markets.map(publicMarket),
+    markets: markets.map((m) => publicMarket(m, locale, site.defaultLocale)),
+    locale,
   };
 }
 
@@ -58,9 +61,9 @@ async function readSnapshot(
     return {
       version: `${fresh.catalogVersion}`,
       site: { id: site.id, handle: site.handle, name: fresh.name },
-      market: publicMarket(choice.market),
+      market: publicMarket(choice.market, choice.locale, fresh.defaultLocale),
       locale: choice.locale,
-      markets: choice.markets.map(publicMarket),
+      markets: choice.markets.map((m) => publicMarket(m, choice.locale, fresh.defaultLocale)),
       navigation: nav,
       featured,
     };

@@ -6,6 +6,7 @@ import { idList, inIdList, prepared } from '@/db/prepared';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import type { StockLevel } from '../availability';
 import { isPublished } from '../published';
+import { displayedVariantTitle } from '../catalog/option-texts';
 import { cacheable, VersionedMemo, versionKey } from '@/lib/platform/cache/memo';
 
 /** A published variant of the Site as checkout sees it in one market. */
@@ -62,7 +63,11 @@ async function queryCatalogVariants(
       Object.freeze({
         variantId: r.variantId,
         productHandle: r.productHandle,
-        title: lineTitle(r.title ?? r.fallbackTitle ?? r.productHandle, r.variantTitle),
+        title: lineTitle(
+          r.title ?? r.fallbackTitle ?? r.productHandle,
+          // the variant title in the locale, from the option texts of the row the title comes from
+          displayedVariantTitle(r.variantTitle, r.variantOptions, r.productOptions, r.title !== null ? r.ownOptions : r.fallbackOptions),
+        ),
         unitPrice: r.amount,
         level: r.quantity === null ? null : Object.freeze({ quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! }),
       }),
@@ -83,6 +88,10 @@ function catalogVariantsQuery(database: DbOrTx) {
       title: ownText.title,
       fallbackTitle: fallbackText.title,
       variantTitle: productVariants.title,
+      variantOptions: productVariants.options,
+      productOptions: products.options,
+      ownOptions: ownText.options,
+      fallbackOptions: fallbackText.options,
       amount: variantPrices.amount,
       quantity: inventoryLevels.quantity,
       lowStockThreshold: inventoryLevels.lowStockThreshold,

@@ -5,6 +5,7 @@ import {
 import type { Database, DbOrTx } from '@/db/client';
 import { OUTBOX_TOPICS, type OutboxMessage } from './outbox';
 import { mintToken, type SubscriptionKind } from './tokens';
+import { displayedVariantTitle } from '../catalog/option-texts';
 
 export type MessageTemplate = 'newsletter_confirmation' | 'stock_confirmation' | 'back_in_stock';
 
@@ -92,18 +93,20 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     let flowHandle: string | null = null;
     if (sub.variantId) {
       const [variant] = await tx
-        .select({ productId: products.id, handle: products.handle, variantTitle: productVariants.title, options: products.options })
+        .select({ productId: products.id, handle: products.handle, variantTitle: productVariants.title, variantOptions: productVariants.options, options: products.options })
         .from(productVariants)
         .innerJoin(products, eq(products.id, productVariants.productId))
         .where(and(eq(productVariants.id, sub.variantId), eq(productVariants.siteId, sub.siteId)));
       if (!variant) return { skip: 'the variant no longer exists' };
       const texts = await tx
-        .select({ locale: productTranslations.locale, title: productTranslations.title })
+        .select({ locale: productTranslations.locale, title: productTranslations.title, options: productTranslations.options })
         .from(productTranslations)
         .where(and(eq(productTranslations.productId, variant.productId), inArray(productTranslations.locale, [locale, site.defaultLocale])));
-      const title = (texts.find((t) => t.locale === locale) ?? texts[0])?.title ?? variant.handle;
+      const text = texts.find((t) => t.locale === locale) ?? texts[0];
+      const title = text?.title ?? variant.handle;
       // A product without options has one variant whose title says nothing ("Default").
-      product = { title, variantTitle: variant.options.length > 0 ? variant.variantTitle : null };
+      const variantTitle = displayedVariantTitle(variant.variantTitle, variant.variantOptions, variant.options, text?.options);
+      product = { title, variantTitle: variant.options.length > 0 ? variantTitle : null };
       productLink = visit(`/products/${encodeURIComponent(variant.handle)}?variant=${encodeURIComponent(sub.variantId)}`);
     }
     if (sub.flowId) {

@@ -8,11 +8,16 @@ import {
 const localised = ['ETag', 'Cache-Control', 'Content-Language'];
 const marketErrors = ['validation_failed', 'unknown_market', 'unsupported_locale'] as const;
 
+export const SiteQuery = z.object({
+  locale: z.string().min(1).max(64).optional().meta({ description: 'A locale any of the Site\'s markets offers: market names are given in it. Default: the Site\'s default locale.' }),
+});
+
 export const getSite = defineOperation({
   operationId: 'getSite', method: 'get', path: '/site', scope: 'core', tag: 'Storefront',
   summary: 'The Site: identity, markets, locales',
-  success: { status: 200, description: 'The Site the credential belongs to.', schema: Site, headers: ['ETag', 'Cache-Control'] },
-  errors: [],
+  query: SiteQuery,
+  success: { status: 200, description: 'The Site the credential belongs to, its markets named in `locale`.', schema: Site, headers: localised },
+  errors: ['validation_failed', 'unsupported_locale'],
 });
 
 export const getStorefront = defineOperation({
@@ -105,7 +110,7 @@ export const ProductNarrowingQuery = z.object({
     .min(1)
     .max(MAX_OPTION_FILTERS)
     .optional()
-    .meta({ description: `\`Name:Value\` (e.g. \`Color:Sand\`), repeatable up to ${MAX_OPTION_FILTERS} times: values of one option are OR, different options AND. Names and values are matched exactly.` }),
+    .meta({ description: `\`Name:Value\` (e.g. \`Color:Sand\`), repeatable up to ${MAX_OPTION_FILTERS} times: values of one option are OR, different options AND. Names and values are matched exactly, as the locale shows them (the product\'s \`options\` and the facets give them): \`Färg:Vit\` in \`sv-SE\`, \`Farbe:Weiß\` in \`de-DE\`.` }),
   collection: z.string().min(1).max(200).optional().meta({ description: 'Only products in the published collection with this handle.' }),
   facets: z.enum(['true']).optional().meta({ description: '`true`: add `facets`, counts over the filtered list, each facet counted without its own filter.' }),
 });

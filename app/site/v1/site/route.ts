@@ -9,5 +9,8 @@ export const dynamic = 'force-dynamic';
 
 // GET /site/v1/site
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
-  GET: route(getSite, async ({ site }) => ok(await readSite(db(), site), { schema: Site, cache: 'site' })),
+  GET: route(getSite, async ({ site, query }) => {
+    const body = await readSite(db(), site, query);
+    return ok(body, { schema: Site, cache: 'site', contentLanguage: body.locale });
+  }),
 });

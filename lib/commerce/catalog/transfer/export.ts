@@ -22,13 +22,17 @@ export function documentFromState(site: TransferSite, state: CatalogState): Cata
   return { ...documentHead(site), products: productsFromRows(site, state, state, state.products), collections: collectionsFromIndex(state) };
 }
 
-function documentHead(site: TransferSite) {
+function documentHead(site: TransferSite): Omit<CatalogDocument, 'products' | 'collections'> {
   return {
     format: CATALOG_FORMAT,
     version: CATALOG_FORMAT_VERSION,
     site: site.handle,
-    markets: site.markets.map((m) => ({ id: m.id, currency: m.currency })),
-  } as const;
+    markets: site.markets.map((m) => ({
+      id: m.id,
+      currency: m.currency,
+      names: Object.fromEntries(byLocale(site.marketTranslations.filter((t) => t.marketId === m.id)).map((t) => [t.locale, t.name])),
+    })),
+  };
 }
 
 /** The given products (rows of the index) as documents; `details` must hold their rows. */
@@ -53,6 +57,8 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
     featuredPosition: p.featuredPosition,
     texts: Object.fromEntries(byLocale(texts.get(p.id) ?? []).map((t) => [t.locale, {
       title: t.title, description: t.description, seoTitle: t.seoTitle, seoDescription: t.seoDescription,
+      // stored in option order by the import, so the same texts give the same bytes
+      ...(t.options ? { options: t.options } : {}),
     }])),
     images: byPosition(images.get(p.id) ?? []).map((i) => ({ url: i.url, alt: i.alt, width: i.width, height: i.height })),
     options: p.options.map((o) => ({ name: o.name, values: [...o.values] })),
@@ -145,7 +151,7 @@ function documentWriter(write: Write) {
     if (key) await write(`  ]${key === 'products' ? ',' : ''}\n`);
   };
   return {
-    head: async (head: ReturnType<typeof documentHead>) => {
+    head: async (head: Omit<CatalogDocument, 'products' | 'collections'>) => {
       await write(`{\n  "format": ${JSON.stringify(head.format)},\n  "version": ${head.version},\n  "site": ${JSON.stringify(head.site)},\n`);
       await write(`  "markets": ${JSON.stringify(head.markets, null, 2).replace(/\n/g, '\n  ')},\n`);
     },

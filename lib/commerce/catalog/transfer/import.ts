@@ -1,12 +1,12 @@
 import type { Transaction } from '@libsql/client';
 import type { Database } from '@/db/client';
-import { CatalogCollection, CatalogDocument, CatalogProduct } from '@/lib/contract/catalog-document';
+import { CatalogCollection, CatalogDocument, CatalogProduct, type CatalogMarket } from '@/lib/contract/catalog-document';
 import { z } from 'zod';
 import { applyChanges, inCatalogTransaction, onTransaction, variantsInUse } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
 import { JsonSyntaxError, splitCatalogJson } from './json-stream';
-import { issuesFromZod, pointerOf, validateAgainstSite, type CatalogIssue } from './validate';
+import { issuesFromZod, pointerOf, validateAgainstSite, validateMarketNames, type CatalogIssue } from './validate';
 
 /**
  * What an input file becomes before it meets the shop: either a whole document (already
@@ -14,7 +14,7 @@ import { issuesFromZod, pointerOf, validateAgainstSite, type CatalogIssue } from
  * (a Shopify file knows one market and one locale; `complete` fills in the rest).
  */
 export type ImportSource =
-  | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; lineOf?: (pointer: string) => number | undefined }
+  | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; markets?: CatalogMarket[]; lineOf?: (pointer: string) => number | undefined }
   | {
       kind: 'partial';
       complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[] }>;
@@ -99,7 +99,7 @@ export function documentSource(doc: CatalogDocument, lines?: DocumentLines): Imp
         return key === 'products' || key === 'collections' ? lines[key][Number(index)] : undefined;
       }
     : undefined;
-  return { kind: 'document', products: doc.products, collections: doc.collections, lineOf };
+  return { kind: 'document', products: doc.products, collections: doc.collections, markets: doc.markets, lineOf };
 }
 
 type Planned =
@@ -150,11 +150,13 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
 
   let productsIn: CatalogProduct[];
   let collectionsIn: CatalogCollection[] | null;
+  let marketsIn: CatalogMarket[] | null = null;
   const notes: string[] = [];
   const issues: CatalogIssue[] = [];
   if (source.kind === 'document') {
     productsIn = source.products;
     collectionsIn = source.collections;
+    marketsIn = source.markets ?? null;
   } else {
     const completed = await source.complete(site, index, loadDetails);
     notes.push(...completed.notes);
@@ -168,9 +170,10 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     collectionsIn = null;
   }
   issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
+  if (marketsIn) issues.push(...validateMarketNames(site, marketsIn));
   if (issues.length > 0) return fail(issues, source.lineOf).result;
 
-  const { plan, changes, removedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, prune: options.prune ?? false, now });
+  const { plan, changes, removedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, markets: marketsIn, prune: options.prune ?? false, now });
   plan.notes.unshift(...notes);
   return { ok: true, site, index, productsIn, plan, changes, removedVariantIds };
 }

@@ -1,9 +1,9 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import {
   bundleItems, bundlePrices, bundles, collectionProducts, collections, collectionTranslations, inventoryLevels,
-  productImages, products, productTranslations, productVariants, variantPrices,
+  marketTranslations, productImages, products, productTranslations, productVariants, variantPrices,
 } from '@/db/schema';
-import type { CatalogCollection, CatalogProduct } from '@/lib/contract/catalog-document';
+import type { CatalogCollection, CatalogMarket, CatalogProduct, OptionTexts } from '@/lib/contract/catalog-document';
 import { newId } from '@/lib/platform/ids';
 import { parseDecimal } from './amounts';
 import {
@@ -22,7 +22,7 @@ const spec = <T extends SQLiteTable>(table: T, key: (keyof Row<T> & string)[], c
 export const TABLES = {
   products: spec(products, ['id'], ['handle', 'status', 'options', 'featuredPosition']),
   productVariants: spec(productVariants, ['id'], ['productId', 'sku', 'title', 'options', 'position']),
-  productTranslations: spec(productTranslations, ['productId', 'locale'], ['title', 'description', 'seoTitle', 'seoDescription']),
+  productTranslations: spec(productTranslations, ['productId', 'locale'], ['title', 'description', 'seoTitle', 'seoDescription', 'options']),
   productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'width', 'height']),
   variantPrices: spec(variantPrices, ['variantId', 'marketId'], ['amount', 'compareAtAmount']),
   inventoryLevels: spec(inventoryLevels, ['variantId'], ['quantity', 'lowStockThreshold', 'policy']),
@@ -32,6 +32,7 @@ export const TABLES = {
   collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageWidth', 'imageHeight']),
   collectionTranslations: spec(collectionTranslations, ['collectionId', 'locale'], ['title', 'description']),
   collectionProducts: spec(collectionProducts, ['collectionId', 'productId'], ['position']),
+  marketTranslations: spec(marketTranslations, ['siteId', 'marketId', 'locale'], ['name']),
 } as const;
 export type TableName = keyof typeof TABLES;
 export const TABLE_ORDER = Object.keys(TABLES) as TableName[];
@@ -66,9 +67,9 @@ class Diff {
   }
 
   /** The stored rows to compare with: the index once, then each slice's details in turn. */
-  use(rows: Partial<CatalogState>): void {
+  use(rows: Partial<CatalogState> | { marketTranslations: TransferSite['marketTranslations'] }): void {
     for (const t of TABLE_ORDER) {
-      const list = rows[t] as AnyRow[] | undefined;
+      const list = (rows as Partial<Record<TableName, AnyRow[]>>)[t];
       if (list) this.current[t] = new Map(list.map((r) => [keyOf(r, TABLES[t].key), r]));
     }
   }
@@ -94,6 +95,25 @@ class Diff {
   }
 }
 
+/**
+ * A locale's option texts as stored: in the product's option and value order (so an export
+ * gives the same bytes for the same texts), names and values it does not translate left
+ * out; null when it translates nothing. Texts of options the product lacks are dropped (the
+ * document's are refused before this; a Shopify file's products keep what still applies).
+ */
+export function storedOptionTexts(texts: OptionTexts | null | undefined, options: { name: string; values: string[] }[]): OptionTexts | null {
+  if (!texts) return null;
+  const out: OptionTexts = {};
+  for (const o of options) {
+    const t = texts[o.name];
+    if (!t) continue;
+    const values = Object.fromEntries(o.values.flatMap((v) => (t.values?.[v] === undefined ? [] : [[v, t.values[v]!]])));
+    const entry = { ...(t.name === undefined ? {} : { name: t.name }), ...(Object.keys(values).length > 0 ? { values } : {}) };
+    if (Object.keys(entry).length > 0) out[o.name] = entry;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
 export type PlanInput = {
   site: TransferSite;
   index: CatalogIndex;
@@ -101,6 +121,8 @@ export type PlanInput = {
   products: CatalogProduct[];
   /** null: the input has no collections (a Shopify file), so every collection is left alone. */
   collections: CatalogCollection[] | null;
+  /** The document's markets; a market with `names` gets exactly those (null or no `names`: left alone). */
+  markets?: CatalogMarket[] | null;
   prune: boolean;
   now: number;
 };
@@ -112,7 +134,7 @@ export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVar
  * Products are compared PRODUCT_SLICE at a time, reading only their stored rows, so memory
  * holds the file, the index and one slice, never the whole stored catalog twice.
  */
-export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, prune, now }: PlanInput): Promise<PlanResult> {
+export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, markets: fileMarkets, prune, now }: PlanInput): Promise<PlanResult> {
   const diff = new Diff(index);
   const plan: ImportPlan = { products: counts(), variants: counts(), collections: counts(), bundles: counts(), notes: [], rowWrites: 0 };
   const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
@@ -157,7 +179,10 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       };
 
       for (const [locale, t] of Object.entries(p.texts)) {
-        note(diff.put('productTranslations', { productId: id, locale, title: t.title, description: t.description, seoTitle: t.seoTitle ?? null, seoDescription: t.seoDescription ?? null }));
+        note(diff.put('productTranslations', {
+          productId: id, locale, title: t.title, description: t.description, seoTitle: t.seoTitle ?? null, seoDescription: t.seoDescription ?? null,
+          options: storedOptionTexts(t.options, p.options),
+        }));
       }
       for (const row of translationsOf.get(id) ?? []) {
         if (!(row.locale in p.texts)) {
@@ -273,6 +298,8 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
     }
   }
 
+  if (fileMarkets) planMarketNames(diff, plan, site, fileMarkets);
+
   if (fileCollections) planCollections(diff, plan, { site, index, collections: fileCollections, prune, now, productIds });
   else plan.notes.push('The file has no collections: every collection is left as it is.');
 
@@ -281,6 +308,25 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
     plan.rowWrites += c.insert.length + c.update.length + c.delete.length;
   }
   return { plan, changes: diff.changes, removedVariantIds };
+}
+
+/** Market names: compared with the Site's as stored; a market in the file with `names` has exactly those. */
+function planMarketNames(diff: Diff, plan: ImportPlan, site: TransferSite, fileMarkets: CatalogMarket[]) {
+  diff.use({ marketTranslations: site.marketTranslations });
+  let changed = 0;
+  for (const m of fileMarkets) {
+    if (!m.names) continue;
+    for (const [locale, name] of Object.entries(m.names)) {
+      if (diff.put('marketTranslations', { siteId: site.id, marketId: m.id, locale, name }) !== 'unchanged') changed += 1;
+    }
+    for (const row of site.marketTranslations) {
+      if (row.marketId === m.id && !(row.locale in m.names)) {
+        diff.remove('marketTranslations', row);
+        changed += 1;
+      }
+    }
+  }
+  if (changed > 0) plan.notes.push(`${changed} market name(s) set or removed.`);
 }
 
 function planCollections(

@@ -4,6 +4,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { CatalogProduct } from '@/lib/contract/catalog-document';
 import { parseDecimal } from './amounts';
 import { storedProducts } from './export';
+import { storedOptionTexts } from './plan';
 import type { ImportSource } from './import';
 import type { CatalogIssue } from './validate';
 
@@ -181,7 +182,14 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
           description: descriptionFromHtml(p.body),
           seoTitle: p.seoTitle || before?.seoTitle || null,
           seoDescription: p.seoDescription || before?.seoDescription || null,
+          options: before?.options,
         };
+        // The file has no option texts: the shop's stay, as far as its options still exist.
+        for (const [locale, t] of Object.entries(texts)) {
+          const { options: kept, ...rest } = t;
+          const still = storedOptionTexts(kept, options);
+          texts[locale] = still ? { ...rest, options: still } : rest;
+        }
         const storedImages = new Map((existing?.images ?? []).map((img) => [img.url, img]));
         const images = [...p.images]
           .sort((a, b) => (Number(a.position) || Number.MAX_SAFE_INTEGER) - (Number(b.position) || Number.MAX_SAFE_INTEGER) || a.line - b.line)

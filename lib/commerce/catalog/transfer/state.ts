@@ -2,7 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import {
   bundleItems, bundlePrices, bundles, collectionProducts, collections, collectionTranslations, inventoryLevels,
-  marketLocales, markets, productImages, products, productTranslations, productVariants, sites, variantPrices,
+  marketLocales, markets, marketTranslations, productImages, products, productTranslations, productVariants, sites, variantPrices,
 } from '@/db/schema';
 import { DomainError } from '@/lib/platform/errors';
 
@@ -46,6 +46,8 @@ export type TransferSite = {
   /** In the Site's market order. */
   markets: { id: string; currency: string }[];
   locales: Set<string>;
+  /** The markets' names per locale, as stored. */
+  marketTranslations: Rows<typeof marketTranslations>;
 };
 
 export async function loadTransferSite(database: DbOrTx, handle: string): Promise<TransferSite> {
@@ -54,9 +56,11 @@ export async function loadTransferSite(database: DbOrTx, handle: string): Promis
   const marketRows = await database.select({ id: markets.id, currency: markets.currency }).from(markets)
     .where(eq(markets.siteId, site.id)).orderBy(asc(markets.position), asc(markets.id));
   const localeRows = await database.select({ locale: marketLocales.locale }).from(marketLocales).where(eq(marketLocales.siteId, site.id));
+  const names = await database.select().from(marketTranslations).where(eq(marketTranslations.siteId, site.id));
   return {
     id: site.id, handle: site.handle, defaultMarketId: site.defaultMarketId, defaultLocale: site.defaultLocale,
     catalogVersion: site.catalogVersion, markets: marketRows, locales: new Set(localeRows.map((l) => l.locale)),
+    marketTranslations: names,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CatalogCollection, CatalogProduct } from '@/lib/contract/catalog-document';
+import type { CatalogCollection, CatalogMarket, CatalogProduct, OptionTexts } from '@/lib/contract/catalog-document';
 import { minorDigits, parseDecimal } from './amounts';
 import type { CatalogIndex, TransferSite } from './state';
 
@@ -40,6 +40,60 @@ function fieldName(path: (string | number)[]): string {
   const named = path.filter((p) => typeof p === 'string');
   const last = named.at(-1);
   return last === undefined ? '(document)' : String(last);
+}
+
+/**
+ * A locale's option texts name only the product's options and their values, and keep them
+ * apart: two options (or two values of one) shown alike could not be told apart, nor filtered.
+ */
+function optionTextIssues(texts: OptionTexts, options: { name: string; values: string[] }[], pointer: string, handle: string): CatalogIssue[] {
+  const issues: CatalogIssue[] = [];
+  const names = options.map((o) => o.name);
+  const shownNames = new Map<string, string>();
+  for (const o of options) {
+    const name = texts[o.name]?.name ?? o.name;
+    const other = shownNames.get(name);
+    if (other !== undefined) issues.push({ pointer: `${pointer}/${escape(o.name)}/name`, handle, field: 'name', expected: `a name no other option shows ("${other}" is also "${name}")` });
+    shownNames.set(name, o.name);
+  }
+  for (const [name, text] of Object.entries(texts)) {
+    const option = options.find((o) => o.name === name);
+    if (!option) {
+      issues.push({ pointer: `${pointer}/${escape(name)}`, handle, field: 'options', expected: `the name of one of the product's options: ${names.join(', ') || '(none)'} (got "${name}")` });
+      continue;
+    }
+    for (const value of Object.keys(text.values ?? {})) {
+      if (!option.values.includes(value)) {
+        issues.push({ pointer: `${pointer}/${escape(name)}/values/${escape(value)}`, handle, field: name, expected: `a value of option ${name}: ${option.values.join(', ')} (got "${value}")` });
+      }
+    }
+    const shown = new Map<string, string>();
+    for (const value of option.values) {
+      const label = text.values?.[value] ?? value;
+      const other = shown.get(label);
+      if (other !== undefined) issues.push({ pointer: `${pointer}/${escape(name)}/values/${escape(value)}`, handle, field: name, expected: `a text no other value of ${name} shows ("${other}" is also "${label}")` });
+      shown.set(label, value);
+    }
+  }
+  return issues;
+}
+
+/** Market names are for the Site's own markets, in locales it offers. */
+export function validateMarketNames(site: TransferSite, marketsIn: CatalogMarket[]): CatalogIssue[] {
+  const issues: CatalogIssue[] = [];
+  const known = new Set(site.markets.map((m) => m.id));
+  const localeList = [...site.locales].sort().join(', ');
+  marketsIn.forEach((m, i) => {
+    if (!m.names || Object.keys(m.names).length === 0) return;
+    if (!known.has(m.id)) {
+      issues.push({ pointer: `/markets/${i}/names`, field: 'names', expected: `names only for a market of Site "${site.handle}": ${[...known].join(', ')} (got "${m.id}")` });
+      return;
+    }
+    for (const locale of Object.keys(m.names)) {
+      if (!site.locales.has(locale)) issues.push({ pointer: `/markets/${i}/names/${escape(locale)}`, field: 'names', expected: `a locale of Site "${site.handle}": ${localeList}` });
+    }
+  });
+  return issues;
 }
 
 /**
@@ -91,6 +145,9 @@ export function validateAgainstSite(
     if (first !== undefined) issues.push({ pointer: `${at}/handle`, handle: p.handle, field: 'handle', expected: `a handle used once in the file (also at ${base.products}/${first})` });
     else fileHandles.set(p.handle, i);
     checkLocales(p.texts, `${at}/texts`, p.handle);
+    for (const [locale, texts] of Object.entries(p.texts)) {
+      if (texts.options) issues.push(...optionTextIssues(texts.options, p.options, `${at}/texts/${escape(locale)}/options`, p.handle));
+    }
 
     const optionNames = p.options.map((o) => o.name);
     if (new Set(optionNames).size !== optionNames.length) issues.push({ pointer: `${at}/options`, handle: p.handle, field: 'options', expected: 'option names used once per product' });

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
 import { ShopChrome } from '@/app/(storefront)/_components/shop-chrome';
 import { shopIn } from '@/app/(storefront)/_lib/shop';
-import { navigationFor, siteFor } from '@/app/storefront-cache/_lib/chrome';
+import { siteFor, snapshotFor } from '@/app/storefront-cache/_lib/chrome';
 import type { CachedPageParams } from '@/app/storefront-cache/_lib/params';
 
 export const dynamic = 'force-static';
@@ -17,9 +17,9 @@ export default async function CachedChromeLayout({ children, params }: { childre
   const current = shopIn(await siteFor(catalog), { market, locale });
   // The proxy picks pairs the Site offers; a pair it no longer offers is no page.
   if (current.market.id !== market || current.locale !== locale) notFound();
-  const navigation = await navigationFor(catalog, market, locale);
+  const { navigation, markets } = await snapshotFor(catalog, market, locale);
   return (
-    <ShopChrome shop={current} navigation={navigation} cartCount={null}>
+    <ShopChrome shop={current} navigation={navigation} markets={markets} cartCount={null}>
       {children}
     </ShopChrome>
   );
