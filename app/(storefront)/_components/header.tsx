@@ -23,7 +23,7 @@ export function Header({ shop, navigation, cartCount }: Props) {
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>
           <NavLinks links={links} label={t.mainNav} menu={t.menu} />
-          <CartLink count={cartCount} />
+          <CartLink count={cartCount} label={t.cart} />
         </div>
       </header>
     </>
