@@ -1,10 +1,11 @@
-// npx tsx scripts/bench/lighthouse.ts <base-url> [--reference=<url>] [--runs=3] [--form-factors=mobile,desktop]
+// npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] [--reference=<url>] [--runs=3] [--form-factors=mobile,desktop]
 //
 // Lighthouse's performance category for the storefront's home, a product, a collection and a
 // cart with an item, side by side with a reference page (by default `<base-url>/bench-static`,
 // which only a BENCH_CEILING=1 build serves). Each page is measured `runs` times per form
-// factor in Debian's Chromium; the table has the median of each figure. `npm run bench`
-// calls lighthouseTable() with its own server and reference.
+// factor in Debian's Chromium; the table has the median of each figure. Several base URLs
+// (say, two builds) are measured in the same rounds, each page labelled with its host. `npm
+// run bench` calls lighthouseTable() with its own server and reference.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -175,14 +176,19 @@ async function main() {
       'form-factors': { type: 'string', default: 'mobile,desktop' },
     },
   });
-  const base = positionals[0];
-  if (!base) throw new Error('usage: npx tsx scripts/bench/lighthouse.ts <base-url> [--reference=<url>] [--runs=3] [--form-factors=mobile,desktop]');
-  const reference = values.reference ?? new URL('/bench-static', base).href;
+  const [first] = positionals;
+  if (!first) throw new Error('usage: npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] [--reference=<url>] [--runs=3] [--form-factors=mobile,desktop]');
+  const reference = values.reference ?? new URL('/bench-static', first).href;
   const formFactors = values['form-factors'].split(',').map((f) => {
     if (f !== 'mobile' && f !== 'desktop') throw new Error(`unknown form factor ${f}`);
     return f;
   });
-  const pages = [...(await storefrontPages(base)), { label: 'reference (bare Next page)', url: reference }];
+  const pages: LighthousePage[] = [];
+  for (const base of positionals) {
+    const prefix = positionals.length > 1 ? `${new URL(base).host} ` : '';
+    for (const page of await storefrontPages(base)) pages.push({ ...page, label: prefix + page.label });
+  }
+  pages.push({ label: 'reference (bare Next page)', url: reference });
   await lighthouseTable(pages, { runs: Number(values.runs), formFactors });
 }
 
