@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { resolve } from 'node:path';
+import { CHROMIUM_ARGS } from './e2e/chromium-args';
 
 // Each run gets its own port, database and build folder, so runs can live side by side.
 const port = Number(process.env.E2E_PORT || 3100);
@@ -7,10 +8,7 @@ const dataDir = resolve(process.env.E2E_DATA_DIR || `.e2e-data/${port}`);
 process.env.E2E_DATA_DIR = dataDir;
 process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync',
-];
+export { CHROMIUM_ARGS };
 
 export default defineConfig({
   testDir: 'e2e',

@@ -2,11 +2,12 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import './(storefront)/storefront.css';
-import { Providers } from './(storefront)/_components/providers';
+import { ChromeStringsProvider } from './(storefront)/_components/i18n-context';
 import { ShopChrome } from './(storefront)/_components/shop-chrome';
 import { ShopNotFound } from './(storefront)/_components/shop-not-found';
 import { itemCount, readCart } from './(storefront)/_lib/cart';
 import { dictionary, uiLanguage } from './(storefront)/_lib/i18n';
+import { chromeStrings } from './(storefront)/_lib/i18n/islands';
 import { LOCALE_COOKIE, shop, snapshot } from './(storefront)/_lib/shop';
 
 /** The shopper's language from the locale cookie alone (the API could not be asked). */
@@ -38,9 +39,9 @@ export default async function GlobalNotFound() {
     return (
       <html lang={lang}>
         <body>
-          <Providers dictionary={dictionary(lang)}>
+          <ChromeStringsProvider strings={chromeStrings(dictionary(lang))}>
             <main className="container"><ShopNotFound /></main>
-          </Providers>
+          </ChromeStringsProvider>
         </body>
       </html>
     );
@@ -52,11 +53,11 @@ export default async function GlobalNotFound() {
   return (
     <html lang={context.locale}>
       <body>
-        <Providers dictionary={context.t}>
+        <ChromeStringsProvider strings={chromeStrings(context.t)}>
           <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={cart ? itemCount(cart) : null}>
             <ShopNotFound />
           </ShopChrome>
-        </Providers>
+        </ChromeStringsProvider>
       </body>
     </html>
   );

@@ -1,13 +1,13 @@
 'use client';
 import { useEffect } from 'react';
-import { useT } from './_components/i18n-context';
+import { useChromeStrings } from './_components/i18n-context';
 
 /**
  * What a shopper sees when a page cannot be rendered (the API is down, slow or answered
  * something unexpected): a plain message and a retry, never a stack trace.
  */
 export default function ShopError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  const t = useT();
+  const t = useChromeStrings();
   useEffect(() => {
     console.error(`[storefront] page error ${error.digest ?? ''}`);
   }, [error]);

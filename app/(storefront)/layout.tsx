@@ -4,12 +4,13 @@ import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import { noteApiFailure } from '@/lib/site-client';
 import './storefront.css';
-import { Providers } from './_components/providers';
+import { ChromeStringsProvider } from './_components/i18n-context';
 import { ShopChrome } from './_components/shop-chrome';
 import { ShopUnavailable } from './_components/shop-unavailable';
 import { itemCount, readCart } from './_lib/cart';
 import { documentMetadata, documentViewport } from './_lib/document';
 import { dictionary, uiLanguage } from './_lib/i18n';
+import { chromeStrings } from './_lib/i18n/islands';
 import { LOCALE_COOKIE, requestOrigin, shop, snapshot } from './_lib/shop';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -57,11 +58,11 @@ export default async function StorefrontLayout({ children }: { children: ReactNo
   return (
     <html lang={context.locale}>
       <body>
-        <Providers dictionary={context.t}>
+        <ChromeStringsProvider strings={chromeStrings(context.t)}>
           <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={itemCount(cart)}>
             {children}
           </ShopChrome>
-        </Providers>
+        </ChromeStringsProvider>
       </body>
     </html>
   );

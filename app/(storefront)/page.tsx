@@ -33,12 +33,15 @@ export default async function HomePage() {
       <section className="section" aria-labelledby="collections-title">
         <div className="section-head"><h2 id="collections-title">{t.shopByCollection}</h2></div>
         <ul className="collection-tiles">
-          {home.navigation.map((c) => (
+          {home.navigation.map((c, i) => (
             <li key={c.handle}>
               <Link href={`/collections/${c.handle}`}>
                 {c.image ? (
+                  // On a phone the first tiles are in the first screen (the hero's pictures are
+                  // hidden there) and the first is its largest paint: not lazy, so it is asked
+                  // for with the HTML instead of after layout.
                   // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
-                  <img src={c.image.url} alt="" width={c.image.width} height={c.image.height} loading="lazy" />
+                  <img src={c.image.url} alt="" width={c.image.width} height={c.image.height} loading={i < 2 ? 'eager' : 'lazy'} />
                 ) : null}
                 <strong>{c.title}</strong>
                 <span>{fill(t.productsCount, { count: c.productCount })}</span>

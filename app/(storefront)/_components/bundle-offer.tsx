@@ -1,15 +1,14 @@
 'use client';
 import Link from 'next/link';
-import { useT } from './i18n-context';
+import type { BundleStrings } from '../_lib/i18n/islands';
 import { useCartCommand } from './use-cart-command';
 
 const ADD_BUNDLE = '/shop-api/cart/bundles';
 
 export type BundleView = { id: string; title: string; price: string; items: { label: string; href: string | null; quantity: number }[] };
 
-export function BundleOffer({ productHandle, bundle }: { productHandle: string; bundle: BundleView }) {
-  const t = useT();
-  const { state, onSubmit, pending } = useCartCommand(ADD_BUNDLE);
+export function BundleOffer({ productHandle, bundle, t }: { productHandle: string; bundle: BundleView; t: BundleStrings }) {
+  const { state, onSubmit, pending } = useCartCommand(ADD_BUNDLE, t.tryAgainLater);
   return (
     <li className="panel">
       <h3>{bundle.title} · <span className="price">{bundle.price}</span></h3>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { formatLanguage } from '../_lib/format';
 import { fill } from '../_lib/i18n';
+import { newsletterStrings } from '../_lib/i18n/islands';
 import type { Shop } from '../_lib/shop';
 import { NewsletterForm } from './newsletter-form';
 
@@ -15,7 +16,7 @@ export function Footer({ shop, navigation, marketName }: Props) {
           <section aria-labelledby="newsletter-title">
             <h2 id="newsletter-title">{t.newsletterTitle}</h2>
             <p className="muted">{t.newsletterText}</p>
-            <NewsletterForm consentText={t.newsletterConsent} />
+            <NewsletterForm t={newsletterStrings(t)} />
           </section>
           <nav aria-labelledby="footer-collections">
             <h2 id="footer-collections">{t.collections}</h2>

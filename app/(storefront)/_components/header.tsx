@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { Market } from '@/lib/contract/catalog';
+import { searchBoxStrings } from '../_lib/i18n/islands';
 import type { Shop } from '../_lib/shop';
 import { CartLink } from './cart-link';
 import { MarketSwitcher } from './market-switcher';
@@ -25,8 +26,8 @@ export function Header({ shop, navigation, markets, cartCount }: Props) {
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>
           <NavLinks links={links} label={t.mainNav} menu={t.menu} />
-          <SearchBox />
-          <CartLink count={cartCount} />
+          <SearchBox t={searchBoxStrings(t)} />
+          <CartLink count={cartCount} label={t.cart} />
         </div>
       </header>
     </>

@@ -1,16 +1,16 @@
 'use client';
 import { createContext, useContext, type ReactNode } from 'react';
-import type { Dictionary } from '../_lib/i18n';
+import type { ChromeStrings } from '../_lib/i18n/islands';
 
-const I18n = createContext<Dictionary | null>(null);
+/** For the two client components that get no props from a page: error.tsx and the 404 of a cached page. */
+const Strings = createContext<ChromeStrings | null>(null);
 
-export function I18nProvider({ dictionary, children }: { dictionary: Dictionary; children: ReactNode }) {
-  return <I18n.Provider value={dictionary}>{children}</I18n.Provider>;
+export function ChromeStringsProvider({ strings, children }: { strings: ChromeStrings; children: ReactNode }) {
+  return <Strings.Provider value={strings}>{children}</Strings.Provider>;
 }
 
-/** The chrome's strings in the shopper's language (the dictionary comes from the server). */
-export function useT(): Dictionary {
-  const dictionary = useContext(I18n);
-  if (!dictionary) throw new Error('useT outside I18nProvider');
-  return dictionary;
+export function useChromeStrings(): ChromeStrings {
+  const strings = useContext(Strings);
+  if (!strings) throw new Error('useChromeStrings outside ChromeStringsProvider');
+  return strings;
 }

@@ -1,9 +1,8 @@
 'use client';
 import { signUpForNewsletter } from '../_actions/signups';
-import { useT } from './i18n-context';
+import type { NewsletterStrings } from '../_lib/i18n/islands';
 import { SignupForm } from './signup-form';
 
-export function NewsletterForm({ consentText }: { consentText: string }) {
-  const t = useT();
-  return <SignupForm action={signUpForNewsletter} consentText={consentText} submitLabel={t.newsletterSubmit} doneText={t.newsletterDone} compact />;
+export function NewsletterForm({ t }: { t: NewsletterStrings }) {
+  return <SignupForm action={signUpForNewsletter} consentText={t.newsletterConsent} submitLabel={t.newsletterSubmit} doneText={t.newsletterDone} t={t} compact />;
 }

@@ -1,12 +1,12 @@
 'use client';
 import Link from 'next/link';
-import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { signUpForRestock } from '../_actions/signups';
 import { fill } from '../_lib/i18n';
+import type { PurchaseStrings } from '../_lib/i18n/islands';
 import { availabilityLabel } from './availability-badge';
-import { useT } from './i18n-context';
 import { SignupForm } from './signup-form';
 import { useSelection } from './product-selection';
 import { useCartCommand } from './use-cart-command';
@@ -29,7 +29,7 @@ type Props = {
   options: { name: string; values: string[] }[];
   variants: VariantView[];
   initialAvailability: AvailabilityView | null;
-  restockConsent: string;
+  t: PurchaseStrings;
 };
 
 const REFRESH_MS = 30_000;
@@ -44,10 +44,21 @@ async function loadAvailability(ids: string[]): Promise<AvailabilityView> {
 /**
  * Option picker, price, availability, add to cart and the back-in-stock form. Picking a
  * variant changes price and availability in place (no reload); availability is refreshed
- * from the shop's own endpoint while the page is open.
+ * from the shop's own endpoint while the page is open. That refresh (polling, on focus,
+ * with the server's answer as initial data) is what React Query does here, so its client
+ * lives in this island, not around the page.
  */
-export function ProductPurchase({ productHandle, options, variants, initialAvailability, restockConsent }: Props) {
-  const t = useT();
+export function ProductPurchase(props: Props) {
+  // One client per island; created lazily so the server never shares one between shoppers.
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, retry: 1 } } }));
+  return (
+    <QueryClientProvider client={client}>
+      <Purchase {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function Purchase({ productHandle, options, variants, initialAvailability, t }: Props) {
   const id = useId();
   const { options: selection, setOptions: setSelection } = useSelection();
   const ids = useMemo(() => variants.map((v) => v.id), [variants]);
@@ -60,7 +71,7 @@ export function ProductPurchase({ productHandle, options, variants, initialAvail
     refetchOnWindowFocus: true,
   });
   const byId = useMemo(() => new Map((live?.data ?? []).map((a) => [a.variantId, a])), [live]);
-  const { state: cartState, onSubmit: addToCart, pending: adding } = useCartCommand(ADD_ITEM);
+  const { state: cartState, onSubmit: addToCart, pending: adding } = useCartCommand(ADD_ITEM, t.tryAgainLater);
 
   const matches = (v: VariantView, wanted: Record<string, string>) => options.every((o) => v.options[o.name] === wanted[o.name]);
   const variant = variants.find((v) => matches(v, selection)) ?? null;
@@ -145,10 +156,11 @@ export function ProductPurchase({ productHandle, options, variants, initialAvail
           <SignupForm
             key={variant.id}
             action={signUpForRestock}
-            consentText={restockConsent}
+            consentText={t.restockConsent}
             submitLabel={t.restockSubmit}
             doneText={t.restockDone}
             hidden={{ variantId: variant.id }}
+            t={t}
           />
         </section>
       ) : null}

@@ -4,6 +4,7 @@ import type { AvailabilityBatch, Product } from '@/lib/contract/catalog';
 import type { BundleItemName } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
 import type { Dictionary } from '../_lib/i18n';
+import { bundleStrings, purchaseStrings } from '../_lib/i18n/islands';
 import { productJsonLd } from '../products/[handle]/json-ld';
 import { ViewBeacon } from './analytics-beacon';
 import { BundleOffer, type BundleView } from './bundle-offer';
@@ -91,7 +92,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
               options={p.options}
               variants={variants}
               initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
-              restockConsent={t.restockConsent}
+              t={purchaseStrings(t)}
             />
           ) : null}
           <section className="description" aria-labelledby="description-title">
@@ -102,7 +103,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
             <section aria-labelledby="bundles-title" className="mt-24">
               <h2 id="bundles-title">{t.bundles}</h2>
               <ul className="bundle-list">
-                {bundles.map((b) => <BundleOffer key={b.id} productHandle={p.handle} bundle={b} />)}
+                {bundles.map((b) => <BundleOffer key={b.id} productHandle={p.handle} bundle={b} t={bundleStrings(t)} />)}
               </ul>
             </section>
           ) : null}

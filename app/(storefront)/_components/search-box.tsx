@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Suggestion } from '../shop-api/search/route';
-import { useT } from './i18n-context';
+import type { SearchBoxStrings } from '../_lib/i18n/islands';
 
 /** Wait this long after the last keystroke before asking. */
 const DEBOUNCE_MS = 200;
@@ -16,8 +16,7 @@ const optionId = (i: number) => `${LISTBOX}-${i}`;
  * Suggestions come from the shop's own /shop-api/search (the credential stays on the
  * server), debounced, and a newer keystroke aborts the request still in flight.
  */
-export function SearchBox() {
-  const t = useT();
+export function SearchBox({ t }: { t: SearchBoxStrings }) {
   const [text, setText] = useState('');
   const [found, setFound] = useState<{ q: string; items: Suggestion[] } | null>(null);
   const [open, setOpen] = useState(false);

@@ -1,10 +1,10 @@
 'use client';
 import Link from 'next/link';
-import { useT } from './i18n-context';
+import { useChromeStrings } from './i18n-context';
 
 /** The shop's 404 in the shopper's language (from the layout's dictionary, so a cached page can show it too). */
 export function ShopNotFound() {
-  const t = useT();
+  const t = useChromeStrings();
   return (
     <div className="state">
       <h1>{t.notFoundTitle}</h1>

@@ -1,7 +1,7 @@
 'use client';
 import { useActionState, useId } from 'react';
 import type { SignupState } from '../_actions/signups';
-import { useT } from './i18n-context';
+import type { SignupStrings } from '../_lib/i18n/islands';
 import { keepValuesOnSubmit } from './use-keep-form';
 
 type Props = {
@@ -11,11 +11,11 @@ type Props = {
   doneText: string;
   hidden?: Record<string, string>;
   compact?: boolean;
+  t: SignupStrings;
 };
 
 /** E-mail + its own consent checkbox and text; errors are shown at the field they concern. */
-export function SignupForm({ action, consentText, submitLabel, doneText, hidden = {}, compact = false }: Props) {
-  const t = useT();
+export function SignupForm({ action, consentText, submitLabel, doneText, hidden = {}, compact = false, t }: Props) {
   const [state, formAction, pending] = useActionState(action, { status: 'idle' });
   const id = useId();
   const emailError = state.fieldErrors?.email;

@@ -1,10 +1,9 @@
 'use client';
 import { useActionState } from 'react';
 import { unsubscribe, type UnsubscribeState } from '../_actions/unsubscribe';
-import { useT } from './i18n-context';
+import type { UnsubscribeStrings } from '../_lib/i18n/islands';
 
-export function UnsubscribeForm({ token }: { token: string }) {
-  const t = useT();
+export function UnsubscribeForm({ token, t }: { token: string; t: UnsubscribeStrings }) {
   const [state, formAction, pending] = useActionState<UnsubscribeState, FormData>(unsubscribe, { status: 'idle' });
   if (state.status === 'done') {
     return <p className="notice notice-success" role="status">{state.kind === 'stock' ? t.unsubscribedStock : t.unsubscribedNewsletter}</p>;

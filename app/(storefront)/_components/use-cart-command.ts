@@ -1,9 +1,7 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { CartCommandResult } from '../_lib/cart-commands';
-import { CART_COUNT_QUERY } from './cart-link';
-import { useT } from './i18n-context';
+import { setCartCount } from './cart-count';
 
 export type CartCommandState = CartCommandResult | { status: 'idle' };
 
@@ -19,32 +17,34 @@ async function post(endpoint: string, body: URLSearchParams): Promise<CartComman
  * the answer; the header's count is the one the endpoint answered. The form keeps its
  * `action` and `method`, so it still works without JavaScript.
  */
-export function useCartCommand(endpoint: string) {
-  const t = useT();
-  const client = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: (body: URLSearchParams) => post(endpoint, body),
-    onSuccess: async (result) => {
-      if (result.status !== 'added' || result.cartCount === undefined) return;
-      // A count asked for before this add (a cached page asks once it has hydrated) may
-      // still be on its way on a busy server: it would land after this newer count and
-      // show the cart as it was — until the count went stale, 15 s later. Drop it first.
-      await client.cancelQueries({ queryKey: CART_COUNT_QUERY });
-      client.setQueryData(CART_COUNT_QUERY, result.cartCount);
-    },
-  });
+export function useCartCommand(endpoint: string, tryAgainLater: string) {
+  const [state, setState] = useState<CartCommandState>({ status: 'idle' });
+  const [pending, setPending] = useState(false);
+  // A second submit before React re-renders with `pending` must not post again.
+  const inFlight = useRef(false);
 
-  const state: CartCommandState = mutation.isError
-    ? { status: 'error', message: t.tryAgainLater, at: mutation.submittedAt }
-    : (mutation.data ?? { status: 'idle' });
+  async function send(body: URLSearchParams) {
+    inFlight.current = true;
+    setPending(true);
+    try {
+      const result = await post(endpoint, body);
+      if (result.status === 'added' && result.cartCount !== undefined) setCartCount(result.cartCount);
+      setState(result);
+    } catch {
+      setState({ status: 'error', message: tryAgainLater, at: Date.now() });
+    } finally {
+      inFlight.current = false;
+      setPending(false);
+    }
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (mutation.isPending) return;
+    if (inFlight.current) return;
     const body = new URLSearchParams();
     for (const [name, value] of new FormData(event.currentTarget)) if (typeof value === 'string') body.append(name, value);
-    mutation.mutate(body);
+    void send(body);
   }
 
-  return { state, onSubmit, pending: mutation.isPending };
+  return { state, onSubmit, pending };
 }

@@ -1,8 +1,8 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { AddressSuggestion } from '@/lib/contract/checkout';
-import { useT } from '../i18n-context';
+import type { CheckoutStrings } from '../../_lib/i18n/islands';
 
 type Props = {
   sessionId: string;
@@ -10,6 +10,7 @@ type Props = {
   inputRef: RefObject<HTMLInputElement | null>;
   onPick: (suggestion: AddressSuggestion) => void;
   error?: string;
+  t: Pick<CheckoutStrings, 'line1' | 'suggestions' | 'suggestionsHint'>;
 };
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -29,10 +30,21 @@ async function suggest(sessionId: string, q: string): Promise<AddressSuggestion[
 
 /**
  * Street address with suggestions as you type (ARIA 1.2 combobox): debounced, fetched
- * through the shop's server; arrow keys move, Enter picks, Escape closes.
+ * through the shop's server; arrow keys move, Enter picks, Escape closes. React Query keeps
+ * answers per query (typing back shows them at once) and shows only the answer to what is
+ * typed now; its client lives in this island only.
  */
-export function AddressLineField({ sessionId, defaultValue, inputRef, onPick, error }: Props) {
-  const t = useT();
+export function AddressLineField(props: Props) {
+  // One client per island; created lazily so the server never shares one between shoppers.
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, retry: 1 } } }));
+  return (
+    <QueryClientProvider client={client}>
+      <AddressLine {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function AddressLine({ sessionId, defaultValue, inputRef, onPick, error, t }: Props) {
   const id = useId();
   const listId = `${id}-list`;
   const [open, setOpen] = useState(false);

@@ -2,7 +2,7 @@
 import { useActionState, useId, useRef, useState, startTransition } from 'react';
 import type { Address, AddressSuggestion } from '@/lib/contract/checkout';
 import { changeSessionCountry, saveContact, type ContactState, type CountryState } from '../../_actions/checkout';
-import { useT } from '../i18n-context';
+import type { CheckoutStrings } from '../../_lib/i18n/islands';
 import { keepValuesOnSubmit } from '../use-keep-form';
 import { AddressLineField } from './address-line-field';
 
@@ -14,11 +14,11 @@ type Props = {
   address: Address | null;
   country: string;
   countries: { code: string; label: string }[];
+  t: CheckoutStrings;
 };
 
 /** Contact + shipping address; the country select re-prices the session on change. */
-export function ContactForm({ sessionId, etag, email, phone, address, country, countries }: Props) {
-  const t = useT();
+export function ContactForm({ sessionId, etag, email, phone, address, country, countries, t }: Props) {
   const id = useId();
   const [state, formAction, saving] = useActionState<ContactState, FormData>(saveContact, { status: 'idle' });
   const [quote, countryAction, moving] = useActionState<CountryState, FormData>(changeSessionCountry, { status: 'idle' });
@@ -83,7 +83,7 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
         </div>
         {field('firstName', t.firstName, { autoComplete: 'given-name', required: true, defaultValue: address?.firstName ?? '', maxLength: 100 })}
         {field('lastName', t.lastName, { autoComplete: 'family-name', required: true, defaultValue: address?.lastName ?? '', maxLength: 100 })}
-        <AddressLineField sessionId={sessionId} defaultValue={address?.line1 ?? ''} inputRef={line1} onPick={onPick} error={errors.line1} />
+        <AddressLineField sessionId={sessionId} defaultValue={address?.line1 ?? ''} inputRef={line1} onPick={onPick} error={errors.line1} t={t} />
         {field('line2', t.line2, { autoComplete: 'address-line2', defaultValue: address?.line2 ?? '', maxLength: 200 }, true)}
         {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, ref: postalCode, defaultValue: address?.postalCode ?? '', maxLength: 20 })}
         {field('city', t.city, { autoComplete: 'address-level2', required: true, ref: city, defaultValue: address?.city ?? '', maxLength: 100 })}

@@ -1,7 +1,7 @@
 'use client';
 import { useActionState, useId } from 'react';
 import { chooseDelivery, type StepState } from '../../_actions/checkout';
-import { useT } from '../i18n-context';
+import type { CheckoutStrings } from '../../_lib/i18n/islands';
 
 export type DeliveryOptionView = {
   id: string;
@@ -13,8 +13,7 @@ export type DeliveryOptionView = {
   detail: string | null;
 };
 
-export function DeliveryForm({ sessionId, options, selected }: { sessionId: string; options: DeliveryOptionView[]; selected: string | null }) {
-  const t = useT();
+export function DeliveryForm({ sessionId, options, selected, t }: { sessionId: string; options: DeliveryOptionView[]; selected: string | null; t: CheckoutStrings }) {
   const id = useId();
   const [state, action, pending] = useActionState<StepState, FormData>(chooseDelivery, { status: 'idle' });
   const groups = [

@@ -1,10 +1,9 @@
 'use client';
 import { useActionState } from 'react';
 import { startPayment, type StepState } from '../../_actions/checkout';
-import { useT } from '../i18n-context';
+import type { CheckoutStrings } from '../../_lib/i18n/islands';
 
-export function PaymentForm({ sessionId, ready }: { sessionId: string; ready: boolean }) {
-  const t = useT();
+export function PaymentForm({ sessionId, ready, t }: { sessionId: string; ready: boolean; t: CheckoutStrings }) {
   const [state, action, pending] = useActionState<StepState, FormData>(startPayment, { status: 'idle' });
   return (
     <form action={action}>

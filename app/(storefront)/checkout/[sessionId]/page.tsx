@@ -12,6 +12,7 @@ import { Skeleton } from '../../_components/skeleton';
 import { checkoutSession } from '../../_lib/checkout';
 import { formatCountry, formatMoney } from '../../_lib/format';
 import { fill, type Dictionary } from '../../_lib/i18n';
+import { checkoutStrings } from '../../_lib/i18n/islands';
 import { shop } from '../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -58,7 +59,7 @@ export default async function CheckoutPage({ params }: Props) {
           <h2 id="step-contact"><span className="step-number" aria-hidden="true">1</span>{t.contact} · {t.shippingAddress}</h2>
           <ContactForm
             sessionId={session.id} etag={etag} email={session.email} phone={session.phone}
-            address={session.shippingAddress} country={country} countries={countries}
+            address={session.shippingAddress} country={country} countries={countries} t={checkoutStrings(t)}
           />
         </section>
         <section className={`panel step checkout-delivery${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
@@ -77,7 +78,7 @@ export default async function CheckoutPage({ params }: Props) {
         </div>
         <section className="panel step checkout-payment" aria-labelledby="step-payment">
           <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
-          <PaymentForm sessionId={session.id} ready={ready} />
+          <PaymentForm sessionId={session.id} ready={ready} t={checkoutStrings(t)} />
         </section>
       </div>
     </>
@@ -98,5 +99,5 @@ async function DeliveryStep({ session, locale, t }: { session: CheckoutSession; 
     detail: o.pickupPoint ? `${o.pickupPoint.address.line1}, ${o.pickupPoint.address.postalCode} ${o.pickupPoint.address.city}` : null,
   }));
   if (options.length === 0) return <p className="muted">{t.noDeliveryOptions}</p>;
-  return <DeliveryForm sessionId={session.id} options={options} selected={delivery.selected ?? session.deliveryOption?.id ?? null} />;
+  return <DeliveryForm sessionId={session.id} options={options} selected={delivery.selected ?? session.deliveryOption?.id ?? null} t={checkoutStrings(t)} />;
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { UnsubscribeForm } from '../../_components/unsubscribe-form';
+import { unsubscribeStrings } from '../../_lib/i18n/islands';
 import { shop } from '../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
@@ -21,7 +22,7 @@ export default async function UnsubscribePage({ searchParams }: Props) {
     <div className="state">
       <h1>{t.unsubscribeTitle}</h1>
       {typeof token === 'string' && token ? (
-        <UnsubscribeForm token={token} />
+        <UnsubscribeForm token={token} t={unsubscribeStrings(t)} />
       ) : (
         <p className="notice notice-error" role="alert">{t.linkInvalid}</p>
       )}

@@ -1,9 +1,10 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import '@/app/(storefront)/storefront.css';
-import { Providers } from '@/app/(storefront)/_components/providers';
+import { ChromeStringsProvider } from '@/app/(storefront)/_components/i18n-context';
 import { documentMetadata, documentViewport } from '@/app/(storefront)/_lib/document';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
+import { chromeStrings } from '@/app/(storefront)/_lib/i18n/islands';
 import { originOf, type CachedPageParams } from '@/app/storefront-cache/_lib/params';
 
 /**
@@ -28,7 +29,7 @@ export default async function CachedShopLayout({ children, params }: { children:
   return (
     <html lang={locale}>
       <body>
-        <Providers dictionary={dictionary(uiLanguage(locale))}>{children}</Providers>
+        <ChromeStringsProvider strings={chromeStrings(dictionary(uiLanguage(locale)))}>{children}</ChromeStringsProvider>
       </body>
     </html>
   );
