@@ -1,8 +1,8 @@
-// npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] [--reference=<url>] [--runs=3] [--form-factors=mobile,desktop]
+// npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] --reference=<url> [--runs=3] [--form-factors=mobile,desktop]
 //
 // Lighthouse's performance category for the storefront's home, a product, a collection and a
-// cart with an item, side by side with a reference page (by default `<base-url>/bench-static`,
-// which only a BENCH_CEILING=1 build serves). Each page is measured `runs` times per form
+// cart with an item, side by side with a reference page: a bare Next page, such as the
+// static page `/` of scripts/bench/reference-app (`npm run bench` starts one). Each page is measured `runs` times per form
 // factor in Debian's Chromium; the table has the median of each figure. Several base URLs
 // (say, two builds) are measured in the same rounds, each page labelled with its host. `npm
 // run bench` calls lighthouseTable() with its own server and reference.
@@ -177,8 +177,8 @@ async function main() {
     },
   });
   const [first] = positionals;
-  if (!first) throw new Error('usage: npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] [--reference=<url>] [--runs=3] [--form-factors=mobile,desktop]');
-  const reference = values.reference ?? new URL('/bench-static', first).href;
+  const reference = values.reference;
+  if (!first || !reference) throw new Error('usage: npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] --reference=<url> [--runs=3] [--form-factors=mobile,desktop]');
   const formFactors = values['form-factors'].split(',').map((f) => {
     if (f !== 'mobile' && f !== 'desktop') throw new Error(`unknown form factor ${f}`);
     return f;

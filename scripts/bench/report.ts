@@ -1,3 +1,4 @@
+import type { LighthouseRow } from './lighthouse';
 import type { Measured } from './load';
 import type { MixedResult } from './mixed';
 import { SCENARIOS, type ReferenceKind, type ScenarioKey } from './scenarios';
@@ -15,6 +16,7 @@ export type Report = {
   rows1k: Map<ScenarioKey, Row>;
   mixed: MixedResult | undefined;
   curve: { rps: number[]; errors: number; bucketSeconds: number } | undefined;
+  lighthouse?: LighthouseRow[];
   meta: Record<string, unknown>;
 };
 
@@ -135,6 +137,7 @@ export function jsonLine(report: Report): string {
       catalog1k: obj(report.rows1k),
       growth: growthOf(report),
       coldToWarm: report.curve ?? null,
+      lighthouse: report.lighthouse ?? null,
       mixed: report.mixed ?? null,
       targets: targetsOf(report),
     },

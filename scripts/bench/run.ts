@@ -16,6 +16,7 @@ import { curve, measureInterleaved, sequentialLatency } from './load';
 import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
 import { buildReference, savePage, startReference } from './reference';
+import { formatTable, lighthouseTable, storefrontPages, type LighthouseRow } from './lighthouse';
 import { jsonLine, printTable, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   let rows1k = new Map<ScenarioKey, Row>();
   let warmCurve: { rps: number[]; errors: number } | undefined;
   let mixed: MixedResult | undefined;
+  let lighthouse: LighthouseRow[] | undefined;
   let liveAfterReads: Memory | null = null;
   let big: Fixture | undefined;
   let small: Fixture | undefined;
@@ -147,13 +149,20 @@ async function main(): Promise<void> {
     big = await makeFixture(dir, BIG, `http://127.0.0.1:${PORTS.big}`, 16);
     log(`seeded in ${big.seedSeconds.toFixed(1)} s`);
 
-    const measured = await measureCatalog(big, PORTS.big, BIG_ORDER, dir, async (server, _reference, targets) => {
+    const measured = await measureCatalog(big, PORTS.big, BIG_ORDER, dir, async (server, reference, targets) => {
       liveAfterReads = await liveMemoryMb(server);
       log(`memory after the ${BIG} scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
       if (!flags['skip-mixed']) {
         log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
         mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
         log(`mixed: ${JSON.stringify(mixed)}`);
+      }
+      if (!flags['skip-lighthouse']) {
+        // The shop's pages beside a bare Next page of the same framework, in the same rounds:
+        // this CPU is slower than Lighthouse's model of a phone assumes.
+        log('Lighthouse: the shop\'s pages and the reference\'s static page, 3 runs each, mobile and desktop …');
+        const pages = [...(await storefrontPages(server.base)), { label: 'bare Next static page (reference)', url: `${reference.base}/` }];
+        lighthouse = await lighthouseTable(pages, { runs: flags.quick ? 1 : 3, log });
       }
     });
     rows = measured.rows;
@@ -184,9 +193,10 @@ async function main(): Promise<void> {
     sliceSeconds: SLICE_SECONDS,
     connections: 32,
   };
-  const report = { rows, rows1k, mixed, curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined, meta };
+  const report = { rows, rows1k, mixed, lighthouse, curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined, meta };
   console.log('');
   printTable(report);
+  if (lighthouse) console.log(`\nLighthouse (medians of ${flags.quick ? 1 : 3} runs; Debian Chromium on this host):\n${formatTable(lighthouse)}`);
   console.log(
     `\n${BIG.toLocaleString('en')} products; server: next start ${meta.serverNodeOptions ? `with node ${meta.serverNodeOptions}` : '(no node options)'}, ` +
       `MALLOC_ARENA_MAX=${meta.serverMallocArenaMax}; ` +
