@@ -125,7 +125,7 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
       : await sortedPageOfProducts(database, site, choice, request, [...base, ...narrowing]);
   const data = await summarise(database, rows, choice, site.defaultLocale);
   if (!request.facets) return { data, page };
-  const searched = request.q === undefined ? [] : await searchConditions(database, request.q, choice.locale, site.defaultLocale);
+  const searched = request.q === undefined ? [] : await searchConditions(database, request.q, choice.locale);
   // The collection is where the facets are counted, not a faceted choice: it always applies.
   const inCollection = narrowingConditions(site.id, choice, { collection: request.collection });
   return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...base, ...inCollection, ...searched], request) };

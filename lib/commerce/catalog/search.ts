@@ -1,4 +1,4 @@
-import { and, sql, type SQL } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import { products } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { ProductSort } from '@/lib/contract/operations/reads';
@@ -8,11 +8,19 @@ import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 
 /**
- * Product search and sorted lists over the index of migration 0009 (scripts/search-triggers.mjs):
- * product_search_keys has one row per (product, locale) translation; its id is the rowid of
- * the same document in product_search_text (trigram: substrings of 3+ characters, so prefixes
- * and words inside compounds) and product_search_words (unicode61: whole words and 1–3
- * character prefixes; its vocabulary gives the candidates for a typo).
+ * Product search and sorted lists over the index of migration 0010 (scripts/search-triggers.mjs):
+ * one document per (product, locale of its Site), rowid `seq * 256 + slot` (seq numbers the
+ * product in product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
+ * product_search_text (trigram: substrings of 3+ characters of the title and of the option
+ * values and SKUs, so prefixes and words inside compounds) and product_search_words
+ * (unicode61: whole words and 1–3 character prefixes of the title and of the body; its
+ * vocabulary gives the candidates for a typo).
+ *
+ * Relevance: each word of the query has a tier per product (lower is better: title before
+ * body, and within each exact word before prefix or inner part before typo) and a product's
+ * score is the sum. A page in relevance order is found level by level (score 0, 1, 2, …),
+ * each word's tiers read from the index only as far as the level needs, so a broad query
+ * (`q=m`) reads its few title tiers for the first page, not every document that has an m-word.
  */
 
 /** At most this many words of a query count (a longer query is a paste, not a search). */
@@ -67,69 +75,97 @@ async function typoCandidates(database: DbOrTx, word: string): Promise<string[]>
   return rows.map((r) => r.term).filter((t) => t !== w && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
 }
 
-/**
- * products.id and products.handle spelled out: drizzle writes a selected field's columns
- * unqualified, and inside these subqueries a bare "id" would be the inner table's.
- */
+/** products.id spelled out: drizzle writes a selected field's columns unqualified. */
 const productId = sql.raw('"products"."id"');
 const productHandle = sql.raw('"products"."handle"');
 
 const phrase = (word: string) => `"${word}"`;
-const inText = (match: string) => sql`k.id in (select rowid from product_search_text where product_search_text match ${match})`;
-const inWords = (match: string) => sql`k.id in (select rowid from product_search_words where product_search_words match ${match})`;
+type IndexQuery = { table: 'product_search_text' | 'product_search_words'; match: string };
+const inText = (match: string): IndexQuery => ({ table: 'product_search_text', match });
+const inWords = (match: string): IndexQuery => ({ table: 'product_search_words', match });
 
 /**
- * How well one key (k) matches one word, lower is better: title before body, and within each
- * exact word before prefix or inner part before typo. Null when the word does not match.
+ * The index queries of one word's tiers, by tier (null: the tier does not apply to the word).
+ * Tier 2 and 5 are the trigram's inner parts (3+ characters); the description is in the
+ * words table only, so a part of a description word is no match (see docs/catalog.md).
  */
-function wordTier(word: string, last: boolean, typos: string[]): SQL {
-  const tiers: SQL[] = [];
+function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | null)[] {
   const q = phrase(word);
   const orTypos = typos.map(phrase).join(' OR ');
-  tiers.push(inWords(`title : ${q}`));
-  if (last) tiers.push(inWords(`title : ${q}*`));
-  if (word.length >= 3) tiers.push(inText(`title : ${q}`));
-  tiers.push(inWords(`body : ${q}`));
-  if (last) tiers.push(inWords(`body : ${q}*`));
-  if (word.length >= 3) tiers.push(inText(`body : ${q}`));
-  if (typos.length > 0) {
-    tiers.push(inWords(`title : (${orTypos})`));
-    tiers.push(inWords(`body : (${orTypos})`));
+  const long = word.length >= 3;
+  return [
+    inWords(`title : ${q}`),
+    last ? inWords(`title : ${q}*`) : null,
+    long ? inText(`title : ${q}`) : null,
+    inWords(`body : ${q}`),
+    last ? inWords(`body : ${q}*`) : null,
+    long ? inText(`extra : ${q}`) : null,
+    typos.length > 0 ? inWords(`title : (${orTypos})`) : null,
+    typos.length > 0 ? inWords(`body : (${orTypos})`) : null,
+  ];
+}
+const TIERS = 8;
+
+/** The products (seq) whose document in the locale matches the index query. */
+async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
+  const rows = await database.all<{ seq: number }>(sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
+    where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) = (select slot from product_search_locales where locale = ${locale})`);
+  return rows.map((r) => r.seq);
+}
+
+/** One word of a query, its tiers read from the index one at a time as levels need them. */
+class WordTiers {
+  /** Each product (seq) found so far, with its best tier. */
+  readonly best = new Map<number, number>();
+  private read = -1;
+
+  constructor(
+    private readonly queries: (IndexQuery | null)[],
+    private readonly locale: string,
+  ) {}
+
+  async upTo(database: DbOrTx, tier: number): Promise<void> {
+    for (let t = this.read + 1; t <= Math.min(tier, TIERS - 1); t += 1) {
+      const query = this.queries[t];
+      if (query) for (const seq of await matching(database, query, this.locale)) if (!this.best.has(seq)) this.best.set(seq, t);
+      this.read = t;
+    }
   }
-  return sql`(case ${sql.join(tiers.map((t, i) => sql`when ${t} then ${i}`), sql` `)} else null end)`;
 }
 
-/** The keys (product_search_keys.id) whose document matches the word at all. */
-function wordMatches(word: string, last: boolean, typos: string[]): SQL {
-  const q = phrase(word);
-  const words = [last ? `${q}*` : q, ...typos.map(phrase)].join(' OR ');
-  const inner = [sql`select rowid from product_search_words where product_search_words match ${words}`];
-  if (word.length >= 3) inner.push(sql`select rowid from product_search_text where product_search_text match ${q}`);
-  return sql.join(inner, sql` union `);
-}
+type Search = { words: string[]; typos: string[][] };
 
-/**
- * The relevance of each product for the query in the locale (falling back to the Site's
- * default locale for products not translated), over its translation and its option/SKU
- * document (locale ''): per word the best tier in either, summed; null when some word
- * matches neither.
- */
-async function relevance(database: DbOrTx, q: string, locale: string, defaultLocale: string): Promise<{ score: SQL; candidates: SQL } | null> {
+async function parseSearch(database: DbOrTx, q: string): Promise<Search | null> {
   const words = queryWords(q);
   if (words.length === 0) return null;
   const typos = await Promise.all(words.map((w) => (w.length >= TYPO_MIN_LENGTH ? typoCandidates(database, w) : Promise.resolve([]))));
-  const last = words.length - 1;
-  const inLocale = sql`(k.locale = '' or k.locale = ${locale} or (k.locale = ${defaultLocale} and not exists (select 1 from product_search_keys k2 where k2.product_id = k.product_id and k2.locale = ${locale})))`;
-  const perWord = words.map((w, i) => sql`(select min(${wordTier(w, i === last, typos[i]!)}) from product_search_keys k where k.product_id = ${productId} and ${inLocale})`);
-  // Products with a document matching the first word: narrows what gets scored to the likely few.
-  const candidates = sql`${products.id} in (select k.product_id from product_search_keys k where k.id in (${wordMatches(words[0]!, last === 0, typos[0]!)}))`;
-  return { score: sql`(${sql.join(perWord, sql` + `)})`, candidates };
+  return { words, typos };
 }
 
+/** Every product (seq) whose document in the locale matches every word, in any tier. */
+async function matchingAll(database: DbOrTx, search: Search, locale: string): Promise<number[]> {
+  let found: Set<number> | null = null;
+  const last = search.words.length - 1;
+  for (const [i, word] of search.words.entries()) {
+    const q = phrase(word);
+    const queries = [inWords([i === last ? `${q}*` : q, ...search.typos[i]!.map(phrase)].join(' OR '))];
+    if (word.length >= 3) queries.push(inText(q));
+    const mine = new Set<number>();
+    for (const query of queries) for (const seq of await matching(database, query, locale)) if (!found || found.has(seq)) mine.add(seq);
+    found = mine;
+    if (found.size === 0) break;
+  }
+  return [...(found ?? [])];
+}
+
+/** The condition that products.id is one of these products (seq). */
+const amongSeqs = (seqs: number[]) =>
+  sql`${productId} in (select product_id from product_search_ids where seq in (select value from json_each(${JSON.stringify(seqs)})))`;
+
 /** The conditions on products for a search (none match when the query has no words). */
-export async function searchConditions(database: DbOrTx, q: string, locale: string, defaultLocale: string): Promise<SQL[]> {
-  const search = await relevance(database, q, locale, defaultLocale);
-  return search ? [search.candidates, sql`${search.score} is not null`] : [sql`0`];
+export async function searchConditions(database: DbOrTx, q: string, locale: string): Promise<SQL[]> {
+  const search = await parseSearch(database, q);
+  return search ? [amongSeqs(await matchingAll(database, search, locale))] : [sql`0`];
 }
 
 export type SortedListRequest = { limit: number; cursor?: string; q?: string; sort?: ProductSort };
@@ -180,10 +216,13 @@ function readCursor(cursor: string | undefined, kind: string): [Key, string] | u
   return [key as Key, parsed[1]];
 }
 
+type PageOfRows = { rows: (typeof products.$inferSelect)[]; page: { limit: number; nextCursor: string | null } };
+
 /**
- * One page of published products sold in the market, searched and/or sorted. The matching
- * products and their keys are read in one query, ordered here (a locale's collation is not
- * SQLite's), and the page taken after the cursor's (key, handle).
+ * One page of published products sold in the market, searched and/or sorted. A search in
+ * relevance order is paged in SQL level by level (`relevantPage`); the other orders read the
+ * matching products and their keys in one query and order them here (a locale's collation is
+ * not SQLite's), taking the page after the cursor's (key, handle).
  */
 export async function sortedPageOfProducts(
   database: DbOrTx,
@@ -191,24 +230,28 @@ export async function sortedPageOfProducts(
   choice: MarketChoice,
   request: SortedListRequest,
   base: SQL[],
-): Promise<{ rows: (typeof products.$inferSelect)[]; page: { limit: number; nextCursor: string | null } }> {
+): Promise<PageOfRows> {
   const sort: ProductSort = request.sort ?? 'relevance';
   const kind = `products:${sort}`;
   const after = readCursor(request.cursor, kind);
   const empty = { rows: [], page: { limit: request.limit, nextCursor: null } };
-  const search = request.q === undefined ? null : await relevance(database, request.q, choice.locale, site.defaultLocale);
+  const search = request.q === undefined ? null : await parseSearch(database, request.q);
   if (request.q !== undefined && search === null) return empty;
+  if (search && sort === 'relevance') {
+    if (after && typeof after[0] !== 'number') throw invalidCursor();
+    return relevantPage(database, site, choice.locale, search, request.limit, kind, base, after as [number, string] | undefined);
+  }
+  const among = search ? amongSeqs(await matchingAll(database, search, choice.locale)) : undefined;
   const title = sql<string>`coalesce(
     (select title from product_translations t where t.product_id = ${productId} and t.locale = ${choice.locale}),
     (select title from product_translations t where t.product_id = ${productId} and t.locale = ${site.defaultLocale}),
     ${productHandle})`;
   const price = sql<number | null>`(select min(vp.amount) from product_variants v inner join variant_prices vp on vp.variant_id = v.id
     where v.product_id = ${productId} and vp.market_id = ${choice.market.id})`;
-  const rows = await database
-    .select({ row: products, score: search ? search.score.mapWith(Number) : sql<null>`null`, price, title })
+  const matching: Keyed[] = await database
+    .select({ row: products, score: sql<null>`null`, price, title })
     .from(products)
-    .where(and(isPublished(site.id), ...base, search?.candidates));
-  const matching: Keyed[] = search ? rows.filter((r) => r.score !== null) : rows;
+    .where(and(isPublished(site.id), ...base, among));
   // Without q, "relevance" has nothing to rank by: every product ties, so handle order.
   const order = orderOf(sort, choice.locale);
   const compare = (a: Key, ah: string, b: Key, bh: string) => order.compare(a, b) || (ah < bh ? -1 : ah > bh ? 1 : 0);
@@ -222,5 +265,53 @@ export async function sortedPageOfProducts(
   return {
     rows: slice.map((x) => x.r.row),
     page: { limit: request.limit, nextCursor: more && last ? encodeCursor(kind, JSON.stringify([last.key, last.r.row.handle])) : null },
+  };
+}
+
+/**
+ * A page in relevance order, after the cursor's (score, handle). Levels are visited in order
+ * of score; at each, every word's tiers up to that score are read (a product at level s has no
+ * word in a tier above s), the products whose tiers sum to s are the level, and SQL takes them
+ * in handle order through the list's other conditions until the page (and one more, to know
+ * there is a next page) is full.
+ */
+async function relevantPage(
+  database: DbOrTx,
+  site: { id: string },
+  locale: string,
+  search: Search,
+  limit: number,
+  kind: string,
+  base: SQL[],
+  after: [number, string] | undefined,
+): Promise<PageOfRows> {
+  const last = search.words.length - 1;
+  const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
+  const found: { id: string; handle: string; score: number }[] = [];
+  const top = (TIERS - 1) * words.length;
+  for (let level = after ? after[0] : 0; level <= top && found.length <= limit; level += 1) {
+    for (const word of words) await word.upTo(database, level);
+    const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);
+    const seqs: number[] = [];
+    for (const seq of smallest!.best.keys()) {
+      let score = 0;
+      for (const word of words) score += word.best.get(seq) ?? Infinity;
+      if (score === level) seqs.push(seq);
+    }
+    if (seqs.length === 0) continue;
+    const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
+      from json_each(${JSON.stringify(seqs)}) j cross join product_search_ids i on i.seq = j.value cross join products on ${productId} = i.product_id
+      where ${and(isPublished(site.id), ...base, after && level === after[0] ? sql`${productHandle} > ${after[1]}` : undefined)}
+      order by ${productHandle} limit ${limit + 1 - found.length}`);
+    for (const r of rows) found.push({ ...r, score: level });
+  }
+  const page = found.slice(0, limit);
+  const byId = new Map(
+    page.length === 0 ? [] : (await database.select().from(products).where(inArray(products.id, page.map((p) => p.id)))).map((r) => [r.id, r]),
+  );
+  const end = page.at(-1);
+  return {
+    rows: page.map((p) => byId.get(p.id)!),
+    page: { limit, nextCursor: found.length > limit && end ? encodeCursor(kind, JSON.stringify([end.score, end.handle])) : null },
   };
 }
