@@ -61,7 +61,8 @@ const out = [
   'DROP TABLE product_search_text;',
   'DROP TABLE product_search_words;',
   'DROP TABLE product_search_keys;',
-  'CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE);',
+  // handle and site_id copied from products: a search orders a level's matches by handle from here alone.
+  'CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE, site_id TEXT NOT NULL, handle TEXT NOT NULL);',
   'CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 1 AND 255), locale TEXT NOT NULL UNIQUE);',
   'CREATE TABLE product_search_bulk (id INTEGER PRIMARY KEY CHECK (id = 1));',
   'CREATE TABLE product_search_pending (product_id TEXT PRIMARY KEY) WITHOUT ROWID;',
@@ -78,7 +79,8 @@ const out = [
   JOIN product_search_locales l ON l.locale = ml.locale
   LEFT JOIN product_translations t ON t.product_id = p.id AND t.locale = ml.locale
   LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale;`,
-  ...keep('products_insert', 'INSERT ON products', 'NEW.id', { first: ['INSERT INTO product_search_ids (product_id) VALUES (NEW.id);'] }),
+  ...keep('products_insert', 'INSERT ON products', 'NEW.id', { first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'] }),
+  trigger('products_update_seq', 'UPDATE OF handle, site_id ON products', ['UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id;']),
   ...keep('products_update', 'UPDATE OF options, site_id ON products', 'NEW.id'),
   trigger('products_delete_search', 'DELETE ON products', [...forget('OLD.id'), 'DELETE FROM product_search_ids WHERE product_id = OLD.id;', 'DELETE FROM product_search_pending WHERE product_id = OLD.id;']),
   ...keep('product_translations_insert', 'INSERT ON product_translations', 'NEW.product_id'),
@@ -92,7 +94,7 @@ const out = [
   ...keep('market_locales_delete', 'DELETE ON market_locales', ofSite('OLD.site_id')),
   ...keep('sites_update', 'UPDATE OF default_locale ON sites', ofSite('NEW.id')),
   '-- The index for the rows already there.\nINSERT INTO product_search_locales (locale) SELECT DISTINCT locale FROM market_locales ORDER BY locale;',
-  'INSERT INTO product_search_ids (product_id) SELECT id FROM products ORDER BY site_id, handle;',
+  'INSERT INTO product_search_ids (product_id, site_id, handle) SELECT id, site_id, handle FROM products ORDER BY site_id, handle;',
   ...write('SELECT id FROM products'),
 ];
 console.log('-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' + out.join('\n--> statement-breakpoint\n'));

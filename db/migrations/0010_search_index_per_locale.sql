@@ -28,7 +28,7 @@ DROP TABLE product_search_words;
 --> statement-breakpoint
 DROP TABLE product_search_keys;
 --> statement-breakpoint
-CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE);
+CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE, site_id TEXT NOT NULL, handle TEXT NOT NULL);
 --> statement-breakpoint
 CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 1 AND 255), locale TEXT NOT NULL UNIQUE);
 --> statement-breakpoint
@@ -52,9 +52,11 @@ CREATE VIEW product_search_documents AS SELECT i.seq * 256 + l.slot AS doc, p.id
   LEFT JOIN product_translations t ON t.product_id = p.id AND t.locale = ml.locale
   LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale;
 --> statement-breakpoint
-CREATE TRIGGER products_insert_search AFTER INSERT ON products WHEN NOT EXISTS (SELECT 1 FROM product_search_bulk) BEGIN INSERT INTO product_search_ids (product_id) VALUES (NEW.id); DELETE FROM product_search_text WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (NEW.id)); DELETE FROM product_search_words WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (NEW.id)); INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (NEW.id); INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, description || ' ' || extra FROM product_search_documents WHERE product_id IN (NEW.id); END;
+CREATE TRIGGER products_insert_search AFTER INSERT ON products WHEN NOT EXISTS (SELECT 1 FROM product_search_bulk) BEGIN INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle); DELETE FROM product_search_text WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (NEW.id)); DELETE FROM product_search_words WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (NEW.id)); INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (NEW.id); INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, description || ' ' || extra FROM product_search_documents WHERE product_id IN (NEW.id); END;
 --> statement-breakpoint
-CREATE TRIGGER products_insert_search_later AFTER INSERT ON products WHEN EXISTS (SELECT 1 FROM product_search_bulk) BEGIN INSERT INTO product_search_ids (product_id) VALUES (NEW.id); INSERT OR IGNORE INTO product_search_pending (product_id) SELECT id FROM products WHERE id IN (NEW.id); END;
+CREATE TRIGGER products_insert_search_later AFTER INSERT ON products WHEN EXISTS (SELECT 1 FROM product_search_bulk) BEGIN INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle); INSERT OR IGNORE INTO product_search_pending (product_id) SELECT id FROM products WHERE id IN (NEW.id); END;
+--> statement-breakpoint
+CREATE TRIGGER products_update_seq AFTER UPDATE OF handle, site_id ON products BEGIN UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id; END;
 --> statement-breakpoint
 CREATE TRIGGER products_update_search AFTER UPDATE OF options, site_id ON products WHEN NOT EXISTS (SELECT 1 FROM product_search_bulk) BEGIN DELETE FROM product_search_text WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (NEW.id)); DELETE FROM product_search_words WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (NEW.id)); INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (NEW.id); INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, description || ' ' || extra FROM product_search_documents WHERE product_id IN (NEW.id); END;
 --> statement-breakpoint
@@ -101,7 +103,7 @@ CREATE TRIGGER sites_update_search_later AFTER UPDATE OF default_locale ON sites
 -- The index for the rows already there.
 INSERT INTO product_search_locales (locale) SELECT DISTINCT locale FROM market_locales ORDER BY locale;
 --> statement-breakpoint
-INSERT INTO product_search_ids (product_id) SELECT id FROM products ORDER BY site_id, handle;
+INSERT INTO product_search_ids (product_id, site_id, handle) SELECT id, site_id, handle FROM products ORDER BY site_id, handle;
 --> statement-breakpoint
 INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (SELECT id FROM products);
 --> statement-breakpoint

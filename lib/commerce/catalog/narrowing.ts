@@ -5,6 +5,7 @@ import type { ProductNarrowingQuery } from '@/lib/contract/operations/reads';
 import { DomainError } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { minorDigits, toMoney } from '../money';
+import { productsAmong } from './search';
 
 /**
  * The products list's narrowing filters (available, price range, options, collection) and
@@ -99,14 +100,15 @@ export function narrowingKey(filter: Narrowing & { facets?: 'true' }): string {
 type VariantFacts = { productId: string; options: Record<string, string>; amount: number; purchasable: boolean };
 
 /**
- * Facets over the products `base` selects (every condition but the narrowing filters), each
- * counted with every filter but its own. One read of the variants; counted here.
+ * Facets over the products `base` selects (every condition but the narrowing filters) among a
+ * search's `matches` (search.ts), each counted with every filter but its own. One read of the
+ * variants; counted here.
  */
-export async function facetsOf(database: DbOrTx, choice: MarketChoice, base: (SQL | undefined)[], filter: Narrowing): Promise<ProductFacets> {
+export async function facetsOf(database: DbOrTx, choice: MarketChoice, base: (SQL | undefined)[], filter: Narrowing, matches?: number[]): Promise<ProductFacets> {
   const where = base.filter((c): c is SQL => c !== undefined);
   const rows = await database.all<{ product_id: string; options: string; amount: number; purchasable: number }>(sql`
     select v.product_id, v.options, vp.amount, coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
-    from products
+    from ${matches ? productsAmong(matches) : sql`products`}
     inner join product_variants v on v.product_id = ${productId}
     inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
     left join inventory_levels il on il.variant_id = v.id

@@ -8,7 +8,7 @@ import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
-import { searchConditions, sortedPageOfProducts, type SortedListRequest } from './search';
+import { searchMatches, sortedPageOfProducts, type SortedListRequest } from './search';
 import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
 import { iso, loadBundles, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
@@ -125,10 +125,10 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
       : await sortedPageOfProducts(database, site, choice, request, [...base, ...narrowing]);
   const data = await summarise(database, rows, choice, site.defaultLocale);
   if (!request.facets) return { data, page };
-  const searched = request.q === undefined ? [] : await searchConditions(database, request.q, choice.locale);
+  const matches = request.q === undefined ? undefined : await searchMatches(database, site, request.q, choice.locale);
   // The collection is where the facets are counted, not a faceted choice: it always applies.
   const inCollection = narrowingConditions(site.id, choice, { collection: request.collection });
-  return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...base, ...inCollection, ...searched], request) };
+  return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...base, ...inCollection], request, matches) };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */

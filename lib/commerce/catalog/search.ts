@@ -6,6 +6,7 @@ import { DomainError } from '@/lib/platform/errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
+import { cacheable, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
 
 /**
  * Product search and sorted lists over the index of migration 0010 (scripts/search-triggers.mjs):
@@ -61,18 +62,23 @@ export function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
+/** The Site's catalog as of the request, which keys the vocabulary memo. */
+type SearchSite = { id: string; catalogVersion: number };
+
 /**
  * Indexed terms one edit from the word. Looked up among terms with the same first letter (a
  * range read on the vocabulary): a typo in the first letter is rare and would mean a scan.
+ * A letter's terms are kept per catalog version (outside a transaction, whose own writes are
+ * not for sharing).
  */
-async function typoCandidates(database: DbOrTx, word: string): Promise<string[]> {
+async function typoCandidates(database: DbOrTx, site: SearchSite, word: string): Promise<string[]> {
   const w = folded(word);
   const first = String.fromCodePoint(w.codePointAt(0)!);
   const next = String.fromCodePoint(w.codePointAt(0)! + 1);
-  const rows = await database.all<{ term: string }>(
-    sql`select term from product_search_vocab where term >= ${first} and term < ${next} and length(term) between ${w.length - 1} and ${w.length + 1}`,
-  );
-  return rows.map((r) => r.term).filter((t) => t !== w && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
+  const read = async () =>
+    (await database.all<{ term: string }>(sql`select term from product_search_vocab where term >= ${first} and term < ${next} and length(term) >= ${TYPO_MIN_LENGTH - 1}`)).map((r) => r.term);
+  const terms = cacheable(database) ? ((await vocabularyCache.through(`${versionKey(database, site)}|${first}`, read)) as string[]) : await read();
+  return terms.filter((t) => t !== w && Math.abs(t.length - w.length) <= 1 && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
 }
 
 /** products.id spelled out: drizzle writes a selected field's columns unqualified. */
@@ -105,6 +111,8 @@ function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | 
   ];
 }
 const TIERS = 8;
+/** Products a page's level is read in at a time (a page is at most 100, and most pass the filters). */
+const SLICE = 128;
 
 /** The products (seq) whose document in the locale matches the index query. */
 async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
@@ -135,10 +143,11 @@ class WordTiers {
 
 type Search = { words: string[]; typos: string[][] };
 
-async function parseSearch(database: DbOrTx, q: string): Promise<Search | null> {
+async function parseSearch(database: DbOrTx, site: SearchSite, q: string): Promise<Search | null> {
   const words = queryWords(q);
   if (words.length === 0) return null;
-  const typos = await Promise.all(words.map((w) => (w.length >= TYPO_MIN_LENGTH ? typoCandidates(database, w) : Promise.resolve([]))));
+  const typos: string[][] = [];
+  for (const w of words) typos.push(w.length >= TYPO_MIN_LENGTH ? await typoCandidates(database, site, w) : []);
   return { words, typos };
 }
 
@@ -162,10 +171,18 @@ async function matchingAll(database: DbOrTx, search: Search, locale: string): Pr
 const amongSeqs = (seqs: number[]) =>
   sql`${productId} in (select product_id from product_search_ids where seq in (select value from json_each(${JSON.stringify(seqs)})))`;
 
-/** The conditions on products for a search (none match when the query has no words). */
-export async function searchConditions(database: DbOrTx, q: string, locale: string): Promise<SQL[]> {
-  const search = await parseSearch(database, q);
-  return search ? [amongSeqs(await matchingAll(database, search, locale))] : [sql`0`];
+/**
+ * `products` as the products (seq) of a search: a FROM that starts at the matches and reaches
+ * products through their ids (CROSS JOIN keeps SQLite from scanning the Site's products and
+ * testing each against the list instead).
+ */
+export const productsAmong = (seqs: number[]) =>
+  sql`json_each(${JSON.stringify(seqs)}) j cross join product_search_ids i on i.seq = j.value cross join products on ${productId} = i.product_id`;
+
+/** The products (seq) a search matches in the locale (none when the query has no words). */
+export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
+  const search = await parseSearch(database, site, q);
+  return search ? matchingAll(database, search, locale) : [];
 }
 
 export type SortedListRequest = { limit: number; cursor?: string; q?: string; sort?: ProductSort };
@@ -226,7 +243,7 @@ type PageOfRows = { rows: (typeof products.$inferSelect)[]; page: { limit: numbe
  */
 export async function sortedPageOfProducts(
   database: DbOrTx,
-  site: { id: string; defaultLocale: string },
+  site: SearchSite & { defaultLocale: string },
   choice: MarketChoice,
   request: SortedListRequest,
   base: SQL[],
@@ -235,7 +252,7 @@ export async function sortedPageOfProducts(
   const kind = `products:${sort}`;
   const after = readCursor(request.cursor, kind);
   const empty = { rows: [], page: { limit: request.limit, nextCursor: null } };
-  const search = request.q === undefined ? null : await parseSearch(database, request.q);
+  const search = request.q === undefined ? null : await parseSearch(database, site, request.q);
   if (request.q !== undefined && search === null) return empty;
   if (search && sort === 'relevance') {
     if (after && typeof after[0] !== 'number') throw invalidCursor();
@@ -299,11 +316,17 @@ async function relevantPage(
       if (score === level) seqs.push(seq);
     }
     if (seqs.length === 0) continue;
-    const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
-      from json_each(${JSON.stringify(seqs)}) j cross join product_search_ids i on i.seq = j.value cross join products on ${productId} = i.product_id
-      where ${and(isPublished(site.id), ...base, after && level === after[0] ? sql`${productHandle} > ${after[1]}` : undefined)}
-      order by ${productHandle} limit ${limit + 1 - found.length}`);
-    for (const r of rows) found.push({ ...r, score: level });
+    // The level's products of the Site in handle order (from the index's own copy of handles),
+    // then through the list's conditions a slice at a time, until the page is full.
+    const ordered = await database.all<{ seq: number }>(sql`select i.seq from json_each(${JSON.stringify(seqs)}) j cross join product_search_ids i on i.seq = j.value
+      where i.site_id = ${site.id} ${after && level === after[0] ? sql`and i.handle > ${after[1]}` : sql``} order by i.handle`);
+    for (let at = 0; at < ordered.length && found.length <= limit; at += SLICE) {
+      const slice = ordered.slice(at, at + SLICE).map((r) => r.seq);
+      const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
+        from ${productsAmong(slice)}
+        where ${and(isPublished(site.id), ...base)} order by ${productHandle} limit ${limit + 1 - found.length}`);
+      for (const r of rows) found.push({ ...r, score: level });
+    }
   }
   const page = found.slice(0, limit);
   const byId = new Map(
