@@ -21,6 +21,10 @@ export async function deferSearchIndex<T>(tx: Transaction, work: () => Promise<T
 const NOTED = 'SELECT product_id FROM product_search_pending';
 
 /**
+ * Documents go in rowid order: FTS5 flushes its in-memory buffer to a new segment whenever a
+ * rowid is not above the last one, so 10,000 products in product-id order made ~50,000 tiny
+ * segments (an import of 10,000 products: 14 s in the index alone, 0.9 s in rowid order).
+ *
  * From this many products on, a flush merges each index into one segment afterwards: a bulk
  * write leaves many small segments, and a prefix query reads every one of them (on 10,000
  * products, `q=m`'s body prefix read 1.3 ms merged, 19 ms unmerged). Merging costs time in
@@ -37,9 +41,9 @@ async function flushSearchIndex(tx: Transaction): Promise<void> {
       `DELETE FROM ${table} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${NOTED}))`,
     );
   }
-  await tx.execute(`INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${NOTED})`);
+  await tx.execute(`INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`);
   await tx.execute(
-    `INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, description || ' ' || extra FROM product_search_documents WHERE product_id IN (${NOTED})`,
+    `INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
   );
   await tx.execute('DELETE FROM product_search_pending');
   if (noted >= MERGE_FROM) {

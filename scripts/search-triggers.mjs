@@ -2,19 +2,21 @@
 // it replaces the index of 0009). Kept so the triggers can be regenerated into a new custom
 // migration when the indexed texts change.
 //
-// One document per (product, locale of the product's Site): the product's title and
-// description in that locale (its Site's default locale when it has none there), and its
-// option values and SKUs. A document's rowid is `seq * 256 + slot`: seq numbers the product
-// (product_search_ids), slot the locale (product_search_locales), so a search reads the
-// product and the locale straight from the rowid, with no lookup per match.
+// Per product, one document per locale of the product's Site: its title and description in
+// that locale (its Site's default locale when it has none there); and one in slot 0 with its
+// option values and SKUs, the same in every locale, so indexed once. A document's rowid is
+// `seq * 256 + slot`: seq numbers the product (product_search_ids), slot the locale
+// (product_search_locales), so a search reads the product and the locale straight from the
+// rowid, with no lookup per match.
 //
 // Two FTS5 tables hold the documents, both contentless (the texts live in the catalog tables;
 // the index keeps only tokens, and contentless_delete lets a document be replaced):
 // - product_search_text, trigram: substrings of 3+ characters (prefixes, words inside
 //   compounds) of the title and of the option values and SKUs. Not of the description:
 //   that is most of the text and would be most of the index and of its upkeep.
-// - product_search_words, unicode61: whole words and 1–3 character prefixes of the title and
-//   of the body (description, option values, SKUs); its vocabulary gives typo candidates.
+// - product_search_words, unicode61: whole words and 1–2 character prefixes of the title and
+//   of the body (description; option values and SKUs); its vocabulary gives typo candidates.
+//   Prefixes of 3+ characters are read from the terms themselves (few terms share one).
 //   detail=column: queries are single words with a column filter, so positions are not needed.
 //
 // Triggers rewrite a product's documents in the transaction that changes it, so any change
@@ -31,8 +33,8 @@ const notBulk = `NOT ${bulk}`;
 const forget = (products) => [TEXT, WORDS].map((t) =>
   `DELETE FROM ${t} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${products}));`);
 const write = (products) => [
-  `INSERT INTO ${TEXT} (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${products});`,
-  `INSERT INTO ${WORDS} (rowid, title, body) SELECT doc, title, description || ' ' || extra FROM product_search_documents WHERE product_id IN (${products});`,
+  `INSERT INTO ${TEXT} (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
+  `INSERT INTO ${WORDS} (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
 ];
 const rewrite = (products) => [...forget(products), ...write(products)];
 const note = (products) => [`INSERT OR IGNORE INTO product_search_pending (product_id) SELECT id FROM products WHERE id IN (${products});`];
@@ -63,22 +65,27 @@ const out = [
   'DROP TABLE product_search_keys;',
   // handle and site_id copied from products: a search orders a level's matches by handle from here alone.
   'CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE, site_id TEXT NOT NULL, handle TEXT NOT NULL);',
-  'CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 1 AND 255), locale TEXT NOT NULL UNIQUE);',
+  // Slot 0 (locale '') is the product's option values and SKUs.
+  'CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 0 AND 255), locale TEXT NOT NULL UNIQUE);',
   'CREATE TABLE product_search_bulk (id INTEGER PRIMARY KEY CHECK (id = 1));',
   'CREATE TABLE product_search_pending (product_id TEXT PRIMARY KEY) WITHOUT ROWID;',
   `CREATE VIRTUAL TABLE ${TEXT} USING fts5(title, extra, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1');`,
-  `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');`,
+  `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');`,
   `CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(${WORDS}, 'row');`,
-  // What each document holds: one row per product and locale of its Site's markets.
-  `CREATE VIEW product_search_documents AS SELECT i.seq * 256 + l.slot AS doc, p.id AS product_id,
-  coalesce(t.title, d.title, '') AS title, coalesce(t.description, d.description, '') AS description, ${extras} AS extra
+  // What each document holds: per product, one row per locale of its Site's markets (title and
+  // description) and one in slot 0 (option values and SKUs, the same in every locale).
+  `CREATE VIEW product_search_documents AS
+  SELECT i.seq * 256 + l.slot AS doc, p.id AS product_id, coalesce(t.title, d.title, '') AS title, coalesce(t.description, d.description, '') AS body, '' AS extra
   FROM products p
   JOIN product_search_ids i ON i.product_id = p.id
   JOIN sites s ON s.id = p.site_id
   JOIN (SELECT DISTINCT site_id, locale FROM market_locales) ml ON ml.site_id = p.site_id
   JOIN product_search_locales l ON l.locale = ml.locale
   LEFT JOIN product_translations t ON t.product_id = p.id AND t.locale = ml.locale
-  LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale;`,
+  LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale
+  UNION ALL
+  SELECT i.seq * 256 AS doc, p.id AS product_id, '' AS title, ${extras} AS body, ${extras} AS extra
+  FROM products p JOIN product_search_ids i ON i.product_id = p.id;`,
   ...keep('products_insert', 'INSERT ON products', 'NEW.id', { first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'] }),
   trigger('products_update_seq', 'UPDATE OF handle, site_id ON products', ['UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id;']),
   ...keep('products_update', 'UPDATE OF options, site_id ON products', 'NEW.id'),
@@ -93,7 +100,8 @@ const out = [
   ...keep('market_locales_insert', 'INSERT ON market_locales', ofSite('NEW.site_id'), { first: ['INSERT OR IGNORE INTO product_search_locales (locale) VALUES (NEW.locale);'] }),
   ...keep('market_locales_delete', 'DELETE ON market_locales', ofSite('OLD.site_id')),
   ...keep('sites_update', 'UPDATE OF default_locale ON sites', ofSite('NEW.id')),
-  '-- The index for the rows already there.\nINSERT INTO product_search_locales (locale) SELECT DISTINCT locale FROM market_locales ORDER BY locale;',
+  "-- The index for the rows already there.\nINSERT INTO product_search_locales (slot, locale) VALUES (0, '');",
+  'INSERT INTO product_search_locales (locale) SELECT DISTINCT locale FROM market_locales ORDER BY locale;',
   'INSERT INTO product_search_ids (product_id, site_id, handle) SELECT id, site_id, handle FROM products ORDER BY site_id, handle;',
   ...write('SELECT id FROM products'),
 ];

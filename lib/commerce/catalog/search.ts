@@ -10,11 +10,12 @@ import { cacheable, versionKey, vocabularyCache } from '@/lib/platform/cache/mem
 
 /**
  * Product search and sorted lists over the index of migration 0010 (scripts/search-triggers.mjs):
- * one document per (product, locale of its Site), rowid `seq * 256 + slot` (seq numbers the
- * product in product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
+ * per product one document per locale of its Site (title, description) and one in slot 0
+ * (option values, SKUs), rowid `seq * 256 + slot` (seq numbers the product in
+ * product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
  * product_search_text (trigram: substrings of 3+ characters of the title and of the option
  * values and SKUs, so prefixes and words inside compounds) and product_search_words
- * (unicode61: whole words and 1–3 character prefixes of the title and of the body; its
+ * (unicode61: whole words and 1–2 character prefixes of the title and of the body; its
  * vocabulary gives the candidates for a typo).
  *
  * Relevance: each word of the query has a tier per product (lower is better: title before
@@ -114,10 +115,10 @@ const TIERS = 8;
 /** Products a page's level is read in at a time (a page is at most 100, and most pass the filters). */
 const SLICE = 128;
 
-/** The products (seq) whose document in the locale matches the index query. */
+/** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
 async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
   const rows = await database.all<{ seq: number }>(sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
-    where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) = (select slot from product_search_locales where locale = ${locale})`);
+    where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`);
   return rows.map((r) => r.seq);
 }
 
