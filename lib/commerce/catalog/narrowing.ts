@@ -114,9 +114,13 @@ export async function facetsOf(database: DbOrTx, choice: MarketChoice, base: (SQ
     left join inventory_levels il on il.variant_id = v.id
     where ${sql.join(where, sql` and `)}`);
   const byProduct = new Map<string, VariantFacts[]>();
+  const nameSet = new Set<string>();
   for (const r of rows) {
     const facts = { productId: r.product_id, options: JSON.parse(r.options) as Record<string, string>, amount: r.amount, purchasable: r.purchasable === 1 };
-    byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), facts]);
+    for (const name of Object.keys(facts.options)) nameSet.add(name);
+    const list = byProduct.get(r.product_id);
+    if (list) list.push(facts);
+    else byProduct.set(r.product_id, [facts]);
   }
   const range = priceRange(filter, choice);
   const groups = optionGroups(filter.option);
@@ -125,7 +129,7 @@ export async function facetsOf(database: DbOrTx, choice: MarketChoice, base: (SQ
     (except === 'price' || !range || variants.some((v) => v.amount >= (range.min ?? 0) && v.amount <= (range.max ?? Number.MAX_SAFE_INTEGER))) &&
     [...groups].every(([name, values]) => except === `option:${name}` || variants.some((v) => values.includes(v.options[name]!)));
 
-  const names = [...new Set(rows.flatMap((r) => Object.keys(JSON.parse(r.options) as Record<string, string>)))].sort();
+  const names = [...nameSet].sort();
   const collator = new Intl.Collator(choice.locale, { numeric: true });
   const options = names.map((name) => {
     const counts = new Map<string, number>();

@@ -122,7 +122,13 @@ async function matching(database: DbOrTx, query: IndexQuery, locale: string): Pr
   return rows.map((r) => r.seq);
 }
 
-/** One word of a query, its tiers read from the index one at a time as levels need them. */
+/**
+ * From this level on, a word's remaining tiers are read at once: a query that gets this deep
+ * has few matches in titles, and one statement is cheaper than five.
+ */
+const READ_ALL_FROM = 3;
+
+/** One word of a query, its tiers read from the index as levels need them. */
 class WordTiers {
   /** Each product (seq) found so far, with its best tier. */
   readonly best = new Map<number, number>();
@@ -133,12 +139,21 @@ class WordTiers {
     private readonly locale: string,
   ) {}
 
-  async upTo(database: DbOrTx, tier: number): Promise<void> {
-    for (let t = this.read + 1; t <= Math.min(tier, TIERS - 1); t += 1) {
+  get complete(): boolean {
+    return this.read >= TIERS - 1;
+  }
+
+  async upTo(database: DbOrTx, level: number): Promise<void> {
+    const until = level >= READ_ALL_FROM ? TIERS - 1 : Math.min(level, TIERS - 1);
+    const parts: SQL[] = [];
+    for (let t = this.read + 1; t <= until; t += 1) {
       const query = this.queries[t];
-      if (query) for (const seq of await matching(database, query, this.locale)) if (!this.best.has(seq)) this.best.set(seq, t);
-      this.read = t;
+      if (query) parts.push(sql`select rowid >> 8 as seq, ${t} as tier from ${sql.raw(query.table)} where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${this.locale}))`);
     }
+    this.read = Math.max(this.read, until);
+    if (parts.length === 0) return;
+    const rows = await database.all<{ seq: number; tier: number }>(sql.join(parts, sql` union all `));
+    for (const { seq, tier } of rows) if (!(this.best.get(seq)! <= tier)) this.best.set(seq, tier);
   }
 }
 
@@ -286,6 +301,16 @@ export async function sortedPageOfProducts(
   };
 }
 
+/** Whether any product could still score `level` or more (every word's tiers read). */
+function remains(words: WordTiers[], smallest: WordTiers, level: number): boolean {
+  for (const seq of smallest.best.keys()) {
+    let score = 0;
+    for (const word of words) score += word.best.get(seq) ?? Infinity;
+    if (score !== Infinity && score > level) return true;
+  }
+  return false;
+}
+
 /**
  * A page in relevance order, after the cursor's (score, handle). Levels are visited in order
  * of score; at each, every word's tiers up to that score are read (a product at level s has no
@@ -316,17 +341,24 @@ async function relevantPage(
       for (const word of words) score += word.best.get(seq) ?? Infinity;
       if (score === level) seqs.push(seq);
     }
-    if (seqs.length === 0) continue;
+    if (seqs.length === 0) {
+      if (words.every((w) => w.complete) && !remains(words, smallest!, level)) break;
+      continue;
+    }
     // The level's products of the Site in handle order (from the index's own copy of handles),
     // then through the list's conditions a slice at a time, until the page is full.
-    const ordered = await database.all<{ seq: number }>(sql`select i.seq from json_each(${JSON.stringify(seqs)}) j cross join product_search_ids i on i.seq = j.value
-      where i.site_id = ${site.id} ${after && level === after[0] ? sql`and i.handle > ${after[1]}` : sql``} order by i.handle`);
-    for (let at = 0; at < ordered.length && found.length <= limit; at += SLICE) {
-      const slice = ordered.slice(at, at + SLICE).map((r) => r.seq);
+    let from: string | undefined = after && level === after[0] ? after[1] : undefined;
+    while (found.length <= limit) {
+      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from json_each(${JSON.stringify(seqs)}) j
+        cross join product_search_ids i on i.seq = j.value
+        where i.site_id = ${site.id} ${from === undefined ? sql`` : sql`and i.handle > ${from}`} order by i.handle limit ${SLICE}`);
+      if (slice.length === 0) break;
       const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
-        from ${productsAmong(slice)}
+        from ${productsAmong(slice.map((r) => r.seq))}
         where ${and(isPublished(site.id), ...base)} order by ${productHandle} limit ${limit + 1 - found.length}`);
       for (const r of rows) found.push({ ...r, score: level });
+      if (slice.length < SLICE) break;
+      from = slice.at(-1)!.handle;
     }
   }
   const page = found.slice(0, limit);
