@@ -77,7 +77,7 @@ export function narrowingConditions(siteId: string, choice: MarketChoice, filter
   }
   for (const [name, values] of optionGroups(filter.option)) {
     conditions.push(
-      someVariant(choice, sql`o.key = ${name} and o.value in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`, sql`, json_each(v.options) o`),
+      someVariant(choice, sql`json_each.key = ${name} and json_each.value in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`, sql`, json_each(v.options)`),
     );
   }
   if (filter.collection !== undefined) {

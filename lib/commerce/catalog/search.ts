@@ -193,7 +193,7 @@ const amongSeqs = (seqs: number[]) =>
  * testing each against the list instead).
  */
 export const productsAmong = (seqs: number[]) =>
-  sql`json_each(${JSON.stringify(seqs)}) j cross join product_search_ids i on i.seq = j.value cross join products on ${productId} = i.product_id`;
+  sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value cross join products on ${productId} = i.product_id`;
 
 /** The products (seq) a search matches in the locale (none when the query has no words). */
 export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
@@ -349,8 +349,8 @@ async function relevantPage(
     // then through the list's conditions a slice at a time, until the page is full.
     let from: string | undefined = after && level === after[0] ? after[1] : undefined;
     while (found.length <= limit) {
-      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from json_each(${JSON.stringify(seqs)}) j
-        cross join product_search_ids i on i.seq = j.value
+      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from json_each(${JSON.stringify(seqs)})
+        cross join product_search_ids i on i.seq = json_each.value
         where i.site_id = ${site.id} ${from === undefined ? sql`` : sql`and i.handle > ${from}`} order by i.handle limit ${SLICE}`);
       if (slice.length === 0) break;
       const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
