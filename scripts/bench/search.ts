@@ -75,7 +75,8 @@ export async function discoverSearchQueries(get: SearchGet): Promise<SearchQueri
   for (const title of titles) {
     const ws = words(title);
     for (const w of ws) {
-      letters.add(String.fromCodePoint(w.codePointAt(0)!));
+      const first = String.fromCodePoint(w.codePointAt(0)!);
+      if (/\p{L}/u.test(first)) letters.add(first);
       if (w.length >= 4) single.add(w);
     }
     for (let i = 0; i + 1 < ws.length; i += 1) pairs.add(`${ws[i]} ${ws[i + 1]}`);
