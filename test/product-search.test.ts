@@ -203,6 +203,11 @@ describe('product sort', () => {
     expect(asc).toEqual([...asc].sort((a, b) => a - b));
     const desc = (await allPages({ sort: 'price-desc', limit: '5' })).handles.map((h) => prices.get(h)!);
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    // a search in another order: the same products, in that order
+    const woolByPrice = await allPages({ q: 'wool', sort: 'price-asc', limit: '3' });
+    expect([...woolByPrice.handles].sort()).toEqual([...(await allPages({ q: 'wool', limit: '100' })).handles].sort());
+    const woolPrices = woolByPrice.handles.map((h) => prices.get(h)!);
+    expect(woolPrices).toEqual([...woolPrices].sort((a, b) => a - b));
     // relevance with q pages too
     const wool = await allPages({ q: 'wool', limit: '2' });
     expect(wool.handles).toEqual((await allPages({ q: 'wool', limit: '100' })).handles);
