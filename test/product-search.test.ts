@@ -171,6 +171,16 @@ describe('product search index upkeep', () => {
     expect(await docs()).toBe(0);
   });
 
+  it("keeps the index's copy of a handle, which orders a relevance level", async () => {
+    const handleOf = async (id: string) => (await database.$client.execute({ sql: 'select handle from product_search_ids where product_id = ?', args: [id] })).rows[0]!.handle;
+    const id = String((await database.$client.execute("select id from products where handle = 'moss-plant-pot'")).rows[0]!.id);
+    await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot-2' where id = ?", args: [id] });
+    expect(await handleOf(id)).toBe('moss-plant-pot-2');
+    expect(await search({ q: 'quokka' })).toEqual(['moss-plant-pot-2']);
+    await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot' where id = ?", args: [id] });
+    expect(await handleOf(id)).toBe('moss-plant-pot');
+  });
+
   it('pages a broad prefix through every relevance level without duplicates or gaps', async () => {
     const whole = await allPages({ q: 'm', limit: '100' });
     const paged = await allPages({ q: 'm', limit: '4' });
