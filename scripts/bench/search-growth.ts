@@ -6,7 +6,7 @@
 // kind uncached (the page cache is cleared before every call) rotating over its queries. Then
 // the import cost of the index: the same catalog imported into an empty Site with the index
 // and into one without it (its tables and triggers dropped). Prints a table and one JSON line.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -132,16 +132,18 @@ async function main() {
         const seedSeconds = Math.round((performance.now() - t) / 100) / 10;
         const row: Row = { products, seedSeconds, queries: await measureQueries(database, seconds) };
         if (products <= Number(flags['import-max'])) {
-          const parts: string[] = [];
-          await exportCatalogTo(database, 'demo', (chunk) => void parts.push(chunk));
+          // chunk by chunk: at 100k products the document is longer than a JavaScript string may be
           const file = join(dir, `export-${products}.json`);
-          writeFileSync(file, parts.join(''));
+          writeFileSync(file, '');
+          await exportCatalogTo(database, 'demo', (chunk) => appendFileSync(file, chunk));
           const withoutIndex = await importSeconds(dir, file, `${products}-bare`, false);
           const withIndex = await importSeconds(dir, file, `${products}-indexed`, true);
           row.import = { withIndex, withoutIndex, ratio: Math.round((withIndex / withoutIndex) * 100) / 100 };
         }
         database.$client.close();
         rows.push(row);
+        // each size as soon as it is measured (a 100k run takes a while)
+        console.error(JSON.stringify({ searchGrowthRow: row, loadAverage: loadavg() }));
         rmSync(url.slice('file:'.length), { force: true });
       }
     } finally {
