@@ -112,8 +112,8 @@ function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | 
   ];
 }
 const TIERS = 8;
-/** Products a page's level is read in at a time (a page is at most 100, and most pass the filters). */
-const SLICE = 128;
+/** The most products of a level put through the list's conditions at a time. */
+const MAX_SLICE = 512;
 
 /** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
 async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
@@ -348,17 +348,20 @@ async function relevantPage(
     // The level's products of the Site in handle order (from the index's own copy of handles),
     // then through the list's conditions a slice at a time, until the page is full.
     let from: string | undefined = after && level === after[0] ? after[1] : undefined;
+    // twice what the page still needs, then doubling: most pass the list's conditions, a filtered list takes more
+    let size = 2 * (limit + 1 - found.length);
     while (found.length <= limit) {
       const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from json_each(${JSON.stringify(seqs)})
         cross join product_search_ids i on i.seq = json_each.value
-        where i.site_id = ${site.id} ${from === undefined ? sql`` : sql`and i.handle > ${from}`} order by i.handle limit ${SLICE}`);
+        where i.site_id = ${site.id} ${from === undefined ? sql`` : sql`and i.handle > ${from}`} order by i.handle limit ${size}`);
       if (slice.length === 0) break;
       const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
         from ${productsAmong(slice.map((r) => r.seq))}
         where ${and(isPublished(site.id), ...base)} order by ${productHandle} limit ${limit + 1 - found.length}`);
       for (const r of rows) found.push({ ...r, score: level });
-      if (slice.length < SLICE) break;
+      if (slice.length < size) break;
       from = slice.at(-1)!.handle;
+      size = Math.min(size * 2, MAX_SLICE);
     }
   }
   const page = found.slice(0, limit);
