@@ -116,10 +116,11 @@ const TIERS = 8;
 const MAX_SLICE = 512;
 
 /** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
+const inIndex = (query: IndexQuery, locale: string) => sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
+  where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`;
+
 async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
-  const rows = await database.all<{ seq: number }>(sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
-    where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`);
-  return rows.map((r) => r.seq);
+  return (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
 }
 
 /**
@@ -328,40 +329,59 @@ async function relevantPage(
   base: SQL[],
   after: [number, string] | undefined,
 ): Promise<PageOfRows> {
-  const last = search.words.length - 1;
-  const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
   const found: { id: string; handle: string; score: number }[] = [];
-  const top = (TIERS - 1) * words.length;
-  for (let level = after ? after[0] : 0; level <= top && found.length <= limit; level += 1) {
-    for (const word of words) await word.upTo(database, level);
-    const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);
-    const seqs: number[] = [];
-    for (const seq of smallest!.best.keys()) {
-      let score = 0;
-      for (const word of words) score += word.best.get(seq) ?? Infinity;
-      if (score === level) seqs.push(seq);
-    }
-    if (seqs.length === 0) {
-      if (words.every((w) => w.complete) && !remains(words, smallest!, level)) break;
-      continue;
-    }
-    // The level's products of the Site in handle order (from the index's own copy of handles),
-    // then through the list's conditions a slice at a time, until the page is full.
-    let from: string | undefined = after && level === after[0] ? after[1] : undefined;
-    // twice what the page still needs, then doubling: most pass the list's conditions, a filtered list takes more
+  /**
+   * The level's products of the Site (`members`, a condition on product_search_ids i) in
+   * handle order, from the index's own copy of handles, through the list's conditions a slice
+   * at a time until the page is full: twice what the page still needs, then doubling (most
+   * pass the list's conditions; a filtered list takes more).
+   */
+  const take = async (from: SQL, members: SQL, level: number) => {
+    let after1: string | undefined = after && level === after[0] ? after[1] : undefined;
     let size = 2 * (limit + 1 - found.length);
     while (found.length <= limit) {
-      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from json_each(${JSON.stringify(seqs)})
-        cross join product_search_ids i on i.seq = json_each.value
-        where i.site_id = ${site.id} ${from === undefined ? sql`` : sql`and i.handle > ${from}`} order by i.handle limit ${size}`);
-      if (slice.length === 0) break;
+      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from ${from}
+        where ${members} and i.site_id = ${site.id} ${after1 === undefined ? sql`` : sql`and i.handle > ${after1}`} order by i.handle limit ${size}`);
+      if (slice.length === 0) return;
       const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
         from ${productsAmong(slice.map((r) => r.seq))}
         where ${and(isPublished(site.id), ...base)} order by ${productHandle} limit ${limit + 1 - found.length}`);
       for (const r of rows) found.push({ ...r, score: level });
-      if (slice.length < size) break;
-      from = slice.at(-1)!.handle;
+      if (slice.length < size) return;
+      after1 = slice.at(-1)!.handle;
       size = Math.min(size * 2, MAX_SLICE);
+    }
+  };
+  const last = search.words.length - 1;
+  const start = after ? after[0] : 0;
+  if (search.words.length === 1) {
+    // One word: a level is one tier less the tiers below it, found by SQLite from the index
+    // itself, so a broad word (`q=m`) never brings its thousands of matches into JavaScript.
+    const tiers = wordTiers(search.words[0]!, true, search.typos[0]!);
+    for (let level = Math.max(start, 0); level < TIERS && found.length <= limit; level += 1) {
+      const tier = tiers[level];
+      if (!tier) continue;
+      const below = tiers.slice(0, level).filter((t): t is IndexQuery => t !== null);
+      const members = sql.join([sql`i.seq in (${inIndex(tier, locale)})`, ...below.map((t) => sql`i.seq not in (${inIndex(t, locale)})`)], sql` and `);
+      await take(sql`product_search_ids i`, members, level);
+    }
+  } else {
+    const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
+    const top = (TIERS - 1) * words.length;
+    for (let level = start; level <= top && found.length <= limit; level += 1) {
+      for (const word of words) await word.upTo(database, level);
+      const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);
+      const seqs: number[] = [];
+      for (const seq of smallest!.best.keys()) {
+        let score = 0;
+        for (const word of words) score += word.best.get(seq) ?? Infinity;
+        if (score === level) seqs.push(seq);
+      }
+      if (seqs.length === 0) {
+        if (words.every((w) => w.complete) && !remains(words, smallest!, level)) break;
+        continue;
+      }
+      await take(sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value`, sql`1`, level);
     }
   }
   const page = found.slice(0, limit);
