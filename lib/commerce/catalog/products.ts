@@ -128,7 +128,8 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
   const matches = request.q === undefined ? undefined : await searchMatches(database, site, request.q, choice.locale);
   // The collection is where the facets are counted, not a faceted choice: it always applies.
   const inCollection = narrowingConditions(site.id, choice, { collection: request.collection });
-  return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...base, ...inCollection], request, matches) };
+  // No soldIn: facets are counted from the variants priced in the market, so a product not sold there has none.
+  return { data, page, facets: await facetsOf(database, choice, [isPublished(site.id), ...filterConditions(request), ...inCollection], request, matches) };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */
