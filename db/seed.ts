@@ -4,6 +4,7 @@ import { toSnakeCase } from 'drizzle-orm/casing';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from './client';
 import * as schema from './schema';
+import { deferSearchIndex } from './search-index';
 import { addressBookRows } from './seed/addresses';
 import { benchProducts } from './seed/bench';
 import { addBundles, addCollections, addProducts, emptyCatalog, type CatalogRows, type CatalogSite } from './seed/build-catalog';
@@ -109,8 +110,11 @@ export async function seedDatabase(database: Database, options: SeedOptions = {}
   try {
     const kept = options.keepCredentials ? await tx.execute('SELECT * FROM credentials') : null;
     const versions = options.keepCredentials ? await tx.execute('SELECT id, catalog_version FROM sites') : null;
-    for (const table of WIPE_ORDER) await tx.execute(`DELETE FROM "${getTableName(table)}"`);
-    for (const built of [demo, outlet]) inserted += await insertSite(tx, built, checkoutBaseUrl);
+    // The search index is written once per product at the end, not once per inserted row.
+    await deferSearchIndex(tx, async () => {
+      for (const table of WIPE_ORDER) await tx.execute(`DELETE FROM "${getTableName(table)}"`);
+      for (const built of [demo, outlet]) inserted += await insertSite(tx, built, checkoutBaseUrl);
+    });
     if (kept && versions) {
       const seeded = new Set([demo.site.id, outlet.site.id]);
       const columns = kept.columns.map((c) => `"${c}"`).join(', ');

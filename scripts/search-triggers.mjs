@@ -1,60 +1,108 @@
-// Prints the SQL of migration 0009 (the product search index and the triggers that keep it).
-// Kept so the triggers can be regenerated into a new custom migration when the indexed texts change.
+// Prints the SQL of migration 0010 (the product search index and the triggers that keep it;
+// it replaces the index of 0009). Kept so the triggers can be regenerated into a new custom
+// migration when the indexed texts change.
 //
-// product_search_keys names the documents: one per (product, locale) translation (its title
-// and description) and one per product with locale '' (its option values and SKUs, the same in
-// every locale). A key's id is the rowid of its document in two FTS5 tables: a trigram one
-// (substrings of 3+ characters: prefixes, words inside compounds) and a unicode61 one (whole
-// words, 1–3 character prefixes, and the vocabulary typos are looked up in). Triggers keep
-// them in the same transaction as the change. Each change rewrites only its own document, so
-// an import writes each translation once and each product's small option/SKU document once
-// per variant.
-const key = (p, l) => `(SELECT id FROM product_search_keys WHERE product_id = ${p} AND locale = ${l})`;
-const forget = (p, l) => [
-  `DELETE FROM product_search_text WHERE rowid = ${key(p, l)};`,
-  `DELETE FROM product_search_words WHERE rowid = ${key(p, l)};`,
-  `DELETE FROM product_search_keys WHERE product_id = ${p} AND locale = ${l};`,
+// Per product, one document per locale of the product's Site: its title and description in
+// that locale (its Site's default locale when it has none there); and one in slot 0 with its
+// option values and SKUs, the same in every locale, so indexed once. A document's rowid is
+// `seq * 256 + slot`: seq numbers the product (product_search_ids), slot the locale
+// (product_search_locales), so a search reads the product and the locale straight from the
+// rowid, with no lookup per match.
+//
+// Two FTS5 tables hold the documents, both contentless (the texts live in the catalog tables;
+// the index keeps only tokens, and contentless_delete lets a document be replaced):
+// - product_search_text, trigram: substrings of 3+ characters (prefixes, words inside
+//   compounds) of the title and of the option values and SKUs. Not of the description:
+//   that is most of the text and would be most of the index and of its upkeep.
+// - product_search_words, unicode61: whole words and 1–2 character prefixes of the title and
+//   of the body (description; option values and SKUs); its vocabulary gives typo candidates.
+//   Prefixes of 3+ characters are read from the terms themselves (few terms share one).
+//   detail=column: queries are single words with a column filter, so positions are not needed.
+//
+// Triggers rewrite a product's documents in the transaction that changes it, so any change
+// from any instance is searchable at once. A bulk writer (an import, the seed) sets
+// product_search_bulk inside its transaction: the triggers then only note the product in
+// product_search_pending, and the writer rewrites every noted product with one statement
+// per table before it commits (db/search-index.ts).
+const TEXT = 'product_search_text';
+const WORDS = 'product_search_words';
+const bulk = 'EXISTS (SELECT 1 FROM product_search_bulk)';
+const notBulk = `NOT ${bulk}`;
+
+/** The documents of the products `products` (a subquery of product ids) select. */
+const forget = (products) => [TEXT, WORDS].map((t) =>
+  `DELETE FROM ${t} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${products}));`);
+const write = (products) => [
+  `INSERT INTO ${TEXT} (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
+  `INSERT INTO ${WORDS} (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
 ];
-const write = (p, l, title, body) => [
-  `INSERT INTO product_search_text (rowid, title, body) SELECT ${key(p, l)}, ${title}, ${body} WHERE ${key(p, l)} IS NOT NULL;`,
-  `INSERT INTO product_search_words (rowid, title, body) SELECT ${key(p, l)}, ${title}, ${body} WHERE ${key(p, l)} IS NOT NULL;`,
-];
-const translation = (row) => [
-  `INSERT INTO product_search_keys (product_id, locale) VALUES (${row}.product_id, ${row}.locale);`,
-  ...write(`${row}.product_id`, `${row}.locale`, `${row}.title`, `${row}.description`),
-];
-const extrasBody = (p) =>
-  `coalesce((SELECT group_concat(j.value, ' ') FROM products pp, json_each(pp.options) o, json_each(o.value, '$.values') j WHERE pp.id = ${p}), '')` +
-  ` || ' ' || coalesce((SELECT group_concat(v.sku, ' ') FROM product_variants v WHERE v.product_id = ${p}), '')`;
-const extras = (p) => [
-  ...forget(p, "''"),
-  `INSERT INTO product_search_keys (product_id, locale) SELECT id, '' FROM products WHERE id = ${p};`,
-  ...write(p, "''", "''", extrasBody(p)),
-];
+const rewrite = (products) => [...forget(products), ...write(products)];
+const note = (products) => [`INSERT OR IGNORE INTO product_search_pending (product_id) SELECT id FROM products WHERE id IN (${products});`];
+
 const trigger = (name, event, steps, when = '') => `CREATE TRIGGER ${name} AFTER ${event}${when ? ` WHEN ${when}` : ''} BEGIN ${steps.join(' ')} END;`;
+/** A pair of triggers: rewrite now, or (in a bulk write) note the products for the writer. */
+const keep = (name, event, products, { when = '', first = [] } = {}) => [
+  trigger(`${name}_search`, event, [...first, ...rewrite(products)], when ? `(${when}) AND ${notBulk}` : notBulk),
+  trigger(`${name}_search_later`, event, [...first, ...note(products)], when ? `(${when}) AND ${bulk}` : bulk),
+];
+const ofSite = (site) => `SELECT id FROM products WHERE site_id = ${site}`;
+
+const extras =
+  `coalesce((SELECT group_concat(j.value, ' ') FROM json_each(p.options) o, json_each(o.value, '$.values') j), '')` +
+  ` || ' ' || coalesce((SELECT group_concat(v.sku, ' ') FROM product_variants v WHERE v.product_id = p.id), '')`;
+
+const old = [
+  'product_translations_insert_search', 'product_translations_update_search', 'product_translations_delete_search',
+  'products_insert_search', 'products_update_search', 'products_delete_search', 'product_variants_insert_search',
+  'product_variants_update_search', 'product_variants_update_moved_search', 'product_variants_delete_search',
+];
+
 const out = [
-  'CREATE TABLE product_search_keys (id INTEGER PRIMARY KEY, product_id TEXT NOT NULL, locale TEXT NOT NULL);',
-  'CREATE UNIQUE INDEX product_search_keys_product_locale_uq ON product_search_keys (product_id, locale);',
-  "CREATE VIRTUAL TABLE product_search_text USING fts5(title, body, tokenize = 'trigram remove_diacritics 1');",
-  "CREATE VIRTUAL TABLE product_search_words USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');",
-  "CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(product_search_words, 'row');",
-  trigger('product_translations_insert_search', 'INSERT ON product_translations', translation('NEW')),
-  trigger('product_translations_update_search', 'UPDATE ON product_translations', [...forget('OLD.product_id', 'OLD.locale'), ...translation('NEW')]),
-  trigger('product_translations_delete_search', 'DELETE ON product_translations', forget('OLD.product_id', 'OLD.locale')),
-  trigger('products_insert_search', 'INSERT ON products', extras('NEW.id')),
-  trigger('products_update_search', 'UPDATE OF options ON products', extras('NEW.id')),
-  trigger('products_delete_search', 'DELETE ON products', [
-    'DELETE FROM product_search_text WHERE rowid IN (SELECT id FROM product_search_keys WHERE product_id = OLD.id);',
-    'DELETE FROM product_search_words WHERE rowid IN (SELECT id FROM product_search_keys WHERE product_id = OLD.id);',
-    'DELETE FROM product_search_keys WHERE product_id = OLD.id;',
-  ]),
-  trigger('product_variants_insert_search', 'INSERT ON product_variants', extras('NEW.product_id')),
-  trigger('product_variants_update_search', 'UPDATE OF sku, product_id ON product_variants', extras('NEW.product_id')),
-  trigger('product_variants_update_moved_search', 'UPDATE OF product_id ON product_variants', extras('OLD.product_id'), 'OLD.product_id <> NEW.product_id'),
-  trigger('product_variants_delete_search', 'DELETE ON product_variants', extras('OLD.product_id')),
-  "-- The index for the rows already there.\nINSERT INTO product_search_keys (product_id, locale) SELECT product_id, locale FROM product_translations UNION ALL SELECT id, '' FROM products;",
-  `INSERT INTO product_search_text (rowid, title, body) SELECT k.id, t.title, t.description FROM product_search_keys k JOIN product_translations t ON t.product_id = k.product_id AND t.locale = k.locale;`,
-  `INSERT INTO product_search_text (rowid, title, body) SELECT k.id, '', ${extrasBody('k.product_id')} FROM product_search_keys k WHERE k.locale = '';`,
-  'INSERT INTO product_search_words (rowid, title, body) SELECT rowid, title, body FROM product_search_text;',
+  ...old.map((t, i) => `${i === 0 ? '-- Replaces the index of 0009.\n' : ''}DROP TRIGGER ${t};`),
+  'DROP TABLE product_search_vocab;',
+  'DROP TABLE product_search_text;',
+  'DROP TABLE product_search_words;',
+  'DROP TABLE product_search_keys;',
+  // handle and site_id copied from products: a search orders a level's matches by handle from here alone.
+  'CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE, site_id TEXT NOT NULL, handle TEXT NOT NULL);',
+  // Slot 0 (locale '') is the product's option values and SKUs.
+  'CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 0 AND 255), locale TEXT NOT NULL UNIQUE);',
+  'CREATE TABLE product_search_bulk (id INTEGER PRIMARY KEY CHECK (id = 1));',
+  'CREATE TABLE product_search_pending (product_id TEXT PRIMARY KEY) WITHOUT ROWID;',
+  `CREATE VIRTUAL TABLE ${TEXT} USING fts5(title, extra, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1');`,
+  `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');`,
+  `CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(${WORDS}, 'row');`,
+  // What each document holds: per product, one row per locale of its Site's markets (title and
+  // description) and one in slot 0 (option values and SKUs, the same in every locale).
+  `CREATE VIEW product_search_documents AS
+  SELECT i.seq * 256 + l.slot AS doc, p.id AS product_id, coalesce(t.title, d.title, '') AS title, coalesce(t.description, d.description, '') AS body, '' AS extra
+  FROM products p
+  JOIN product_search_ids i ON i.product_id = p.id
+  JOIN sites s ON s.id = p.site_id
+  JOIN (SELECT DISTINCT site_id, locale FROM market_locales) ml ON ml.site_id = p.site_id
+  JOIN product_search_locales l ON l.locale = ml.locale
+  LEFT JOIN product_translations t ON t.product_id = p.id AND t.locale = ml.locale
+  LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale
+  UNION ALL
+  SELECT i.seq * 256 AS doc, p.id AS product_id, '' AS title, ${extras} AS body, ${extras} AS extra
+  FROM products p JOIN product_search_ids i ON i.product_id = p.id;`,
+  ...keep('products_insert', 'INSERT ON products', 'NEW.id', { first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'] }),
+  trigger('products_update_seq', 'UPDATE OF handle, site_id ON products', ['UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id;']),
+  ...keep('products_update', 'UPDATE OF options, site_id ON products', 'NEW.id'),
+  trigger('products_delete_search', 'DELETE ON products', [...forget('OLD.id'), 'DELETE FROM product_search_ids WHERE product_id = OLD.id;', 'DELETE FROM product_search_pending WHERE product_id = OLD.id;']),
+  ...keep('product_translations_insert', 'INSERT ON product_translations', 'NEW.product_id'),
+  ...keep('product_translations_update', 'UPDATE ON product_translations', 'NEW.product_id, OLD.product_id'),
+  ...keep('product_translations_delete', 'DELETE ON product_translations', 'OLD.product_id'),
+  ...keep('product_variants_insert', 'INSERT ON product_variants', 'NEW.product_id'),
+  ...keep('product_variants_update', 'UPDATE OF sku, product_id ON product_variants', 'NEW.product_id, OLD.product_id'),
+  ...keep('product_variants_delete', 'DELETE ON product_variants', 'OLD.product_id'),
+  // A Site's locales or default locale decide which documents its products have.
+  ...keep('market_locales_insert', 'INSERT ON market_locales', ofSite('NEW.site_id'), { first: ['INSERT OR IGNORE INTO product_search_locales (locale) VALUES (NEW.locale);'] }),
+  ...keep('market_locales_delete', 'DELETE ON market_locales', ofSite('OLD.site_id')),
+  ...keep('sites_update', 'UPDATE OF default_locale ON sites', ofSite('NEW.id')),
+  "-- The index for the rows already there.\nINSERT INTO product_search_locales (slot, locale) VALUES (0, '');",
+  'INSERT INTO product_search_locales (locale) SELECT DISTINCT locale FROM market_locales ORDER BY locale;',
+  'INSERT INTO product_search_ids (product_id, site_id, handle) SELECT id, site_id, handle FROM products ORDER BY site_id, handle;',
+  ...write('SELECT id FROM products'),
 ];
 console.log('-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' + out.join('\n--> statement-breakpoint\n'));

@@ -7,6 +7,7 @@ import { getCollection, listCatalog, listProducts } from '@/lib/commerce/catalog
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
 import { PRODUCT_SORTS, ProductListQuery } from '@/lib/contract/operations/reads';
 import { withinOneEdit } from '@/lib/commerce/catalog/search';
+import { deferSearchIndex } from '@/db/search-index';
 import { freshDatabase } from './support/database';
 
 let dir: string;
@@ -137,6 +138,65 @@ describe('product search', () => {
   });
 });
 
+describe('product search index upkeep', () => {
+  it('a bulk write (an import, the seed) is indexed once at its end, inside its transaction', async () => {
+    const tx = await database.$client.transaction('write');
+    try {
+      await deferSearchIndex(tx, async () => {
+        await tx.execute("update product_translations set title = 'Quokkaformad kruka' where locale = 'sv-SE' and product_id = (select id from products where handle = 'moss-plant-pot')");
+        await tx.execute("update product_variants set sku = 'QX-WOMBAT-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)");
+        // noted, not yet written
+        expect((await tx.execute("select count(*) as n from product_search_words where product_search_words match 'quokkaformad'")).rows[0]!.n).toBe(0);
+        expect((await tx.execute('select count(*) as n from product_search_pending')).rows[0]!.n).toBe(1);
+      });
+      expect((await tx.execute("select count(*) as n from product_search_words where product_search_words match 'quokkaformad'")).rows[0]!.n).toBe(1);
+      await tx.commit();
+    } finally {
+      tx.close();
+    }
+    expect(await search({ q: 'quokka' })).toEqual(['moss-plant-pot']);
+    expect(await search({ q: 'wombat', locale: 'en-SE' })).toEqual(['moss-plant-pot']);
+    for (const table of ['product_search_pending', 'product_search_bulk']) {
+      expect((await database.$client.execute(`select count(*) as n from ${table}`)).rows[0]!.n, table).toBe(0);
+    }
+  });
+
+  it('a locale added to a market gets a document per product, and loses them when removed', async () => {
+    const docs = async () =>
+      Number((await database.$client.execute("select count(*) as n from product_search_words where (rowid & 255) = (select slot from product_search_locales where locale = 'da-DK')")).rows[0]!.n);
+    const products = Number((await database.$client.execute({ sql: 'select count(*) as n from products where site_id = ?', args: [demo.id] })).rows[0]!.n);
+    await database.$client.execute({ sql: "insert into market_locales (site_id, market_id, locale, position) values (?, 'se', 'da-DK', 9)", args: [demo.id] });
+    expect(await docs()).toBe(products);
+    await database.$client.execute({ sql: "delete from market_locales where site_id = ? and locale = 'da-DK'", args: [demo.id] });
+    expect(await docs()).toBe(0);
+  });
+
+  it("keeps the index's copy of a handle, which orders a relevance level", async () => {
+    const handleOf = async (id: string) => (await database.$client.execute({ sql: 'select handle from product_search_ids where product_id = ?', args: [id] })).rows[0]!.handle;
+    const id = String((await database.$client.execute("select id from products where handle = 'moss-plant-pot'")).rows[0]!.id);
+    await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot-2' where id = ?", args: [id] });
+    expect(await handleOf(id)).toBe('moss-plant-pot-2');
+    expect(await search({ q: 'quokka' })).toEqual(['moss-plant-pot-2']);
+    await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot' where id = ?", args: [id] });
+    expect(await handleOf(id)).toBe('moss-plant-pot');
+  });
+
+  it('pages a broad prefix through every relevance level without duplicates or gaps', async () => {
+    const whole = await allPages({ q: 'm', limit: '100' });
+    const paged = await allPages({ q: 'm', limit: '4' });
+    expect(paged.pages).toBeGreaterThan(3);
+    expect(paged.handles).toEqual(whole.handles);
+    expect(new Set(paged.handles).size).toBe(paged.handles.length);
+    // title hits first: every product whose title has an m-word comes before any that has none
+    const s = await site();
+    const all = (await listProducts(database, s, se, ProductListQuery.parse({ limit: '100' }))).data;
+    const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    const titled = new Set(all.filter((p) => fold(p.title).split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith('m'))).map((p) => p.handle));
+    expect(titled.size).toBeGreaterThan(0);
+    expect(new Set(whole.handles.slice(0, titled.size))).toEqual(titled);
+  });
+});
+
 describe('product sort', () => {
   it('pages through every sort without duplicates or gaps, in the order asked for', async () => {
     const catalog = await listCatalog(database, demo, se, { limit: 250 });
@@ -153,6 +213,11 @@ describe('product sort', () => {
     expect(asc).toEqual([...asc].sort((a, b) => a - b));
     const desc = (await allPages({ sort: 'price-desc', limit: '5' })).handles.map((h) => prices.get(h)!);
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    // a search in another order: the same products, in that order
+    const woolByPrice = await allPages({ q: 'wool', sort: 'price-asc', limit: '3' });
+    expect([...woolByPrice.handles].sort()).toEqual([...(await allPages({ q: 'wool', limit: '100' })).handles].sort());
+    const woolPrices = woolByPrice.handles.map((h) => prices.get(h)!);
+    expect(woolPrices).toEqual([...woolPrices].sort((a, b) => a - b));
     // relevance with q pages too
     const wool = await allPages({ q: 'wool', limit: '2' });
     expect(wool.handles).toEqual((await allPages({ q: 'wool', limit: '100' })).handles);

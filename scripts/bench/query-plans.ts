@@ -59,6 +59,12 @@ await call('availability batch', 'GET', `/commerce/availability?variantIds=${fix
 await call('availability', 'GET', `/commerce/availability/${fixture.variantIds[0]}`, 'commerce/availability/[variantId]', { variantId: fixture.variantIds[0]! });
 await call('storefront snapshot', 'GET', '/commerce/storefront', 'commerce/storefront');
 await call('site', 'GET', '/site', 'site');
+// search: two words, a first letter, a word with filters and facets, another sort, a typo
+await call('search two words', 'GET', `/commerce/products?q=${encodeURIComponent('björk förkläde')}&limit=24`, 'commerce/products');
+await call('search prefix', 'GET', '/commerce/products?q=m&limit=24', 'commerce/products');
+await call('search faceted', 'GET', `/commerce/products?q=${encodeURIComponent('förkläde')}&option=Color:Sage&priceMin=100&priceMax=900&facets=true&limit=24`, 'commerce/products');
+await call('search sorted', 'GET', '/commerce/products?q=mugg&sort=price-asc&limit=24', 'commerce/products');
+await call('search typo', 'GET', '/commerce/products?q=ceramc&locale=en-SE&limit=24', 'commerce/products');
 const consent = { granted: true, text: 'Send me the newsletter.', version: 'plans-1' };
 await call('newsletter signup', 'POST', '/newsletter/subscriptions', 'newsletter/subscriptions', {}, { email: `plans-${randomUUID()}@example.com`, consent });
 await call('checkout session', 'POST', '/commerce/checkout-sessions', 'commerce/checkout-sessions', {}, {
@@ -76,8 +82,10 @@ for (const [sql, label] of seen) {
   } catch (error) {
     plan = [`(no plan: ${(error as Error).message})`];
   }
-  // Not table scans: a list of constants, or json_each over the one parameter that holds an id list (db/prepared.ts).
-  const full = plan.filter((line) => /^SCAN /.test(line) && !/CONSTANT ROW|USING (COVERING )?INDEX|^SCAN json_each VIRTUAL TABLE/.test(line));
+  // Not table scans: a list of constants, json_each over one value (the parameter that holds an
+  // id list, db/prepared.ts, or one variant's options), or a search index read by MATCH or by a range of terms (FTS5 and fts5vocab
+  // name their plan in the INDEX number and string; 0 with no string is a scan of every row).
+  const full = plan.filter((line) => /^SCAN /.test(line) && !/CONSTANT ROW|USING (COVERING )?INDEX|^SCAN json_each VIRTUAL TABLE|^SCAN product_search_\w+ VIRTUAL TABLE INDEX ([1-9]\d*:|0:\S)/.test(line));
   scans += full.length;
   console.log(`\n[${label}] ${sql.replace(/\s+/g, ' ').slice(0, 220)}`);
   for (const line of plan) console.log(`    ${full.includes(line) ? '!! ' : ''}${line}`);

@@ -6,6 +6,7 @@ import { DomainError } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { minorDigits, toMoney } from '../money';
 import { chosenOptionTexts, displayedNameSql, displayedValueSql, displayedVariantOptions, type OptionTexts } from './option-texts';
+import { productsAmong } from './search';
 
 /**
  * The products list's narrowing filters (available, price range, options, collection) and
@@ -104,25 +105,32 @@ export function narrowingKey(filter: Narrowing & { facets?: 'true' }): string {
 type VariantFacts = { productId: string; options: Record<string, string>; amount: number; purchasable: boolean };
 
 /**
- * Facets over the products `base` selects (every condition but the narrowing filters), each
- * counted with every filter but its own. One read of the variants; counted here.
+ * Facets over the products `base` selects (every condition but the narrowing filters) among a
+ * search's `matches` (search.ts), each counted with every filter but its own. One read of the
+ * variants; counted here.
  */
-export async function facetsOf(database: DbOrTx, choice: MarketChoice, siteDefaultLocale: string, base: (SQL | undefined)[], filter: Narrowing): Promise<ProductFacets> {
+export async function facetsOf(
+  database: DbOrTx, choice: MarketChoice, siteDefaultLocale: string, base: (SQL | undefined)[], filter: Narrowing, matches?: number[],
+): Promise<ProductFacets> {
   const where = base.filter((c): c is SQL => c !== undefined);
   const rows = await database.all<{ product_id: string; options: string; texts: string | null; amount: number; purchasable: number }>(sql`
     select v.product_id, v.options, ${chosenOptionTexts(productId, choice.locale, siteDefaultLocale)} as texts, vp.amount,
       coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
-    from products
+    from ${matches ? productsAmong(matches) : sql`products`}
     inner join product_variants v on v.product_id = ${productId}
     inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
     left join inventory_levels il on il.variant_id = v.id
     where ${sql.join(where, sql` and `)}`);
   // Counted under the displayed names and values, so a facet sent back as a filter matches.
   const byProduct = new Map<string, VariantFacts[]>();
+  const nameSet = new Set<string>();
   for (const r of rows) {
     const options = displayedVariantOptions(JSON.parse(r.options) as Record<string, string>, r.texts === null ? null : (JSON.parse(r.texts) as OptionTexts));
     const facts = { productId: r.product_id, options, amount: r.amount, purchasable: r.purchasable === 1 };
-    byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), facts]);
+    for (const name of Object.keys(options)) nameSet.add(name);
+    const list = byProduct.get(r.product_id);
+    if (list) list.push(facts);
+    else byProduct.set(r.product_id, [facts]);
   }
   const range = priceRange(filter, choice);
   const groups = optionGroups(filter.option);
@@ -131,7 +139,7 @@ export async function facetsOf(database: DbOrTx, choice: MarketChoice, siteDefau
     (except === 'price' || !range || variants.some((v) => v.amount >= (range.min ?? 0) && v.amount <= (range.max ?? Number.MAX_SAFE_INTEGER))) &&
     [...groups].every(([name, values]) => except === `option:${name}` || variants.some((v) => values.includes(v.options[name]!)));
 
-  const names = [...new Set([...byProduct.values()].flatMap((variants) => variants.flatMap((v) => Object.keys(v.options))))].sort();
+  const names = [...nameSet].sort();
   const collator = new Intl.Collator(choice.locale, { numeric: true });
   const options = names.map((name) => {
     const counts = new Map<string, number>();

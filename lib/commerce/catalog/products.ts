@@ -9,7 +9,7 @@ import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
-import { searchConditions, sortedPageOfProducts, type SortedListRequest } from './search';
+import { searchMatches, sortedPageOfProducts, type SortedListRequest } from './search';
 import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
 import { displayedOptions } from './option-texts';
 import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
@@ -130,10 +130,11 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
       : await sortedPageOfProducts(database, site, choice, request, [...base, ...narrowing]);
   const data = await summarise(database, rows, choice, site.defaultLocale);
   if (!request.facets) return { data, page };
-  const searched = request.q === undefined ? [] : await searchConditions(database, request.q, choice.locale, site.defaultLocale);
+  const matches = request.q === undefined ? undefined : await searchMatches(database, site, request.q, choice.locale);
   // The collection is where the facets are counted, not a faceted choice: it always applies.
   const inCollection = narrowingConditions(site.id, site.defaultLocale, choice, { collection: request.collection });
-  return { data, page, facets: await facetsOf(database, choice, site.defaultLocale, [isPublished(site.id), ...base, ...inCollection, ...searched], request) };
+  // No soldIn: facets are counted from the variants priced in the market, so a product not sold there has none.
+  return { data, page, facets: await facetsOf(database, choice, site.defaultLocale, [isPublished(site.id), ...filterConditions(request), ...inCollection], request, matches) };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */

@@ -1,4 +1,4 @@
-import { and, sql, type SQL } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import { products } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { ProductSort } from '@/lib/contract/operations/reads';
@@ -6,13 +6,23 @@ import { DomainError } from '@/lib/platform/errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
+import { cacheable, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
 
 /**
- * Product search and sorted lists over the index of migration 0009 (scripts/search-triggers.mjs):
- * product_search_keys has one row per (product, locale) translation; its id is the rowid of
- * the same document in product_search_text (trigram: substrings of 3+ characters, so prefixes
- * and words inside compounds) and product_search_words (unicode61: whole words and 1–3
- * character prefixes; its vocabulary gives the candidates for a typo).
+ * Product search and sorted lists over the index of migration 0010 (scripts/search-triggers.mjs):
+ * per product one document per locale of its Site (title, description) and one in slot 0
+ * (option values, SKUs), rowid `seq * 256 + slot` (seq numbers the product in
+ * product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
+ * product_search_text (trigram: substrings of 3+ characters of the title and of the option
+ * values and SKUs, so prefixes and words inside compounds) and product_search_words
+ * (unicode61: whole words and 1–2 character prefixes of the title and of the body; its
+ * vocabulary gives the candidates for a typo).
+ *
+ * Relevance: each word of the query has a tier per product (lower is better: title before
+ * body, and within each exact word before prefix or inner part before typo) and a product's
+ * score is the sum. A page in relevance order is found level by level (score 0, 1, 2, …),
+ * each word's tiers read from the index only as far as the level needs, so a broad query
+ * (`q=m`) reads its few title tiers for the first page, not every document that has an m-word.
  */
 
 /** At most this many words of a query count (a longer query is a paste, not a search). */
@@ -53,83 +63,143 @@ export function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
+/** The Site's catalog as of the request, which keys the vocabulary memo. */
+type SearchSite = { id: string; catalogVersion: number };
+
 /**
  * Indexed terms one edit from the word. Looked up among terms with the same first letter (a
  * range read on the vocabulary): a typo in the first letter is rare and would mean a scan.
+ * A letter's terms are kept per catalog version (outside a transaction, whose own writes are
+ * not for sharing).
  */
-async function typoCandidates(database: DbOrTx, word: string): Promise<string[]> {
+async function typoCandidates(database: DbOrTx, site: SearchSite, word: string): Promise<string[]> {
   const w = folded(word);
   const first = String.fromCodePoint(w.codePointAt(0)!);
   const next = String.fromCodePoint(w.codePointAt(0)! + 1);
-  const rows = await database.all<{ term: string }>(
-    sql`select term from product_search_vocab where term >= ${first} and term < ${next} and length(term) between ${w.length - 1} and ${w.length + 1}`,
-  );
-  return rows.map((r) => r.term).filter((t) => t !== w && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
+  const read = async () =>
+    (await database.all<{ term: string }>(sql`select term from product_search_vocab where term >= ${first} and term < ${next} and length(term) >= ${TYPO_MIN_LENGTH - 1}`)).map((r) => r.term);
+  const terms = cacheable(database) ? ((await vocabularyCache.through(`${versionKey(database, site)}|${first}`, read)) as string[]) : await read();
+  return terms.filter((t) => t !== w && Math.abs(t.length - w.length) <= 1 && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
 }
 
-/**
- * products.id and products.handle spelled out: drizzle writes a selected field's columns
- * unqualified, and inside these subqueries a bare "id" would be the inner table's.
- */
+/** products.id spelled out: drizzle writes a selected field's columns unqualified. */
 const productId = sql.raw('"products"."id"');
 const productHandle = sql.raw('"products"."handle"');
 
 const phrase = (word: string) => `"${word}"`;
-const inText = (match: string) => sql`k.id in (select rowid from product_search_text where product_search_text match ${match})`;
-const inWords = (match: string) => sql`k.id in (select rowid from product_search_words where product_search_words match ${match})`;
+type IndexQuery = { table: 'product_search_text' | 'product_search_words'; match: string };
+const inText = (match: string): IndexQuery => ({ table: 'product_search_text', match });
+const inWords = (match: string): IndexQuery => ({ table: 'product_search_words', match });
 
 /**
- * How well one key (k) matches one word, lower is better: title before body, and within each
- * exact word before prefix or inner part before typo. Null when the word does not match.
+ * The index queries of one word's tiers, by tier (null: the tier does not apply to the word).
+ * Tier 2 and 5 are the trigram's inner parts (3+ characters); the description is in the
+ * words table only, so a part of a description word is no match (see docs/catalog.md).
  */
-function wordTier(word: string, last: boolean, typos: string[]): SQL {
-  const tiers: SQL[] = [];
+function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | null)[] {
   const q = phrase(word);
   const orTypos = typos.map(phrase).join(' OR ');
-  tiers.push(inWords(`title : ${q}`));
-  if (last) tiers.push(inWords(`title : ${q}*`));
-  if (word.length >= 3) tiers.push(inText(`title : ${q}`));
-  tiers.push(inWords(`body : ${q}`));
-  if (last) tiers.push(inWords(`body : ${q}*`));
-  if (word.length >= 3) tiers.push(inText(`body : ${q}`));
-  if (typos.length > 0) {
-    tiers.push(inWords(`title : (${orTypos})`));
-    tiers.push(inWords(`body : (${orTypos})`));
-  }
-  return sql`(case ${sql.join(tiers.map((t, i) => sql`when ${t} then ${i}`), sql` `)} else null end)`;
+  const long = word.length >= 3;
+  return [
+    inWords(`title : ${q}`),
+    last ? inWords(`title : ${q}*`) : null,
+    long ? inText(`title : ${q}`) : null,
+    inWords(`body : ${q}`),
+    last ? inWords(`body : ${q}*`) : null,
+    long ? inText(`extra : ${q}`) : null,
+    typos.length > 0 ? inWords(`title : (${orTypos})`) : null,
+    typos.length > 0 ? inWords(`body : (${orTypos})`) : null,
+  ];
 }
+const TIERS = 8;
+/** The most products of a level put through the list's conditions at a time. */
+const MAX_SLICE = 512;
 
-/** The keys (product_search_keys.id) whose document matches the word at all. */
-function wordMatches(word: string, last: boolean, typos: string[]): SQL {
-  const q = phrase(word);
-  const words = [last ? `${q}*` : q, ...typos.map(phrase)].join(' OR ');
-  const inner = [sql`select rowid from product_search_words where product_search_words match ${words}`];
-  if (word.length >= 3) inner.push(sql`select rowid from product_search_text where product_search_text match ${q}`);
-  return sql.join(inner, sql` union `);
+/** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
+const inIndex = (query: IndexQuery, locale: string) => sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
+  where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`;
+
+async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
+  return (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
 }
 
 /**
- * The relevance of each product for the query in the locale (falling back to the Site's
- * default locale for products not translated), over its translation and its option/SKU
- * document (locale ''): per word the best tier in either, summed; null when some word
- * matches neither.
+ * From this level on, a word's remaining tiers are read at once: a query that gets this deep
+ * has few matches in titles, and one statement is cheaper than five.
  */
-async function relevance(database: DbOrTx, q: string, locale: string, defaultLocale: string): Promise<{ score: SQL; candidates: SQL } | null> {
-  const words = queryWords(q);
-  if (words.length === 0) return null;
-  const typos = await Promise.all(words.map((w) => (w.length >= TYPO_MIN_LENGTH ? typoCandidates(database, w) : Promise.resolve([]))));
-  const last = words.length - 1;
-  const inLocale = sql`(k.locale = '' or k.locale = ${locale} or (k.locale = ${defaultLocale} and not exists (select 1 from product_search_keys k2 where k2.product_id = k.product_id and k2.locale = ${locale})))`;
-  const perWord = words.map((w, i) => sql`(select min(${wordTier(w, i === last, typos[i]!)}) from product_search_keys k where k.product_id = ${productId} and ${inLocale})`);
-  // Products with a document matching the first word: narrows what gets scored to the likely few.
-  const candidates = sql`${products.id} in (select k.product_id from product_search_keys k where k.id in (${wordMatches(words[0]!, last === 0, typos[0]!)}))`;
-  return { score: sql`(${sql.join(perWord, sql` + `)})`, candidates };
+const READ_ALL_FROM = 3;
+
+/** One word of a query, its tiers read from the index as levels need them. */
+class WordTiers {
+  /** Each product (seq) found so far, with its best tier. */
+  readonly best = new Map<number, number>();
+  private read = -1;
+
+  constructor(
+    private readonly queries: (IndexQuery | null)[],
+    private readonly locale: string,
+  ) {}
+
+  get complete(): boolean {
+    return this.read >= TIERS - 1;
+  }
+
+  async upTo(database: DbOrTx, level: number): Promise<void> {
+    const until = level >= READ_ALL_FROM ? TIERS - 1 : Math.min(level, TIERS - 1);
+    const parts: SQL[] = [];
+    for (let t = this.read + 1; t <= until; t += 1) {
+      const query = this.queries[t];
+      if (query) parts.push(sql`select rowid >> 8 as seq, ${t} as tier from ${sql.raw(query.table)} where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${this.locale}))`);
+    }
+    this.read = Math.max(this.read, until);
+    if (parts.length === 0) return;
+    const rows = await database.all<{ seq: number; tier: number }>(sql.join(parts, sql` union all `));
+    for (const { seq, tier } of rows) if (!(this.best.get(seq)! <= tier)) this.best.set(seq, tier);
+  }
 }
 
-/** The conditions on products for a search (none match when the query has no words). */
-export async function searchConditions(database: DbOrTx, q: string, locale: string, defaultLocale: string): Promise<SQL[]> {
-  const search = await relevance(database, q, locale, defaultLocale);
-  return search ? [search.candidates, sql`${search.score} is not null`] : [sql`0`];
+type Search = { words: string[]; typos: string[][] };
+
+async function parseSearch(database: DbOrTx, site: SearchSite, q: string): Promise<Search | null> {
+  const words = queryWords(q);
+  if (words.length === 0) return null;
+  const typos: string[][] = [];
+  for (const w of words) typos.push(w.length >= TYPO_MIN_LENGTH ? await typoCandidates(database, site, w) : []);
+  return { words, typos };
+}
+
+/** Every product (seq) whose document in the locale matches every word, in any tier. */
+async function matchingAll(database: DbOrTx, search: Search, locale: string): Promise<number[]> {
+  let found: Set<number> | null = null;
+  const last = search.words.length - 1;
+  for (const [i, word] of search.words.entries()) {
+    const q = phrase(word);
+    const queries = [inWords([i === last ? `${q}*` : q, ...search.typos[i]!.map(phrase)].join(' OR '))];
+    if (word.length >= 3) queries.push(inText(q));
+    const mine = new Set<number>();
+    for (const query of queries) for (const seq of await matching(database, query, locale)) if (!found || found.has(seq)) mine.add(seq);
+    found = mine;
+    if (found.size === 0) break;
+  }
+  return [...(found ?? [])];
+}
+
+/** The condition that products.id is one of these products (seq). */
+const amongSeqs = (seqs: number[]) =>
+  sql`${productId} in (select product_id from product_search_ids where seq in (select value from json_each(${JSON.stringify(seqs)})))`;
+
+/**
+ * `products` as the products (seq) of a search: a FROM that starts at the matches and reaches
+ * products through their ids (CROSS JOIN keeps SQLite from scanning the Site's products and
+ * testing each against the list instead).
+ */
+export const productsAmong = (seqs: number[]) =>
+  sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value cross join products on ${productId} = i.product_id`;
+
+/** The products (seq) a search matches in the locale (none when the query has no words). */
+export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
+  const search = await parseSearch(database, site, q);
+  return search ? matchingAll(database, search, locale) : [];
 }
 
 export type SortedListRequest = { limit: number; cursor?: string; q?: string; sort?: ProductSort };
@@ -180,35 +250,42 @@ function readCursor(cursor: string | undefined, kind: string): [Key, string] | u
   return [key as Key, parsed[1]];
 }
 
+type PageOfRows = { rows: (typeof products.$inferSelect)[]; page: { limit: number; nextCursor: string | null } };
+
 /**
- * One page of published products sold in the market, searched and/or sorted. The matching
- * products and their keys are read in one query, ordered here (a locale's collation is not
- * SQLite's), and the page taken after the cursor's (key, handle).
+ * One page of published products sold in the market, searched and/or sorted. A search in
+ * relevance order is paged in SQL level by level (`relevantPage`); the other orders read the
+ * matching products and their keys in one query and order them here (a locale's collation is
+ * not SQLite's), taking the page after the cursor's (key, handle).
  */
 export async function sortedPageOfProducts(
   database: DbOrTx,
-  site: { id: string; defaultLocale: string },
+  site: SearchSite & { defaultLocale: string },
   choice: MarketChoice,
   request: SortedListRequest,
   base: SQL[],
-): Promise<{ rows: (typeof products.$inferSelect)[]; page: { limit: number; nextCursor: string | null } }> {
+): Promise<PageOfRows> {
   const sort: ProductSort = request.sort ?? 'relevance';
   const kind = `products:${sort}`;
   const after = readCursor(request.cursor, kind);
   const empty = { rows: [], page: { limit: request.limit, nextCursor: null } };
-  const search = request.q === undefined ? null : await relevance(database, request.q, choice.locale, site.defaultLocale);
+  const search = request.q === undefined ? null : await parseSearch(database, site, request.q);
   if (request.q !== undefined && search === null) return empty;
+  if (search && sort === 'relevance') {
+    if (after && typeof after[0] !== 'number') throw invalidCursor();
+    return relevantPage(database, site, choice.locale, search, request.limit, kind, base, after as [number, string] | undefined);
+  }
+  const among = search ? amongSeqs(await matchingAll(database, search, choice.locale)) : undefined;
   const title = sql<string>`coalesce(
     (select title from product_translations t where t.product_id = ${productId} and t.locale = ${choice.locale}),
     (select title from product_translations t where t.product_id = ${productId} and t.locale = ${site.defaultLocale}),
     ${productHandle})`;
   const price = sql<number | null>`(select min(vp.amount) from product_variants v inner join variant_prices vp on vp.variant_id = v.id
     where v.product_id = ${productId} and vp.market_id = ${choice.market.id})`;
-  const rows = await database
-    .select({ row: products, score: search ? search.score.mapWith(Number) : sql<null>`null`, price, title })
+  const matching: Keyed[] = await database
+    .select({ row: products, score: sql<null>`null`, price, title })
     .from(products)
-    .where(and(isPublished(site.id), ...base, search?.candidates));
-  const matching: Keyed[] = search ? rows.filter((r) => r.score !== null) : rows;
+    .where(and(isPublished(site.id), ...base, among));
   // Without q, "relevance" has nothing to rank by: every product ties, so handle order.
   const order = orderOf(sort, choice.locale);
   const compare = (a: Key, ah: string, b: Key, bh: string) => order.compare(a, b) || (ah < bh ? -1 : ah > bh ? 1 : 0);
@@ -222,5 +299,98 @@ export async function sortedPageOfProducts(
   return {
     rows: slice.map((x) => x.r.row),
     page: { limit: request.limit, nextCursor: more && last ? encodeCursor(kind, JSON.stringify([last.key, last.r.row.handle])) : null },
+  };
+}
+
+/** Whether any product could still score `level` or more (every word's tiers read). */
+function remains(words: WordTiers[], smallest: WordTiers, level: number): boolean {
+  for (const seq of smallest.best.keys()) {
+    let score = 0;
+    for (const word of words) score += word.best.get(seq) ?? Infinity;
+    if (score !== Infinity && score > level) return true;
+  }
+  return false;
+}
+
+/**
+ * A page in relevance order, after the cursor's (score, handle). Levels are visited in order
+ * of score; at each, every word's tiers up to that score are read (a product at level s has no
+ * word in a tier above s), the products whose tiers sum to s are the level, and SQL takes them
+ * in handle order through the list's other conditions until the page (and one more, to know
+ * there is a next page) is full.
+ */
+async function relevantPage(
+  database: DbOrTx,
+  site: { id: string },
+  locale: string,
+  search: Search,
+  limit: number,
+  kind: string,
+  base: SQL[],
+  after: [number, string] | undefined,
+): Promise<PageOfRows> {
+  const found: { id: string; handle: string; score: number }[] = [];
+  /**
+   * The level's products of the Site (`members`, a condition on product_search_ids i) in
+   * handle order, from the index's own copy of handles, through the list's conditions a slice
+   * at a time until the page is full: twice what the page still needs, then doubling (most
+   * pass the list's conditions; a filtered list takes more).
+   */
+  const take = async (from: SQL, members: SQL, level: number) => {
+    let after1: string | undefined = after && level === after[0] ? after[1] : undefined;
+    let size = 2 * (limit + 1 - found.length);
+    while (found.length <= limit) {
+      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from ${from}
+        where ${members} and i.site_id = ${site.id} ${after1 === undefined ? sql`` : sql`and i.handle > ${after1}`} order by i.handle limit ${size}`);
+      if (slice.length === 0) return;
+      const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
+        from ${productsAmong(slice.map((r) => r.seq))}
+        where ${and(isPublished(site.id), ...base)} order by ${productHandle} limit ${limit + 1 - found.length}`);
+      for (const r of rows) found.push({ ...r, score: level });
+      if (slice.length < size) return;
+      after1 = slice.at(-1)!.handle;
+      size = Math.min(size * 2, MAX_SLICE);
+    }
+  };
+  const last = search.words.length - 1;
+  const start = after ? after[0] : 0;
+  if (search.words.length === 1) {
+    // One word: a level is one tier less the tiers below it, found by SQLite from the index
+    // itself, so a broad word (`q=m`) never brings its thousands of matches into JavaScript.
+    const tiers = wordTiers(search.words[0]!, true, search.typos[0]!);
+    for (let level = Math.max(start, 0); level < TIERS && found.length <= limit; level += 1) {
+      const tier = tiers[level];
+      if (!tier) continue;
+      const below = tiers.slice(0, level).filter((t): t is IndexQuery => t !== null);
+      const members = sql.join([sql`i.seq in (${inIndex(tier, locale)})`, ...below.map((t) => sql`i.seq not in (${inIndex(t, locale)})`)], sql` and `);
+      await take(sql`product_search_ids i`, members, level);
+    }
+  } else {
+    const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
+    const top = (TIERS - 1) * words.length;
+    for (let level = start; level <= top && found.length <= limit; level += 1) {
+      for (const word of words) await word.upTo(database, level);
+      const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);
+      const seqs: number[] = [];
+      for (const seq of smallest!.best.keys()) {
+        let score = 0;
+        for (const word of words) score += word.best.get(seq) ?? Infinity;
+        if (score === level) seqs.push(seq);
+      }
+      if (seqs.length === 0) {
+        if (words.every((w) => w.complete) && !remains(words, smallest!, level)) break;
+        continue;
+      }
+      await take(sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value`, sql`1`, level);
+    }
+  }
+  const page = found.slice(0, limit);
+  const byId = new Map(
+    page.length === 0 ? [] : (await database.select().from(products).where(inArray(products.id, page.map((p) => p.id)))).map((r) => [r.id, r]),
+  );
+  const end = page.at(-1);
+  return {
+    rows: page.map((p) => byId.get(p.id)!),
+    page: { limit, nextCursor: found.length > limit && end ? encodeCursor(kind, JSON.stringify([end.score, end.handle])) : null },
   };
 }

@@ -6,6 +6,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { schema, type Database } from '@/db/client';
 import { bundleItems, checkoutSessionLines, stockSubscriptions } from '@/db/schema';
 import { insertChunked } from '@/db/seed';
+import { deferSearchIndex } from '@/db/search-index';
 import { TABLE_ORDER, TABLES, type CatalogChanges, type TableName } from './plan';
 
 /** A Drizzle handle on an open libSQL transaction, for reads inside it. */
@@ -48,6 +49,11 @@ const value = (column: SQLiteColumn, v: unknown): InValue => (v === null || v ==
  * keys), then inserts parents-first, updates, and the other deletes children-first.
  */
 export async function applyChanges(tx: Transaction, changes: CatalogChanges): Promise<void> {
+  // Each changed product's search documents are written once, before the commit (db/search-index.ts).
+  await deferSearchIndex(tx, () => writeChanges(tx, changes));
+}
+
+async function writeChanges(tx: Transaction, changes: CatalogChanges): Promise<void> {
   const remove = async (name: TableName) => {
     const rows = changes[name].delete;
     if (rows.length === 0) return;
