@@ -52,7 +52,8 @@ export function targetsOf(report: Report): Target[] {
     const target = SCENARIOS[row.key].target;
     if (!target) continue;
     const versus = REFERENCE_LABEL[row.reference.kind];
-    out.push(check(`${row.key} req/s ÷ ${versus}`, row.reference.medianRatio, `>= ${target.ratio}`, (v) => v >= target.ratio));
+    if (target.ratio !== undefined) out.push(check(`${row.key} req/s ÷ ${versus}`, row.reference.medianRatio, `>= ${target.ratio}`, (v) => v >= target.ratio!));
+    if (target.p50Ms !== undefined) out.push(check(`${row.key} p50 (ms)`, row.p50, `<= ${target.p50Ms}`, (v) => v <= target.p50Ms!));
     if (target.p99 !== undefined) {
       out.push(check(`${row.key} p99 ÷ ${versus} p99`, row.reference.p99 > 0 ? r2(row.p99 / row.reference.p99) : null, `<= ${target.p99}`, (v) => v <= target.p99!));
     }
@@ -85,7 +86,7 @@ export function printTable(report: Report): void {
     return line([
       label, row.rps, row.p50, row.p99, row.errors, row.peakRssMb,
       REFERENCE_LABEL[row.reference.kind], row.reference.rps, row.reference.p99, row.reference.medianRatio.toFixed(2),
-      target ? `≥${target.ratio}` : '', withGrowth && growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
+      target?.ratio !== undefined ? `≥${target.ratio}` : target?.p50Ms !== undefined ? `p50≤${target.p50Ms}` : '', withGrowth && growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
     ]);
   };
   console.log(line(header));

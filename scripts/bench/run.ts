@@ -49,8 +49,12 @@ const MIXED_SECONDS = flags.quick ? 15 : 60;
 const BIG = Number(flags.products);
 const SMALL = 1000;
 
-const BIG_ORDER: ScenarioKey[] = ['product_c1', 'product', 'list', 'collection', 'availability', 'snapshot', 'page', 'checkout'];
-const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'page'];
+const BIG_ORDER: ScenarioKey[] = [
+  'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
+  'search_words_c1', 'search_prefix_c1', 'search_faceted_c1', 'search_words', 'search_prefix', 'search_faceted',
+  'page', 'checkout',
+];
+const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'search_words', 'search_prefix', 'search_faceted', 'page'];
 /** Checkout creation reaches its steady rate only after ~10 s of load on a fresh server (JIT of the write path). */
 const warmFor = (key: ScenarioKey) => (key === 'checkout' && !flags.quick ? 10 : WARM);
 /** Pages of the whole catalog are rendered, not served: a request takes ~1 s at c=32, so their slices are longer. */

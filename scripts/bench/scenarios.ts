@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rotate, type Plan, type RequestPlan } from './load';
 import type { Fixture } from './fixture';
+import { discoverSearchQueries, type SearchQueries } from './search';
 
 /** What the scenarios send, discovered from the running server's own answers. */
 export type Targets = {
@@ -19,6 +20,8 @@ export type Targets = {
   bytes: Partial<Record<ScenarioKey, number>>;
   /** The storefront page the reference serves byte for byte. */
   pageHtml: string;
+  /** Search requests discovered from the catalog's own titles (scripts/bench/search.ts). */
+  search: SearchQueries;
 };
 
 /**
@@ -30,7 +33,8 @@ export type Targets = {
 export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page';
 
 export type ScenarioKey =
-  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page';
+  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page'
+  | 'search_words' | 'search_prefix' | 'search_faceted' | 'search_words_c1' | 'search_prefix_c1' | 'search_faceted_c1';
 
 export type Scenario = {
   key: ScenarioKey;
@@ -40,8 +44,8 @@ export type Scenario = {
   api: boolean;
   plan: (t: Targets) => () => RequestPlan;
   reference: ReferenceKind;
-  /** The issue's target: at least this share of the reference's req/s (and p99 at most this multiple of its p99). */
-  target?: { ratio: number; p99?: number };
+  /** The target: at least this share of the reference's req/s (and p99 at most this multiple of its p99); at c=1, a p50. */
+  target?: { ratio?: number; p99?: number; p50Ms?: number };
 };
 
 export const V1 = '/site/v1';
@@ -123,6 +127,13 @@ export async function discover(base: string, fixture: Fixture): Promise<Targets>
   if (created.status !== 201) throw new Error(`checkout answered ${created.status}`);
   bytes.checkout = Buffer.byteLength(await created.text());
 
+  const search = await discoverSearchQueries((path) => getJson(base, path, token));
+  for (const [key, paths] of [['search_words', search.twoWord], ['search_prefix', search.prefix], ['search_faceted', search.faceted]] as const) {
+    if (paths.length === 0) throw new Error(`no ${key} queries found in the catalog`);
+    bytes[key] = median(await Promise.all(paths.slice(0, 20).map(async (p) => (await getJson(base, p, token)).bytes)));
+    bytes[`${key}_c1`] = bytes[key];
+  }
+
   const page = await fetch(`${base}/products/${fixture.allHandles[0]}`, { headers: { 'Accept-Encoding': 'identity' } });
   if (page.status !== 200) throw new Error(`the storefront product page answered ${page.status}`);
   const pageHtml = await page.text();
@@ -130,7 +141,7 @@ export async function discover(base: string, fixture: Fixture): Promise<Targets>
 
   return {
     base, allHandles: fixture.allHandles, listPaths: list.paths, collectionPaths: collection.paths, availabilityPaths, snapshotPaths,
-    inStock, bytes, pageHtml,
+    inStock, bytes, pageHtml, search,
   };
 }
 
@@ -179,6 +190,12 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, api: true, plan: (t) => ofPaths(t.snapshotPaths), reference: 'static', target: { ratio: 0.6 } },
   checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, api: true, plan: checkoutPlan, reference: 'post', target: { ratio: 0.5 } },
   page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, api: false, plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)), reference: 'page', target: { ratio: 0.5 } },
+  search_words: { key: 'search_words', label: 'Search, two words', connections: 32, api: true, plan: (t) => ofPaths(t.search.twoWord), reference: 'static', target: { ratio: 0.5 } },
+  search_prefix: { key: 'search_prefix', label: 'Search, one letter', connections: 32, api: true, plan: (t) => ofPaths(t.search.prefix), reference: 'static', target: { ratio: 0.5 } },
+  search_faceted: { key: 'search_faceted', label: 'Search, filtered + facets', connections: 32, api: true, plan: (t) => ofPaths(t.search.faceted), reference: 'static', target: { ratio: 0.5 } },
+  search_words_c1: { key: 'search_words_c1', label: 'Search, two words (c=1)', connections: 1, api: true, plan: (t) => ofPaths(t.search.twoWord), reference: 'static', target: { p50Ms: 5 } },
+  search_prefix_c1: { key: 'search_prefix_c1', label: 'Search, one letter (c=1)', connections: 1, api: true, plan: (t) => ofPaths(t.search.prefix), reference: 'static', target: { p50Ms: 5 } },
+  search_faceted_c1: { key: 'search_faceted_c1', label: 'Search, filtered + facets (c=1)', connections: 1, api: true, plan: (t) => ofPaths(t.search.faceted), reference: 'static', target: { p50Ms: 5 } },
 };
 
 /**
