@@ -1,6 +1,7 @@
-// Prints the SQL of migration 0010 (the product search index and the triggers that keep it;
-// it replaces the index of 0009). Kept so the triggers can be regenerated into a new custom
-// migration when the indexed texts change.
+// Prints the SQL of the product search index and the triggers that keep it (migration 0011,
+// which replaces the index of 0009, with the documents of 0012); with --documents, only what
+// 0012 does: the documents' view replaced and every document written again. Kept so the
+// index can be regenerated into a new custom migration when the indexed texts change.
 //
 // Per product, one document per locale of the product's Site: its title and description in
 // that locale (its Site's default locale when it has none there); and one in slot 0 with its
@@ -51,6 +52,42 @@ const extras =
   `coalesce((SELECT group_concat(j.value, ' ') FROM json_each(p.options) o, json_each(o.value, '$.values') j), '')` +
   ` || ' ' || coalesce((SELECT group_concat(v.sku, ' ') FROM product_variants v WHERE v.product_id = p.id), '')`;
 
+/**
+ * The option values a locale's document adds: the product's translation row in that locale,
+ * else its default locale's row (the same rule as the texts shown); a row without option texts
+ * adds none, and the stored values are in slot 0 for every locale anyway.
+ */
+const localOptions =
+  `coalesce((SELECT group_concat(j.value, ' ') FROM json_each(CASE WHEN t.product_id IS NOT NULL THEN t.options ELSE d.options END) o, ` +
+  `json_each(o.value, '$.values') j), '')`;
+
+// What each document holds: per product, one row per locale of its Site's markets (title,
+// description and the option values shown in that locale) and one in slot 0 (the stored
+// option values and SKUs, the same in every locale).
+const documentsView = `CREATE VIEW product_search_documents AS
+  SELECT i.seq * 256 + l.slot AS doc, p.id AS product_id, coalesce(t.title, d.title, '') AS title,
+    coalesce(t.description, d.description, '') || ' ' || ${localOptions} AS body, ${localOptions} AS extra
+  FROM products p
+  JOIN product_search_ids i ON i.product_id = p.id
+  JOIN sites s ON s.id = p.site_id
+  JOIN (SELECT DISTINCT site_id, locale FROM market_locales) ml ON ml.site_id = p.site_id
+  JOIN product_search_locales l ON l.locale = ml.locale
+  LEFT JOIN product_translations t ON t.product_id = p.id AND t.locale = ml.locale
+  LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale
+  UNION ALL
+  SELECT i.seq * 256 AS doc, p.id AS product_id, '' AS title, ${extras} AS body, ${extras} AS extra
+  FROM products p JOIN product_search_ids i ON i.product_id = p.id;`;
+
+// Migration 0012: the documents also hold the option values shown in their locale (option
+// texts per locale came in 0010): the view is replaced and every document written again.
+const documentsOnly = [
+  'DROP VIEW product_search_documents;',
+  documentsView,
+  ...[TEXT, WORDS].map((t) => `INSERT INTO ${t} (${t}) VALUES ('delete-all');`),
+  ...write('SELECT id FROM products'),
+  ...[TEXT, WORDS].map((t) => `INSERT INTO ${t} (${t}) VALUES ('optimize');`),
+];
+
 const old = [
   'product_translations_insert_search', 'product_translations_update_search', 'product_translations_delete_search',
   'products_insert_search', 'products_update_search', 'products_delete_search', 'product_variants_insert_search',
@@ -72,20 +109,7 @@ const out = [
   `CREATE VIRTUAL TABLE ${TEXT} USING fts5(title, extra, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1');`,
   `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');`,
   `CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(${WORDS}, 'row');`,
-  // What each document holds: per product, one row per locale of its Site's markets (title and
-  // description) and one in slot 0 (option values and SKUs, the same in every locale).
-  `CREATE VIEW product_search_documents AS
-  SELECT i.seq * 256 + l.slot AS doc, p.id AS product_id, coalesce(t.title, d.title, '') AS title, coalesce(t.description, d.description, '') AS body, '' AS extra
-  FROM products p
-  JOIN product_search_ids i ON i.product_id = p.id
-  JOIN sites s ON s.id = p.site_id
-  JOIN (SELECT DISTINCT site_id, locale FROM market_locales) ml ON ml.site_id = p.site_id
-  JOIN product_search_locales l ON l.locale = ml.locale
-  LEFT JOIN product_translations t ON t.product_id = p.id AND t.locale = ml.locale
-  LEFT JOIN product_translations d ON d.product_id = p.id AND d.locale = s.default_locale
-  UNION ALL
-  SELECT i.seq * 256 AS doc, p.id AS product_id, '' AS title, ${extras} AS body, ${extras} AS extra
-  FROM products p JOIN product_search_ids i ON i.product_id = p.id;`,
+  documentsView,
   ...keep('products_insert', 'INSERT ON products', 'NEW.id', { first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'] }),
   trigger('products_update_seq', 'UPDATE OF handle, site_id ON products', ['UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id;']),
   ...keep('products_update', 'UPDATE OF options, site_id ON products', 'NEW.id'),
@@ -105,4 +129,5 @@ const out = [
   'INSERT INTO product_search_ids (product_id, site_id, handle) SELECT id, site_id, handle FROM products ORDER BY site_id, handle;',
   ...write('SELECT id FROM products'),
 ];
-console.log('-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' + out.join('\n--> statement-breakpoint\n'));
+const printed = process.argv.includes('--documents') ? documentsOnly : out;
+console.log('-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' + printed.join('\n--> statement-breakpoint\n'));

@@ -334,3 +334,34 @@ describe('product filters and facets', () => {
     expect(await search({ collection: 'no-such-collection' })).toEqual([]);
   });
 });
+
+describe('option values in the shopper’s language', () => {
+  it('finds a product by an option value as its locale shows it, and not by another language’s', async () => {
+    // The mug's "Midnight" reads "Midnattsblå" in Swedish and "Mitternachtsblau" in German (db/seed/option-texts.ts).
+    expect(await search({ q: 'midnattsblå', market: 'se', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
+    expect(await search({ q: 'mitternachtsblau', market: 'de', locale: 'de-DE' })).toContain('fjord-ceramic-mug');
+    expect(await search({ q: 'midnattsblå', market: 'se', locale: 'en-SE' })).not.toContain('fjord-ceramic-mug');
+    // the stored value still finds it everywhere (slot 0)
+    expect(await search({ q: 'midnight', market: 'se', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
+    // a word inside a compound value: "natts" in "midnattsblå"
+    expect(await search({ q: 'nattsbl', market: 'se', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
+  });
+
+  it('follows a change of the option texts in the same transaction', async () => {
+    const s = await site();
+    const [row] = (await database.all<{ options: string }>(sql`select t.options from product_translations t join products p on p.id = t.product_id
+      where p.site_id = ${s.id} and p.handle = 'fjord-ceramic-mug' and t.locale = 'sv-SE'`));
+    const before = row!.options;
+    const changed = JSON.parse(before) as Record<string, { values?: Record<string, string> }>;
+    changed.Color!.values!.Midnight = 'Nattblå';
+    await database.run(sql`update product_translations set options = ${JSON.stringify(changed)}
+      where locale = 'sv-SE' and product_id = (select id from products where site_id = ${s.id} and handle = 'fjord-ceramic-mug')`);
+    try {
+      expect(await search({ q: 'nattblå', market: 'se', locale: 'sv-SE' })).toContain('fjord-ceramic-mug');
+      expect(await search({ q: 'midnattsblå', market: 'se', locale: 'sv-SE' })).not.toContain('fjord-ceramic-mug');
+    } finally {
+      await database.run(sql`update product_translations set options = ${before}
+        where locale = 'sv-SE' and product_id = (select id from products where site_id = ${s.id} and handle = 'fjord-ceramic-mug')`);
+    }
+  });
+});
