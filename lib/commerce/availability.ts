@@ -108,9 +108,10 @@ export type AvailabilityStatuses = {
  * Whole batch answers per (Site, catalog version, the ids asked for), frozen: a storefront
  * asks for the same variants again and again (a product page's, a cart's), and while the
  * catalog stands still the answer is the same — so is its serialised form (lib/http/route.ts
- * keeps those bytes with the answer). Up to 2,000 answers / ~8 MB.
+ * keeps those bytes with the answer). Up to 2,000 answers / ~12 MB of heap (an answer of
+ * 100 statuses, ~10 KB of JSON, weighs ~3× its JSON with its serialised bytes: some 400 of them).
  */
-const batches = new BoundedCache<AvailabilityStatuses>(2000, 8 * 1024 * 1024);
+const batches = new BoundedCache<AvailabilityStatuses>(2000, 12 * 1024 * 1024, 3);
 
 /**
  * A list of ids with duplicates folded (order kept), and its text as a cache key. The

@@ -73,8 +73,9 @@ export const ProductSearchQuery = z.object({
     .optional()
     .meta({
       description:
-        'Full-text search over the product\'s title, description, option values and SKUs in the requested locale. ' +
-        'Every word must match; the last word matches as a prefix, words match inside compounds, and one typo is forgiven in words of 5 or more letters. ' +
+        'Full-text search over the product\'s title, description, option values (as the requested locale shows them, and as stored) and SKUs, in the requested locale. ' +
+        'Every word must match; the last word matches as a prefix; a part of 3+ characters inside a word (a compound) matches in titles, option values and SKUs; ' +
+        'and one typo is forgiven in words of 5 or more letters. ' +
         'Search syntax characters are plain text. 1–200 characters.',
     }),
   sort: z

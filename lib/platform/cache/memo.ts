@@ -25,6 +25,8 @@ export class BoundedCache<V> {
   constructor(
     private readonly maxEntries: number,
     private readonly maxBytes: number,
+    /** Heap bytes per byte of the value's JSON (see estimateBytes): it depends on the values' shape. */
+    private readonly heapPerJsonByte = 8,
   ) {}
 
   get size(): number {
@@ -60,7 +62,7 @@ export class BoundedCache<V> {
    * The cached value, or `compute()` once however many requests ask at the same time.
    * Failures (e.g. NotFound) are not cached.
    */
-  async through(key: string, compute: () => Promise<V>, weigh: (value: V) => number = estimateBytes): Promise<V> {
+  async through(key: string, compute: () => Promise<V>, weigh: (value: V) => number = (value) => estimateBytes(value, this.heapPerJsonByte)): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
     const running = this.pending.get(key);
@@ -130,12 +132,14 @@ export class VersionedMemo<V> {
 }
 
 /**
- * Rough heap footprint of a JSON-like value: its JSON length times V8's overhead for
- * small objects and strings (measured with the benchmark: ~3,000 cached products, 1.5 KB
- * of JSON each, took ~40 MB of live heap).
+ * Rough heap footprint of a JSON-like value: its JSON length times V8's overhead for its
+ * objects and strings, which depends on their shape. Measured: ~3,000 cached products (1.5 KB
+ * of JSON each, many small objects) took ~40 MB of live heap, ~8×; a products list page
+ * (9.4 KB of JSON) takes 1.9× its JSON in heap, plus the serialised answer the route keeps
+ * beside it (lib/http/route.ts), ~3× in all.
  */
-export function estimateBytes(value: unknown): number {
-  return JSON.stringify(value).length * 8;
+export function estimateBytes(value: unknown, heapPerJsonByte = 8): number {
+  return JSON.stringify(value).length * heapPerJsonByte;
 }
 
 /** Cached values are shared by every request: make accidental mutation fail loudly. */
@@ -181,8 +185,12 @@ const MB = 1024 * 1024;
  * part of a large catalog, inside the server's 300 MB budget beside Next's page cache.
  */
 export const productCache = new BoundedCache<unknown>(3000, 20 * MB);
-/** Pages (product lists, the catalog, collections, the snapshot). */
-export const pageCache = new BoundedCache<unknown>(1000, 16 * MB);
+/**
+ * Pages (product lists and searches, the catalog, collections, the snapshot): up to 1,000
+ * entries / ~16 MB of heap, so every page of a 10,000-product list (~420 pages of ~9 KB)
+ * stays: a list read rotating over more pages than the cache holds misses every time (LRU).
+ */
+export const pageCache = new BoundedCache<unknown>(1000, 16 * MB, 3);
 /**
  * The search index's vocabulary by first letter (typo candidates): reading a letter's terms
  * from FTS5's vocabulary table walks every one of their document lists (~4 ms for one letter
