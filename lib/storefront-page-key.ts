@@ -3,6 +3,7 @@ import { authenticateCredential } from '@/lib/platform/auth/credentials';
 import { loadMarkets } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';
+import { isLoopbackHost } from '@/lib/loopback';
 import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, parseOrigin, requestOrigin, type PageKey } from './storefront-routing';
 
 /** What the proxy knows about a request: its cookies and headers. */
@@ -45,8 +46,6 @@ export async function productPageKey(request: ShopperRequest): Promise<PageKey |
   }
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
  * The version and markets are read from this process's database, which is the API's
  * database only when the storefront calls this same server: SITE_API_BASE_URL unset, or
@@ -58,7 +57,7 @@ export function apiIsThisServer(settings: Pick<Env, 'SITE_API_BASE_URL' | 'PORT'
   try {
     const url = new URL(settings.SITE_API_BASE_URL);
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    return LOOPBACK.has(url.hostname) && port === String(settings.PORT);
+    return isLoopbackHost(url.hostname) && port === String(settings.PORT);
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/env';
+import { isLoopbackHost } from '@/lib/loopback';
 
 /**
  * Where the API lives and the Site credential to present. Read on every call (not at
@@ -12,12 +13,10 @@ export function clientConfig(): { baseUrl: string; credential: string | undefine
   return { baseUrl: `${baseUrl}/site/v1`, credential: settings.SITE_API_CREDENTIAL, nearby: isLoopback(baseUrl) };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /** An API on this machine: nothing to save on the wire, only CPU to spend on compression. */
 function isLoopback(url: string): boolean {
   try {
-    return LOOPBACK.has(new URL(url).hostname);
+    return isLoopbackHost(new URL(url).hostname);
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo } from 'react';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { signUpForRestock } from '../_actions/signups';
 import { fill } from '../_lib/i18n';
@@ -10,6 +10,7 @@ import { availabilityLabel } from './availability-badge';
 import { SignupForm } from './signup-form';
 import { useSelection } from './product-selection';
 import { useCartCommand } from './use-cart-command';
+import { QueryIsland } from './query-island';
 
 export type VariantView = {
   id: string;
@@ -49,12 +50,10 @@ async function loadAvailability(ids: string[]): Promise<AvailabilityView> {
  * lives in this island, not around the page.
  */
 export function ProductPurchase(props: Props) {
-  // One client per island; created lazily so the server never shares one between shoppers.
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, retry: 1 } } }));
   return (
-    <QueryClientProvider client={client}>
+    <QueryIsland>
       <Purchase {...props} />
-    </QueryClientProvider>
+    </QueryIsland>
   );
 }
 

@@ -1,8 +1,9 @@
 'use client';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { AddressSuggestion } from '@/lib/contract/checkout';
 import type { CheckoutStrings } from '../../_lib/i18n/islands';
+import { QueryIsland } from '../query-island';
 
 type Props = {
   sessionId: string;
@@ -35,12 +36,10 @@ async function suggest(sessionId: string, q: string): Promise<AddressSuggestion[
  * typed now; its client lives in this island only.
  */
 export function AddressLineField(props: Props) {
-  // One client per island; created lazily so the server never shares one between shoppers.
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, retry: 1 } } }));
   return (
-    <QueryClientProvider client={client}>
+    <QueryIsland>
       <AddressLine {...props} />
-    </QueryClientProvider>
+    </QueryIsland>
   );
 }
 
