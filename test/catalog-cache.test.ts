@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { authEpoch, credentials, inventoryLevels, marketTranslations, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
-import { getCollection, getPublishedProduct, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
+import { getCollection, getPublishedProduct, listProducts, productKey, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/platform/cache/memo';
 import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { readAvailabilityBatch, readAvailabilityStatuses } from '@/lib/commerce/availability';
@@ -46,11 +46,22 @@ async function productNow(handle: string, requested: { market?: string; locale?:
 }
 
 describe('catalog caches', () => {
-  it('serve the same answer while nothing changed (a hit), frozen against mutation', async () => {
-    const first = await productNow('fjord-ceramic-mug');
-    const second = await productNow('fjord-ceramic-mug');
-    expect(second).toBe(first);
-    expect(Object.isFrozen(first.variants[0])).toBe(true);
+  it('keep a product\'s answer under one key while nothing changed, and a new key after a change', async () => {
+    const key = async (handle: string, requested: { market?: string; locale?: string } = {}) => {
+      const site = await request();
+      return productKey(database, site, handle, await chooseMarket(database, site, requested));
+    };
+    const first = await key('fjord-ceramic-mug');
+    expect(first).toBe(await key('fjord-ceramic-mug'));
+    // every market and language is an answer of its own
+    expect(new Set([first, await key('fjord-ceramic-mug', { market: 'de' }), await key('fjord-ceramic-mug', { locale: 'en-SE' }), await key('linen-tote-bag')]).size).toBe(4);
+    const [price] = await database.select().from(variantPrices).where(eq(variantPrices.marketId, 'se')).limit(1);
+    await other.update(variantPrices).set({ amount: price!.amount + 1 }).where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
+    try {
+      expect(await key('fjord-ceramic-mug')).not.toBe(first);
+    } finally {
+      await other.update(variantPrices).set({ amount: price!.amount }).where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
+    }
   });
 
   it('show a price change made by another connection on the very next request', async () => {
@@ -253,6 +264,7 @@ describe('catalog caches', () => {
         await tx.update(variantPrices).set({ amount: 1_00 }).where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
         const inside = await getPublishedProduct(tx, site, 'fjord-ceramic-mug', se);
         expect(inside.variants[0]!.price.amount).toBe('1.00');
+        expect(productKey(tx, site, 'fjord-ceramic-mug', se)).toBeNull();
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);

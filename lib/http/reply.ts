@@ -27,10 +27,26 @@ export type Reply = {
    * answer under the request's Idempotency-Key, when it has one (./idempotency.ts).
    */
   write?: InStatement[];
+  /**
+   * The answer's bytes are kept under `key` (with the origin its links are made against):
+   * `load` runs, and `body` is made, only when they are not. See okKept.
+   */
+  memo?: { key: string; load: () => Promise<unknown> };
 };
 
 export function ok(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}): Reply {
   return { status: 200, body, ...options };
+}
+
+/**
+ * A 200 whose bytes are kept by key in the answer cache (lib/platform/cache/memo.ts), for a
+ * read whose every answer is worth keeping (a product by handle): a hit costs no object and
+ * no serialising, and a kept answer weighs its bytes, not a parsed object's ~8×. Without a
+ * key (a read inside a transaction) the answer is loaded and made as usual.
+ */
+export async function okKept(key: string | null, load: () => Promise<unknown>, options: Omit<Reply, 'status' | 'body' | 'memo'> = {}): Promise<Reply> {
+  if (key === null) return ok(await load(), options);
+  return { status: 200, body: undefined, memo: { key, load }, ...options };
 }
 
 export function created(body: unknown, location: string, options: Omit<Reply, 'status' | 'body'> = {}): Reply {

@@ -2,7 +2,7 @@ import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
 import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
 import { DomainError } from '@/lib/platform/errors';
-import { BoundedCache, deepFreeze } from '@/lib/platform/cache/memo';
+import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
 import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
 import { authenticate } from '@/lib/platform/auth/http';
@@ -97,7 +97,8 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       const run = async (record?: Recorder) => {
         try {
           const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
-          const response = toResponse(req, reply, baseHeaders);
+          const origin = publicOrigin(req, env().STOREFRONT_ORIGIN);
+          const response = toResponse(req, reply, baseHeaders, reply.memo ? await keptAnswer(reply, origin) : serialise(reply, origin));
           if (reply.write) await commitDeferred(db(), reply.write, record && response.status < 500 ? record(await answerOf(response)) : null);
           return response;
         } catch (error) {
@@ -229,8 +230,25 @@ function serialiseBody(reply: Reply, origin: string): { text: string; etag?: str
   return entry;
 }
 
-function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>): Response {
-  const { text, etag: knownEtag } = serialise(reply, publicOrigin(req, env().STOREFRONT_ORIGIN));
+/**
+ * A memoised reply's bytes and ETag (Reply.memo), per origin: its links are made absolute
+ * against the origin, so the origin is part of the key.
+ */
+function keptAnswer(reply: Reply, origin: string): Promise<Answer> | Answer {
+  const { key, load } = reply.memo!;
+  const full = `${key}|${origin}`;
+  return (
+    answerCache.get(full) ??
+    answerCache.through(full, async () => {
+      const body = await load();
+      const text = stringifyWithLinks(reply.schema ? reply.schema.parse(body) : body, origin);
+      return { text, etag: strongEtag(text) };
+    }, answerWeight)
+  );
+}
+
+function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>, answer: { text: string; etag?: string }): Response {
+  const { text, etag: knownEtag } = answer;
   const headers: Record<string, string> = {
     ...baseHeaders,
     'Content-Type': 'application/json; charset=utf-8',

@@ -1,3 +1,3 @@
-export { getPublishedProduct, listProducts, listCatalog, type Page, type PageRequest, type ProductFilter, type ProductListRequest } from './products';
+export { getPublishedProduct, productKey, listProducts, listCatalog, type Page, type PageRequest, type ProductFilter, type ProductListRequest } from './products';
 export { getCollection, listCollections } from './collections';
 export { readSite, readStorefrontSnapshot } from './storefront';

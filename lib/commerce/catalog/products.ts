@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
-import { cacheable, pageCache, productCache, versionKey } from '@/lib/platform/cache/memo';
+import { cacheable, pageCache, versionKey } from '@/lib/platform/cache/memo';
 import { searchMatches, sortedPageOfProducts, type SortedListRequest } from './search';
 import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
 import { displayedOptions } from './option-texts';
@@ -31,18 +31,21 @@ export function soldIn(marketId: string) {
   );
 }
 
-/** A published product by handle; served from the per-version cache (see ./cache.ts). */
-export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
-  if (!cacheable(database)) return readProduct(database, site, handle, choice);
-  const key = `${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}`;
-  return (productCache.get(key) as Product | undefined) ?? (productCache.through(key, () => readProduct(database, site, handle, choice)) as Promise<Product>);
+/**
+ * The key a product's answer is kept under (the route keeps its bytes: lib/http/reply.ts,
+ * okKept): the Site's catalog version, market, locale and handle. None inside a transaction,
+ * whose reads may see its own uncommitted writes.
+ */
+export function productKey(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): string | null {
+  return cacheable(database) ? `product|${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}` : null;
 }
 
 function productByHandleQuery(database: DbOrTx) {
   return database.select().from(products).where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle')))).prepare();
 }
 
-async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
+/** A published product by handle, read from the database (the route keeps its answer: productKey). */
+export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   const [row] = await prepared(database, 'catalog.productByHandle', productByHandleQuery).all({ siteId: site.id, handle });
   if (!row) throw new NotFound('The product');
   const [texts, images, variants, bundleList, memberOf] = await Promise.all([

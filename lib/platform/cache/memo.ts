@@ -180,11 +180,21 @@ export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id
 
 const MB = 1024 * 1024;
 
+/** An answer as it is sent: its exact text and its ETag. */
+export type Answer = { readonly text: string; readonly etag: string };
+
 /**
- * Whole products by handle (the hot read): up to 3,000 entries / ~20 MB of heap — the hot
- * part of a large catalog, inside the server's 300 MB budget beside Next's page cache.
+ * Answers kept as their bytes (lib/http/reply.ts, okKept): products by handle, the read
+ * shoppers spread over the whole catalog. An answer weighs its text plus its key and entry
+ * (~300 bytes): a 10,000-product catalog in one market and language is ~25 MB, where the
+ * parsed objects took ~8× their JSON and only the hot few thousand fitted.
  */
-export const productCache = new BoundedCache<unknown>(3000, 20 * MB);
+export const answerCache = new BoundedCache<Answer>(40_000, 48 * MB);
+
+/** An answer's heap: V8 keeps a text with no character past U+00FF at one byte a character. */
+export function answerWeight(answer: Answer): number {
+  return answer.text.length * (/[^\u0000-\u00ff]/.test(answer.text) ? 2 : 1) + answer.etag.length + 300;
+}
 /**
  * Pages (product lists and searches, the catalog, collections, the snapshot): up to 1,000
  * entries / ~16 MB of heap, so every page of a 10,000-product list (~420 pages of ~9 KB)

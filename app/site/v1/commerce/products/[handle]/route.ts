@@ -1,8 +1,8 @@
 import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { okKept } from '@/lib/http/reply';
 import { getProduct } from '@/lib/contract/operations/reads';
 import { Product } from '@/lib/contract/catalog';
-import { getPublishedProduct } from '@/lib/commerce/catalog';
+import { getPublishedProduct, productKey } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 
@@ -12,7 +12,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(getProduct, async ({ site, params, query }) => {
     const choice = await chooseMarket(db(), site, query);
-    const product = await getPublishedProduct(db(), site, params.handle, choice);
-    return ok(product, { schema: Product, cache: 'catalog', contentLanguage: choice.locale });
+    return okKept(productKey(db(), site, params.handle, choice), () => getPublishedProduct(db(), site, params.handle, choice), {
+      schema: Product,
+      cache: 'catalog',
+      contentLanguage: choice.locale,
+    });
   }),
 });
