@@ -3,13 +3,22 @@
  * any request Next hands to our code. Node runtime only: Next reads NEXT_RUNTIME at build
  * time to drop this elsewhere.
  * - the server guard (lib/http/server-guard.ts): the shopper's socket address in a header
- *   of its own, page bodies cut off at their limit, TRACE answered;
+ *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
  * - the background outbox drain (lib/mail/worker.ts): it needs the database driver and SMTP.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { guardServer } = await import('./lib/http/server-guard');
-  guardServer();
+  const { env } = await import('./lib/env');
+  let settings;
+  try {
+    settings = env();
+  } catch (error) {
+    // Next would log this and serve every request a 500, unguarded: stop instead, saying why.
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  guardServer({ pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE });
   const { startOutboxWorker } = await import('./lib/mail/worker');
   startOutboxWorker();
 }

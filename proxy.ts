@@ -3,7 +3,7 @@ import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
 import { siteApiAnswers } from '@/lib/site-client/health';
 import { productPageKey } from '@/lib/storefront-page-key';
-import { CACHED_PAGES_PREFIX, cachedProductPath } from '@/lib/storefront-routing';
+import { CACHED_PAGES_PREFIX, cachedProductPath, SHOP_PAGE } from '@/lib/storefront-routing';
 import { HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
 import { env } from '@/lib/env';
 
@@ -99,9 +99,6 @@ function transportSecurity(req: NextRequest): Record<string, string> {
   const publicHttps = env().STOREFRONT_ORIGIN?.startsWith('https:') ?? false;
   return forwardedHttps || publicHttps ? { 'Strict-Transport-Security': HSTS } : {};
 }
-
-/** The shop's pages rendered on request (the matcher below lists the same). */
-const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search)?$/;
 
 /**
  * While the API does not answer, a shop page still renders — its layout says the shop

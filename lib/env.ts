@@ -50,6 +50,13 @@ const Env = z.object({
    * server cannot be reached except through those proxies.
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Shop pages one process renders at once (lib/http/render-gate.ts); the rest wait in a
+   * line of PAGE_RENDER_LINE, and past that are answered 503 with Retry-After. Unset: twice
+   * the CPUs the process may use.
+   */
+  PAGE_RENDERS: z.coerce.number().int().min(1).max(256).optional(),
+  PAGE_RENDER_LINE: z.coerce.number().int().min(0).max(100_000).default(512),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /**
    * The mail server for the shop's mails (docs/mail.md): `smtp://user:pass@host:587`

@@ -9,6 +9,9 @@
  */
 
 export const MARKET_COOKIE = 'market';
+
+/** The shop's pages, rendered on request (or a product page from the page cache). */
+export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search)?$/;
 export const LOCALE_COOKIE = 'locale';
 
 type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string };

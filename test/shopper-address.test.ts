@@ -10,7 +10,7 @@ let base = '';
 let seen: Headers[] = [];
 
 beforeAll(async () => {
-  guardServer();
+  guardServer({ pageRenderLine: 512 });
   server = http.createServer((req, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);

@@ -7,6 +7,9 @@ import { PROBLEMS } from '@/lib/contract/problems';
 import { PEER_HEADER, peerHeaderValue, peerStamp, setPeerStamp } from '@/lib/shopper-address';
 import { PROBLEM_TYPE_BASE, problemResponse } from './problems';
 import { requestIdFor, requestIdFrom } from './request-id';
+import { RenderGate } from './render-gate';
+import { SHOP_PAGE } from '@/lib/storefront-routing';
+import { availableParallelism } from 'node:os';
 
 /**
  * The one hook on the HTTP server's own 'request' event — the only code of ours that runs
@@ -21,13 +24,17 @@ import { requestIdFor, requestIdFrom } from './request-id';
  *   (411 if not) and be at most PAGE_BODY_LIMIT (413 if not). Next counts an action's body
  *   as it streams in, but past its limit it answers 500 and still drains the whole upload.
  *   The API and the shop's endpoints read their bodies with a cap of their own.
+ * - Shop pages pass a RenderGate: at most PAGE_RENDERS render at once, the rest wait in
+ *   line, and past a full line the answer is 503 with Retry-After (lib/http/render-gate.ts).
+ *   The API is never held: the pages' own reads of it must go through.
  */
-export function guardServer(): void {
+export function guardServer(settings: { pageRenders?: number; pageRenderLine: number }): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
   proto[PATCHED] = true;
   if (!peerStamp()) setPeerStamp(randomBytes(18).toString('base64url'));
   const stamp = peerStamp()!;
+  const gate = new RenderGate(settings.pageRenders ?? 2 * availableParallelism(), settings.pageRenderLine);
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request') {
@@ -37,9 +44,14 @@ export function guardServer(): void {
         void answerTrace(req, res);
         return true;
       }
-      const refusal = longUrlRefusal(req) ?? pageBodyRefusal(req.method ?? 'GET', pathOf(req), req.headers['content-length']);
+      const reading = req.method === 'GET' || req.method === 'HEAD';
+      const refusal = longUrlRefusal(req) ?? (reading ? null : pageBodyRefusal(req.method ?? 'GET', pathOf(req), req.headers['content-length']));
       if (refusal) {
         refuse(req, res, refusal);
+        return true;
+      }
+      if (reading && isRenderedPage(req.url ?? '/')) {
+        if (!gate.admit(req, res, () => Reflect.apply(emit, this, [event, ...args]))) refuse(req, res, busy());
         return true;
       }
     }
@@ -155,6 +167,21 @@ export function pageBodyRefusal(method: string, path: string, contentLength: str
     status,
     headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status} ${title}</title></head><body><h1>${title}</h1><p>A page takes a body of at most ${PAGE_BODY_LIMIT} bytes, with its Content-Length.</p></body></html>`,
+  };
+}
+
+/** A shop page (not one of its files: public/products/*.svg and the like have an extension). */
+export function isRenderedPage(target: string): boolean {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  return SHOP_PAGE.test(path) && !/\.[A-Za-z0-9]{1,8}$/.test(path);
+}
+
+function busy(): Answer {
+  return {
+    status: 503,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '2' },
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>503 Busy</title></head><body><h1>The shop is busy</h1><p>Too many pages are being prepared right now. Please try again in a moment.</p></body></html>',
   };
 }
 
