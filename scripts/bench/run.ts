@@ -67,7 +67,7 @@ const log = (message: string) => console.error(`[bench ${new Date().toISOString(
 /** A scenario against its reference, in alternating slices; c=1 scenarios one after the other, each after its warm-up. */
 async function paired(server: Server, reference: Server, targets: Targets, scenario: Scenario, credential: string): Promise<Row> {
   const plan = planFor(scenario, targets, credential);
-  const referenceRequests = { base: reference.base, connections: scenario.connections, next: referencePlan(scenario, targets) };
+  const referenceRequests = { base: reference.base, connections: scenario.connections, next: referencePlan(scenario, targets, credential) };
   if (scenario.connections === 1) {
     const ref = await sequentialLatency(referenceRequests, SLICE_SECONDS * 2, WARM);
     const op = await sequentialLatency(plan, SLICE_SECONDS * 2, WARM);

@@ -199,23 +199,32 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
 };
 
 /**
- * The reference's requests for a scenario: the same number of connections, paths of the same
- * shape where the shape is what Next pays for (a dynamic segment), and answers of the
- * scenario's own median size.
+ * The reference's requests for a scenario: the scenario's own requests (the same request
+ * target's query, headers and body, so the reference pays what Next pays to take them in:
+ * a 2.5 KB query of 100 variant ids, a JSON body), sent to the reference route of its
+ * kind, which answers the scenario's median size. Product reads keep their path (a dynamic
+ * segment); the others go to `/static` or `/post`; storefront pages to the page route.
  */
-export function referencePlan(scenario: Scenario, t: Targets): () => RequestPlan {
+export function referencePlan(scenario: Scenario, t: Targets, token: string | null): () => RequestPlan {
   const bytes = t.bytes[scenario.key] ?? 5120;
+  const next = withCredential(scenario.plan(t), scenario.api ? token : null);
+  const at = (path: string, r: RequestPlan) => {
+    const q = r.path.indexOf('?');
+    return { ...r, path: `${path}?bytes=${bytes}${q < 0 ? '' : `&${r.path.slice(q + 1)}`}` };
+  };
   switch (scenario.reference) {
     case 'static':
-      return () => get(`/static?bytes=${bytes}`);
+      return () => at('/static', next());
     case 'dynamic':
-      return ofPaths(t.allHandles.map((h) => `${V1}/commerce/products/${h}?bytes=${bytes}`));
-    case 'post': {
-      const next = checkoutPlan(t);
-      return () => ({ ...next(), path: `/post?bytes=${bytes}` });
-    }
+      return () => {
+        const r = next();
+        const q = r.path.indexOf('?');
+        return at(q < 0 ? r.path : r.path.slice(0, q), r);
+      };
+    case 'post':
+      return () => at('/post', next());
     case 'page':
-      return ofPaths(t.allHandles.map((h) => `/products/${h}`));
+      return next;
   }
 }
 
