@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sumMoney } from '@/app/(storefront)/_lib/format';
+import { formatCountry, formatLanguage, formatMoney, sumMoney } from '@/app/(storefront)/_lib/format';
 
 const sek = (amount: string) => ({ amount, currency: 'SEK' });
 
@@ -20,5 +20,24 @@ describe('the cart subtotal (sumMoney)', () => {
     expect(sumMoney([])).toBeNull();
     expect(sumMoney([{ price: sek('1.00'), quantity: 1 }, { price: { amount: '1.00', currency: 'EUR' }, quantity: 1 }])).toBeNull();
     expect(sumMoney([{ price: sek('1.00'), quantity: 1 }, { price: sek('1.0'), quantity: 1 }])).toBeNull();
+  });
+});
+
+describe('formatting with formatters made once per locale and currency', () => {
+  it('answers each locale and currency as Intl does, however often and in whatever order asked', () => {
+    const cases: [string, string, string][] = [['199.00', 'SEK', 'sv-SE'], ['199.00', 'EUR', 'de-DE'], ['199.00', 'SEK', 'en-SE'], ['1990', 'JPY', 'en-US'], ['0.50', 'EUR', 'sv-SE']];
+    for (let round = 0; round < 2; round += 1) {
+      for (const [amount, currency, locale] of cases) {
+        const expected = new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as `${number}`);
+        expect(formatMoney({ amount, currency }, locale)).toBe(expected);
+      }
+    }
+    expect(formatCountry('DE', 'sv-SE')).toBe(new Intl.DisplayNames(['sv-SE'], { type: 'region' }).of('DE'));
+    expect(formatLanguage('de-DE', 'en-SE')).toBe(new Intl.DisplayNames(['en-SE'], { type: 'language' }).of('de'));
+  });
+
+  it('falls back to the plain amount for a currency Intl does not take, and keeps nothing for it', () => {
+    expect(formatMoney({ amount: '5.00', currency: 'NOPE1' }, 'en-US')).toBe('5.00 NOPE1');
+    expect(formatMoney({ amount: '5.00', currency: 'USD' }, 'en-US')).toBe('$5.00');
   });
 });

@@ -7,7 +7,7 @@ import type { Money } from '@/lib/contract/common';
  */
 export function formatMoney(money: Money, locale: string): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency }).format(money.amount as `${number}`);
+    return formatter(`m|${locale}|${money.currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency })).format(money.amount as `${number}`);
   } catch {
     return `${money.amount} ${money.currency}`;
   }
@@ -15,7 +15,7 @@ export function formatMoney(money: Money, locale: string): string {
 
 export function formatCountry(code: string, locale: string): string {
   try {
-    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+    return formatter(`r|${locale}`, () => new Intl.DisplayNames([locale], { type: 'region' })).of(code) ?? code;
   } catch {
     return code;
   }
@@ -23,10 +23,29 @@ export function formatCountry(code: string, locale: string): string {
 
 export function formatLanguage(locale: string, displayIn: string): string {
   try {
-    return new Intl.DisplayNames([displayIn], { type: 'language' }).of(locale.split('-')[0] ?? locale) ?? locale;
+    return formatter(`l|${displayIn}`, () => new Intl.DisplayNames([displayIn], { type: 'language' })).of(locale.split('-')[0] ?? locale) ?? locale;
   } catch {
     return locale;
   }
+}
+
+/**
+ * Intl formatters by locale and currency, made once: making one loads its locale's data
+ * (~2% of a product page's render, where every price and every language in the switcher
+ * made its own). The keys are the Site's few locales and currencies; an unknown one throws
+ * before anything is kept. Bounded all the same, oldest out first.
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DisplayNames>();
+const MAX_FORMATTERS = 256;
+
+function formatter<F extends Intl.NumberFormat | Intl.DisplayNames>(key: string, make: () => F): F {
+  let known = formatters.get(key) as F | undefined;
+  if (!known) {
+    known = make();
+    if (formatters.size >= MAX_FORMATTERS) formatters.delete(formatters.keys().next().value!);
+    formatters.set(key, known);
+  }
+  return known;
 }
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
