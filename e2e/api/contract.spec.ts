@@ -126,6 +126,22 @@ test.describe('every URL in an answer is absolute', () => {
     const again = await get(request, '/commerce/products/fjord-ceramic-mug');
     expect((await again.json()).images[0].url).not.toContain('shop.example');
   });
+
+  test('past the few origins a process keeps answers for, every other Host still gets links on its own origin', async ({ request, baseURL }) => {
+    // A process keeps answers for its first 4 origins only; these 6 are more than it keeps.
+    for (let i = 0; i < 6; i += 1) {
+      for (let round = 0; round < 2; round += 1) {
+        const res = await request.get(`${V1}/commerce/products/linen-tote-bag`, { headers: auth(creds().core, { Host: `h${i}.shop.example` }), failOnStatusCode: false });
+        expect(res.status()).toBe(200);
+        const product = await res.json();
+        expect(product.images.length).toBeGreaterThan(0);
+        for (const image of product.images) expect(image.url).toMatch(new RegExp(`^http://h${i}\\.shop\\.example/products/`));
+      }
+    }
+    const own = await (await get(request, '/commerce/products/linen-tote-bag')).json();
+    expect(own.images.length).toBeGreaterThan(0);
+    for (const image of own.images) expect(image.url).toMatch(new RegExp(`^${baseURL}/`));
+  });
 });
 
 test.describe('over-long requests are answered with a problem, never a bare status', () => {

@@ -232,19 +232,26 @@ function serialiseBody(reply: Reply, origin: string): { text: string; etag?: str
 
 /**
  * A memoised reply's bytes and ETag (Reply.memo), per origin: its links are made absolute
- * against the origin, so the origin is part of the key.
+ * against the origin, so the origin is part of the key. Only the first MAX_ORIGINS origins a
+ * process sees are kept (a deployment has one public origin, or a few hosts): a request
+ * naming yet another Host gets its answer made for it alone, so nobody can crowd the
+ * shoppers' answers out of the cache with Host headers of their own making.
  */
-function keptAnswer(reply: Reply, origin: string): Promise<Answer> | Answer {
+const keptOrigins = new Set<string>();
+
+function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   const { key, load } = reply.memo!;
+  const make = async (): Promise<Answer> => {
+    const body = await load();
+    const text = stringifyWithLinks(reply.schema ? reply.schema.parse(body) : body, origin);
+    return { text, etag: strongEtag(text) };
+  };
+  if (!keptOrigins.has(origin)) {
+    if (keptOrigins.size >= MAX_ORIGINS) return make();
+    keptOrigins.add(origin);
+  }
   const full = `${key}|${origin}`;
-  return (
-    answerCache.get(full) ??
-    answerCache.through(full, async () => {
-      const body = await load();
-      const text = stringifyWithLinks(reply.schema ? reply.schema.parse(body) : body, origin);
-      return { text, etag: strongEtag(text) };
-    }, answerWeight)
-  );
+  return answerCache.get(full) ?? answerCache.through(full, make, answerWeight);
 }
 
 function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>, answer: { text: string; etag?: string }): Response {
