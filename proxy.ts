@@ -3,8 +3,11 @@ import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
 import { siteApiAnswers } from '@/lib/site-client/health';
 import { productPageKey } from '@/lib/storefront-page-key';
-import { CACHED_PAGES_PREFIX, cachedProductPath, SHOP_PAGE } from '@/lib/storefront-routing';
-import { HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
+import { CACHED_PAGES_PREFIX, cachedProductPath, LOCALE_COOKIE, SHOP_PAGE } from '@/lib/storefront-routing';
+import { shopperLimitedFor } from '@/lib/site-client/shopper-limits';
+import { shopperAddress } from '@/lib/shopper-address';
+import { dictionary, fill, uiLanguage } from '@/app/(storefront)/_lib/i18n';
+import { API_POLICY, HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
 import { env } from '@/lib/env';
 
 /**
@@ -44,6 +47,8 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
   if (path === CACHED_PAGES_PREFIX || path.startsWith(`${CACHED_PAGES_PREFIX}/`)) return notFound();
 
   if (!isDocumentPath(path)) return undefined;
+  const wait = shopperWait(req, path);
+  if (wait !== null) return tooManyRequests(req, wait);
   if (await shopPageDuringOutage(path)) {
     return pageWithNonce(req, { status: 503, headers: { 'Retry-After': '5', 'Cache-Control': 'no-store' } });
   }
@@ -108,6 +113,34 @@ function transportSecurity(req: NextRequest): Record<string, string> {
  */
 async function shopPageDuringOutage(path: string): Promise<boolean> {
   return SHOP_PAGE.test(path) && !(await siteApiAnswers());
+}
+
+/**
+ * A shopper the API has just refused for their own read budget (lib/site-client/shopper-limits.ts):
+ * seconds until they may read again, for a shop page they GET; else null. The shopper is named
+ * as the pages name them to the API (lib/shopper-address.ts).
+ */
+function shopperWait(req: NextRequest, path: string): number | null {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !SHOP_PAGE.test(path)) return null;
+  return shopperLimitedFor(shopperAddress(req.headers, env().TRUSTED_PROXY_HOPS));
+}
+
+/** 429 with the API's Retry-After, at once: a plain page in the shopper's language, nothing rendered. */
+function tooManyRequests(req: NextRequest, seconds: number): Response {
+  const lang = uiLanguage(req.cookies.get(LOCALE_COOKIE)?.value ?? 'en');
+  const t = dictionary(lang);
+  const text = fill(t.busyText, { seconds });
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.busyTitle}</title></head><body><main><h1>${t.busyTitle}</h1><p>${text}</p></main></body></html>`;
+  return new Response(html, {
+    status: 429,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Retry-After': String(seconds),
+      'Content-Security-Policy': API_POLICY,
+      ...transportSecurity(req),
+    },
+  });
 }
 
 function notFound(): Response {

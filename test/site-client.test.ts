@@ -102,6 +102,28 @@ describe('site client', () => {
     }
   });
 
+  it('remembers a shopper the API refused for their own read budget, until its Retry-After, and nobody else', async () => {
+    const refused = (policy: string) =>
+      new Response(JSON.stringify({ type: 'about:blank', title: 'Too many', status: 429, detail: 'budget', code: 'rate_limited', requestId: 'req_1' }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '30', 'RateLimit-Policy': policy },
+      });
+    vi.stubGlobal('fetch', vi.fn(async () => refused('"shopper-reads";q=3000;w=60')));
+    const now = Date.now();
+    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.20' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
+    expect(client.shopperLimitedFor('198.51.100.20', now)).toBe(30);
+    expect(client.shopperLimitedFor('198.51.100.20', now + 29_500)).toBe(1);
+    expect(client.shopperLimitedFor('198.51.100.21', now)).toBeNull();
+    expect(client.shopperLimitedFor(null, now)).toBeNull();
+    // the storefront's own budget spent is not one shopper's doing: nobody is remembered for it
+    vi.stubGlobal('fetch', vi.fn(async () => refused('"reads";q=100000;w=60')));
+    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.22' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
+    expect(client.shopperLimitedFor('198.51.100.22')).toBeNull();
+    // past the Retry-After the shopper is forgotten
+    expect(client.shopperLimitedFor('198.51.100.20', now + 31_000)).toBeNull();
+    expect(client.shopperLimitedFor('198.51.100.20', now)).toBeNull();
+  });
+
   it('sends a search with a repeatable option once per value, and flags as `true`', async () => {
     const fetch = vi.fn(async () => reply(200, { data: [], page: { limit: 24, nextCursor: null } }));
     vi.stubGlobal('fetch', fetch);

@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { cookies } from 'next/headers';
 import { connection } from 'next/server';
-import { noteApiFailure } from '@/lib/site-client';
+import { isSiteApiError, noteApiFailure, shopperLimitedFor } from '@/lib/site-client';
 import './storefront.css';
 import { ChromeStringsProvider } from './_components/i18n-context';
 import { ShopChrome } from './_components/shop-chrome';
@@ -11,7 +11,7 @@ import { itemCount, readCart } from './_lib/cart';
 import { documentMetadata, documentViewport } from './_lib/document';
 import { dictionary, uiLanguage } from './_lib/i18n';
 import { chromeStrings } from './_lib/i18n/islands';
-import { LOCALE_COOKIE, requestOrigin, shop, snapshot } from './_lib/shop';
+import { buyerIp, LOCALE_COOKIE, requestOrigin, shop, snapshot } from './_lib/shop';
 
 export async function generateMetadata(): Promise<Metadata> {
   // Canonical and Open Graph URLs resolve against the host the shopper (or crawler) used.
@@ -39,13 +39,20 @@ export const viewport: Viewport = documentViewport;
  */
 export default async function StorefrontLayout({ children }: { children: ReactNode }) {
   await connection();
-  const context = await shop().catch(() => null);
+  const attempt = await shop().then(
+    (context) => ({ context, overBudget: false }),
+    (error: unknown) => ({ context: null, overBudget: isSiteApiError(error, 'rate_limited') }),
+  );
+  const { context, overBudget } = attempt;
   if (!context) {
-    noteApiFailure();
+    // A shopper over their own budget is no outage: the API answers, just not them for now
+    // (their next pages are answered 429 by the proxy: lib/site-client/shopper-limits.ts).
+    const wait = overBudget ? (shopperLimitedFor(await buyerIp()) ?? 60) : null;
+    if (wait === null) noteApiFailure();
     const lang = await cookieLanguage();
     return (
       <html lang={lang}>
-        <body><ShopUnavailable t={dictionary(lang)} /></body>
+        <body><ShopUnavailable t={dictionary(lang)} waitSeconds={wait} /></body>
       </html>
     );
   }

@@ -126,12 +126,32 @@ test('one shopper who spends their budget is refused; another shopper still gets
   await expect(page.getByRole('heading', { name: ERROR })).toHaveCount(0);
   await context.close();
 
-  // A is still refused, from any made-up address on the left.
+  // A is still refused, from any made-up address on the left: at once, before any render,
+  // 429 with the API's Retry-After, in A's language, and nothing in the server's log.
   const again = await shopper(browser, proxied!, { 'X-Forwarded-For': '10.9.99.1, 203.0.113.10' });
+  const logged = proxied!.output().length;
+  for (let i = 0; i < 5; i++) {
+    const refused = await again.request.get('/cart');
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers()['cache-control']).toBe('no-store');
+    expect(await refused.text()).toContain('<h1>Too many requests</h1>');
+  }
+  expect(proxied!.output().slice(logged)).not.toMatch(/SiteApiError|rate_limited|Error/);
   const refusedPage = await again.newPage();
   await refusedPage.goto('/cart');
-  await expect(refusedPage.getByRole('heading', { name: ERROR })).toBeVisible();
+  await expect(refusedPage.getByRole('heading', { name: 'Too many requests' })).toBeVisible();
+  await again.addCookies([{ name: 'locale', value: 'sv-SE', url: proxied!.url }]);
+  await refusedPage.goto('/');
+  await expect(refusedPage.getByRole('heading', { name: 'För många förfrågningar' })).toBeVisible();
   await again.close();
+
+  // B, meanwhile, is not held up by A's refusals.
+  const later = await shopper(browser, proxied!, { 'X-Forwarded-For': '198.51.100.20' }, 'nonce_shopperb1');
+  const cart = await later.request.get('/cart');
+  expect(cart.status()).toBe(200);
+  expect(await cart.text()).toContain('<h1>Your cart</h1>');
+  await later.close();
 });
 
 test('without trusted proxies, X-Forwarded-For is ignored: the socket is the shopper, however the header changes', async ({ browser }) => {

@@ -14,3 +14,4 @@ export { nameShoppersWith } from './config';
 export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';
 export { noteApiFailure, siteApiAnswers } from './health';
+export { shopperLimitedFor } from './shopper-limits';

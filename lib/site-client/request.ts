@@ -3,6 +3,7 @@ import { Problem } from '@/lib/contract/common';
 import type { Operation } from '@/lib/contract/operation';
 import { clientConfig, currentShopper } from './config';
 import { SiteApiError, SiteApiUnavailable } from './errors';
+import { noteShopperLimited } from './shopper-limits';
 import type { CallInput, CallResult } from './types';
 
 const TIMEOUT_MS = 10_000;
@@ -75,6 +76,11 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
     if (response.status >= 500) {
       logFailure(operation, response.status, code, problem.data.requestId);
       throw new SiteApiUnavailable(operation.operationId, code, response.status);
+    }
+    // The shopper's own budget is spent (not the storefront's): the proxy answers their next
+    // pages 429 until the API's Retry-After has passed (./shopper-limits.ts).
+    if (code === 'rate_limited' && buyerIp && /"shopper-/.test(response.headers.get('ratelimit-policy') ?? '')) {
+      noteShopperLimited(buyerIp, Number(response.headers.get('retry-after')));
     }
     throw new SiteApiError(problem.data);
   }

@@ -96,6 +96,8 @@ export const de: Dictionary = {
   notFoundText: 'Diese Seite gibt es nicht. Vielleicht wurde sie verschoben oder ist nicht mehr verfügbar.',
   errorTitle: 'Die Seite konnte nicht geladen werden',
   errorText: 'Der Shop hat gerade Probleme. Bitte versuchen Sie es gleich noch einmal.',
+  busyTitle: 'Zu viele Anfragen',
+  busyText: 'Sie haben in kurzer Zeit sehr viele Seiten aufgerufen. Bitte warten Sie {seconds} Sekunden und versuchen Sie es dann erneut.',
   retry: 'Erneut versuchen',
   loading: 'Wird geladen…',
   secureCheckout: 'Kasse',

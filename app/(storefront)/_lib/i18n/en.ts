@@ -95,6 +95,8 @@ export const en = {
   notFoundText: 'We couldn’t find that page. It may have moved or is no longer available.',
   errorTitle: 'We couldn’t load this page',
   errorText: 'The shop is having trouble right now. Please try again in a moment.',
+  busyTitle: 'Too many requests',
+  busyText: 'You have asked for a lot of pages in a short time. Please wait {seconds} seconds, then try again.',
   retry: 'Try again',
   loading: 'Loading…',
   // checkout

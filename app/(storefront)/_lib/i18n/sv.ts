@@ -96,6 +96,8 @@ export const sv: Dictionary = {
   notFoundText: 'Vi hittade inte sidan. Den kan ha flyttats eller finns inte längre.',
   errorTitle: 'Vi kunde inte visa sidan',
   errorText: 'Butiken har problem just nu. Försök igen om en stund.',
+  busyTitle: 'För många förfrågningar',
+  busyText: 'Du har bett om många sidor på kort tid. Vänta {seconds} sekunder och försök sedan igen.',
   retry: 'Försök igen',
   loading: 'Laddar…',
   secureCheckout: 'Kassa',
