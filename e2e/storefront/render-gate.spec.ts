@@ -29,8 +29,13 @@ test('past the bound and a full line, a page is 503 with Retry-After at once; th
   const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '0', PAGE_RENDERS: '1', PAGE_RENDER_LINE: '0' });
   try {
     const list = await handles(request, 24);
-    const answers = await burst(server, list.map((h) => `/products/${h}`));
-    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    // 24 at once against one render and no line: some must be refused. On a machine slow to
+    // send them, a burst may trickle in one by one; it is sent again until one is refused.
+    let answers: Awaited<ReturnType<typeof burst>> = [];
+    for (let round = 0; round < 5 && !answers.some((a) => a.status === 503); round += 1) {
+      answers = await burst(server, list.map((h) => `/products/${h}`));
+      expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    }
     const refused = answers.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThan(0);
     expect(answers.some((a) => a.status === 200)).toBe(true);
