@@ -39,11 +39,10 @@ export const viewport: Viewport = documentViewport;
  */
 export default async function StorefrontLayout({ children }: { children: ReactNode }) {
   await connection();
-  const attempt = await shop().then(
+  const { context, overBudget } = await shop().then(
     (context) => ({ context, overBudget: false }),
     (error: unknown) => ({ context: null, overBudget: isSiteApiError(error, 'rate_limited') }),
   );
-  const { context, overBudget } = attempt;
   if (!context) {
     // A shopper over their own budget is no outage: the API answers, just not them for now
     // (their next pages are answered 429 by the proxy: lib/site-client/shopper-limits.ts).

@@ -215,14 +215,19 @@ function serialise(reply: Reply, origin: string): { text: string; etag?: string 
   return { text, etag: `W/${base.etag ?? strongEtag(base.text)}` };
 }
 
+/** A body's text: checked against its schema when it has one, its links made absolute. */
+function textOf(body: unknown, schema: ZodType | undefined, origin: string): string {
+  return stringifyWithLinks(schema ? schema.parse(body) : body, origin);
+}
+
 function serialiseBody(reply: Reply, origin: string): { text: string; etag?: string } {
   const { body, schema } = reply;
-  if (!schema) return { text: stringifyWithLinks(body, origin) };
+  if (!schema) return { text: textOf(body, undefined, origin) };
   const shared = typeof body === 'object' && body !== null && Object.isFrozen(body);
   const byOrigin = shared ? serialised.get(body) : undefined;
   const hit = byOrigin?.get(origin);
   if (hit) return hit;
-  const text = stringifyWithLinks(schema.parse(body), origin);
+  const text = textOf(body, schema, origin);
   if (!shared) return { text };
   const entry = { text, etag: strongEtag(text) };
   if (!byOrigin) serialised.set(body, new Map([[origin, entry]]));
@@ -242,8 +247,7 @@ const keptOrigins = new Set<string>();
 function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   const { key, load } = reply.memo!;
   const make = async (): Promise<Answer> => {
-    const body = await load();
-    const text = stringifyWithLinks(reply.schema ? reply.schema.parse(body) : body, origin);
+    const text = textOf(await load(), reply.schema, origin);
     return { text, etag: strongEtag(text) };
   };
   if (!keptOrigins.has(origin)) {
