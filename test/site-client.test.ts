@@ -122,6 +122,10 @@ describe('site client', () => {
     vi.stubGlobal('fetch', vi.fn(async () => refused('"reads";q=100000;w=60')));
     await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.22' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
     expect(client.shopperLimitedFor('198.51.100.22')).toBeNull();
+    // nor for their writes: a shopper out of writes may still read pages
+    vi.stubGlobal('fetch', vi.fn(async () => refused('"shopper-writes";q=300;w=60')));
+    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.23' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
+    expect(client.shopperLimitedFor('198.51.100.23')).toBeNull();
     // once the Retry-After has passed the shopper is forgotten
     expect(client.shopperLimitedFor('198.51.100.20', after + 30_000)).toBeNull();
     expect(client.shopperLimitedFor('198.51.100.20', before)).toBeNull();

@@ -77,9 +77,10 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
       logFailure(operation, response.status, code, problem.data.requestId);
       throw new SiteApiUnavailable(operation.operationId, code, response.status);
     }
-    // The shopper's own budget is spent (not the storefront's): the proxy answers their next
-    // pages 429 until the API's Retry-After has passed (./shopper-limits.ts).
-    if (code === 'rate_limited' && buyerIp && /"shopper-/.test(response.headers.get('ratelimit-policy') ?? '')) {
+    // The shopper's own read budget is spent (not the storefront's, and not their writes, which
+    // leave reading alone): the proxy answers their next pages 429 until the API's
+    // Retry-After has passed (./shopper-limits.ts).
+    if (code === 'rate_limited' && buyerIp && /"shopper-reads"/.test(response.headers.get('ratelimit-policy') ?? '')) {
       noteShopperLimited(buyerIp, Number(response.headers.get('retry-after')));
     }
     throw new SiteApiError(problem.data);
