@@ -156,7 +156,12 @@ export async function measureInterleaved(plan: Plan, ceiling: Plan, slices: numb
   const sorted = [...ratios].sort((a, b) => a - b);
   const mid = sorted.length / 2;
   const medianRatio = sorted.length % 2 ? sorted[Math.floor(mid)]! : Math.round(((sorted[mid - 1]! + sorted[mid]!) / 2) * 100) / 100;
-  return { operation: combine(ops), ceiling: combine(ceilings), ratios, medianRatio };
+  const reference = combine(ceilings);
+  // A reference that answers anything but 2xx (a path its app has no route for) is not the
+  // route the ratio claims: stop rather than print a ratio to a 404.
+  const wrong = Object.keys(reference.statusCodes).filter((code) => Number(code) < 200 || Number(code) > 299);
+  if (wrong.length > 0) throw new Error(`the reference answered ${wrong.join(', ')} (${ceiling.next().path.split('?')[0]})`);
+  return { operation: combine(ops), ceiling: reference, ratios, medianRatio };
 }
 
 /** Cycles through a list, one item per call. */

@@ -27,7 +27,7 @@ export type Targets = {
 /**
  * The reference each target is a ratio to, in the bare Next app of scripts/bench/reference-app
  * (its own process): a route handler at a static path, one behind a dynamic segment at
- * product's path shape, a POST route that parses its JSON body, and a route that serves the
+ * the path shape of a read by handle (a product, a collection's page), a POST route that parses its JSON body, and a route that serves the
  * storefront page's exact bytes at the storefront's path shape.
  */
 export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page';
@@ -185,7 +185,7 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   product: { key: 'product', label: 'Product by handle', connections: 32, api: true, plan: (t) => ofPaths(productPaths(t)), reference: 'dynamic', target: { ratio: 0.85, p99: 1.3 } },
   product_c1: { key: 'product_c1', label: 'Product by handle (c=1)', connections: 1, api: true, plan: (t) => ofPaths(productPaths(t)), reference: 'dynamic' },
   list: { key: 'list', label: 'Product list page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.listPaths), reference: 'static', target: { ratio: 0.6 } },
-  collection: { key: 'collection', label: 'Collection page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.collectionPaths), reference: 'static', target: { ratio: 0.6 } },
+  collection: { key: 'collection', label: 'Collection page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.collectionPaths), reference: 'dynamic', target: { ratio: 0.6 } },
   availability: { key: 'availability', label: 'Availability batch of 100', connections: 32, api: true, plan: (t) => ofPaths(t.availabilityPaths), reference: 'static', target: { ratio: 0.6 } },
   snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, api: true, plan: (t) => ofPaths(t.snapshotPaths), reference: 'static', target: { ratio: 0.6 } },
   checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, api: true, plan: checkoutPlan, reference: 'post', target: { ratio: 0.5 } },
@@ -202,8 +202,9 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
  * The reference's requests for a scenario: the scenario's own requests (the same request
  * target's query, headers and body, so the reference pays what Next pays to take them in:
  * a 2.5 KB query of 100 variant ids, a JSON body), sent to the reference route of its
- * kind, which answers the scenario's median size. Product reads keep their path (a dynamic
- * segment); the others go to `/static` or `/post`; storefront pages to the page route.
+ * kind, which answers the scenario's median size. Reads by handle (a product, a collection's
+ * page) keep their path, a dynamic segment; the others go to `/static` or `/post`; storefront
+ * pages to the page route.
  */
 export function referencePlan(scenario: Scenario, t: Targets, token: string | null): () => RequestPlan {
   const bytes = t.bytes[scenario.key] ?? 5120;
