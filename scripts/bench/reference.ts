@@ -10,7 +10,8 @@ import { ROOT, type Server } from './server';
  * against: `/static?bytes=N` (a route handler at a static path), `/site/v1/commerce/products/
  * <handle>?bytes=N` (behind a dynamic segment, product's own path shape), `POST /post?bytes=N`
  * (parses a JSON body), `/products/<handle>` (a storefront product page's exact HTML, from
- * `pageFile`), and `/` (a static page, Lighthouse's reference).
+ * `pageFile`), `/rendered/<name>` (a bare page rendered on its first request and kept, about
+ * as many bytes as `pageFile`), and `/` (a static page, Lighthouse's reference).
  */
 const APP = join(ROOT, 'scripts', 'bench', 'reference-app');
 const NEXT_BIN = join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');

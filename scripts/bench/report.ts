@@ -26,6 +26,7 @@ const REFERENCE_LABEL: Record<ReferenceKind, string> = {
   dynamic: 'dynamic route',
   post: 'POST route',
   page: 'page-bytes route',
+  rendered: 'bare rendered page',
 };
 /** The most RSS the server may reach in any scenario (MB). */
 const PEAK_RSS_MB = 300;

@@ -52,13 +52,13 @@ const SMALL = 1000;
 const BIG_ORDER: ScenarioKey[] = [
   'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
   'search_words_c1', 'search_prefix_c1', 'search_faceted_c1', 'search_words', 'search_prefix', 'search_faceted',
-  'page', 'checkout',
+  'page', 'page_render', 'checkout',
 ];
 const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'search_words', 'search_prefix', 'search_faceted', 'page'];
 /** Checkout creation reaches its steady rate only after ~10 s of load on a fresh server (JIT of the write path). */
 const warmFor = (key: ScenarioKey) => (key === 'checkout' && !flags.quick ? 10 : WARM);
 /** Pages of the whole catalog are rendered, not served: a request takes ~1 s at c=32, so their slices are longer. */
-const sliceFor = (key: ScenarioKey) => (key === 'page' && !flags.quick ? 5 : SLICE_SECONDS);
+const sliceFor = (key: ScenarioKey) => ((key === 'page' || key === 'page_render') && !flags.quick ? 5 : SLICE_SECONDS);
 const only = flags.only ? new Set(flags.only.split(',')) : null;
 const SERVER_NODE_OPTIONS = (flags['server-node-options'] ?? '').split(/\s+/).filter(Boolean);
 

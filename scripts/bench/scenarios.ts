@@ -28,12 +28,14 @@ export type Targets = {
  * The reference each target is a ratio to, in the bare Next app of scripts/bench/reference-app
  * (its own process): a route handler at a static path, one behind a dynamic segment at
  * the path shape of a read by handle (a product, a collection's page), a POST route that parses its JSON body, and a route that serves the
- * storefront page's exact bytes at the storefront's path shape.
+ * storefront page's exact bytes at the storefront's path shape; and, to show what a render of
+ * ours costs beside Next's own, a bare page Next renders on its first request and keeps
+ * (on-demand ISR, as the shop keeps product pages), about as many bytes as the shop's.
  */
-export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page';
+export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page' | 'rendered';
 
 export type ScenarioKey =
-  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page'
+  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page' | 'page_render'
   | 'search_words' | 'search_prefix' | 'search_faceted' | 'search_words_c1' | 'search_prefix_c1' | 'search_faceted_c1';
 
 export type Scenario = {
@@ -49,6 +51,9 @@ export type Scenario = {
 };
 
 export const V1 = '/site/v1';
+
+/** Names the bare rendered pages of this run (see referencePlan). */
+const RUN = randomUUID().slice(0, 8);
 
 async function getJson(base: string, path: string, token: string): Promise<{ status: number; body: unknown; bytes: number }> {
   const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
@@ -190,6 +195,10 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, api: true, plan: (t) => ofPaths(t.snapshotPaths), reference: 'static', target: { ratio: 0.6 } },
   checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, api: true, plan: checkoutPlan, reference: 'post', target: { ratio: 0.5 } },
   page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, api: false, plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)), reference: 'page', target: { ratio: 0.5 } },
+  // The same pages, from the other end of the catalog (none of them in the page cache from the
+  // scenario above), against a bare page rendered on its first request: no target, a gauge of
+  // what a render of ours costs beside Next's own.
+  page_render: { key: 'page_render', label: 'Storefront product page (HTML) vs a bare render', connections: 32, api: false, plan: (t) => ofPaths([...t.allHandles].reverse().map((h) => `/products/${h}`)), reference: 'rendered' },
   search_words: { key: 'search_words', label: 'Search, two words', connections: 32, api: true, plan: (t) => ofPaths(t.search.twoWord), reference: 'static', target: { ratio: 0.5 } },
   search_prefix: { key: 'search_prefix', label: 'Search, one letter', connections: 32, api: true, plan: (t) => ofPaths(t.search.prefix), reference: 'static', target: { ratio: 0.5 } },
   search_faceted: { key: 'search_faceted', label: 'Search, filtered + facets', connections: 32, api: true, plan: (t) => ofPaths(t.search.faceted), reference: 'static', target: { ratio: 0.5 } },
@@ -226,6 +235,13 @@ export function referencePlan(scenario: Scenario, t: Targets, token: string | nu
       return () => at('/post', next());
     case 'page':
       return next;
+    case 'rendered':
+      // A name of this run's own: a page the reference app has kept (on disk, by default)
+      // from an earlier run must not answer as a kept copy.
+      return () => {
+        const r = next();
+        return { ...r, path: r.path.replace(/^\/products\//, `/rendered/${RUN}-`) };
+      };
   }
 }
 
