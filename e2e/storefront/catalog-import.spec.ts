@@ -21,9 +21,12 @@ let a: Instance;
 let b: Instance;
 let database: Client;
 
+/** The heap cap package.json's `catalog` script gives the command. */
+const CLI_HEAP = /--max-old-space-size=\d+/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.catalog)![0];
+
 /** The command as a merchant runs it (package.json's `catalog` script), against the copy. */
 function catalog(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--conditions=react-server', '--max-old-space-size=128', '--import', 'tsx', 'scripts/catalog.ts', ...args], {
+  const result = spawnSync(process.execPath, ['--conditions=react-server', CLI_HEAP, '--import', 'tsx', 'scripts/catalog.ts', ...args], {
     encoding: 'utf8', env: { ...process.env, DATABASE_URL: url }, timeout: 120_000,
   });
   return { code: result.status, out: result.stdout, err: result.stderr };

@@ -4,7 +4,7 @@
 // file into an empty Site of a fresh database in a child process of its own (so its peak
 // RSS is the import's alone), exports again and compares the bytes. Prints one JSON line.
 import { spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +26,7 @@ const CATALOG_TABLES = [
 ];
 
 /** The heap cap `npm run catalog` runs with (package.json): the import measured as merchants run it. */
-const CLI_NODE_FLAGS = ['--max-old-space-size=128'];
+const CLI_NODE_FLAGS = [/--max-old-space-size=\d+/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.catalog)![0]];
 
 async function open(url: string): Promise<Database> {
   const database = openDatabase({ url });
