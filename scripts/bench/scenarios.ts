@@ -198,7 +198,7 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   // The same pages, from the other end of the catalog (none of them in the page cache from the
   // scenario above), against a bare page rendered on its first request: no target, a gauge of
   // what a render of ours costs beside Next's own.
-  page_render: { key: 'page_render', label: 'Storefront product page (HTML) vs a bare render', connections: 32, api: false, plan: (t) => ofPaths([...t.allHandles].reverse().map((h) => `/products/${h}`)), reference: 'rendered' },
+  page_render: { key: 'page_render', label: 'Storefront page vs a bare render', connections: 32, api: false, plan: (t) => ofPaths([...t.allHandles].reverse().map((h) => `/products/${h}`)), reference: 'rendered' },
   search_words: { key: 'search_words', label: 'Search, two words', connections: 32, api: true, plan: (t) => ofPaths(t.search.twoWord), reference: 'static', target: { ratio: 0.5 } },
   search_prefix: { key: 'search_prefix', label: 'Search, one letter', connections: 32, api: true, plan: (t) => ofPaths(t.search.prefix), reference: 'static', target: { ratio: 0.5 } },
   search_faceted: { key: 'search_faceted', label: 'Search, filtered + facets', connections: 32, api: true, plan: (t) => ofPaths(t.search.faceted), reference: 'static', target: { ratio: 0.5 } },
