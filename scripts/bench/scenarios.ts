@@ -26,11 +26,12 @@ export type Targets = {
 
 /**
  * The reference each target is a ratio to, in the bare Next app of scripts/bench/reference-app
- * (its own process): a route handler at a static path, one behind a dynamic segment at
- * the path shape of a read by handle (a product, a collection's page), a POST route that parses its JSON body, and a route that serves the
- * storefront page's exact bytes at the storefront's path shape; and, to show what a render of
- * ours costs beside Next's own, a bare page Next renders on its first request and keeps
- * (on-demand ISR, as the shop keeps product pages), about as many bytes as the shop's.
+ * (its own process): a route handler at a static path, one behind a dynamic segment at the
+ * path shape of a read by handle (a product, a collection's page), a POST route that parses
+ * its JSON body, and a route that serves the storefront page's exact bytes at the
+ * storefront's path shape; and, to show what a render of ours costs beside Next's own, a bare
+ * page Next renders on its first request and keeps (on-demand ISR, as the shop keeps product
+ * pages), about as many bytes as the shop's.
  */
 export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page' | 'rendered';
 
@@ -213,7 +214,7 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
  * a 2.5 KB query of 100 variant ids, a JSON body), sent to the reference route of its
  * kind, which answers the scenario's median size. Reads by handle (a product, a collection's
  * page) keep their path, a dynamic segment; the others go to `/static` or `/post`; storefront
- * pages to the page route.
+ * pages to the page route, or to a bare rendered page of a name of their own.
  */
 export function referencePlan(scenario: Scenario, t: Targets, token: string | null): () => RequestPlan {
   const bytes = t.bytes[scenario.key] ?? 5120;
