@@ -9,10 +9,10 @@
  */
 
 export const MARKET_COOKIE = 'market';
+export const LOCALE_COOKIE = 'locale';
 
 /** The shop's pages, rendered on request (or a product page from the page cache). */
 export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search)?$/;
-export const LOCALE_COOKIE = 'locale';
 
 type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string };
 
