@@ -4,6 +4,7 @@
  * time to drop this elsewhere.
  * - the server guard (lib/http/server-guard.ts): the shopper's socket address in a header
  *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
+ * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page;
  * - the background outbox drain (lib/mail/worker.ts): it needs the database driver and SMTP.
  */
 export async function register() {
@@ -19,6 +20,8 @@ export async function register() {
     process.exit(1);
   }
   guardServer({ pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE });
+  const { registerPageCache } = await import('./lib/security/page-cache-handler.mjs');
+  registerPageCache();
   const { startOutboxWorker } = await import('./lib/mail/worker');
   startOutboxWorker();
 }

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { API_POLICY, HSTS } from './lib/security/content-security-policy.mjs';
 
 /**
@@ -37,9 +36,6 @@ const nextConfig = {
   // The benchmark's memory probe (app/bench-ceiling/route.bench.ts) is a route only in a build
   // made for the benchmark (BENCH_CEILING=1 when it builds); every other build leaves it out.
   pageExtensions: process.env.BENCH_CEILING === '1' ? ['tsx', 'ts', 'bench.ts'] : ['tsx', 'ts'],
-  // Next's own page cache, in memory only, plus a hash-based Content-Security-Policy on every
-  // cached page (lib/security/page-cache-handler.mjs).
-  cacheHandler: fileURLToPath(new URL('./lib/security/page-cache-handler.mjs', import.meta.url)),
   async headers() {
     return [
       { source: '/:path*', headers: EVERYWHERE },
@@ -53,7 +49,9 @@ const nextConfig = {
   },
   reactStrictMode: true,
   typedRoutes: false,
-  // Product pages are cached per (origin, market, locale, catalog version, handle); every
+  // Product pages are cached per (origin, market, locale, catalog version, handle), by Next's
+  // page cache with a hash-based Content-Security-Policy on every page, registered at startup
+  // (lib/security/page-cache-handler.mjs, from instrumentation.ts); every
   // catalog change makes new keys, so old pages are never asked for again. They age out of
   // this in-memory LRU, which bounds the server's memory however many versions pass through.
   // It counts HTML + RSC payloads (~70 KB for a product page, so 16 MB, the default, holds

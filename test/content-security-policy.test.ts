@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { API_POLICY, hashPolicy, inlineSources, noncePolicy } from '@/lib/security/content-security-policy.mjs';
-import PageCacheHandler from '@/lib/security/page-cache-handler.mjs';
+import PageCacheHandler, { registerPageCache } from '@/lib/security/page-cache-handler.mjs';
+import { IncrementalCache } from 'next/dist/server/lib/incremental-cache';
 
 const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -99,5 +100,40 @@ describe('PageCacheHandler', () => {
     const data = { kind: 'FETCH', data: { headers: {}, body: 'e30=', status: 200, url: 'http://x' }, revalidate: 60 };
     await handler.set('fetch-key', data, { fetchCache: true });
     expect(JSON.stringify(data)).not.toContain('content-security-policy');
+  });
+});
+
+describe('registerPageCache', () => {
+  const slot = Symbol.for('@next/cache-handlers');
+  const global = globalThis as unknown as Record<symbol, Record<string, unknown> | undefined>;
+
+  it('makes it the page cache of every IncrementalCache Next creates, keeping handlers already registered', () => {
+    const before = global[slot];
+    const useCacheHandler = {};
+    global[slot] = { DefaultCache: useCacheHandler };
+    try {
+      registerPageCache();
+      expect(global[slot]).toEqual({ DefaultCache: useCacheHandler, FetchCache: PageCacheHandler });
+      // The way Next's server builds one for every request, with no `cacheHandler` configured.
+      const cache = new IncrementalCache({
+        fs: undefined as never,
+        dev: false,
+        flushToDisk: true,
+        minimalMode: false,
+        serverDistDir: '/nonexistent',
+        requestHeaders: {},
+        maxMemoryCacheSize: 1024 * 1024,
+        previewProps: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
+        prerenderManifest: { version: 4, routes: {}, dynamicRoutes: {}, notFoundRoutes: [], preview: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' } },
+        fetchCacheKeyPrefix: '',
+        allowedRevalidateHeaderKeys: [],
+        CurCacheHandler: undefined,
+      } as never);
+      expect(cache.cacheHandler).toBeInstanceOf(PageCacheHandler);
+      // The handler itself never writes pages to disk, whatever Next asks for.
+      expect((cache.cacheHandler as unknown as { flushToDisk: boolean }).flushToDisk).toBe(false);
+    } finally {
+      global[slot] = before;
+    }
   });
 });

@@ -1,6 +1,6 @@
-// Plain JavaScript on purpose: Next loads the page-cache handler (page-cache-handler.mjs) at
-// run time, outside its bundler, and the handler builds its policy from the same directives
-// as the proxy does for pages rendered on request.
+// Plain JavaScript on purpose: next.config.mjs, which Node loads outside Next's bundler, takes
+// the API's policy and HSTS from here; the page-cache handler (page-cache-handler.mjs) builds
+// its policy from the same directives as the proxy does for pages rendered on request.
 import { createHash } from 'node:crypto';
 
 /**

@@ -4,3 +4,6 @@ export default class PageCacheHandler {
   get(key: string, ctx: Record<string, unknown>): Promise<{ value: { headers: Record<string, string> } & Record<string, unknown> } | null>;
   set(key: string, data: unknown, ctx: Record<string, unknown>): Promise<void>;
 }
+
+/** Makes PageCacheHandler the page cache of every IncrementalCache Next creates in this process. */
+export function registerPageCache(): void;

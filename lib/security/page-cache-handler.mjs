@@ -4,6 +4,10 @@
 // hashes of its own inline scripts and styles. The policy is stored in the entry's headers,
 // which Next sends with the page both on the render that fills the cache and on every hit,
 // so the HTML and its policy can never disagree. See docs/security-headers.md.
+//
+// Registered once at startup (instrumentation.ts), not as next.config's `cacheHandler`: Next
+// imports a configured handler anew, with a dynamic import(), on every request it routes,
+// API calls included (docs/performance.md).
 import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
 import { hashPolicy } from './content-security-policy.mjs';
 
@@ -36,4 +40,14 @@ function withPolicy(value) {
   if (value?.kind !== 'APP_PAGE' || typeof value.html !== 'string' || !value.html) return;
   value.headers ??= {};
   if (!value.headers[HEADER]) value.headers[HEADER] = hashPolicy(value.html);
+}
+
+/**
+ * Makes this the page cache of every IncrementalCache Next creates in this process, through
+ * the global slot Next reads when no `cacheHandler` is configured (the one its deployment
+ * adapters fill). Other handlers already there (`use cache` ones) are kept.
+ */
+export function registerPageCache() {
+  const slot = Symbol.for('@next/cache-handlers');
+  globalThis[slot] = { ...globalThis[slot], FetchCache: PageCacheHandler };
 }
