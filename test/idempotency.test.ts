@@ -229,7 +229,7 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
     return { run, calls: () => calls };
   };
 
-  it('writes the work and the answer together, once; a retry replays the answer without running', async () => {
+  it('writes the work and the answer together, once; a retry replays the answer and commits nothing again', async () => {
     const key = uniqueKey();
     const h = handler(key);
     const first = await runIdempotent(database, input(key), h.run, base, deferred);
@@ -239,7 +239,8 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
     expect(await stored(key)).toMatchObject({ state: 'done', responseStatus: 201, responseBody: body, responseHeaders: { location: first.headers.get('location') } });
 
     const again = await runIdempotent(database, input(key), h.run, base, deferred);
-    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), h.calls(), await workFor(key)]).toEqual([201, body, 'true', 1, 1]);
+    // The key is read only when storing the answer meets it: the retry computes, its batch fails whole.
+    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), h.calls(), await workFor(key)]).toEqual([201, body, 'true', 2, 1]);
     await expect(runIdempotent(database, input(key, '{"lines":[2]}'), h.run, base, deferred)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
   });
 
@@ -268,7 +269,20 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
     const h = handler(key, 409);
     await runIdempotent(database, input(key), h.run, base, deferred);
     const again = await runIdempotent(database, input(key), h.run, base, deferred);
-    expect([again.status, again.headers.get('idempotent-replayed'), h.calls()]).toEqual([409, 'true', 1]);
+    expect([again.status, again.headers.get('idempotent-replayed'), await stored(key)]).toEqual([409, 'true', expect.objectContaining({ responseStatus: 409 })]);
+  });
+
+  it('a retry that fails (5xx) still replays the answer its key holds; a new key gets the failure', async () => {
+    const key = uniqueKey();
+    const first = await runIdempotent(database, input(key), handler(key).run, base, deferred);
+    const body = await first.text();
+    const failing = handler(key, 503);
+    const again = await runIdempotent(database, input(key), failing.run, base, deferred);
+    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), await workFor(key)]).toEqual([201, body, 'true', 1]);
+    await expect(runIdempotent(database, input(key, '{"lines":[2]}'), failing.run, base, deferred)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    const fresh = uniqueKey();
+    const failed = await runIdempotent(database, input(fresh), handler(fresh, 503).run, base, deferred);
+    expect([failed.status, failed.headers.get('idempotent-replayed'), await stored(fresh)]).toEqual([503, null, undefined]);
   });
 
   it('a batch that fails on its own work writes nothing and keeps nothing: the retry runs again', async () => {

@@ -43,11 +43,13 @@ const PURGE_EVERY_MS = 60_000;
  * request that found, say, an unknown variant gets the same 404; send a new key to try
  * anew). What is not: a 5xx (a 503 from a locked database included) and anything thrown.
  *
- * Two ways, one outcome — the work is done once per key:
+ * Two ways, one outcome — the work is committed once per key:
  * - `deferredWrites` (the handler's writes are one batch, committed by the wrapper): the
- *   key is read, and if nobody has it the answer is stored in the very batch that commits
- *   the work — one write in all. Two requests with one key may both compute; the second
- *   batch fails on the key, writes nothing, and that request replays the first's answer.
+ *   handler runs and its answer is stored in the very batch that commits the work — one
+ *   write in all, and no read first: nearly every key is new. When the key is there
+ *   already (a retry, or two requests with one key at once), that batch fails on it and
+ *   writes nothing, and only then is the key read: the request replays the stored answer
+ *   (or is refused as the key's state says), so a retry computes again but changes nothing.
  * - otherwise the key is claimed first (a row "in flight"; a concurrent request with it is
  *   answered 409 idempotency_key_in_use), the handler runs, and its answer is stored.
  */
@@ -70,17 +72,13 @@ export async function runIdempotent(
   }
   const scope = { credentialId: input.credentialId, key: input.key, method: input.method, path: input.path, requestHash: idempotencyRequestHash(input.method, input.path, input.bodyText) };
 
-  if (options.deferredWrites) {
-    const state = await readIdempotencyKey(database, scope);
-    if (state.kind === 'absent') return runRecording(database, scope, run, baseHeaders);
-    if (state.kind !== 'abandoned') return answerFor(state, baseHeaders);
-  }
+  if (options.deferredWrites) return runRecording(database, scope, run, baseHeaders);
   return runClaiming(database, scope, run, baseHeaders);
 }
 
 type Scope = Parameters<typeof recordStatement>[1];
 
-/** The key was free when read: the answer is stored with the work, or after it when there was no deferred work. */
+/** The answer is stored with the work, or after it when there was no deferred work, unless the key is taken. */
 async function runRecording(database: Database, scope: Scope, run: IdempotentRun, baseHeaders: Record<string, string>): Promise<Response> {
   let recorded = false;
   let response: Response;
@@ -90,26 +88,42 @@ async function runRecording(database: Database, scope: Scope, run: IdempotentRun
       return recordStatement(database, scope, answer);
     });
   } catch (error) {
-    if (error instanceof KeyTaken) return answerAfterLosing(database, scope, error, baseHeaders);
+    if (error instanceof KeyTaken) return answerForTakenKey(database, scope, run, baseHeaders);
     throw error;
   }
-  if (recorded || response.status >= 500) return finish(database, response);
+  if (response.status >= 500) return finish(database, await storedAnswerOr(database, scope, response, baseHeaders));
+  if (recorded) return finish(database, response);
   // No deferred work (a problem answer, say): store the answer alone.
   const answer = await answerOf(response);
   try {
     await database.$client.batch([recordStatement(database, scope, answer)], 'write');
   } catch (error) {
-    if (isConstraintViolation(error)) return answerAfterLosing(database, scope, new KeyTaken(error), baseHeaders);
+    if (isConstraintViolation(error)) return answerForTakenKey(database, scope, run, baseHeaders);
     console.error('idempotency: could not store an answer', error);
   }
   return finish(database, withBody(response, answer.body));
 }
 
-/** Another request recorded the key while this one ran (this one wrote nothing): answer as it does. */
-async function answerAfterLosing(database: Database, scope: Scope, lost: KeyTaken, baseHeaders: Record<string, string>): Promise<Response> {
+/**
+ * The key was there when this request's answer was to be stored (this one wrote nothing):
+ * answer as the key says. An expired key, or a claim whose request died, is taken over as a
+ * claim takes it, and the request runs again.
+ */
+async function answerForTakenKey(database: Database, scope: Scope, run: IdempotentRun, baseHeaders: Record<string, string>): Promise<Response> {
   const state = await readIdempotencyKey(database, scope);
-  if (state.kind === 'absent' || state.kind === 'abandoned') throw lost.cause;
+  if (state.kind === 'absent' || state.kind === 'abandoned') return runClaiming(database, scope, run, baseHeaders);
   return answerFor(state, baseHeaders);
+}
+
+/** A failed run (5xx) of a key answered before still replays that answer; else the failure. */
+async function storedAnswerOr(database: Database, scope: Scope, failed: Response, baseHeaders: Record<string, string>): Promise<Response> {
+  let state: KeyState;
+  try {
+    state = await readIdempotencyKey(database, scope);
+  } catch {
+    return failed; // the database that failed the run fails this read too
+  }
+  return state.kind === 'absent' || state.kind === 'abandoned' ? failed : answerFor(state, baseHeaders);
 }
 
 async function runClaiming(database: Database, scope: Scope, run: IdempotentRun, baseHeaders: Record<string, string>): Promise<Response> {

@@ -107,8 +107,8 @@ export async function completeIdempotencyKey(
 
 /**
  * What the key holds, without writing: one indexed read. A request whose writes are
- * committed in one batch reads this first and, when the key is absent, records its answer
- * in that same batch (recordStatement) instead of claiming the key beforehand.
+ * committed in one batch records its answer in that same batch (recordStatement) instead
+ * of claiming the key beforehand, and reads this only when that batch meets the key.
  */
 export async function readIdempotencyKey(database: DbOrTx, scope: IdempotencyScope & { requestHash: string }, now = Date.now()): Promise<KeyState> {
   const [row] = await prepared(database, 'idempotency.read', readQuery).all({ credentialId: scope.credentialId, key: scope.key });
