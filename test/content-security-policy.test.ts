@@ -105,6 +105,13 @@ describe('PageCacheHandler', () => {
 
 describe('registerPageCache', () => {
   const slot = Symbol.for('@next/cache-handlers');
+
+  it('is how the page cache is set up: next.config names no cacheHandler, which Next would import on every request', async () => {
+    const configFile = '../next.config.mjs'; // plain JavaScript, untyped
+    const { default: nextConfig } = (await import(configFile)) as { default: Record<string, unknown> };
+    expect(nextConfig).toHaveProperty('cacheMaxMemorySize');
+    expect(nextConfig).not.toHaveProperty('cacheHandler');
+  });
   const global = globalThis as unknown as Record<symbol, Record<string, unknown> | undefined>;
 
   it('makes it the page cache of every IncrementalCache Next creates, keeping handlers already registered', () => {
