@@ -45,9 +45,10 @@ export default defineConfig([
     { group: ['next', 'next/*', 'drizzle-orm', 'drizzle-orm/*', '@libsql/*'], message: 'lib/contract is plain zod: no framework, no database.' },
   ]),
   // The proxy runs before the shop's pages: it talks to the API like the shop does, with
-  // one named exception: lib/storefront-page-key reads the catalog version in-process.
+  // two named exceptions: lib/storefront-page-key reads the catalog version in-process, and
+  // lib/storefront-page-store reads kept product pages.
   restrict(['proxy.ts'], [
-    { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key.' },
+    { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key and lib/storefront-page-store.' },
   ]),
   // The storefront (and its cached product pages) talks to the API only through the typed client.
   restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [

@@ -4,7 +4,9 @@
  * time to drop this elsewhere.
  * - the server guard (lib/http/server-guard.ts): the shopper's socket address in a header
  *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
- * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page;
+ * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page,
+ *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
+ * - rendering product pages ahead of shoppers (lib/storefront-render-ahead.ts);
  * - the background outbox drain (lib/mail/worker.ts): it needs the database driver and SMTP.
  */
 export async function register() {
@@ -21,7 +23,10 @@ export async function register() {
   }
   guardServer({ pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE });
   const { registerPageCache } = await import('./lib/security/page-cache-handler.mjs');
-  registerPageCache();
+  const { keepRenderedPage } = await import('./lib/storefront-page-store');
+  registerPageCache({ onPage: keepRenderedPage });
+  const { startRenderAhead } = await import('./lib/storefront-render-ahead');
+  startRenderAhead();
   const { startOutboxWorker } = await import('./lib/mail/worker');
   startOutboxWorker();
 }

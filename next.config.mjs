@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { API_POLICY, HSTS } from './lib/security/content-security-policy.mjs';
 
 /**
@@ -26,6 +27,13 @@ function pageCacheBytes() {
   return Number(raw) * 1024 * 1024;
 }
 
+/**
+ * A name for this build. Product pages kept in the database carry it (their HTML names
+ * this build's script and style files), so a deploy never serves another build's pages.
+ * Inlined into the server's code when it is built (`env` below).
+ */
+const BUILD_NAME = randomBytes(9).toString('base64url');
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The libSQL driver ships native code; keep it out of the server bundle.
@@ -33,6 +41,7 @@ const nextConfig = {
   // Lets two builds (e.g. a benchmark and a test run) live side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
+  env: { SHOP_BUILD_ID: BUILD_NAME },
   // The benchmark's memory probe (app/bench-ceiling/route.bench.ts) is a route only in a build
   // made for the benchmark (BENCH_CEILING=1 when it builds); every other build leaves it out.
   pageExtensions: process.env.BENCH_CEILING === '1' ? ['tsx', 'ts', 'bench.ts'] : ['tsx', 'ts'],

@@ -3,6 +3,7 @@ import { problemResponse } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
 import { siteApiAnswers } from '@/lib/site-client/health';
 import { productPageKey } from '@/lib/storefront-page-key';
+import { PAGE_CACHE_CONTROL, storedPageAnswer } from '@/lib/storefront-page-store';
 import { CACHED_PAGES_PREFIX, cachedProductPath, LOCALE_COOKIE, SHOP_PAGE } from '@/lib/storefront-routing';
 import { shopperLimitedFor } from '@/lib/site-client/shopper-limits';
 import { shopperAddress } from '@/lib/shopper-address';
@@ -21,11 +22,12 @@ const PRODUCT_PAGE = /^\/products\/([a-z0-9][a-z0-9-]{0,199})$/;
  * 1. Next's router answers a bare 500 to a path whose percent-encoding is malformed
  *    (`/products/%E0%A4%A`) before any handler runs. Such a path names nothing: answer 404,
  *    as problem+json under /site/v1.
- * 2. A product page is served from Next's page cache: it is rewritten to an internal route
- *    whose path carries everything the HTML depends on (origin, market, locale, the Site's
- *    catalog version, handle), so a catalog change made on any instance is a new key on the
- *    very next request, everywhere. When the key cannot be had, the request goes on to the
- *    page rendered on request, exactly as without this step.
+ * 2. A product page is served as kept: from the database, when a page for its key was
+ *    rendered before (by any instance), else from Next's page cache, through a rewrite to an
+ *    internal route whose path carries everything the HTML depends on (origin, market,
+ *    locale, the Site's catalog version, handle). A catalog change made on any instance is
+ *    a new key on the very next request, everywhere. When the key cannot be had, the
+ *    request goes on to the page rendered on request, exactly as without this step.
  * 3. The internal route is reachable only through that rewrite, so nobody can fill the
  *    cache with keys of their own making.
  * 4. Every other page is rendered on request, under a Content-Security-Policy with a fresh
@@ -57,16 +59,29 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
   if (handle) {
     const key = await productPageKey(req);
     if (!key) return pageWithNonce(req);
+    if (isHtmlRequest(req)) {
+      const stored = await storedPageAnswer(key, handle, transportSecurity(req));
+      if (stored) return stored;
+    }
     // From req.url, not req.nextUrl: NextURL spells 127.0.0.1 as "localhost", and the
     // router takes a rewrite to another origin for a request to another server.
     const target = new URL(req.url);
     target.pathname = cachedProductPath(key, handle);
-    // The same URL shows other markets, languages and catalog versions: no shared cache
-    // (CDN, proxy) may keep the answer, and a browser asks again, exactly as for the
-    // page rendered on request. Next leaves a Cache-Control it finds on the response.
-    return NextResponse.rewrite(target, { headers: { 'Cache-Control': 'private, no-cache, no-store, max-age=0, must-revalidate', ...transportSecurity(req) } });
+    // No shared cache may keep the answer (PAGE_CACHE_CONTROL), and a browser asks again,
+    // exactly as for the page rendered on request. Next leaves a Cache-Control it finds on
+    // the response.
+    return NextResponse.rewrite(target, { headers: { 'Cache-Control': PAGE_CACHE_CONTROL, ...transportSecurity(req) } });
   }
   return pageWithNonce(req);
+}
+
+/**
+ * A GET for the page's HTML, not the router's fetch of its React payload (client-side
+ * navigation and prefetch: the `RSC` header or the `_rsc` parameter, which the proxy sees
+ * because next.config.mjs skips its URL normalisation). Only HTML is kept in the database.
+ */
+function isHtmlRequest(req: NextRequest): boolean {
+  return req.method === 'GET' && !req.headers.has('rsc') && !req.headers.has('next-router-prefetch') && !req.nextUrl.searchParams.has('_rsc');
 }
 
 /**

@@ -57,7 +57,7 @@ const MAX_BOUND_VARIABLES = 30_000;
 export const WIPE_ORDER: SQLiteTable[] = [
   schema.checkoutSessionLines, schema.checkoutSessions,
   schema.subscriptionTokens, schema.stockSubscriptions, schema.newsletterSubscriptions, schema.consents, schema.outboxMessages,
-  schema.idempotencyKeys, schema.rateLimitCounters, schema.analyticsEvents,
+  schema.idempotencyKeys, schema.rateLimitCounters, schema.analyticsEvents, schema.storedPages,
   schema.bundleItems, schema.bundlePrices, schema.bundles,
   schema.collectionProducts, schema.collectionTranslations, schema.collections,
   schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations,

@@ -57,6 +57,13 @@ const Env = z.object({
    */
   PAGE_RENDERS: z.coerce.number().int().min(1).max(256).optional(),
   PAGE_RENDER_LINE: z.coerce.number().int().min(0).max(100_000).default(512),
+  /**
+   * `off`: product pages are not kept in the database (docs/storefront.md), only in Next's
+   * page cache in memory. PAGE_RENDER_AHEAD `off`: kept pages are rendered when first
+   * viewed only, never ahead of shoppers after a catalog change.
+   */
+  PAGE_STORE: z.enum(['on', 'off']).default('on'),
+  PAGE_RENDER_AHEAD: z.enum(['on', 'off']).default('on'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /**
    * The mail server for the shop's mails (docs/mail.md): `smtp://user:pass@host:587`

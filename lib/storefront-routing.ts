@@ -113,6 +113,22 @@ export function cachedProductPath(key: PageKey, handleSegment: string): string {
   return `${CACHED_PAGES_PREFIX}/${parts.join('/')}/products/${handleSegment}`;
 }
 
+/** The key and handle a cached product page's path carries (cachedProductPath read back), or null. */
+export function parseCachedProductPath(path: string): { key: PageKey; handle: string } | null {
+  const parts = path.split('/');
+  if (parts.length !== 8 || parts[0] !== '' || `/${parts[1]}` !== CACHED_PAGES_PREFIX || parts[6] !== 'products') return null;
+  try {
+    const [origin, market, locale, catalog, , handle] = parts.slice(2).map(decodeURIComponent);
+    const dot = catalog!.lastIndexOf('.');
+    const catalogVersion = Number(catalog!.slice(dot + 1));
+    const decoded = decodeOrigin(origin!);
+    if (dot < 1 || !Number.isSafeInteger(catalogVersion) || !decoded || !market || !locale || !handle) return null;
+    return { key: { origin: decoded, market, locale, siteId: catalog!.slice(0, dot), catalogVersion }, handle };
+  } catch {
+    return null;
+  }
+}
+
 /** The origin as one path segment (base64url: no `/` or `:` to escape). */
 export function encodeOrigin(origin: string): string {
   return Buffer.from(origin, 'utf8').toString('base64url');

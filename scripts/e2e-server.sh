@@ -13,4 +13,7 @@ if [ ! -f "$DIST/BUILD_ID" ]; then npx next build; fi
 SITE_API_CREDENTIAL="$(node -e 'process.stdout.write(require(process.argv[1]).storefront)' "$DATA/credentials.json")"
 export SITE_API_CREDENTIAL
 export SITE_API_BASE_URL="http://127.0.0.1:$PORT"
+# Specs on this shared server change the catalog all the time; rendering every page ahead
+# after each change would only load it. e2e/storefront/page-cache.spec.ts runs it on its own instances.
+export PAGE_RENDER_AHEAD=off
 exec npx next start -p "$PORT" -H 127.0.0.1

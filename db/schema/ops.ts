@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, primaryKey, index } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, blob, primaryKey, index } from 'drizzle-orm/sqlite-core';
 import { sites } from './sites';
 
 /** Idempotency-Key records, per credential, kept 24 h; shared by every instance. */
@@ -45,4 +45,28 @@ export const analyticsEvents = sqliteTable('analytics_events', {
 }, (t) => [
   // reporting: a Site's events per day and type
   index('analytics_events_site_day_idx').on(t.siteId, t.day, t.type),
+]);
+
+/**
+ * Product pages as rendered, gzipped, shared by every instance (lib/platform/cache/stored-pages.ts).
+ * One row per page address; a row answers only for the build and catalog version it was
+ * rendered at, and a new render of the address replaces it.
+ */
+export const storedPages = sqliteTable('stored_pages', {
+  siteId: text().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  origin: text().notNull(),
+  market: text().notNull(),
+  locale: text().notNull(),
+  handle: text().notNull(),
+  build: text().notNull(),
+  catalogVersion: integer().notNull(),
+  storedAt: integer().notNull(),
+  /** The page's Content-Security-Policy, made from the hashes of its inline scripts. */
+  policy: text().notNull(),
+  /** Last: a query that needs only the columns above never reads the page's overflow pages. */
+  html: blob({ mode: 'buffer' }).notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle] }),
+  // clean-up of other builds
+  index('stored_pages_build_idx').on(t.siteId, t.build),
 ]);

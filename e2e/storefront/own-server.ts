@@ -32,6 +32,8 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
       DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`,
       SITE_API_BASE_URL: url,
+      // Renders no page a test did not ask for (render gate, logs); page-cache.spec.ts tests it.
+      PAGE_RENDER_AHEAD: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

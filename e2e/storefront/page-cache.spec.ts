@@ -9,35 +9,46 @@ import { twoInstancesOnACopy, type Instance } from '../support/instances';
 import { startOwnServer } from './own-server';
 import { BASE_URL, currentVariantId, expect, openProduct, test, useLocale } from './helpers';
 
-// Product pages come from Next's page cache, keyed by origin, market, locale and the Site's
-// catalog version (proxy.ts). These tests prove the cache is used — a second request is a
-// HIT — and that it is never stale: not after a catalog change made behind the back of two
+// Product pages are kept: in the database once rendered (X-Page-Source: stored), and in
+// Next's page cache, keyed by origin, market, locale and the Site's catalog version
+// (proxy.ts). These tests prove both are used — a second request renders nothing — and that
+// a kept page is never stale: not after a catalog change made behind the back of two
 // instances, not for another market, not for `?variant=`, not for the shopper's cart.
 
-type Page = { status: number; html: string; cache: string | undefined; key: string | undefined };
+type Page = { status: number; html: string; cache: string | undefined; key: string | undefined; source: string | undefined };
 
 async function productPage(request: APIRequestContext, base: string, handle: string, cookie = 'market=se; locale=en-SE'): Promise<Page> {
   const res = await request.get(`${base}/products/${handle}`, { headers: cookie ? { Cookie: cookie } : {}, failOnStatusCode: false });
-  return { status: res.status(), html: await res.text(), cache: res.headers()['x-nextjs-cache'], key: res.headers()['x-middleware-rewrite'] };
+  const headers = res.headers();
+  return { status: res.status(), html: await res.text(), cache: headers['x-nextjs-cache'], key: headers['x-middleware-rewrite'], source: headers['x-page-source'] };
+}
+
+/** Served as kept, rendering nothing: from the database, or a HIT of Next's page cache. */
+function kept(page: Pick<Page, 'cache' | 'source'>): boolean {
+  return page.source === 'stored' || page.cache === 'HIT';
 }
 
 /**
- * The page as the cache serves it: asked for until the answer is a HIT. Other specs change
+ * The page as it is kept: asked for until it is served without a render. Other specs change
  * the shared catalog while this one runs, and every change is (rightly) a new key whose first
- * view renders; a page that never comes from the cache fails here.
+ * view renders; a page that is never served as kept fails here.
  */
 async function cachedPage(request: APIRequestContext, handle: string, cookie?: string): Promise<Page> {
   for (let attempt = 0; ; attempt += 1) {
     const page = await productPage(request, '', handle, cookie);
-    if (page.cache === 'HIT' || attempt === 4) {
-      expect(page.cache, `${handle} from the page cache`).toBe('HIT');
+    if (kept(page) || attempt === 4) {
+      expect(kept(page), `${handle} served as kept`).toBe(true);
       return page;
     }
   }
 }
 
-/** A document answer from the cached route (rendered for it now or earlier): its key's path. */
+/**
+ * Where a document answer came from: `stored` (the database), else the cached route (rendered
+ * for it now or earlier), whose key's path is then answered.
+ */
 function cachedKey(headers: Record<string, string> | undefined): string {
+  if (headers?.['x-page-source'] === 'stored') return 'stored';
   expect(headers?.['x-nextjs-cache']).toMatch(/^(HIT|MISS)$/);
   return new URL(headers?.['x-middleware-rewrite'] ?? '', BASE_URL).pathname;
 }
@@ -54,10 +65,13 @@ function heading(html: string): string | undefined {
   return /<h1>(.*?)<\/h1>/.exec(html)?.[1];
 }
 
-test.describe('a catalog change, two instances on one database', () => {
-  // A consistent copy of the e2e database: the changes here never reach other specs.
+test.describe('two instances on one database', () => {
+  // A consistent copy of the e2e database: the changes here never reach other specs. Both
+  // instances serve one public origin, as behind a load balancer, so they share kept pages,
+  // and render them ahead (the default).
   test.describe.configure({ mode: 'serial', timeout: 180_000 });
   const scratch = mkdtempSync(join(tmpdir(), 'sd-pages-'));
+  const SHOP = 'http://shop.test';
   let a: Instance;
   let b: Instance;
   let database: Client;
@@ -65,23 +79,69 @@ test.describe('a catalog change, two instances on one database', () => {
   let stop: (() => Promise<void>) | undefined;
 
   test.beforeAll(async () => {
-    ({ a, b, database, stop } = await twoInstancesOnACopy(scratch, { SITE_API_CREDENTIAL: creds().storefront }));
+    ({ a, b, database, stop } = await twoInstancesOnACopy(scratch, { SITE_API_CREDENTIAL: creds().storefront, STOREFRONT_ORIGIN: SHOP }));
+    // The instances write kept pages meanwhile: this client waits its turn, as an admin tool would.
+    await database.execute('PRAGMA busy_timeout = 10000');
   });
   test.afterAll(async () => {
     await stop?.();
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  test('is on the very next page view of every instance', async ({ request }) => {
+  /**
+   * The storefront's Site (the demo): its published products, and the pages kept for its
+   * default market and language at its current catalog version.
+   */
+  async function renderedAhead(): Promise<{ published: number; kept: number }> {
+    const published = Number((await database.execute(
+      "SELECT COUNT(*) AS n FROM products p JOIN sites ON sites.id = p.site_id WHERE sites.handle = 'demo' AND p.status = 'published'",
+    )).rows[0]!.n);
+    const kept = Number((await database.execute({
+      sql: `SELECT COUNT(*) AS n FROM stored_pages s JOIN sites ON sites.id = s.site_id
+        WHERE sites.handle = 'demo' AND s.origin = ? AND s.market = 'se' AND s.locale = 'sv-SE' AND s.catalog_version = sites.catalog_version`,
+      args: [SHOP],
+    })).rows[0]!.n);
+    return { published, kept };
+  }
+
+  test('every product page is rendered ahead, once, and served by both without a render', async ({ request }) => {
+    // Nobody has asked for a page yet: the instances render them ahead of shoppers.
+    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published && r.kept > 0; }, { timeout: 150_000 }).toBe(true);
+    const handle = 'hygge-wool-rug';
+    const [fromA, fromB] = [await productPage(request, a.baseURL, handle, ''), await productPage(request, b.baseURL, handle, '')];
+    for (const page of [fromA, fromB]) {
+      expect(page.status).toBe(200);
+      expect(page.source).toBe('stored');
+      expect(page.html.startsWith('<!DOCTYPE html><html lang="sv-SE">')).toBe(true);
+      // Its URLs are the shop's, whichever instance rendered it.
+      expect(page.html).toContain(`<link rel="canonical" href="${SHOP}/products/${handle}"/>`);
+    }
+    expect(fromB.html).toBe(fromA.html);
+
+    // Gzipped to a client that takes it (once: the database's copy is gzipped too), plain to
+    // one that does not: the same page.
+    const gzipped = await fetch(`${a.baseURL}/products/${handle}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzipped.text()).toBe(fromA.html);
+    const plain = await fetch(`${a.baseURL}/products/${handle}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('x-page-source')).toBe('stored');
+    expect(await plain.text()).toBe(fromA.html);
+
+    // Client-side navigation asks for the page's React payload, never for the kept HTML.
+    const payload = await fetch(`${a.baseURL}/products/${handle}?_rsc=1`, { headers: { RSC: '1' } });
+    expect(payload.headers.get('x-page-source')).toBeNull();
+    expect(payload.headers.get('content-type')).toContain('text/x-component');
+  });
+
+  test('a catalog change is on the very next page view of every instance', async ({ request }) => {
     const handle = 'glacier-dinner-plate';
     for (const instance of [a, b]) {
       const first = await productPage(request, instance.baseURL, handle);
       expect(first.status).toBe(200);
       expect(heading(first.html)).toBe('Glacier Dinner Plate');
-      // The second view is served from the page cache, under the same key.
-      const second = await productPage(request, instance.baseURL, handle);
-      expect(second.cache).toBe('HIT');
-      expect(second.key).toBe(first.key);
+      // The second view renders nothing: it is kept, by this instance or the other.
+      expect(kept(await productPage(request, instance.baseURL, handle))).toBe(true);
     }
     const white = (await database.execute({
       sql: "SELECT v.sku, v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.handle = ? AND v.title = 'White'",
@@ -105,9 +165,11 @@ test.describe('a catalog change, two instances on one database', () => {
     for (const instance of [a, b]) {
       const page = await productPage(request, instance.baseURL, handle);
       expect(structured(page.html).prices.get(sku)).toBe('123.45');
-      // …and the new page is cached in turn.
-      expect((await productPage(request, instance.baseURL, handle)).cache).toBe('HIT');
+      // …and the new page is kept in turn.
+      expect(kept(await productPage(request, instance.baseURL, handle))).toBe(true);
     }
+    // Every other page is rendered ahead again for the new catalog version.
+    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published; }, { timeout: 150_000 }).toBe(true);
 
     // Unpublished: the next view is the shop's 404, on both.
     await database.execute({ sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handle] });
@@ -121,16 +183,37 @@ test.describe('a catalog change, two instances on one database', () => {
 
 test.describe('cached product pages', () => {
   test('junk cookies map to the Site defaults, and internal paths are not reachable', async ({ request }) => {
-    const plain = await productPage(request, '', 'hygge-wool-rug', '');
-    expect(plain.key).toMatch(/^\/storefront-cache\/[A-Za-z0-9_-]+\/se\/sv-SE\/site_[A-Za-z0-9]+\.\d+\/products\/hygge-wool-rug$/);
+    // HEAD is never answered from the database, so it always shows the key it was rewritten to.
+    const keyOf = async (cookie: string) =>
+      (await request.head('/products/hygge-wool-rug', { headers: cookie ? { Cookie: cookie } : {} })).headers()['x-middleware-rewrite'];
+    const plain = await keyOf('');
+    expect(plain).toMatch(/^\/storefront-cache\/[A-Za-z0-9_-]+\/se\/sv-SE\/site_[A-Za-z0-9]+\.\d+\/products\/hygge-wool-rug$/);
     // Unknown market or locale: the defaults, exactly as the page itself would choose them.
-    expect((await productPage(request, '', 'hygge-wool-rug', 'market=zz; locale=xx-YY')).key).toBe(plain.key);
+    expect(await keyOf('market=zz; locale=xx-YY')).toBe(plain);
     // A locale the market does not offer: that market's default locale.
+    expect(await keyOf('market=de; locale=sv-SE')).toBe(plain!.replace('/se/sv-SE/', '/de/de-DE/'));
     const de = await productPage(request, '', 'hygge-wool-rug', 'market=de; locale=sv-SE');
-    expect(de.key).toBe(plain.key!.replace('/se/sv-SE/', '/de/de-DE/'));
     expect(de.html.startsWith('<!DOCTYPE html><html lang="de-DE">')).toBe(true);
     // The cache key is only ever made by the proxy.
-    expect((await request.get(plain.key!, { failOnStatusCode: false })).status()).toBe(404);
+    expect((await request.get(plain!, { failOnStatusCode: false })).status()).toBe(404);
+  });
+
+  test('without STOREFRONT_ORIGIN, only this machine’s own names are kept in the database', async ({ request }) => {
+    // The origin comes from the request then: a made-up host is rendered (and kept in
+    // memory), but never written to the database.
+    const headers = { 'X-Forwarded-Host': 'made-up.example', Cookie: 'market=se; locale=en-SE' };
+    const views = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await request.get('/products/fjord-ceramic-mug', { headers });
+      expect(res.status()).toBe(200);
+      expect((await res.text()).includes('//made-up.example/products/fjord-ceramic-mug'), 'URLs of the made-up origin').toBe(true);
+      views.push(res.headers());
+    }
+    expect(views.map((h) => h['x-page-source'])).toEqual([undefined, undefined, undefined]);
+    expect(views[2]!['x-nextjs-cache']).toBe('HIT');
+    // This machine's own name is kept.
+    await cachedPage(request, 'fjord-ceramic-mug', 'market=se; locale=en-SE');
+    expect((await productPage(request, '', 'fjord-ceramic-mug')).source).toBe('stored');
   });
 
   test('switching market shows the other market’s prices on a cached page', async ({ page, context, request }) => {
@@ -143,7 +226,7 @@ test.describe('cached product pages', () => {
 
     await useLocale(context);
     const first = await page.goto(`/products/${handle}`);
-    expect(cachedKey(first?.headers())).toContain('/se/en-SE/');
+    expect(cachedKey(first?.headers())).toMatch(/^stored$|\/se\/en-SE\//);
     const price = page.locator('.product-info .price').first();
     await expect(price).toContainText('kr');
 
@@ -156,7 +239,8 @@ test.describe('cached product pages', () => {
     await expect(page.getByLabel('Country / region and language')).toHaveValue('de|en-DE');
     // The cookies now pick the new market's cached copy.
     const again = await page.reload();
-    expect(cachedKey(again?.headers())).toContain('/de/en-DE/');
+    expect(cachedKey(again?.headers())).toMatch(/^stored$|\/de\/en-DE\//);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en-DE');
     await expect(price).toContainText('€');
   });
 
@@ -171,7 +255,7 @@ test.describe('cached product pages', () => {
     const res = await page.goto(`/products/${handle}?variant=${encodeURIComponent(sand.id)}`);
     // The same cached HTML as without the query (a query is no part of the key): the
     // choice is made in the browser.
-    expect(cachedKey(res?.headers())).toMatch(/\/se\/en-SE\/[^/]+\/products\/fjord-ceramic-mug$/);
+    expect(cachedKey(res?.headers())).toMatch(/^stored$|\/se\/en-SE\/[^/]+\/products\/fjord-ceramic-mug$/);
     await expect(page.getByRole('radio', { name: 'Sand' })).toBeChecked();
     await expect(page.getByTestId('availability')).toHaveText('Only a few left');
     await expect(page.getByText(`SKU: ${sand.sku}`)).toBeVisible();
@@ -208,7 +292,7 @@ test.describe('cached product pages', () => {
     await expect(page.getByRole('link', { name: 'Cart 2', exact: true })).toBeVisible();
 
     const again = await page.reload();
-    expect(cachedKey(again?.headers())).toContain('/products/fjord-ceramic-mug');
+    expect(cachedKey(again?.headers())).toMatch(/^stored$|\/products\/fjord-ceramic-mug$/);
     await expect(page.getByRole('link', { name: 'Cart 2', exact: true })).toBeVisible();
     // Another shopper, same cached page: their own (empty) cart.
     const other = await browser.newContext({ baseURL: BASE_URL });
@@ -221,13 +305,14 @@ test.describe('cached product pages', () => {
 });
 
 test.describe('the page cache’s size (PAGE_CACHE_MB)', () => {
-  test('0 turns the cache off: every view renders, none is a HIT', async ({ request }) => {
-    const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '0' });
+  test('0 turns the cache off, PAGE_STORE=off the database: every view renders', async ({ request }) => {
+    const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '0', PAGE_STORE: 'off' });
     try {
       const views = [];
       for (let i = 0; i < 3; i += 1) views.push(await productPage(request, server.url, 'fjord-ceramic-mug'));
       expect(views.map((v) => v.status)).toEqual([200, 200, 200]);
       expect(views.map((v) => v.cache)).not.toContain('HIT');
+      expect(views.map((v) => v.source)).not.toContain('stored');
       expect(heading(views[2]!.html)).toBeTruthy();
     } finally {
       await server.stop();

@@ -6,4 +6,7 @@ export default class PageCacheHandler {
 }
 
 /** Makes PageCacheHandler the page cache of every IncrementalCache Next creates in this process. */
-export function registerPageCache(): void;
+export function registerPageCache(options?: {
+  /** Handed every page rendered whole (status 200): its cache key (the path), HTML and Content-Security-Policy. */
+  onPage?: (key: string, html: string, policy: string) => void;
+}): void;

@@ -14,6 +14,9 @@ import { hashPolicy } from './content-security-policy.mjs';
 const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 const HEADER = 'content-security-policy';
 
+/** Where rendered pages go besides memory (registerPageCache's `onPage`), if anywhere. */
+let onPage = null;
+
 export default class PageCacheHandler extends FileSystemCache {
   constructor(ctx) {
     // What `experimental.isrFlushToDisk: false` did, without an experiment that Next's
@@ -32,7 +35,10 @@ export default class PageCacheHandler extends FileSystemCache {
     // The entry's headers object is the one Next answers the filling request with; the
     // policy must be in it before that answer goes out.
     withPolicy(data);
-    return super.set(key, data, ctx);
+    await super.set(key, data, ctx);
+    if (onPage && data?.kind === 'APP_PAGE' && (data.status ?? 200) === 200 && typeof data.html === 'string' && data.html) {
+      onPage(key, data.html, data.headers[HEADER]);
+    }
   }
 }
 
@@ -45,9 +51,11 @@ function withPolicy(value) {
 /**
  * Makes this the page cache of every IncrementalCache Next creates in this process, through
  * the global slot Next reads when no `cacheHandler` is configured (the one its deployment
- * adapters fill). Other handlers already there (`use cache` ones) are kept.
+ * adapters fill). Other handlers already there (`use cache` ones) are kept. `options.onPage`
+ * is handed every page rendered whole (status 200): its cache key, HTML and policy.
  */
-export function registerPageCache() {
+export function registerPageCache(options = {}) {
+  onPage = options.onPage ?? null;
   const slot = Symbol.for('@next/cache-handlers');
   globalThis[slot] = { ...globalThis[slot], FetchCache: PageCacheHandler };
 }

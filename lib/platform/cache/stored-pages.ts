@@ -1,0 +1,107 @@
+import { gunzipSync, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import type { Database } from '@/db/client';
+import { schema } from '@/db/client';
+import { syncReads } from '@/db/driver/sync-reads';
+
+/**
+ * Rendered product pages kept in the database (table stored_pages), gzipped: shared by every
+ * instance, kept across restarts, and as many as the catalog has, where Next's page cache
+ * holds a few hundred in one process's memory. A page is kept under its address (Site,
+ * origin, market, locale, handle) and answers only for the build and the catalog version it
+ * was rendered at: the Site's catalog version moves with every catalog change (database
+ * triggers), so a kept page is never older than the catalog it is shown for. See
+ * docs/storefront.md.
+ */
+export type PageAddress = { siteId: string; origin: string; market: string; locale: string; handle: string };
+export type StoredPage = { gzipped: Buffer; policy: string };
+
+/**
+ * What the stored HTML is valid for besides the catalog: this build's asset names. Set at
+ * build time (next.config.mjs); a process outside a build (tests, scripts) has its own.
+ */
+export const PAGE_BUILD = process.env.SHOP_BUILD_ID || `unbuilt-${process.pid}`;
+
+const FIND_SQL = `SELECT html, policy FROM stored_pages WHERE site_id = ? AND origin = ? AND market = ? AND locale = ?
+  AND handle = ? AND build = ? AND catalog_version = ?`;
+const reads = syncReads({ page: { sql: FIND_SQL, raw: true } });
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * The page at this address for this catalog version, if one is kept: read at once on a local
+ * file (a prepared statement, no promise), else by an ordinary query.
+ */
+export async function storedPage(database: Database, address: PageAddress, catalogVersion: number): Promise<StoredPage | null> {
+  const args = [address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD, catalogVersion];
+  const row = await reads.run(database, (reader) => reader.get('page', ...args) as [Uint8Array, string] | undefined);
+  if (row !== undefined) return { gzipped: Buffer.from(row[0].buffer, row[0].byteOffset, row[0].byteLength), policy: row[1] };
+  const found = await database.$client.execute({ sql: FIND_SQL, args });
+  const first = found.rows[0];
+  if (!first) return null;
+  return { gzipped: Buffer.from(first.html as ArrayBuffer), policy: String(first.policy) };
+}
+
+/** Keeps a page just rendered, replacing whatever the address held. */
+export async function storePage(database: Database, address: PageAddress, catalogVersion: number, html: string, policy: string): Promise<void> {
+  const gzipped = await gzipAsync(html, { level: 9 });
+  const page = { build: PAGE_BUILD, catalogVersion, html: gzipped, policy, storedAt: Date.now() };
+  const t = schema.storedPages;
+  await database
+    .insert(t)
+    .values({ ...address, ...page })
+    .onConflictDoUpdate({ target: [t.siteId, t.origin, t.market, t.locale, t.handle], set: page });
+}
+
+/** The page's HTML for a client that does not take gzip. */
+export function plainHtml(page: StoredPage): Buffer {
+  return gunzipSync(page.gzipped);
+}
+
+/**
+ * Handles of published products after `after`, in handle order, with no page kept at this
+ * address for this version: at most `limit`, what rendering ahead still has to do.
+ */
+export async function handlesWithoutPage(
+  database: Database,
+  at: Omit<PageAddress, 'handle'>,
+  catalogVersion: number,
+  after: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await database.$client.execute({
+    sql: `SELECT p.handle FROM products p
+      WHERE p.site_id = ? AND p.status = 'published' AND p.handle > ? AND NOT EXISTS (
+        SELECT 1 FROM stored_pages s WHERE s.site_id = p.site_id AND s.origin = ? AND s.market = ? AND s.locale = ?
+          AND s.handle = p.handle AND s.build = ? AND s.catalog_version = ?)
+      ORDER BY p.handle LIMIT ?`,
+    args: [at.siteId, after, at.origin, at.market, at.locale, PAGE_BUILD, catalogVersion, limit],
+  });
+  return rows.rows.map((r) => String(r.handle));
+}
+
+/** The addresses (without handle) the Site's kept pages were asked at, most pages first, at most `limit`. */
+export async function storedAddresses(database: Database, siteId: string, limit: number): Promise<Omit<PageAddress, 'handle'>[]> {
+  const rows = await database.$client.execute({
+    sql: `SELECT origin, market, locale FROM stored_pages WHERE site_id = ? GROUP BY origin, market, locale ORDER BY COUNT(*) DESC LIMIT ?`,
+    args: [siteId, limit],
+  });
+  return rows.rows.map((r) => ({ siteId, origin: String(r.origin), market: String(r.market), locale: String(r.locale) }));
+}
+
+/**
+ * Removes the Site's pages that can never be served again: of a product no longer
+ * published, or of another build stored more than `graceMs` ago (during a deploy, instances
+ * of the previous build may still serve theirs). Pages of an older catalog version stay
+ * until their address is rendered again: they say which addresses shoppers ask for.
+ * Answers how many went.
+ */
+export async function dropDeadPages(database: Database, siteId: string, graceMs: number): Promise<number> {
+  const result = await database.$client.execute({
+    sql: `DELETE FROM stored_pages WHERE site_id = ? AND (
+      (build <> ? AND stored_at < ?)
+      OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = stored_pages.site_id AND p.handle = stored_pages.handle AND p.status = 'published'))`,
+    args: [siteId, PAGE_BUILD, Date.now() - graceMs],
+  });
+  return result.rowsAffected;
+}

@@ -1,0 +1,81 @@
+import 'server-only';
+import { db } from '@/lib/db';
+import { env } from '@/lib/env';
+import { isLoopbackHost } from '@/lib/loopback';
+import { plainHtml, storePage, storedPage, type PageAddress } from '@/lib/platform/cache/stored-pages';
+import { CACHED_PAGES_PREFIX, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
+
+/**
+ * Product pages kept in the database once rendered (lib/platform/cache/stored-pages.ts) and
+ * served by the proxy without rendering. See docs/storefront.md, "Cached product pages".
+ */
+
+/** The same URL shows other markets, languages and catalog versions: no shared cache may keep it. */
+export const PAGE_CACHE_CONTROL = 'private, no-cache, no-store, max-age=0, must-revalidate';
+
+/**
+ * Whether pages of this origin are kept in the database. The origin comes from the Host
+ * header unless STOREFRONT_ORIGIN is set, so without it only this machine's own names are
+ * kept: made-up Host headers must not fill the database. Other pages still come from
+ * Next's page cache in memory, which bounds itself.
+ */
+export function storesPagesOf(origin: string): boolean {
+  const settings = env();
+  if (settings.PAGE_STORE === 'off') return false;
+  if (settings.STOREFRONT_ORIGIN) return origin === settings.STOREFRONT_ORIGIN;
+  try {
+    return isLoopbackHost(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Handed every product page Next renders whole (lib/security/page-cache-handler.mjs):
+ * kept under the address and catalog version its cache key names. A failed write costs the
+ * next view a render, nothing else; it is said, not thrown into Next's cache.
+ */
+export function keepRenderedPage(cacheKey: string, html: string, policy: string): void {
+  // Next 16 prefixes the path with its own parts (`/route-cache/APP_PAGE/<hash>/$`).
+  const at = cacheKey.indexOf(`${CACHED_PAGES_PREFIX}/`);
+  const parsed = at < 0 ? null : parseCachedProductPath(cacheKey.slice(at));
+  if (!parsed || !policy || !storesPagesOf(parsed.key.origin)) return;
+  storePage(db(), addressOf(parsed.key, parsed.handle), parsed.key.catalogVersion, html, policy).catch((error: unknown) => {
+    warnSometimes(error);
+  });
+}
+
+/**
+ * The kept page for this key and handle, answered whole, or null when there is none. Sent
+ * as plain HTML: Next drops a proxy answer's Content-Encoding (and compresses it itself for
+ * a client that takes gzip, as every page it sends), so the gzipped copy cannot go out as is.
+ */
+export async function storedPageAnswer(key: PageKey, handle: string, extraHeaders: Record<string, string>): Promise<Response | null> {
+  if (!storesPagesOf(key.origin)) return null;
+  const page = await storedPage(db(), addressOf(key, handle), key.catalogVersion);
+  if (!page) return null;
+  const body = plainHtml(page);
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': PAGE_CACHE_CONTROL,
+      'Content-Security-Policy': page.policy,
+      'X-Page-Source': 'stored',
+      ...extraHeaders,
+    },
+  });
+}
+
+function addressOf(key: PageKey, handle: string): PageAddress {
+  return { siteId: key.siteId, origin: key.origin, market: key.market, locale: key.locale, handle };
+}
+
+let lastWarning = 0;
+
+function warnSometimes(error: unknown) {
+  const now = Date.now();
+  if (now - lastWarning < 60_000) return;
+  lastWarning = now;
+  console.warn(`[storefront] a rendered product page was not kept (${error instanceof Error ? error.message : 'error'}); it renders again on its next view`);
+}

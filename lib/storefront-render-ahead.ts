@@ -1,0 +1,157 @@
+import 'server-only';
+import { authenticateCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { dropDeadPages, handlesWithoutPage, storedAddresses, type PageAddress } from '@/lib/platform/cache/stored-pages';
+import { loadMarkets } from '@/lib/commerce/markets';
+import { db } from '@/lib/db';
+import { env } from '@/lib/env';
+import { apiIsThisServer } from '@/lib/storefront-page-key';
+import { storesPagesOf } from '@/lib/storefront-page-store';
+import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
+
+type Worker = { stop: () => Promise<void> };
+type Address = Omit<PageAddress, 'handle'>;
+const holder = globalThis as unknown as { __renderAhead?: Worker };
+
+/** How often the worker looks for a new catalog version (one indexed read). */
+const LOOK_EVERY_MS = 2000;
+/** Even without a new version: addresses shoppers started asking for since. */
+const FULL_PASS_EVERY_MS = 60_000;
+/** Addresses rendered ahead: the shop's own, and those with the most kept pages. */
+const ADDRESSES = 4;
+const BATCH = 64;
+/** Another build's pages may still be served by its instances this long into a deploy. */
+const OTHER_BUILD_GRACE_MS = 10 * 60_000;
+
+/**
+ * Renders every published product's page ahead of shoppers, after a start and after each
+ * catalog change, so a shopper landing on any product gets a kept page (docs/storefront.md).
+ * One page at a time, through this server's own front door, exactly as a shopper's view
+ * renders it: the page lands in the database by the same path (the page cache's onPage).
+ *
+ * Addresses: the shop's own origin (STOREFRONT_ORIGIN) in its default market and language,
+ * and the addresses kept pages were asked at before (the most asked first). Several
+ * instances may do this at once; each starts at a random handle and skips pages another
+ * has kept meanwhile, so they mostly share the work. Timers are unref'd; `stop()` lets the
+ * page being rendered finish. Off with PAGE_RENDER_AHEAD=off or PAGE_STORE=off, and never
+ * while `next build` runs, or when the pages' API is another server.
+ */
+export function startRenderAhead(): Worker | null {
+  const settings = env();
+  if (settings.PAGE_STORE === 'off' || settings.PAGE_RENDER_AHEAD === 'off' || settings.NEXT_PHASE === 'phase-production-build') return null;
+  const credential = settings.SITE_API_CREDENTIAL;
+  if (!credential || !apiIsThisServer(settings)) return null;
+  if (holder.__renderAhead) return holder.__renderAhead;
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  let done: { version: number; at: number } | null = null;
+  let lastFailure = 0;
+
+  const pass = async () => {
+    const context = await authenticateCredential(db(), credential);
+    if (!context) return;
+    const { site } = context;
+    if (done && done.version === site.catalogVersion && Date.now() - done.at < FULL_PASS_EVERY_MS) return;
+    const started = Date.now();
+    let rendered = 0;
+    for (const address of await addressesFor(site)) {
+      const outcome = await renderMissing(address, site.catalogVersion, () => stopped);
+      rendered += outcome.rendered;
+      if (outcome.interrupted) return; // stopped, or the catalog moved on: the next pass starts over
+    }
+    await dropDeadPages(db(), site.id, OTHER_BUILD_GRACE_MS);
+    done = { version: site.catalogVersion, at: Date.now() };
+    if (rendered > 0) console.log(`[storefront] rendered ${rendered} product pages ahead in ${((Date.now() - started) / 1000).toFixed(1)} s (catalog version ${site.catalogVersion})`);
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = pass()
+        .catch((error: unknown) => {
+          // A busy database or a failing render: the next pass tries again; shoppers' views still render.
+          if (Date.now() - lastFailure > 60_000) console.warn(`[storefront] rendering pages ahead failed: ${error instanceof Error ? error.message : error}`);
+          lastFailure = Date.now();
+        })
+        .finally(() => {
+          running = null;
+          schedule();
+        });
+    }, LOOK_EVERY_MS);
+    timer.unref();
+  };
+  schedule();
+
+  const worker: Worker = {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      if (holder.__renderAhead === worker) holder.__renderAhead = undefined;
+    },
+  };
+  holder.__renderAhead = worker;
+  return worker;
+
+  async function addressesFor(site: SiteContext['site']): Promise<Address[]> {
+    const markets = await loadMarkets(db(), site);
+    const offered = (a: Address) => {
+      const choice = chooseLocality(markets, site.defaultMarketId, { market: a.market, locale: a.locale });
+      return choice?.market.id === a.market && choice.locale === a.locale;
+    };
+    const list: Address[] = [];
+    const own = settings.STOREFRONT_ORIGIN;
+    const home = chooseLocality(markets, site.defaultMarketId, {});
+    if (own && home) list.push({ siteId: site.id, origin: own, market: home.market.id, locale: home.locale });
+    for (const a of await storedAddresses(db(), site.id, ADDRESSES)) {
+      if (list.length >= ADDRESSES) break;
+      if (!list.some((b) => b.origin === a.origin && b.market === a.market && b.locale === a.locale)) list.push(a);
+    }
+    return list.filter((a) => storesPagesOf(a.origin) && offered(a));
+  }
+
+  /** Renders the address's missing pages for this version, from a random handle on, then from the start. */
+  async function renderMissing(address: Address, version: number, isStopped: () => boolean) {
+    const tried = new Set<string>();
+    let rendered = 0;
+    for (const from of [randomStart(), '']) {
+      let after = from;
+      for (;;) {
+        const batch = await handlesWithoutPage(db(), address, version, after, BATCH);
+        if (batch.length === 0) break;
+        after = batch[batch.length - 1]!;
+        // A page rendered but not kept (a 404 meanwhile, a failed write) is not asked for twice.
+        for (const handle of batch.filter((h) => !tried.has(h))) {
+          if (isStopped()) return { rendered, interrupted: true };
+          tried.add(handle);
+          await renderOne(address, handle);
+          rendered++;
+        }
+        const now = await authenticateCredential(db(), credential!);
+        if (!now || now.site.catalogVersion !== version) return { rendered, interrupted: true };
+      }
+    }
+    return { rendered, interrupted: false };
+  }
+
+  /** One view of the page, as a shopper of that address would ask for it; the body is not needed. */
+  async function renderOne(address: Address, handle: string) {
+    const origin = new URL(address.origin);
+    const response = await fetch(`http://127.0.0.1:${settings.PORT}/products/${handle}`, {
+      headers: {
+        'x-forwarded-host': origin.host,
+        'x-forwarded-proto': origin.protocol.slice(0, -1),
+        cookie: `${MARKET_COOKIE}=${encodeURIComponent(address.market)}; ${LOCALE_COOKIE}=${encodeURIComponent(address.locale)}`,
+        'accept-encoding': 'gzip',
+        'user-agent': 'site-delivery-render-ahead',
+      },
+    });
+    await response.arrayBuffer();
+  }
+}
+
+function randomStart(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return alphabet[Math.floor(Math.random() * alphabet.length)]!;
+}
