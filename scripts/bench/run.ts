@@ -21,7 +21,7 @@ import { jsonLine, printTable, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
-const PORTS = { big: 3601, small: 3602, reference: 3603 } as const;
+const PORTS = { big: 3601, small: 3602, reference: 3603, renderer: 3604 } as const;
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -86,14 +86,46 @@ async function paired(server: Server, reference: Server, targets: Targets, scena
   return row;
 }
 
+/** What rendering a catalog's product pages ahead took (renderAhead). */
+type RenderedAhead = { pages: number; seconds: number; peakRssMb: number };
+
+/**
+ * Every product page of the catalog rendered ahead and kept in the database, by an instance
+ * of its own on the same database serving the same public origin, as a second instance of a
+ * deployment would. The measured server renders none ahead itself (PAGE_RENDER_AHEAD=off):
+ * its scenarios would share the CPU with rendering, and its cold-to-warm curve would not be
+ * cold. It finds the pages kept, as an instance started after a catalog change settled does.
+ */
+async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAhead> {
+  const renderer = await startNextServer({
+    label: `render-ahead ${fixture.products}`, port: PORTS.renderer, databaseUrl: fixture.url, storefrontCredential: fixture.storefront,
+    nodeOptions: SERVER_NODE_OPTIONS, env: { STOREFRONT_ORIGIN: origin },
+  });
+  try {
+    const deadline = Date.now() + 20 * 60_000;
+    for (;;) {
+      const done = /rendered (\d+) product pages ahead in ([\d.]+) s/.exec(renderer.managed.output());
+      if (done) return { pages: Number(done[1]), seconds: Number(done[2]), peakRssMb: renderer.rss.peakMb() };
+      if (Date.now() > deadline) throw new Error(`rendering ahead did not finish in 20 minutes:\n${renderer.managed.output().slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  } finally {
+    await renderer.stop();
+  }
+}
+
 /** One catalog: its server, the reference serving its page's bytes, and the scenarios in order. */
 async function measureCatalog(
   fixture: Fixture, port: number, order: ScenarioKey[], dir: string,
   extra: (server: Server, reference: Server, targets: Targets) => Promise<void> = async () => {},
-): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets }> {
+): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets; ahead: RenderedAhead }> {
+  const origin = `http://127.0.0.1:${port}`;
+  log(`rendering the ${fixture.products} product pages ahead …`);
+  const ahead = await renderAhead(fixture, origin);
+  log(`rendered ${ahead.pages} pages ahead in ${ahead.seconds} s (peak RSS of that instance ${ahead.peakRssMb} MB)`);
   const server = await startNextServer({
     label: `next ${fixture.products}`, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront,
-    cpuProfileDir: flags.profile, nodeOptions: SERVER_NODE_OPTIONS,
+    cpuProfileDir: flags.profile, nodeOptions: SERVER_NODE_OPTIONS, env: { STOREFRONT_ORIGIN: origin, PAGE_RENDER_AHEAD: 'off' },
   });
   let reference: Server | undefined;
   try {
@@ -117,7 +149,7 @@ async function measureCatalog(
       rows.set(key, await paired(server, reference, targets, SCENARIOS[key], credential));
     }
     await extra(server, reference, targets);
-    return { rows, curve: warmCurve, targets };
+    return { rows, curve: warmCurve, targets, ahead };
   } finally {
     await reference?.stop();
     await server.stop();
@@ -139,6 +171,7 @@ async function main(): Promise<void> {
   let liveAfterReads: Memory | null = null;
   let big: Fixture | undefined;
   let small: Fixture | undefined;
+  const renderedAhead: { big?: RenderedAhead; small?: RenderedAhead } = {};
   try {
     if (!flags['no-build'] || !existsSync(join(ROOT, DIST_DIR, 'BUILD_ID'))) {
       log(`building into ${DIST_DIR} …`);
@@ -171,11 +204,14 @@ async function main(): Promise<void> {
     });
     rows = measured.rows;
     warmCurve = measured.curve;
+    renderedAhead.big = measured.ahead;
 
     if (!flags['skip-1k']) {
       log(`seeding ${SMALL} products …`);
       small = await makeFixture(dir, SMALL, `http://127.0.0.1:${PORTS.small}`, 8);
-      rows1k = (await measureCatalog(small, PORTS.small, SMALL_ORDER, dir)).rows;
+      const measuredSmall = await measureCatalog(small, PORTS.small, SMALL_ORDER, dir);
+      rows1k = measuredSmall.rows;
+      renderedAhead.small = measuredSmall.ahead;
     }
   } finally {
     await stopAll();
@@ -186,6 +222,7 @@ async function main(): Promise<void> {
     node: process.version,
     products: [BIG, SMALL],
     seedSeconds: { big: big?.seedSeconds ?? null, small: small?.seedSeconds ?? null },
+    renderedAhead: { big: renderedAhead.big ?? null, small: renderedAhead.small ?? null },
     liveMemoryAfterReadsMb: liveAfterReads,
     loadAvgStart: load[0]!.map((n) => Math.round(n * 100) / 100),
     loadAvgEnd: load[1]!.map((n) => Math.round(n * 100) / 100),
@@ -206,6 +243,11 @@ async function main(): Promise<void> {
       `MALLOC_ARENA_MAX=${meta.serverMallocArenaMax}; ` +
       `${meta.seconds} s in all; load average ${meta.loadAvgStart.join(' ')} → ${meta.loadAvgEnd.join(' ')}`,
   );
+  const ahead = meta.renderedAhead.big;
+  if (ahead) {
+    console.log(`Product pages rendered ahead (an instance of their own, one at a time): ${ahead.pages.toLocaleString('en')} in ${ahead.seconds} s, ` +
+      `peak RSS ${ahead.peakRssMb} MB; the page rows are served from them, page_render renders a language none was rendered in.`);
+  }
   console.log(jsonLine(report));
   if (!flags['skip-catalog-import']) {
     // A merchant's import of the big catalog (its own script), once every server is stopped.

@@ -32,6 +32,8 @@ export async function startNextServer(options: {
   cpuProfileDir?: string;
   /** V8 options for the server process, e.g. --max-old-space-size=256. */
   nodeOptions?: string[];
+  /** More of the server's settings (STOREFRONT_ORIGIN, PAGE_RENDER_AHEAD). */
+  env?: Record<string, string>;
 }): Promise<Server> {
   const base = `http://127.0.0.1:${options.port}`;
   // --expose-gc only lets /bench-ceiling?memory=1 measure the live heap; nothing else calls gc().
@@ -47,6 +49,7 @@ export async function startNextServer(options: {
     DATABASE_URL: options.databaseUrl,
     SITE_API_CREDENTIAL: options.storefrontCredential,
     SITE_API_BASE_URL: base,
+    ...options.env,
   });
   const rss = new RssSampler(managed.pid);
   try {
