@@ -1,4 +1,6 @@
 import 'server-only';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticateCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { dropDeadPages, handlesWithoutPage, storedAddresses, type PageAddress } from '@/lib/platform/cache/stored-pages';
 import { loadMarkets } from '@/lib/commerce/markets';
@@ -19,6 +21,9 @@ const FULL_PASS_EVERY_MS = 60_000;
 /** Addresses rendered ahead: the shop's own, and those with the most kept pages. */
 const ADDRESSES = 4;
 const BATCH = 64;
+/** Before each batch: how long the worker listens for shoppers, and how busy they may keep the process. */
+const PROBE_MS = 100;
+const BUSY = 0.5;
 /** Another build's pages may still be served by its instances this long into a deploy. */
 const OTHER_BUILD_GRACE_MS = 10 * 60_000;
 
@@ -27,6 +32,7 @@ const OTHER_BUILD_GRACE_MS = 10 * 60_000;
  * catalog change, so a shopper landing on any product gets a kept page (docs/storefront.md).
  * One page at a time, through this server's own front door, exactly as a shopper's view
  * renders it: the page lands in the database by the same path (the page cache's onPage).
+ * It yields to shoppers: while they keep the process more than half busy, it waits.
  *
  * Addresses: the shop's own origin (STOREFRONT_ORIGIN) in its default market and language,
  * and the addresses kept pages were asked at before (the most asked first). Several
@@ -118,6 +124,7 @@ export function startRenderAhead(): Worker | null {
     for (const from of [randomStart(), '']) {
       let after = from;
       for (;;) {
+        await shoppersLeaveRoom(isStopped);
         const batch = await handlesWithoutPage(db(), address, version, after, BATCH);
         if (batch.length === 0) break;
         after = batch[batch.length - 1]!;
@@ -148,6 +155,20 @@ export function startRenderAhead(): Worker | null {
       },
     });
     await response.arrayBuffer();
+  }
+}
+
+/**
+ * Rendering ahead takes only what shoppers leave. It pauses for a moment, its own renders
+ * stopped, and measures how busy the event loop was meanwhile: past half busy, shoppers are
+ * being served, and it waits a second at a time until they are not.
+ */
+async function shoppersLeaveRoom(isStopped: () => boolean): Promise<void> {
+  for (;;) {
+    const before = performance.eventLoopUtilization();
+    await sleep(PROBE_MS);
+    if (performance.eventLoopUtilization(before).utilization < BUSY || isStopped()) return;
+    await sleep(1000);
   }
 }
 
