@@ -41,18 +41,25 @@ export function keepRenderedPage(cacheKey: string, html: string, policy: string)
   const parsed = at < 0 ? null : parseCachedProductPath(cacheKey.slice(at));
   if (!parsed || !policy || !storesPagesOf(parsed.key.origin)) return;
   storePage(db(), addressOf(parsed.key, parsed.handle), parsed.key.catalogVersion, html, policy).catch((error: unknown) => {
-    warnSometimes(error);
+    warnSometimes(error, 'write');
   });
 }
 
 /**
- * The kept page for this key and handle, answered whole, or null when there is none. Sent
- * as plain HTML: Next drops a proxy answer's Content-Encoding (and compresses it itself for
- * a client that takes gzip, as every page it sends), so the gzipped copy cannot go out as is.
+ * The kept page for this key and handle, answered whole, or null when there is none or the
+ * database cannot say (the page is then rendered, as without a kept copy). Sent as plain
+ * HTML: Next drops a proxy answer's Content-Encoding (and compresses it itself for a client
+ * that takes gzip, as every page it sends), so the gzipped copy cannot go out as is.
  */
 export async function storedPageAnswer(key: PageKey, handle: string, extraHeaders: Record<string, string>): Promise<Response | null> {
   if (!storesPagesOf(key.origin)) return null;
-  const page = await storedPage(db(), addressOf(key, handle), key.catalogVersion);
+  let page;
+  try {
+    page = await storedPage(db(), addressOf(key, handle), key.catalogVersion);
+  } catch (error) {
+    warnSometimes(error, 'read');
+    return null;
+  }
   if (!page) return null;
   const body = plainHtml(page);
   return new Response(body as Uint8Array<ArrayBuffer>, {
@@ -73,9 +80,13 @@ function addressOf(key: PageKey, handle: string): PageAddress {
 
 let lastWarning = 0;
 
-function warnSometimes(error: unknown) {
+/** A failing read or write only costs renders: say so, but not on every request. */
+function warnSometimes(error: unknown, what: 'read' | 'write') {
   const now = Date.now();
   if (now - lastWarning < 60_000) return;
   lastWarning = now;
-  console.warn(`[storefront] a rendered product page was not kept (${error instanceof Error ? error.message : 'error'}); it renders again on its next view`);
+  const reason = error instanceof Error ? error.message : 'error';
+  console.warn(what === 'write'
+    ? `[storefront] a rendered product page was not kept (${reason}); it renders again on its next view`
+    : `[storefront] kept product pages could not be read (${reason}); pages render meanwhile`);
 }

@@ -1,12 +1,15 @@
 import { rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sites } from '@/db/schema';
 import {
   dropDeadPages, handlesWithoutPage, PAGE_BUILD, plainHtml, storedAddresses, storedPage, storePage, type PageAddress,
 } from '@/lib/platform/cache/stored-pages';
 import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 import { freshDatabase, type TestDatabase } from './support/database';
+
+// lib/storefront-page-store is server-only; this test is the server.
+vi.mock('server-only', () => ({}));
 
 // Product pages are kept in the database once rendered and served without rendering. A
 // kept page must never answer for another catalog version or another build, and what
@@ -129,5 +132,68 @@ describe('pages kept in the database', () => {
     expect(await dropDeadPages(t.database, siteId, 600_000)).toBe(2);
     const left = await t.database.$client.execute('SELECT handle FROM stored_pages ORDER BY handle');
     expect(left.rows.map((r) => String(r.handle))).toEqual([handles[0], handles[1], handles[3]]);
+  });
+});
+
+describe('the proxy’s side: keeping a rendered page, answering a kept one', () => {
+  let t: TestDatabase;
+  let store: typeof import('@/lib/storefront-page-store');
+  let key: PageKey;
+  const html = '<!DOCTYPE html><html lang="sv-SE"><body><h1>Fjord Ceramic Mug</h1></body></html>';
+
+  beforeAll(async () => {
+    t = await freshDatabase();
+    const siteId = (await t.database.select({ id: sites.id }).from(sites))[0]!.id;
+    key = { origin: 'http://127.0.0.1:3000', market: 'se', locale: 'sv-SE', siteId, catalogVersion: 5 };
+    // lib/env reads the environment once, on first use: set it before the module runs.
+    Object.assign(process.env, { DATABASE_URL: t.url, PORT: '3000', PAGE_STORE: 'on' });
+    delete process.env.STOREFRONT_ORIGIN;
+    store = await import('@/lib/storefront-page-store');
+  });
+  afterAll(() => {
+    t.database.$client.close();
+    rmSync(t.dir, { recursive: true, force: true });
+  });
+
+  it('keeps what Next’s page cache hands it, under the key in the path', async () => {
+    // Next 16 puts its own parts before the path it caches the page under.
+    store.keepRenderedPage(`/route-cache/APP_PAGE/0a1b/$${cachedProductPath(key, 'fjord-ceramic-mug')}`, html, "script-src 'self'");
+    await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'fjord-ceramic-mug' }, 5)).not.toBeNull());
+
+    const answer = await store.storedPageAnswer(key, 'fjord-ceramic-mug', { 'Strict-Transport-Security': 'max-age=1' });
+    expect(answer?.status).toBe(200);
+    expect(await answer!.text()).toBe(html);
+    expect(Object.fromEntries(answer!.headers)).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate',
+      'content-security-policy': "script-src 'self'",
+      'x-page-source': 'stored',
+      'strict-transport-security': 'max-age=1',
+    });
+    // Another catalog version, another handle: nothing kept.
+    expect(await store.storedPageAnswer({ ...key, catalogVersion: 6 }, 'fjord-ceramic-mug', {})).toBeNull();
+    expect(await store.storedPageAnswer(key, 'hygge-wool-rug', {})).toBeNull();
+  });
+
+  it('keeps nothing for a made-up origin, nor anything that is no product page’s key', async () => {
+    const madeUp = { ...key, origin: 'https://made-up.example' };
+    expect(store.storesPagesOf(madeUp.origin)).toBe(false);
+    expect(store.storesPagesOf('http://localhost:3000')).toBe(true);
+    store.keepRenderedPage(cachedProductPath(madeUp, 'hygge-wool-rug'), html, 'p');
+    store.keepRenderedPage('/route-cache/APP_PAGE/0a1b/$/products/hygge-wool-rug', html, 'p');
+    store.keepRenderedPage(cachedProductPath(key, 'hygge-wool-rug'), html, '');
+    // Those were refused at once, before any write began; this one is kept.
+    store.keepRenderedPage(cachedProductPath(key, 'stoneware-serving-bowl'), html, 'p');
+    await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'stoneware-serving-bowl' }, 5)).not.toBeNull());
+    const rows = await t.database.$client.execute('SELECT origin, handle FROM stored_pages ORDER BY handle');
+    expect(rows.rows.map((r) => `${r.origin} ${r.handle}`)).toEqual([`${key.origin} fjord-ceramic-mug`, `${key.origin} stoneware-serving-bowl`]);
+  });
+
+  it('answers null, not an error, when the database cannot say (the page then renders)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await t.database.$client.execute('DROP TABLE stored_pages');
+    expect(await store.storedPageAnswer(key, 'fjord-ceramic-mug', {})).toBeNull();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('kept product pages could not be read'));
+    warn.mockRestore();
   });
 });
