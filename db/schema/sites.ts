@@ -8,8 +8,14 @@ export const sites = sqliteTable('sites', {
   defaultLocale: text().notNull(),
   /** Hosted checkout base URL; a session's checkoutUrl is this plus the session id. */
   checkoutBaseUrl: text().notNull(),
-  /** Bumped by triggers on any catalog change: the cheap "has anything changed?" read. */
+  /**
+   * Bumped by triggers on any change to what the catalog shows: the cheap "has anything
+   * changed?" read. A stock level moves it only when a variant's status changes
+   * (in stock, low stock, preorder, out of stock), since no answer shows the quantity.
+   */
   catalogVersion: integer().notNull().default(1),
+  /** Bumped by triggers on every change to a stock level: what checkout's per-version memo of quantities also keys on. */
+  stockVersion: integer().notNull().default(1),
   createdAt: integer().notNull(),
 }, (t) => [
   // credential CLI and seed: find a Site by handle

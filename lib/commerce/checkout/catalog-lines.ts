@@ -21,10 +21,11 @@ export type CatalogVariant = {
 };
 
 /**
- * Checkout lines as the catalog showed them at a catalog version, per market and locale:
- * everything a line takes from the catalog (title, price, stock) bumps the version when it
- * changes, so a variant read once is read again only after a change — made by any
- * instance — or when it ages out. Pricing a session then costs no catalog query while the
+ * Checkout lines as the catalog showed them at a catalog version and stock version, per
+ * market and locale: everything a line takes from the catalog (title and price move the
+ * catalog version, a stock level the stock version) bumps one of them when it changes, so a
+ * variant read once is read again only after a change — made by any instance — or when it
+ * ages out. Pricing a session then costs no catalog query while the
  * catalog stands still (see ../catalog/cache.ts for why that is safe across instances).
  * Bounded: 4 keys, 10,000 variants each (a few MB at most).
  */
@@ -46,7 +47,8 @@ export async function readCatalogVariants(
   if (ids.length === 0) return new Map();
   const where = { siteId: site.id, marketId, locale, fallbackLocale: site.defaultLocale };
   if (!cacheable(database)) return queryCatalogVariants(database, where, ids);
-  const key = `${versionKey(database, site)}|${marketId}|${locale}|${site.defaultLocale}`;
+  // The catalog version alone would miss a quantity change that leaves the status alone.
+  const key = `${versionKey(database, site)}.${site.stockVersion}|${marketId}|${locale}|${site.defaultLocale}`;
   return linesAt.many(key, ids, (missing) => queryCatalogVariants(database, where, missing));
 }
 

@@ -30,7 +30,7 @@ export function hashCredential(token: string): string {
 }
 
 /** The Site fields a request carries with its credential: one list, read by every lookup. */
-const SITE_FIELDS = ['id', 'handle', 'name', 'defaultMarketId', 'defaultLocale', 'checkoutBaseUrl', 'catalogVersion'] as const;
+const SITE_FIELDS = ['id', 'handle', 'name', 'defaultMarketId', 'defaultLocale', 'checkoutBaseUrl', 'catalogVersion', 'stockVersion'] as const;
 type SiteFields = Pick<typeof sites.$inferSelect, (typeof SITE_FIELDS)[number]>;
 
 /** The Site and scope a request acts for. */
@@ -102,8 +102,8 @@ async function findCredential(database: DbOrTx, tokenHash: string) {
   const fast = now !== undefined ? now : await preparedCredential(database, tokenHash);
   if (fast !== undefined) {
     if (!fast) return null;
-    const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, ...credential } = fast;
-    return { ...credential, site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion } };
+    const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, stockVersion, ...credential } = fast;
+    return { ...credential, site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, stockVersion } };
   }
   return (await prepared(database, 'credentials.lookup', lookupQuery).all({ hash: tokenHash }))[0] ?? null;
 }

@@ -23,7 +23,8 @@ const MAX_REMEMBERED_CREDENTIALS = 1024;
 
 const CREDENTIAL_SQL = `SELECT c.id AS credentialId, c.scope AS scope, c.token_hash AS tokenHash, c.revoked_at AS revokedAt,
   s.id AS siteId, s.handle AS handle, s.name AS name, s.default_market_id AS defaultMarketId,
-  s.default_locale AS defaultLocale, s.checkout_base_url AS checkoutBaseUrl, s.catalog_version AS catalogVersion
+  s.default_locale AS defaultLocale, s.checkout_base_url AS checkoutBaseUrl, s.catalog_version AS catalogVersion,
+  s.stock_version AS stockVersion
   FROM credentials c INNER JOIN sites s ON s.id = c.site_id WHERE c.token_hash = ?`;
 const VERSION_SQL = 'SELECT catalog_version AS v FROM sites WHERE id = ?';
 const EPOCH_SQL = 'SELECT n FROM auth_epoch WHERE id = 1';
