@@ -128,6 +128,15 @@ test.describe('two instances on one database', () => {
     expect(plain.headers.get('x-page-source')).toBe('stored');
     expect(await plain.text()).toBe(fromA.html);
 
+    // A stock sync that leaves every status as it was keeps every kept page.
+    const version = async () => Number((await database.execute("SELECT catalog_version AS v FROM sites WHERE handle = 'demo'")).rows[0]!.v);
+    const before = await version();
+    const synced = await database.execute('UPDATE inventory_levels SET quantity = quantity + 1 WHERE quantity > low_stock_threshold');
+    expect(synced.rowsAffected).toBeGreaterThan(10);
+    expect(await version()).toBe(before);
+    expect((await productPage(request, b.baseURL, handle, '')).source).toBe('stored');
+    expect(await renderedAhead()).toMatchObject({ kept: (await renderedAhead()).published });
+
     // Client-side navigation asks for the page's React payload, never for the kept HTML.
     const payload = await fetch(`${a.baseURL}/products/${handle}?_rsc=1`, { headers: { RSC: '1' } });
     expect(payload.headers.get('x-page-source')).toBeNull();
