@@ -16,7 +16,7 @@ const holder = globalThis as unknown as { __renderAhead?: Worker };
 
 /** How often the worker looks for a new catalog version (one indexed read). */
 const LOOK_EVERY_MS = 2000;
-/** Even without a new version: addresses shoppers started asking for since. */
+/** Even without a new version: whether shoppers started asking at addresses not rendered ahead yet. */
 const FULL_PASS_EVERY_MS = 60_000;
 /** Addresses rendered ahead: the shop's own, and those with the most kept pages. */
 const ADDRESSES = 4;
@@ -51,7 +51,7 @@ export function startRenderAhead(): Worker | null {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
   let stopped = false;
-  let done: { version: number; at: number } | null = null;
+  let done: { version: number; addresses: string; at: number } | null = null;
   let lastFailure = 0;
 
   const pass = async () => {
@@ -59,15 +59,22 @@ export function startRenderAhead(): Worker | null {
     if (!context) return;
     const { site } = context;
     if (done && done.version === site.catalogVersion && Date.now() - done.at < FULL_PASS_EVERY_MS) return;
+    const addresses = await addressesFor(site);
+    const signature = addresses.map((a) => `${a.origin} ${a.market} ${a.locale}`).join(',');
+    // Nothing new since the last pass: no scan of the catalog (~20 ms of queries at 10,000 products).
+    if (done && done.version === site.catalogVersion && done.addresses === signature) {
+      done.at = Date.now();
+      return;
+    }
     const started = Date.now();
     let rendered = 0;
-    for (const address of await addressesFor(site)) {
+    for (const address of addresses) {
       const outcome = await renderMissing(address, site.catalogVersion, () => stopped);
       rendered += outcome.rendered;
       if (outcome.interrupted) return; // stopped, or the catalog moved on: the next pass starts over
     }
     await dropDeadPages(db(), site.id, OTHER_BUILD_GRACE_MS);
-    done = { version: site.catalogVersion, at: Date.now() };
+    done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
     if (rendered > 0) console.log(`[storefront] rendered ${rendered} product pages ahead in ${((Date.now() - started) / 1000).toFixed(1)} s (catalog version ${site.catalogVersion})`);
   };
 
