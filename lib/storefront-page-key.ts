@@ -4,6 +4,7 @@ import { loadMarkets } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
+import { warnSometimes } from '@/lib/warn-sometimes';
 import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, parseOrigin, requestOrigin, type PageKey } from './storefront-routing';
 
 /** What the proxy knows about a request: its cookies and headers. */
@@ -41,7 +42,7 @@ export async function productPageKey(request: ShopperRequest): Promise<PageKey |
     if (!choice) return null;
     return { origin, market: choice.market.id, locale: choice.locale, siteId: site.id, catalogVersion: site.catalogVersion };
   } catch (error) {
-    warnSometimes(error);
+    warn(`[storefront] product pages render uncached: the page key lookup failed (${error instanceof Error ? error.name : 'error'})`);
     return null;
   }
 }
@@ -63,12 +64,5 @@ export function apiIsThisServer(settings: Pick<Env, 'SITE_API_BASE_URL' | 'PORT'
   }
 }
 
-let lastWarning = 0;
-
 /** A failing lookup only costs speed (the page renders on request): say so, but not on every request. */
-function warnSometimes(error: unknown) {
-  const now = Date.now();
-  if (now - lastWarning < 60_000) return;
-  lastWarning = now;
-  console.warn(`[storefront] product pages render uncached: the page key lookup failed (${error instanceof Error ? error.name : 'error'})`);
-}
+const warn = warnSometimes();

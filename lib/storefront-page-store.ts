@@ -2,6 +2,7 @@ import 'server-only';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
+import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 import { plainHtml, storePage, storedPage, type PageAddress } from '@/lib/platform/cache/stored-pages';
 import { CACHED_PAGES_PREFIX, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 
@@ -41,7 +42,7 @@ export function keepRenderedPage(cacheKey: string, html: string, policy: string)
   const parsed = at < 0 ? null : parseCachedProductPath(cacheKey.slice(at));
   if (!parsed || !policy || !storesPagesOf(parsed.key.origin)) return;
   storePage(db(), addressOf(parsed.key, parsed.handle), parsed.key.catalogVersion, html, policy).catch((error: unknown) => {
-    warnSometimes(error, 'write');
+    warn(`[storefront] a rendered product page was not kept (${reasonOf(error)}); it renders again on its next view`);
   });
 }
 
@@ -57,7 +58,7 @@ export async function storedPageAnswer(key: PageKey, handle: string, extraHeader
   try {
     page = await storedPage(db(), addressOf(key, handle), key.catalogVersion);
   } catch (error) {
-    warnSometimes(error, 'read');
+    warn(`[storefront] kept product pages could not be read (${reasonOf(error)}); pages render meanwhile`);
     return null;
   }
   if (!page) return null;
@@ -78,15 +79,5 @@ function addressOf(key: PageKey, handle: string): PageAddress {
   return { siteId: key.siteId, origin: key.origin, market: key.market, locale: key.locale, handle };
 }
 
-let lastWarning = 0;
-
 /** A failing read or write only costs renders: say so, but not on every request. */
-function warnSometimes(error: unknown, what: 'read' | 'write') {
-  const now = Date.now();
-  if (now - lastWarning < 60_000) return;
-  lastWarning = now;
-  const reason = error instanceof Error ? error.message : 'error';
-  console.warn(what === 'write'
-    ? `[storefront] a rendered product page was not kept (${reason}); it renders again on its next view`
-    : `[storefront] kept product pages could not be read (${reason}); pages render meanwhile`);
-}
+const warn = warnSometimes();

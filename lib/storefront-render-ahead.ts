@@ -8,6 +8,7 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { apiIsThisServer } from '@/lib/storefront-page-key';
 import { storesPagesOf } from '@/lib/storefront-page-store';
+import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
 
 type Worker = { stop: () => Promise<void> };
@@ -52,7 +53,7 @@ export function startRenderAhead(): Worker | null {
   let running: Promise<void> | null = null;
   let stopped = false;
   let done: { version: number; addresses: string; at: number } | null = null;
-  let lastFailure = 0;
+  const warn = warnSometimes();
 
   const pass = async () => {
     const context = await authenticateCredential(db(), credential);
@@ -84,8 +85,7 @@ export function startRenderAhead(): Worker | null {
       running = pass()
         .catch((error: unknown) => {
           // A busy database or a failing render: the next pass tries again; shoppers' views still render.
-          if (Date.now() - lastFailure > 60_000) console.warn(`[storefront] rendering pages ahead failed: ${error instanceof Error ? error.message : error}`);
-          lastFailure = Date.now();
+          warn(`[storefront] rendering pages ahead failed: ${reasonOf(error)}`);
         })
         .finally(() => {
           running = null;
