@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { expect, test } from '../support/contract';
 import { AnalyticsReceipt } from '@/lib/contract/analytics';
 import { auth, creds, expectProblem, post, V1 } from '../support/api';
+import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 const PATH = '/analytics/events';
 
@@ -11,7 +11,7 @@ const PATH = '/analytics/events';
 let database: Client | undefined;
 async function readOnlyDatabase(): Promise<Client> {
   if (!database) {
-    database = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, concurrency: 1 });
+    database = rawClient(mainDatabaseUrl());
     await database.execute('PRAGMA query_only = ON');
   }
   return database;

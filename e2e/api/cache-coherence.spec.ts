@@ -6,7 +6,7 @@ import { expect, test } from '../support/contract';
 import type { Client } from '@libsql/client';
 import { AvailabilityBatch, Product, ProductPage, StorefrontSnapshot } from '@/lib/contract/catalog';
 import { auth, creds, V1 } from '../support/api';
-import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { copyDatabase, type Instance, killInstance, mainDatabaseUrl, rawClient, startInstance } from '../support/instances';
 
 // The API caches serialised catalog reads per (Site, catalog version). Two `next start`
 // instances on one database file (a consistent copy of the e2e database, so the changes
@@ -20,7 +20,7 @@ let b: Instance;
 let database: Client;
 
 test.beforeAll(async () => {
-  const url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
+  const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'site.db'));
   [a, b] = await Promise.all([startInstance(url), startInstance(url)]);
   database = rawClient(url);
 });

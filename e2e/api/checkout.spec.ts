@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
 import { Product } from '@/lib/contract/catalog';
 import { CheckoutSession } from '@/lib/contract/checkout';
 import { auth, creds, expectProblem, get, post, V1 } from '../support/api';
+import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 const PATH = '/commerce/checkout-sessions';
 
@@ -13,7 +13,7 @@ const PATH = '/commerce/checkout-sessions';
 let database: Client | undefined;
 async function readOnlyDatabase(): Promise<Client> {
   if (!database) {
-    database = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, concurrency: 1 });
+    database = rawClient(mainDatabaseUrl());
     await database.execute('PRAGMA query_only = ON');
   }
   return database;

@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
 import { auth, creds, expectProblem, V1 } from '../support/api';
-import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { copyDatabase, type Instance, killInstance, mainDatabaseUrl, rawClient, startInstance } from '../support/instances';
 import { consent, freshEmail, NEWSLETTER, rowsFor, STOCK, variantIds } from '../support/signups';
 
 // Several `next start` processes on one database file. They share the build and the e2e
 // database of the Playwright webServer (or a consistent copy of it), on ports of their own.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const mainDatabaseUrl = () => `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`;
 const started: Instance[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'sd-durability-'));
 test.afterAll(async () => {

@@ -1,11 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Problem } from '@/lib/contract/common';
 import { operations } from '@/lib/contract/operations';
 import { auth, creds, V1 } from '../support/api';
 import { postChunked, rssOf } from '../support/big-body';
-import { killInstance, startInstance, type Instance } from '../support/instances';
+import { type Instance, killInstance, mainDatabaseUrl, startInstance } from '../support/instances';
 
 const BASE_URL = process.env.E2E_BASE_URL!;
 const HUGE = 300 * 1024 * 1024;
@@ -32,7 +31,7 @@ test.describe('bodies are cut off while they stream in', () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 });
   let server: Instance;
   test.beforeAll(async () => {
-    server = await startInstance(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, { SITE_API_CREDENTIAL: creds().storefront });
+    server = await startInstance(mainDatabaseUrl(), { SITE_API_CREDENTIAL: creds().storefront });
   });
   test.afterAll(async () => {
     if (server) await killInstance(server);

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@libsql/client';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
 import { AnalyticsReceipt } from '@/lib/contract/analytics';
 import { auth, creds, expectProblem, get, V1 } from '../support/api';
+import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 // A second server on the same build with tiny budgets, on its own copy of the e2e database.
 const PORT = Number(process.env.E2E_LIMITS_PORT || 3502);
@@ -26,12 +26,12 @@ let copyDir = '';
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   copyDir = mkdtempSync(join(tmpdir(), 'sd-limits-'));
-  const source = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}` });
+  const source = rawClient(mainDatabaseUrl());
   // VACUUM INTO copies a consistent snapshot, WAL included; the credentials of the main run work on it.
   await source.execute({ sql: 'VACUUM INTO ?', args: [join(copyDir, 'site.db')] });
   source.close();
   // The main server's counters could share a window start with this server's windows.
-  const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
+  const copy = rawClient(`file:${join(copyDir, 'site.db')}`);
   await copy.execute('DELETE FROM rate_limit_counters');
   copy.close();
   server = spawn(process.execPath, [join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
@@ -171,7 +171,7 @@ test('Site-Buyer-IP adds a shopper budget to the credential\'s, never replaces i
   expect(accepted).toBe(WRITES - WRITES_PER_SHOPPER);
   await expectProblem(await send(), 429, 'rate_limited');
 
-  const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
+  const copy = rawClient(`file:${join(copyDir, 'site.db')}`);
   const counters = JSON.stringify((await copy.execute('SELECT * FROM rate_limit_counters')).rows);
   copy.close();
   expect(counters.length).toBeGreaterThan(2);
@@ -192,7 +192,7 @@ test('reads naming a shopper are charged to the shopper and to the credential', 
 
 test('anonymous checkout sessions are writes: however many shoppers are named, at most the write budget is created', async ({ request }) => {
   await inOneWindow(request);
-  const copy = createClient({ url: `file:${join(copyDir, 'site.db')}` });
+  const copy = rawClient(`file:${join(copyDir, 'site.db')}`);
   const variant = await copy.execute(
     `SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id
      WHERE s.handle = 'demo' AND p.handle = 'linen-tote-bag' ORDER BY v.position LIMIT 1`,

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect, test } from '../support/contract';
 import { auth, creds, expectProblem, V1 } from '../support/api';
-import { copyDatabase, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { copyDatabase, type Instance, killInstance, mainDatabaseUrl, rawClient, startInstance } from '../support/instances';
 import { consent, freshEmail, rowsFor, STOCK, variantIds } from '../support/signups';
 import { canMakeImmutable, checkpointedAndWrittenOut } from '../support/storage-faults';
 
@@ -14,7 +14,6 @@ import { canMakeImmutable, checkpointedAndWrittenOut } from '../support/storage-
 // holds the write lock, the disk is full, or the database files are read-only.
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const mainDatabaseUrl = () => `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`;
 const started: Instance[] = [];
 // Made in beforeAll: Playwright also loads this file in its main process, to list the tests.
 let scratch = '';

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, type InValue } from '@libsql/client';
+import type { InValue } from '@libsql/client';
 import AxeBuilder from '@axe-core/playwright';
 import { test as baseTest, expect as baseExpect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 /** Server actions re-render the page; on a busy 2-core machine that can take a few seconds. */
 export const expect = baseExpect.configure({ timeout: 15_000 });
@@ -96,7 +97,7 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, name: str
 
 /** Reads the e2e database directly: the test's independent view of what the server did. */
 export async function queryDb<T = Record<string, unknown>>(sql: string, args: InValue[] = []): Promise<T[]> {
-  const client = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}` });
+  const client = rawClient(mainDatabaseUrl());
   try {
     return (await client.execute({ sql, args })).rows as unknown as T[];
   } finally {

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@libsql/client';
 import type { Browser } from '@playwright/test';
 import { expect, test } from './helpers';
 import { creds } from '../support/api';
 import { startOwnServer, type OwnServer } from './own-server';
+import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 // The storefront on its own copy of the e2e database, with small budgets and an hour-long
 // window (a run never straddles a reset): what one shopper can cost the API, and whether
@@ -21,11 +21,11 @@ let proxied: OwnServer | undefined; // TRUSTED_PROXY_HOPS=1: one proxy in front,
 let direct: OwnServer | undefined; // the default: the shopper is the socket's peer (127.0.0.1 here)
 
 async function copyDatabase(name: string): Promise<string> {
-  const source = createClient({ url: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}` });
+  const source = rawClient(mainDatabaseUrl());
   const target = join(dir, `${name}.db`);
   await source.execute({ sql: 'VACUUM INTO ?', args: [target] });
   source.close();
-  const copy = createClient({ url: `file:${target}` });
+  const copy = rawClient(`file:${target}`);
   await copy.execute('DELETE FROM rate_limit_counters');
   copy.close();
   return `file:${target}`;
@@ -46,7 +46,7 @@ test.afterAll(async () => {
 });
 
 function database(server: 'proxied' | 'direct') {
-  return createClient({ url: `file:${join(dir, `${server}.db`)}` });
+  return rawClient(`file:${join(dir, `${server}.db`)}`);
 }
 
 /** The storefront credential's reads so far (its own bucket, not the shoppers'). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@libsql/client';
 import { creds } from '../support/api';
-import { copyDatabase, freePort, killInstance, rawClient, startInstance, type Instance } from '../support/instances';
+import { copyDatabase, freePort, type Instance, killInstance, mainDatabaseUrl, rawClient, startInstance } from '../support/instances';
 import { header, linkTo, target, testSmtp, waitFor, type TestSmtp } from '../support/mail';
 import { consent, freshEmail } from '../support/signups';
 import { expect, test, expectAccessible, shot } from './helpers';
@@ -21,7 +21,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   smtp = await testSmtp();
   await smtp.start();
-  const copy = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(mkdtempSync(join(tmpdir(), 'sd-mail-e2e-')), 'site.db'));
+  const copy = await copyDatabase(mainDatabaseUrl(), join(mkdtempSync(join(tmpdir(), 'sd-mail-e2e-')), 'site.db'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   instance = await startInstance(copy, {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { mainDatabaseUrl } from '../support/instances';
 
 /** A free TCP port on 127.0.0.1. */
 async function freePort(): Promise<number> {
@@ -30,7 +31,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-      DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`,
+      DATABASE_URL: mainDatabaseUrl(),
       SITE_API_BASE_URL: url,
       // Renders no page a test did not ask for (render gate, logs); page-cache.spec.ts tests it.
       PAGE_RENDER_AHEAD: 'off',

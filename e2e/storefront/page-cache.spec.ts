@@ -80,8 +80,6 @@ test.describe('two instances on one database', () => {
 
   test.beforeAll(async () => {
     ({ a, b, database, stop } = await twoInstancesOnACopy(scratch, { SITE_API_CREDENTIAL: creds().storefront, STOREFRONT_ORIGIN: SHOP }));
-    // The instances write kept pages meanwhile: this client waits its turn, as an admin tool would.
-    await database.execute('PRAGMA busy_timeout = 10000');
   });
   test.afterAll(async () => {
     await stop?.();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { creds } from '../support/api';
-import { copyDatabase, killInstance, startInstance, type Instance } from '../support/instances';
+import { copyDatabase, type Instance, killInstance, mainDatabaseUrl, startInstance } from '../support/instances';
 import { canMakeImmutable, checkpointedAndWrittenOut } from '../support/storage-faults';
 import { expect, test, useLocale } from './helpers';
 
@@ -30,7 +30,7 @@ test.afterAll(async () => {
 test('read-only database files: pages render, a signup asks to try again, and works once the files are writable', async ({ browser }) => {
   test.skip(!canMakeImmutable(scratch), 'making files immutable (chattr +i) needs root and a file system with the flag');
   test.setTimeout(120_000);
-  const url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
+  const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'site.db'));
   server = await startInstance(url, { SITE_API_CREDENTIAL: creds().storefront, DATABASE_BUSY_TIMEOUT_MS: '1000' });
   const context = await browser.newContext({ baseURL: server.baseURL });
   await useLocale(context);

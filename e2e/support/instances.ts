@@ -67,9 +67,18 @@ export function killInstance(instance: Instance): Promise<void> {
   });
 }
 
-/** A plain client on a database file (not the app's write queue): stands for another process. */
+/**
+ * A plain client on a database file (not the app's write queue): stands for another process.
+ * Servers write to the file at any moment (kept pages, counters), so it waits its turn for
+ * the lock, as an admin tool would, instead of failing at once with SQLITE_BUSY.
+ */
 export function rawClient(url: string): Client {
-  return createClient({ url, concurrency: 1 });
+  return createClient({ url, concurrency: 1, timeout: 10_000 });
+}
+
+/** The shared e2e server's database. */
+export function mainDatabaseUrl(): string {
+  return `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`;
 }
 
 /** A consistent copy of a live database (VACUUM INTO reads one snapshot), in WAL mode like the original. */
@@ -95,7 +104,7 @@ export async function copyDatabase(fromUrl: string, toPath: string): Promise<str
  * client to it: for what must hold across instances. `stop` ends all three.
  */
 export async function twoInstancesOnACopy(scratch: string, env: Record<string, string>) {
-  const url = await copyDatabase(`file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`, join(scratch, 'site.db'));
+  const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'site.db'));
   const [a, b] = await Promise.all([startInstance(url, env), startInstance(url, env)]);
   const database = rawClient(url);
   return {

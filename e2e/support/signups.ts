@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from './api';
+import { mainDatabaseUrl, rawClient } from './instances';
 
 export const STOCK = '/commerce/stock-subscriptions';
 export const NEWSLETTER = '/newsletter/subscriptions';
@@ -15,8 +15,8 @@ export function freshEmail(tag = 'e2e'): string {
 }
 
 /** The e2e server's database, read-only: for ids the API rightly never shows (drafts) and to count rows. */
-export function e2eDatabase(url = `file:${join(process.env.E2E_DATA_DIR!, 'site.db')}`): Client {
-  return createClient({ url, concurrency: 1 });
+export function e2eDatabase(url = mainDatabaseUrl()): Client {
+  return rawClient(url);
 }
 
 export async function rowsFor(database: Client, email: string) {
