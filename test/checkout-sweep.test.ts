@@ -1,4 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
+import LibsqlDatabase from 'libsql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { checkoutSessionLines, checkoutSessions, productVariants, products, sites } from '@/db/schema';
@@ -66,5 +67,32 @@ describe('sweepExpiredCheckoutSessions', () => {
     for (let i = 0; i < 5; i++) await create(longAgo);
     expect(await sweepExpiredCheckoutSessions(database, { now, batch: 3 })).toBe(3);
     expect(await sweepExpiredCheckoutSessions(database, { now, batch: 3 })).toBe(2);
+  });
+});
+
+describe('the sweep on a large table', () => {
+  it('finds its candidates through its own index, not by reading every session', async () => {
+    // Connections bind prepare() when they open: watch it before the database is opened.
+    let statements: string[] = [];
+    const proto = LibsqlDatabase.prototype as unknown as { prepare: (sql: string) => unknown };
+    const prepare = proto.prepare;
+    proto.prepare = function (this: unknown, sql: string) {
+      statements.push(sql);
+      return prepare.call(this, sql);
+    };
+    let fresh: Database;
+    try {
+      ({ database: fresh } = await freshDatabase());
+      statements = [];
+      await sweepExpiredCheckoutSessions(fresh, { now: Date.now() });
+    } finally {
+      proto.prepare = prepare;
+    }
+    const reads = statements.filter((s) => /^select\b/i.test(s) && s.includes('checkout_sessions'));
+    expect(reads).toHaveLength(1);
+    const plan = (await fresh.$client.execute(`EXPLAIN QUERY PLAN ${reads[0]}`)).rows.map((r) => String(r.detail)).join('\n');
+    expect(plan).toMatch(/SEARCH checkout_sessions USING INDEX checkout_sessions_sweep_idx \(expires_at<\?\)/);
+    expect(plan).not.toMatch(/SCAN checkout_sessions/);
+    fresh.$client.close();
   });
 });

@@ -70,6 +70,11 @@ await call('newsletter signup', 'POST', '/newsletter/subscriptions', 'newsletter
 await call('checkout session', 'POST', '/commerce/checkout-sessions', 'commerce/checkout-sessions', {}, {
   lines: variants.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })),
 });
+// What about one checkout creation in a hundred also runs, after its answer.
+current = 'checkout sweep';
+const { sweepExpiredCheckoutSessions } = await import('@/lib/commerce/checkout');
+const { db: appDatabase } = await import('@/lib/db');
+await sweepExpiredCheckoutSessions(appDatabase(), { now: Date.now() });
 proto.prepare = prepare;
 
 const db = new Database(fixture.url.slice('file:'.length));

@@ -1,0 +1,1 @@
+CREATE INDEX `checkout_sessions_sweep_idx` ON `checkout_sessions` (`expires_at`) WHERE status IN ('open', 'expired') AND (payment IS NULL OR payment = 'null');
