@@ -1,5 +1,5 @@
 // npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import]
-//                 [--skip-lighthouse] [--products=10000] [--profile=<dir>] [--server-node-options="--max-old-space-size=256"]
+//                 [--skip-lighthouse] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
 //
 // Seeds fresh 10k- and 1k-product databases, builds and starts the production server and the
 // reference (a bare Next app in its own process, scripts/bench/reference-app), and measures
@@ -7,7 +7,7 @@
 // catalog after a short, fixed warm-up. Prints the table with the targets, the cold-to-warm
 // curve of product reads, the 1k→10k growth, and last one JSON line ({"bench": {...}}).
 // Every server it starts is stopped on exit.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,10 @@ import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type Scenar
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
 const PORTS = { big: 3601, small: 3602, reference: 3603, renderer: 3604 } as const;
+/** The V8 options `npm start` runs the server with (package.json), so the bench measures what shops run. */
+const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//.exec(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+)![1]!.trim();
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -33,9 +37,8 @@ const { values: flags } = parseArgs({
     'skip-lighthouse': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
-    // The heap cap we recommend for production (docs/operating.md): without it V8 on a
-    // machine with plenty of RAM keeps ~300 MB of garbage around under load.
-    'server-node-options': { type: 'string', default: '--max-old-space-size=256' },
+    // What `npm start` uses: a heap cap, and how V8 sizes the heap under it (docs/operating.md).
+    'server-node-options': { type: 'string', default: START_NODE_OPTIONS },
   },
 });
 /** The fixed warm-up before each scenario (its reference gets 1 s): the same for every read. */
