@@ -70,7 +70,7 @@ await call('newsletter signup', 'POST', '/newsletter/subscriptions', 'newsletter
 await call('checkout session', 'POST', '/commerce/checkout-sessions', 'commerce/checkout-sessions', {}, {
   lines: variants.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })),
 });
-// What about one checkout creation in a hundred also runs, after its answer.
+// What one checkout creation in a hundred also runs after its answer: the sweep.
 current = 'checkout sweep';
 const { sweepExpiredCheckoutSessions } = await import('@/lib/commerce/checkout');
 const { db: appDatabase } = await import('@/lib/db');
