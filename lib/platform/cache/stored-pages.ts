@@ -34,7 +34,9 @@ const gzipAsync = promisify(gzip);
  */
 export async function storedPage(database: Database, address: PageAddress, catalogVersion: number): Promise<StoredPage | null> {
   const args = [address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD, catalogVersion];
-  const row = await reads.run(database, (reader) => reader.get('page', ...args) as [Uint8Array, string] | undefined);
+  // null: no page kept; undefined: this database has no prepared reads, so ask it plainly.
+  const row = await reads.run(database, (reader) => (reader.get('page', ...args) as [Uint8Array, string] | undefined) ?? null);
+  if (row === null) return null;
   if (row !== undefined) return { gzipped: Buffer.from(row[0].buffer, row[0].byteOffset, row[0].byteLength), policy: row[1] };
   const found = await database.$client.execute({ sql: FIND_SQL, args });
   const first = found.rows[0];
