@@ -20,10 +20,11 @@ describe('query plans', () => {
       .split('\n')
       .map((line, i, lines) => (line.includes('!! ') ? `${lines.slice(0, i).findLast((l) => l.startsWith('['))?.slice(0, 160)}\n${line}` : null))
       .filter(Boolean);
-    expect(flagged, result.stderr).toEqual([]);
-    expect(result.stdout).toMatch(/\n\d+ statements; no full table scans\n/);
+    const how = `exit status ${result.status}, signal ${result.signal}\n${result.stderr}`;
+    expect(flagged, how).toEqual([]);
+    expect(result.stdout, how).toMatch(/\n\d+ statements; no full table scans\n/);
     // The sweep is among the statements planned, through its own index.
-    expect(result.stdout).toMatch(/\[checkout sweep\][^\n]*\n\s+SEARCH checkout_sessions USING INDEX checkout_sessions_sweep_idx/);
-    expect(result.status).toBe(0);
+    expect(result.stdout, how).toMatch(/\[checkout sweep\][^\n]*\n\s+SEARCH checkout_sessions USING INDEX checkout_sessions_sweep_idx/);
+    expect(result.status, how).toBe(0);
   });
 });

@@ -79,6 +79,7 @@ proto.prepare = prepare;
 
 const db = new Database(fixture.url.slice('file:'.length));
 let scans = 0;
+const out: string[] = [];
 for (const [sql, label] of seen) {
   if (!/^\s*(select|insert|update|delete|with)\b/i.test(sql) || /^\s*select 1\b/i.test(sql)) continue;
   let plan: string[];
@@ -95,8 +96,8 @@ for (const [sql, label] of seen) {
   const walk = (line: string) => walks.some((alias) => line.startsWith(`SCAN ${alias} VIRTUAL TABLE`));
   const full = plan.filter((line) => /^SCAN /.test(line) && !walk(line) && !/CONSTANT ROW|USING (COVERING )?INDEX|^SCAN json_each VIRTUAL TABLE|^SCAN product_search_\w+ VIRTUAL TABLE INDEX ([1-9]\d*:|0:\S)/.test(line));
   scans += full.length;
-  console.log(`\n[${label}] ${sql.replace(/\s+/g, ' ').slice(0, 220)}`);
-  for (const line of plan) console.log(`    ${full.includes(line) ? '!! ' : ''}${line}`);
+  out.push(`\n[${label}] ${sql.replace(/\s+/g, ' ').slice(0, 220)}`);
+  for (const line of plan) out.push(`    ${full.includes(line) ? '!! ' : ''}${line}`);
 }
 /** The aliases of json_each(…) and json_tree(…) in a statement; their arguments may nest parentheses. */
 function jsonWalkAliases(sql: string): string[] {
@@ -111,5 +112,7 @@ function jsonWalkAliases(sql: string): string[] {
   return aliases;
 }
 
-console.log(`\n${seen.size} statements; ${scans === 0 ? 'no full table scans' : `${scans} FULL TABLE SCAN(S)`}`);
-process.exit(scans === 0 ? 0 : 1);
+out.push(`\n${seen.size} statements; ${scans === 0 ? 'no full table scans' : `${scans} FULL TABLE SCAN(S)`}`);
+// The app's connections keep the process alive, so it exits by hand, but only once the
+// report has been written: into a pipe, process.exit() may cut it off halfway.
+process.stdout.write(`${out.join('\n')}\n`, () => process.exit(scans === 0 ? 0 : 1));
