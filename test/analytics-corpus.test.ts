@@ -1,8 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from '@/db/seed/catalog-demo';
 import { OUTLET_PRODUCTS } from '@/db/seed/catalog-outlet';
-import { newId } from '@/lib/platform/ids';
 import { findPersonalData } from '@/lib/commerce/analytics';
 import { AnalyticsEvent } from '@/lib/contract/analytics';
 
@@ -90,6 +89,17 @@ function rng(seed: number) {
 function ordinaryCorpus(): string[] {
   const random = rng(19);
   const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(random() * 256)));
+  // Shaped like lib/platform/ids and crypto.randomUUID, from the seeded generator.
+  const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const newId = (prefix: string) => `${prefix}_${Array.from({ length: 22 }, () => pick([...BASE62])).join('')}`;
+  const randomUUID = () => {
+    const b = bytes(16);
+    b[6] = (b[6]! & 0x0f) | 0x40;
+    b[8] = (b[8]! & 0x3f) | 0x80;
+    const hex = b.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
   const handles = [...DEMO_PRODUCTS, ...OUTLET_PRODUCTS].map((p) => p.handle);
   const collections = DEMO_COLLECTIONS.map((c) => c.handle);
   const out: string[] = [];
@@ -104,8 +114,8 @@ function ordinaryCorpus(): string[] {
   for (const handle of collections) {
     out.push(`/collections/${handle}`, `/collections/${handle}?cursor=${b64url(`handle:${pick(handles)}`)}`, handle);
   }
-  for (let page = 1; page <= 12; page++) out.push(`/products?page=${page}&limit=24`, `/products?cursor=${randomBytes(12).toString('base64url')}`);
-  out.push('/', '/cart', '/cart?problem=insufficient_stock&lines=var_a,var_b', '/checkout', `/checkout/cs_${randomBytes(16).toString('base64url').replace(/[-_]/g, 'x')}`);
+  for (let page = 1; page <= 12; page++) out.push(`/products?page=${page}&limit=24`, `/products?cursor=${bytes(12).toString('base64url')}`);
+  out.push('/', '/cart', '/cart?problem=insufficient_stock&lines=var_a,var_b', '/checkout', `/checkout/cs_${bytes(16).toString('base64url').replace(/[-_]/g, 'x')}`);
 
   // UTM and click-tracking parameters, as ad platforms and newsletters write them.
   const sources = ['newsletter', 'google', 'facebook', 'instagram', 'tiktok', 'bing', 'pinterest', 'klaviyo', 'mailchimp', 'partner-blog', 'ig', 'fb'];
@@ -121,9 +131,11 @@ function ordinaryCorpus(): string[] {
     const params = new URLSearchParams({ utm_source: pick(sources), utm_medium: pick(media), utm_campaign: pick(campaigns) });
     if (random() < 0.5) params.set('utm_content', pick(contents));
     if (random() < 0.3) params.set('utm_term', pick(terms));
-    if (random() < 0.2) params.set('gclid', `Cj0KCQiA${randomBytes(40).toString('base64url')}`);
-    if (random() < 0.2) params.set('fbclid', `IwAR${randomBytes(44).toString('base64url')}`);
-    if (random() < 0.1) params.set('mc_eid', randomBytes(5).toString('hex'));
+    if (random() < 0.2) params.set('gclid', `Cj0KCQiA${bytes(40).toString('base64url')}`);
+    if (random() < 0.2) params.set('fbclid', `IwAR${bytes(44).toString('base64url')}`);
+    if (random() < 0.1) params.set('mc_cid', bytes(5).toString('hex'));
+    if (random() < 0.1) params.set('mc_eid', bytes(5).toString('hex'));
+    if (random() < 0.1) params.set('yclid', String(BigInt(`0x${bytes(8).toString('hex')}`) % 10n ** 19n));
     if (random() < 0.1) params.set('_ga', `2.${Math.floor(random() * 1e9)}.${Math.floor(random() * 1e9)}.1732183200`);
     out.push(`/products/${handle}?${params}`);
     out.push(params.get('utm_campaign')!);
@@ -170,5 +182,35 @@ describe('the personal-data screen lets ordinary shop data through', () => {
     const started = performance.now();
     for (const text of corpus) findPersonalData(text);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('click ids that mail and ad platforms append to links', () => {
+  const link = (params: string) => `/products/trail-steel-bottle?utm_source=newsletter&utm_medium=email&${params}`;
+
+  it('pass in their platform\'s shape, even when the digits read as a phone or card number', () => {
+    for (const params of ['mc_eid=0359620517', 'mc_cid=0701234567&mc_eid=0812345678', 'yclid=2789469163437236223']) {
+      expect(findPersonalData(link(params)), params).toBeNull();
+    }
+    // The same digits under any other name, or alone, are still numbers.
+    expect(findPersonalData(link('ref=0359620517'))).toBe('phone');
+    expect(findPersonalData('0359620517')).toBe('phone');
+    expect(findPersonalData(link('id=2789469163437236223'))).toBe('card');
+  });
+
+  it('do not hide anything else in the link', () => {
+    expect(findPersonalData(link('mc_eid=0359620517&tel=0701234567'))).toBe('phone');
+    expect(findPersonalData(link('mc_eid=070-1234567'))).toBe('phone'); // not Mailchimp's shape
+    expect(findPersonalData(link('yclid=19850101-1234'))).toBe('national_id');
+    expect(findPersonalData(link(`mc_eid=${encodeURIComponent('jane.doe@example.com')}`))).toBe('email');
+    expect(findPersonalData(link('constructor=0701234567&toString=1'))).toBe('phone');
+  });
+
+  it('pass for 20,000 random ids of each platform', () => {
+    const ids = Array.from({ length: 20_000 }, () => {
+      const hex = randomBytes(13).toString('hex');
+      return `mc_cid=${hex.slice(0, 10)}&mc_eid=${hex.slice(10, 20)}&yclid=${BigInt(`0x${randomBytes(8).toString('hex')}`) % 10n ** 19n}`;
+    });
+    expect(ids.filter((params) => findPersonalData(link(params)) !== null)).toEqual([]);
   });
 });

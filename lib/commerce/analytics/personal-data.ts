@@ -37,9 +37,31 @@ function findIn(text: string): PersonalDataKind | null {
   if (text.includes(':') && hasIpv6(text)) return 'ip_address';
   if (!/\d/.test(text)) return null;
   if (hasIpv4(text)) return 'ip_address';
-  if (hasNationalId(text)) return 'national_id';
-  if (SLASH_PHONE.test(text)) return 'phone';
-  return findNumber(text);
+  const numbers = text.includes('=') ? withoutClickIds(text) : text;
+  if (hasNationalId(numbers)) return 'national_id';
+  if (SLASH_PHONE.test(numbers)) return 'phone';
+  return findNumber(numbers);
+}
+
+/**
+ * Click ids that mail and ad platforms append to links, by parameter name, with the shape
+ * each platform issues. Some are short enough to read as a number: a Mailchimp `mc_eid`
+ * or `mc_cid` is 10 hex digits, and the all-digit ones that start with 0 look like a
+ * phone number; a Yandex `yclid` is up to 20 digits, and some pass Luhn like a card.
+ */
+const CLICK_IDS = new Map<string, RegExp>([
+  ['mc_eid', /^[0-9a-f]{10}$/],
+  ['mc_cid', /^[0-9a-f]{10}$/],
+  ['yclid', /^\d{1,20}$/],
+]);
+const QUERY_PARAM = /(?<=^|[?&;])([A-Za-z_]+)=([^&#;\s]*)/g;
+
+/**
+ * The text with the values of those parameters blanked, when they have their platform's
+ * shape, for the number screens only: an e-mail or IP address in one is still found.
+ */
+function withoutClickIds(text: string): string {
+  return text.replace(QUERY_PARAM, (whole, name: string, value: string) => (CLICK_IDS.get(name)?.test(value) ? `${name}=` : whole));
 }
 
 /**
