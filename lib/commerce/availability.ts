@@ -93,10 +93,11 @@ async function queryAvailability(database: DbOrTx, siteId: string, variantIds: s
   );
 }
 
-export async function readVariantAvailability(database: DbOrTx, site: SiteRef, variantId: string, now = new Date()) {
+/** One variant's coarse status; the route stamps `asOf` on the answer. */
+export async function readVariantAvailability(database: DbOrTx, site: SiteRef, variantId: string) {
   const status = (await readAvailability(database, site, [variantId])).get(variantId);
   if (!status) throw new NotFound('The variant');
-  return { variantId, ...describeAvailability(status), asOf: now.toISOString() };
+  return { variantId, ...describeAvailability(status) };
 }
 
 export type AvailabilityStatuses = {
