@@ -36,9 +36,18 @@ export type MarketQuery = z.infer<typeof MarketQuery>;
 
 export const Cursor = z.string().min(1).max(512).meta({ description: 'Opaque cursor from `page.nextCursor`.' });
 
+/**
+ * A query parameter's decimal digits as a number. Only digits: `Number()` alone would also
+ * take `0x10`, `1e2` and ` 1`, which no client means as a count. Anything else stays a
+ * string and fails the number check (422).
+ */
+export function queryInteger<T extends z.ZodNumber>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value), schema);
+}
+
 export function pageQuery(maxLimit: number) {
   return z.object({
-    limit: z.coerce.number().int().min(1).max(maxLimit).default(24).meta({ description: `1–${maxLimit}, default 24.` }),
+    limit: queryInteger(z.number().int().min(1).max(maxLimit)).default(24).meta({ description: `1–${maxLimit}, default 24.` }),
     cursor: Cursor.optional(),
   });
 }
