@@ -239,6 +239,34 @@ describe('product sort', () => {
     const first = await listProducts(database, s, se, ProductListQuery.parse({ sort: 'newest', limit: '2' }));
     await expect(listProducts(database, s, se, ProductListQuery.parse({ sort: 'price-asc', limit: '2', cursor: first.page.nextCursor! }))).rejects.toThrow(/cursor/);
   });
+
+  it('rejects a cursor whose key means something else here: a price from another market, a title from another language, a score from another search', async () => {
+    const s = await site();
+    const de = await chooseMarket(database, s, { market: 'de' });
+    const enSe = await chooseMarket(database, s, { locale: 'en-SE' });
+    expect(enSe.locale).not.toBe(se.locale);
+    expect(de.market.currency).not.toBe(se.market.currency);
+    const page = (choice: MarketChoice, query: Record<string, string>) => listProducts(database, s, choice, ProductListQuery.parse({ limit: '1', ...query }));
+    const cases: [MarketChoice, Record<string, string>, MarketChoice, Record<string, string>][] = [
+      [se, { sort: 'price-asc' }, de, { sort: 'price-asc' }],
+      [se, { sort: 'price-desc' }, de, { sort: 'price-desc' }],
+      [se, { sort: 'title-asc' }, enSe, { sort: 'title-asc' }],
+      [se, { q: 'mug' }, se, { q: 'wool' }],
+      [se, { q: 'mug' }, enSe, { q: 'mug' }],
+    ];
+    for (const [from, first, to, next] of cases) {
+      const cursor = (await page(from, first)).page.nextCursor!;
+      expect(cursor, JSON.stringify(first)).toBeTruthy();
+      await expect(page(to, { ...next, cursor }), JSON.stringify(next)).rejects.toThrow(/cursor/);
+      // In its own list the same cursor goes on.
+      expect((await page(from, { ...first, cursor })).data.length).toBeGreaterThan(0);
+    }
+    // A key that means the same everywhere stays usable: handle order, and newest.
+    for (const sort of ['relevance', 'newest']) {
+      const cursor = (await page(se, { sort })).page.nextCursor!;
+      expect((await page(de, { sort, cursor })).data.length, sort).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('product filters and facets', () => {

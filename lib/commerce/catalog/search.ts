@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import { products } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
@@ -234,6 +235,26 @@ const invalidCursor = () =>
     errors: [{ pointer: '#/query/cursor', code: 'invalid_cursor', detail: 'Use a nextCursor this list returned.' }],
   });
 
+/**
+ * The list a cursor belongs to. A sort key means something only in its context: a price in
+ * the market's currency, a title in the locale's language, a score for the words searched.
+ * So the kind names that context too, and a cursor from another market, language or search
+ * is refused (422) instead of starting a page that silently skips products.
+ */
+function cursorKind(sort: ProductSort, choice: MarketChoice, q: string | undefined): string {
+  switch (sort) {
+    case 'price-asc':
+    case 'price-desc':
+      return `products:${sort}:${choice.market.id}`;
+    case 'title-asc':
+      return `products:${sort}:${choice.locale}`;
+    case 'relevance':
+      return q === undefined ? `products:${sort}` : `products:${sort}:${choice.locale}:${createHash('sha256').update(q).digest('base64url').slice(0, 12)}`;
+    default:
+      return `products:${sort}`;
+  }
+}
+
 /** The cursor holds the last item's sort key and handle, so a page starts right after it. */
 function readCursor(cursor: string | undefined, kind: string): [Key, string] | undefined {
   const raw = decodeCursor(cursor, kind, 'string');
@@ -266,7 +287,7 @@ export async function sortedPageOfProducts(
   base: SQL[],
 ): Promise<PageOfRows> {
   const sort: ProductSort = request.sort ?? 'relevance';
-  const kind = `products:${sort}`;
+  const kind = cursorKind(sort, choice, request.q);
   const after = readCursor(request.cursor, kind);
   const empty = { rows: [], page: { limit: request.limit, nextCursor: null } };
   const search = request.q === undefined ? null : await parseSearch(database, site, request.q);
