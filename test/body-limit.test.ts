@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/body-limit';
-import { PAGE_BODY_LIMIT, pageBodyRefusal, traceAnswer } from '@/lib/http/server-guard';
+import { PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
 
 /** A body that never ends (as a chunked upload need not), counting what was pulled from it. */
 function endless(headers: Record<string, string> = {}, chunkBytes = 64 * 1024) {
@@ -73,12 +73,20 @@ describe('pageBodyRefusal', () => {
   });
 });
 
-describe('traceAnswer', () => {
-  it('gives API paths the contract’s Allow, as problem+json', async () => {
-    const answer = await traceAnswer('/site/v1/commerce/checkout-sessions/cs_1', undefined);
-    expect(answer.status).toBe(405);
-    expect(answer.headers.allow).toBe('GET, HEAD, PATCH');
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'method_not_allowed', status: 405 });
-    expect((await traceAnswer('/site/v1/commerce/nothing', undefined)).status).toBe(404);
+describe('unservedMethodAnswer', () => {
+  it('gives API paths the contract’s Allow, as problem+json naming the method', async () => {
+    for (const method of ['TRACE', 'PROPFIND', 'PURGE']) {
+      const answer = await unservedMethodAnswer(method, '/site/v1/commerce/checkout-sessions/cs_1', undefined);
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBe('GET, HEAD, PATCH');
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'method_not_allowed', status: 405, detail: `${method} is not served here. Allowed: GET, HEAD, PATCH.` });
+    }
+    expect((await unservedMethodAnswer('LOCK', '/site/v1/commerce/nothing', undefined)).status).toBe(404);
+  });
+
+  it('gives pages a plain page that names the method', async () => {
+    const answer = await unservedMethodAnswer('MKCOL', '/products/fjord-ceramic-mug', undefined);
+    expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/html; charset=utf-8' } });
+    expect(answer.body).toContain('does not answer MKCOL.');
   });
 });

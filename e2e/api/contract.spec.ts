@@ -154,17 +154,21 @@ test.describe('over-long requests are answered with a problem, never a bare stat
 
   test('a request line and headers past 16 KiB is 431 with a problem body', async ({ baseURL }) => {
     const { request: send } = await import('node:http');
-    const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+    const answer = await new Promise<{ status: number; type: string; requestId: unknown; body: string }>((resolve, reject) => {
       const req = send(`${baseURL}/site/v1/site`, { headers: { 'X-Padding': 'x'.repeat(20_000) } }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), requestId: res.headers['x-request-id'], body }));
       });
       req.on('error', reject);
       req.end();
     });
     expect(answer.status).toBe(431);
     expect(answer.type).toContain('application/problem+json');
-    expect(JSON.parse(answer.body).status).toBe(431);
+    const problem = JSON.parse(answer.body);
+    expect(problem).toMatchObject({ status: 431, code: 'request_header_fields_too_large' });
+    // Like every problem: a request id, the same in the body and the header.
+    expect(problem.requestId).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(answer.requestId).toBe(problem.requestId);
   });
 });

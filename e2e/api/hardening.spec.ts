@@ -110,7 +110,7 @@ test.describe('bodies are cut off while they stream in', () => {
 });
 
 test.describe('TRACE and OPTIONS', () => {
-  test('TRACE on an API path: 405 problem+json with the Allow of that path', async () => {
+  test('TRACE, and any method no path serves, on an API path: 405 problem+json with the Allow of that path', async () => {
     const cases: [string, string][] = [
       ['/site', 'GET, HEAD'],
       ['/commerce/products/linen-tote-bag', 'GET, HEAD'],
@@ -118,21 +118,24 @@ test.describe('TRACE and OPTIONS', () => {
       ['/commerce/checkout-sessions/cs_123', 'GET, HEAD, PATCH'],
       ['/openapi.json', 'GET, HEAD'],
     ];
-    for (const [path, allow] of cases) {
-      const res = await raw(`${BASE_URL}${V1}${path}`, 'TRACE', { 'X-Request-Id': 'trace-test-0001' });
-      expect(res.status, path).toBe(405);
-      expect(res.headers['content-type']).toContain('application/problem+json');
-      expect(res.headers.allow, path).toBe(allow);
-      const body = Problem.parse(JSON.parse(res.body));
-      expect(body).toMatchObject({ status: 405, code: 'method_not_allowed', requestId: 'trace-test-0001' });
+    for (const method of ['TRACE', 'PROPFIND', 'PURGE', 'MKCOL']) {
+      for (const [path, allow] of cases) {
+        const res = await raw(`${BASE_URL}${V1}${path}`, method, { 'X-Request-Id': 'trace-test-0001' });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers['content-type']).toContain('application/problem+json');
+        expect(res.headers['x-request-id']).toBe('trace-test-0001');
+        expect(res.headers.allow, path).toBe(allow);
+        const body = Problem.parse(JSON.parse(res.body));
+        expect(body).toMatchObject({ status: 405, code: 'method_not_allowed', requestId: 'trace-test-0001' });
+      }
+      const unknown = await raw(`${BASE_URL}${V1}/nope/not-here`, method);
+      expect(unknown.status).toBe(404);
+      expect(Problem.parse(JSON.parse(unknown.body)).code).toBe('not_found');
     }
-    const unknown = await raw(`${BASE_URL}${V1}/nope/not-here`, 'TRACE');
-    expect(unknown.status).toBe(404);
-    expect(Problem.parse(JSON.parse(unknown.body)).code).toBe('not_found');
   });
 
-  test('TRACE on the shop and the API reference: 405 in their own format, never a 500', async () => {
-    for (const [path, type, allow] of [
+  test('TRACE and PROPFIND on the shop and the API reference: 405 in their own format, never a 500 or an empty 400', async () => {
+    for (const method of ['TRACE', 'PROPFIND']) for (const [path, type, allow] of [
       ['/', 'text/html', 'GET, HEAD, POST'],
       ['/products', 'text/html', 'GET, HEAD, POST'],
       ['/products/linen-tote-bag', 'text/html', 'GET, HEAD, POST'],
@@ -142,8 +145,8 @@ test.describe('TRACE and OPTIONS', () => {
       ['/robots.txt', 'text/html', 'GET, HEAD, POST'],
       ['/shop-api/events', 'application/json', 'GET, HEAD, POST'],
     ]) {
-      const res = await raw(`${BASE_URL}${path}`, 'TRACE');
-      expect(res.status, path).toBe(405);
+      const res = await raw(`${BASE_URL}${path}`, method);
+      expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers['content-type'], path).toContain(type);
       expect(res.headers.allow, path).toBe(allow);
       expect(res.body).not.toMatch(/TypeError|at .*\.js:\d+/);

@@ -50,15 +50,14 @@ const BuyerHeaders = z.object({
   'Site-Buyer-IP': z.string().max(45).optional().meta({ description: 'The shopper\'s IP address, for per-shopper write limits only; never stored.' }),
 });
 
-const ALWAYS: ProblemCode[] = ['unauthorized', 'rate_limited', 'internal_error', 'service_unavailable'];
+// uri_too_long: the server refuses any request target past its limit before routing it (lib/http/server-guard.ts).
+const ALWAYS: ProblemCode[] = ['unauthorized', 'uri_too_long', 'rate_limited', 'internal_error', 'service_unavailable'];
 
 /** The codes an operation can answer: its own, and those every operation of its kind can. */
 export function problemCodesOf(operation: Operation): ProblemCode[] {
   const codes = new Set<ProblemCode>([...ALWAYS, ...operation.errors]);
   if (operation.scope === 'extended') codes.add('insufficient_scope');
   if (operation.params || operation.query) codes.add('validation_failed');
-  // a request target past the server's limit (lib/http/server-guard.ts)
-  if (operation.query) codes.add('uri_too_long');
   if (operation.body) ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
   if (operation.method === 'post') ['idempotency_key_reused', 'idempotency_key_in_use', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
   return [...codes];

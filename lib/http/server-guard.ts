@@ -18,8 +18,9 @@ import { availableParallelism } from 'node:os';
  * - Every request gets the socket's address in PEER_HEADER (stamped with a per-process
  *   secret, replacing any header of that name the client sent), because Next gives route
  *   code no way to the socket (lib/shopper-address.ts).
- * - TRACE (and TRACK) answer 405 on every path. That constructor throws for TRACE, so Next
- *   answered a bare 500 and logged a stack, in the proxy and in every route handler.
+ * - A method no path serves (TRACE, and the WebDAV and other methods Node parses: PROPFIND,
+ *   PURGE, LOCK…) answers 405 on every path. That constructor throws for TRACE, so Next
+ *   answered a bare 500 and logged a stack; for the others it answered an empty 400.
  * - A body sent to a page (a server action, or a form posted to it) must say its length
  *   (411 if not) and be at most PAGE_BODY_LIMIT (413 if not). Next counts an action's body
  *   as it streams in, but past its limit it answers 500 and still drains the whole upload.
@@ -40,8 +41,8 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       req.headers[PEER_HEADER] = peerHeaderValue(stamp, req.socket?.remoteAddress, req.headers['x-forwarded-for'] !== undefined);
-      if (req.method === 'TRACE' || req.method === 'TRACK') {
-        void answerTrace(req, res);
+      if (!SERVED_METHODS.has(req.method ?? '')) {
+        void answerUnserved(req, res);
         return true;
       }
       const reading = req.method === 'GET' || req.method === 'HEAD';
@@ -89,12 +90,14 @@ function longUrlRefusal(req: IncomingMessage): Answer | null {
   return longUrlRefusalFor(req.url ?? '', typeof header === 'string' ? header : undefined);
 }
 
+/** The headers were never parsed, so the request id is a new one. */
 function headersTooLarge(): Answer {
+  const requestId = requestIdFrom(undefined);
   const body = JSON.stringify({
     type: `${PROBLEM_TYPE_BASE}request-header-fields-too-large`, title: 'Request header fields too large', status: 431,
-    code: 'request_header_fields_too_large', detail: 'The request line and headers may be at most 16 KiB together.',
+    code: 'request_header_fields_too_large', requestId, detail: 'The request line and headers may be at most 16 KiB together.',
   });
-  return { status: 431, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' }, body };
+  return { status: 431, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId }, body };
 }
 
 /** An answer written straight to a socket the HTTP parser has given up on. */
@@ -122,15 +125,18 @@ const API_PATHS: { pattern: RegExp; allow: string }[] = (() => {
   return out;
 })();
 
-/** Exported for the tests: the answer to a TRACE of `path` (headers and body). */
-export async function traceAnswer(path: string, requestIdHeader: string | undefined): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+/** The methods some path of the service answers; every other one is refused here. */
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** Exported for the tests: the answer to `method` (one no path serves) on `path`, headers and body. */
+export async function unservedMethodAnswer(method: string, path: string, requestIdHeader: string | undefined): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   if (path === '/site/v1' || path.startsWith('/site/v1/')) {
     const requestId = requestIdFor(new Request('http://localhost/', { headers: requestIdHeader ? { 'x-request-id': requestIdHeader } : {} }));
     const known = API_PATHS.find((p) => p.pattern.test(path));
     const response = known
       ? problemResponse({
           code: 'method_not_allowed',
-          detail: `TRACE is not served here. Allowed: ${known.allow}.`,
+          detail: `${method} is not served here. Allowed: ${known.allow}.`,
           requestId,
           headers: { Allow: known.allow, 'X-Request-Id': requestId },
         })
@@ -147,7 +153,7 @@ export async function traceAnswer(path: string, requestIdHeader: string | undefi
   return {
     status: 405,
     headers: { ...headers, Allow: allow, 'Content-Type': 'text/html; charset=utf-8' },
-    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>405 Method not allowed</title></head><body><h1>Method not allowed</h1><p>This address does not answer TRACE.</p></body></html>',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>405 Method not allowed</title></head><body><h1>Method not allowed</h1><p>This address does not answer ${method}.</p></body></html>`,
   };
 }
 
@@ -194,10 +200,10 @@ function pathOf(req: IncomingMessage): string {
   }
 }
 
-async function answerTrace(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answerUnserved(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = pathOf(req);
   const header = req.headers['x-request-id'];
-  const answer = await traceAnswer(path, typeof header === 'string' ? header : undefined).catch(() => null);
+  const answer = await unservedMethodAnswer(req.method ?? 'TRACE', path, typeof header === 'string' ? header : undefined).catch(() => null);
   refuse(req, res, answer ?? { status: 500, headers: {}, body: '' });
 }
 
