@@ -179,7 +179,7 @@ async function insertSite(tx: Transaction, { def, site, rows }: BuiltSite, check
     taxInclusive: m.taxInclusive, taxRateBp: m.taxRateBp, position: i + 1,
   })));
   n += await insertChunked(tx, schema.marketCountries, def.markets.flatMap((m) =>
-    m.countries.map((country, i) => ({ siteId: site.id, country, marketId: m.id, position: i + 1 }))));
+    m.countries.map((country, i) => ({ siteId: site.id, country, marketId: m.id, position: i + 1, taxRateBp: m.countryTaxRateBp?.[country] ?? null }))));
   n += await insertChunked(tx, schema.marketLocales, def.markets.flatMap((m) =>
     m.locales.map((locale, i) => ({ siteId: site.id, marketId: m.id, locale, position: i + 1 }))));
   n += await insertChunked(tx, schema.marketTranslations, def.markets.flatMap((m) =>

@@ -83,6 +83,28 @@ describe('change country', () => {
     expect((await changeCheckoutCountry(database, demo.site, en.id, 'US')).session).toMatchObject({ locale: 'en-US', currency: 'USD', tax: 0 });
   });
 
+  it('taxes at the rate of the country it ships to, when its market spans countries with different rates', async () => {
+    // Market "de" includes VAT: Germany's 19%, and Austria's own 20%.
+    const mug = await variant('fjord-ceramic-mug', 'White');
+    const inclusive = (total: number, bp: number) => Math.round((total * bp) / (10_000 + bp));
+    let session = await open([{ variantId: mug, quantity: 3 }], 'de');
+    const total = 3 * (await price(mug, 'de'));
+    expect(session).toMatchObject({ total, tax: inclusive(total, 1900) });
+    // An Austrian shipping address: the same prices, Austria's VAT inside them.
+    session = await updateCheckoutSession(database, demo.site, session.id, { shippingAddress: addressIn('AT', '1010', 'Wien') }, {});
+    expect(session).toMatchObject({ total, tax: inclusive(total, 2000) });
+    expect(inclusive(total, 2000)).not.toBe(inclusive(total, 1900));
+    // With home delivery chosen, shipping is taxed at that rate too, and stays chosen across the move back.
+    const listed = await deliveryOptions(database, demo.site, session.id, { select: 'ship_de_standard' });
+    const withShipping = listed.session!;
+    expect(withShipping.tax).toBe(inclusive(withShipping.total, 2000));
+    session = await updateCheckoutSession(database, demo.site, session.id, { shippingAddress: addressIn('DE', '10115', 'Berlin') }, {});
+    expect(session).toMatchObject({ deliveryOption: { id: 'ship_de_standard' }, total: withShipping.total, tax: inclusive(withShipping.total, 1900) });
+    // change-country to Austria without an address: Austria's rate as well.
+    const { session: moved } = await changeCheckoutCountry(database, demo.site, session.id, 'AT');
+    expect(moved.tax).toBe(inclusive(moved.total, 2000));
+  });
+
   it('refuses a country no market serves', async () => {
     const session = await open([{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }]);
     const error = await failure(changeCheckoutCountry(database, demo.site, session.id, 'FR'));

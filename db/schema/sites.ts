@@ -61,6 +61,8 @@ export const marketCountries = sqliteTable('market_countries', {
   country: text().notNull(),
   marketId: text().notNull(),
   position: integer().notNull(),
+  /** The country's own tax rate in basis points, where it differs from its market's (null: the market's). */
+  taxRateBp: integer(),
 }, (t) => [
   // a country is served by at most one market of a Site (change-country looks it up)
   primaryKey({ columns: [t.siteId, t.country] }),

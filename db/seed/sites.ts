@@ -12,6 +12,8 @@ export type MarketDef = {
   defaultLocale: string;
   taxInclusive: boolean;
   taxRateBp: number;
+  /** Countries whose tax rate is not the market's (basis points). */
+  countryTaxRateBp?: Record<string, number>;
 };
 
 export type FlowDef = { handle: string; channel: 'email' | 'sms'; enabled: boolean; isDefault: boolean };
@@ -31,7 +33,8 @@ const SE: MarketDef = {
 };
 const DE: MarketDef = {
   id: 'de', name: 'Germany & Austria', names: { en: 'Germany & Austria', sv: 'Tyskland och Österrike', de: 'Deutschland & Österreich' }, currency: 'EUR', countries: ['DE', 'AT'], locales: ['de-DE', 'en-DE'],
-  defaultLocale: 'de-DE', taxInclusive: true, taxRateBp: 1900,
+  // Prices include VAT; Austria's standard rate is 20%, Germany's 19%.
+  defaultLocale: 'de-DE', taxInclusive: true, taxRateBp: 1900, countryTaxRateBp: { AT: 2000 },
 };
 const US: MarketDef = {
   id: 'us', name: 'United States', names: { en: 'United States', sv: 'USA', de: 'Vereinigte Staaten' }, currency: 'USD', countries: ['US'], locales: ['en-US'],

@@ -143,12 +143,21 @@ test.describe('pagination', () => {
     expect(second.products.map((p) => p.handle)).toEqual(whole.products.slice(2, 4).map((p) => p.handle));
   });
 
-  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'cursor=garbage', "cursor=' OR 1=1--"]) {
+  // Only decimal digits are a count: `Number()` would also read hex, exponents and spaces.
+  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'limit=0x10', 'limit=1e2', 'limit=%201', 'limit=', 'limit=-1', 'cursor=garbage', "cursor=' OR 1=1--"]) {
     test(`rejects ${q} as validation_failed`, async ({ request }) => {
       const body = await expectProblem(await get(request, `/commerce/products?${q}`), 422, 'validation_failed');
       expect(body.errors?.[0]?.pointer).toMatch(/^#\/query\/(limit|cursor)$/);
     });
   }
+
+  test('a limit in plain digits is taken as written', async ({ request }) => {
+    for (const [q, limit] of [['limit=7', 7], ['limit=007', 7], ['', 24]] as const) {
+      const res = await get(request, `/commerce/products?${q}`);
+      expect(res.status(), q).toBe(200);
+      expect((await res.json()).page.limit, q).toBe(limit);
+    }
+  });
 
   test('the catalog allows up to 250 a page, not 251', async ({ request }) => {
     expect((await get(request, '/commerce/catalog?limit=250')).status()).toBe(200);
@@ -176,25 +185,28 @@ test.describe('availability', () => {
     expect(batch.notFound).toEqual(['var_nope']);
   });
 
-  test('a batch asked again: a fresh asOf every time, one weak ETag while stock stands still, 304 for it', async ({ request }) => {
-    const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
-    const path = `/commerce/availability?variantIds=${mug.variants.map((v) => v.id).join(',')}`;
-    // Other tests change stock in parallel: a catalog change between the two calls is a new ETag, so try again.
-    await expect(async () => {
-      const first = await get(request, path);
-      const etag = first.headers()['etag']!;
-      expect(etag).toMatch(/^W\/"[^"]+"$/);
-      await new Promise((r) => setTimeout(r, 20));
-      const second = await get(request, path);
-      expect(second.headers()['etag']).toBe(etag);
-      const [a, b] = [AvailabilityBatch.parse(await first.json()), AvailabilityBatch.parse(await second.json())];
-      expect(b.data).toEqual(a.data);
-      expect(Date.parse(b.asOf)).toBeGreaterThan(Date.parse(a.asOf));
-      expect(Math.abs(Date.now() - Date.parse(b.asOf))).toBeLessThan(60_000);
-      const revalidated = await get(request, path, undefined, { 'If-None-Match': etag });
-      expect(revalidated.status()).toBe(304);
-    }).toPass({ timeout: 20_000 });
-  });
+  for (const kind of ['batch', 'single'] as const) {
+    test(`${kind} availability asked again: a fresh asOf every time, one weak ETag while stock stands still, 304 for it`, async ({ request }) => {
+      const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
+      const path = kind === 'batch' ? `/commerce/availability?variantIds=${mug.variants.map((v) => v.id).join(',')}` : `/commerce/availability/${mug.variants[0]!.id}`;
+      const schema = kind === 'batch' ? AvailabilityBatch : Availability;
+      // Other tests change stock in parallel (a new ETag), and two answers in the same
+      // millisecond share an asOf: either way, ask again.
+      await expect(async () => {
+        const first = await get(request, path);
+        const etag = first.headers()['etag']!;
+        expect(etag).toMatch(/^W\/"[^"]+"$/);
+        const second = await get(request, path);
+        expect(second.headers()['etag']).toBe(etag);
+        const [a, b] = [schema.parse(await first.json()), schema.parse(await second.json())];
+        expect({ ...b, asOf: '' }).toEqual({ ...a, asOf: '' });
+        expect(Date.parse(b.asOf)).toBeGreaterThan(Date.parse(a.asOf));
+        expect(Math.abs(Date.now() - Date.parse(b.asOf))).toBeLessThan(60_000);
+        const revalidated = await get(request, path, undefined, { 'If-None-Match': etag });
+        expect(revalidated.status()).toBe(304);
+      }).toPass({ timeout: 20_000 });
+    });
+  }
 
   test('answers too_many_variant_ids past 100 distinct ids, and 422 for none', async ({ request }) => {
     const ids = Array.from({ length: 101 }, (_, i) => `var_x${i}`);
@@ -338,6 +350,25 @@ test.describe('the description', () => {
     expect(codesOf('/site/v1/commerce/products/{handle}', '404')).toEqual(['not_found']);
     expect(codesOf('/site/v1/commerce/availability', '422')).toEqual(expect.arrayContaining(['validation_failed', 'too_many_variant_ids']));
     expect(codesOf('/site/v1/commerce/availability', '422')).not.toContain('consent_required');
+  });
+
+  test('openapi.json answers like every API path: a request id, an ETag and 304, 405 for other methods', async ({ request }) => {
+    const first = await request.get(`${V1}/openapi.json`, { headers: { 'X-Request-Id': 'openapi-test-01' } });
+    expect(first.headers()['x-request-id']).toBe('openapi-test-01');
+    const etag = first.headers().etag;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await request.get(`${V1}/openapi.json`, { headers: { 'If-None-Match': etag! } });
+    expect(again.status()).toBe(304);
+    for (const method of ['DELETE', 'PUT', 'POST', 'PATCH']) {
+      const res = await request.fetch(`${V1}/openapi.json`, { method, data: method === 'DELETE' ? undefined : '{}' });
+      expect(res.status(), method).toBe(405);
+      expect(res.headers().allow).toBe('GET, HEAD');
+      expect(res.headers()['content-type']).toContain('application/problem+json');
+      expect((await res.json()).code).toBe('method_not_allowed');
+    }
+    const options = await request.fetch(`${V1}/openapi.json`, { method: 'OPTIONS' });
+    expect(options.status()).toBe(204);
+    expect(options.headers().allow).toBe('GET, HEAD, OPTIONS');
   });
 
   test('/docs renders the reference', async ({ request }) => {

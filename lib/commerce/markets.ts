@@ -6,8 +6,12 @@ import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { cacheable, versionKey } from '@/lib/platform/cache/memo';
 import { DomainError } from '@/lib/platform/errors';
 
-/** `name` is the stored one; `names` the market's name per locale (see marketName). */
-export type MarketInfo = Market & { taxRateBp: number; names: Record<string, string> };
+/**
+ * `name` is the stored one; `names` the market's name per locale (see marketName).
+ * `taxRateBp` is the market's tax rate, `countryTaxRateBp` the rates of its countries that
+ * have their own (see taxRateIn).
+ */
+export type MarketInfo = Market & { taxRateBp: number; countryTaxRateBp: Record<string, number>; names: Record<string, string> };
 export type MarketChoice = { market: MarketInfo; locale: string; markets: MarketInfo[] };
 
 /**
@@ -52,6 +56,9 @@ async function queryMarkets(database: DbOrTx, siteId: string): Promise<MarketInf
     defaultLocale: m.defaultLocale,
     taxInclusive: m.taxInclusive,
     taxRateBp: m.taxRateBp,
+    countryTaxRateBp: Object.fromEntries(
+      countries.filter((c) => c.marketId === m.id && c.taxRateBp !== null).map((c) => [c.country, c.taxRateBp!]),
+    ),
     names: Object.fromEntries(names.filter((n) => n.marketId === m.id).map((n) => [n.locale, n.name])),
   }));
 }

@@ -73,7 +73,7 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
       deliveryOption: null,
       shippingAddress: before.shippingAddress?.country === country ? before.shippingAddress : null,
       billingAddress: before.billingAddress && market.countries.includes(before.billingAddress.country) ? before.billingAddress : null,
-      ...totalsFor(lines, null, market),
+      ...totalsFor(lines, null, market, country),
     };
     return { changes, lines, result: { previousTotal: toMoney(before.total, before.currency), warnings } };
   });

@@ -139,7 +139,7 @@ export async function deliveryOptions(
       const option = await resolveOption(tx, await ratesOf(tx, site, before.marketId), sessionCountry(before, beforeMarket), selected);
       if (!option) throw unknownOption(selected);
       const stored = storedOption(option);
-      return { changes: { deliveryOption: stored, ...totalsFor(before.lines, stored, beforeMarket) }, result: null };
+      return { changes: { deliveryOption: stored, ...totalsFor(before.lines, stored, beforeMarket, sessionCountry(before, beforeMarket)) }, result: null };
     }));
   }
 

@@ -37,7 +37,7 @@ export async function planCheckoutSession(
   const now = options.now ?? Date.now();
   const { market, locale } = await chooseMarket(database, site, input, 'body');
   const lines = await priceRequestedLines(database, site, market, locale, input);
-  const totals = totalsFor(lines, null, market);
+  const totals = totalsFor(lines, null, market, sessionCountry({ country: null, shippingAddress: null }, market));
   const row = {
     id: newId('cs'),
     siteId: site.id,
@@ -107,8 +107,11 @@ export async function updateCheckoutSession(
     if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress as StoredAddress | null;
     if (input.billingAddress !== undefined) changes.billingAddress = input.billingAddress as StoredAddress | null;
     const after = { country: before.country, shippingAddress: changes.shippingAddress === undefined ? before.shippingAddress : changes.shippingAddress };
-    if (before.deliveryOption?.kind === 'pickup' && sessionCountry(after, market) !== sessionCountry(before, market)) {
-      Object.assign(changes, { deliveryOption: null }, totalsFor(before.lines, null, market));
+    const country = sessionCountry(after, market);
+    if (country !== sessionCountry(before, market)) {
+      // Another country: its tax rate, and a pickup point of the old one no longer serves.
+      const delivery = before.deliveryOption?.kind === 'pickup' ? null : before.deliveryOption;
+      Object.assign(changes, delivery === before.deliveryOption ? {} : { deliveryOption: null }, totalsFor(before.lines, delivery, market, country));
     }
     return { changes, result: null };
   });

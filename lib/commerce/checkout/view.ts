@@ -7,9 +7,13 @@ import type { LineRow, LoadedSession, SessionChanges } from './store';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The totals columns for these lines and delivery option in a market. */
-export function totalsFor(lines: readonly LineRow[], delivery: StoredDeliveryOption | null, market: MarketInfo): SessionChanges {
-  const totals = computeTotals(lines.map((l) => l.total), delivery ? delivery.amount : null, market);
+/**
+ * The totals columns for these lines and delivery option, taxed at the rate of the country
+ * the session ships to (its market's, unless that country has its own).
+ */
+export function totalsFor(lines: readonly LineRow[], delivery: StoredDeliveryOption | null, market: MarketInfo, country: string): SessionChanges {
+  const rule = { taxInclusive: market.taxInclusive, taxRateBp: market.countryTaxRateBp[country] ?? market.taxRateBp };
+  const totals = computeTotals(lines.map((l) => l.total), delivery ? delivery.amount : null, rule);
   return { subtotal: totals.subtotal, shipping: totals.shipping, tax: totals.tax, total: totals.total };
 }
 
