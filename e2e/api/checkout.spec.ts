@@ -160,6 +160,16 @@ test.describe(`POST ${PATH}`, () => {
     await expectProblem(broken, 400, 'invalid_json');
     const form = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: Buffer.from('{"lines":[]}'), failOnStatusCode: false });
     await expectProblem(form, 415, 'unsupported_media_type');
+    // JSON is UTF-8: a body declared in another charset is not read as if it were.
+    for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"']) {
+      const declared = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': type }), data: Buffer.from('{"lines":[]}'), failOnStatusCode: false });
+      await expectProblem(declared, 415, 'unsupported_media_type');
+    }
+    // …while UTF-8 said any way, and a +json type, are JSON.
+    for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf8"', 'application/merge-patch+json']) {
+      const fine = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': type }), data: Buffer.from('{"lines":[]}'), failOnStatusCode: false });
+      await expectProblem(fine, 422, 'validation_failed');
+    }
   });
 
   test('16 concurrent POSTs with one Idempotency-Key create exactly one session', async ({ request }) => {

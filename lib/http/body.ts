@@ -18,9 +18,15 @@ export async function readJsonBody(req: Request): Promise<{ text: string; value:
   }
   if (text === null) throw new DomainError('invalid_json', 'The body is not valid UTF-8 JSON.');
   if (text.trim() === '') return { text: '', value: {} };
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const [rawType = '', ...params] = (req.headers.get('content-type') ?? '').split(';');
+  const type = rawType.trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     throw new DomainError('unsupported_media_type', 'Send the body as application/json.');
+  }
+  // The body is read as UTF-8 (JSON's own encoding); a sender that says otherwise is not understood.
+  const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";\s]*)"?\s*$/i.exec(p)?.[1]).find((c) => c !== undefined);
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new DomainError('unsupported_media_type', `Send JSON as UTF-8, not ${charset.slice(0, 40)}.`);
   }
   try {
     return { text, value: JSON.parse(text) };
