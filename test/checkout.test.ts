@@ -151,6 +151,20 @@ describe('address rules', () => {
     (country, code) => expect(postalCodeProblem(country, code)).not.toBeNull(),
   );
 
+  it('needs a US address\'s state, as its USPS code, and leaves other countries\' regions optional', () => {
+    const us = { firstName: 'Kim', lastName: 'Berg', line1: '350 Fifth Avenue', postalCode: '10118', city: 'New York', country: 'US' };
+    expect(AddressInput.parse({ ...us, region: ' ny ' }).region).toBe('NY');
+    expect(AddressInput.parse({ ...us, region: 'PR' }).region).toBe('PR');
+    for (const region of [undefined, '', 'XX', 'New York']) {
+      const result = AddressInput.safeParse({ ...us, ...(region === undefined ? {} : { region }) });
+      expect(result.success, String(region)).toBe(false);
+      expect(result.error?.issues.map((i) => i.path.join('/')), String(region)).toContain('region');
+    }
+    const se = { ...us, line1: 'Drottninggatan 1', postalCode: '11151', city: 'Stockholm', country: 'SE' };
+    expect(AddressInput.parse(se).region).toBeUndefined();
+    expect(AddressInput.parse({ ...se, region: 'Stockholms län' }).region).toBe('Stockholms län');
+  });
+
   it('reads postal codes as numbers for nearness', () => {
     expect(postalNumber('111 22')).toBe(11122);
     expect(postalNumber('10001-1234')).toBe(10001);

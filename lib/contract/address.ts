@@ -41,6 +41,28 @@ export function normalisePostalCode(country: string, postalCode: string): string
   return ruleFor(country).normalise(postalCode.trim().toUpperCase());
 }
 
+/**
+ * US addresses name their state (USPS codes: the states, DC, the territories and the armed
+ * forces' AA, AE and AP): carriers route by it and sales tax would follow it. Other
+ * countries' regions are optional free text.
+ */
+const US_STATES = new Set(
+  ('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY ' +
+    'DC AS GU MP PR VI AA AE AP').split(' '),
+);
+
+/** Null when the region fits the country, else a message for the shopper. */
+export function regionProblem(country: string, region: string | undefined): string | null {
+  if (country.toUpperCase() !== 'US') return null;
+  if (!region) return 'A US address needs its state (e.g. NY).';
+  return US_STATES.has(region.trim().toUpperCase()) ? null : `Not a US state code (e.g. NY).`;
+}
+
+/** The stored form: a US state as its upper-case code; assumes regionProblem() was null. */
+export function normaliseRegion(country: string, region: string): string {
+  return country.toUpperCase() === 'US' ? region.trim().toUpperCase() : region;
+}
+
 /** Postal code as a number, for "nearest pickup point" (US ZIP+4 uses the five-digit ZIP). */
 export function postalNumber(postalCode: string): number | null {
   const digits = compact(postalCode).split('-')[0]!.replace(/\D/g, '');

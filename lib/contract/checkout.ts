@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Link, Money, Timestamp } from './common';
 import { Email } from './email';
 import { MAX_LINE_QUANTITY, mergeBundles, mergeLines } from './checkout-lines';
-import { normalisePhone, normalisePostalCode, postalCodeProblem, postalCodeRulesText } from './address';
+import { normalisePhone, normalisePostalCode, normaliseRegion, postalCodeProblem, postalCodeRulesText, regionProblem } from './address';
 
 // ——— building blocks ———
 
@@ -51,19 +51,22 @@ export const AddressInput = z
   .superRefine((a, ctx) => {
     const problem = postalCodeProblem(a.country, a.postalCode);
     if (problem) ctx.addIssue({ code: 'custom', path: ['postalCode'], message: problem });
+    const region = regionProblem(a.country, a.region);
+    if (region) ctx.addIssue({ code: 'custom', path: ['region'], message: region });
   })
   .transform(({ line2, region, ...a }) => ({
     ...a,
     postalCode: normalisePostalCode(a.country, a.postalCode),
     ...(line2 ? { line2 } : {}),
-    ...(region ? { region } : {}),
+    ...(region ? { region: normaliseRegion(a.country, region) } : {}),
   }))
   .meta({
     id: 'AddressInput',
     description:
       'Names and city at most 100 characters, address lines at most 200. The country must belong to the session\'s market ' +
       '(else 422 `country_not_in_market`). Postal codes are checked per country: SE `NNN NN` or `NNNNN` (stored as `NNN NN`), ' +
-      'DE five digits, AT four digits, US `NNNNN` or `NNNNN-NNNN`.',
+      'DE five digits, AT four digits, US `NNNNN` or `NNNNN-NNNN`. A US address needs `region`, its state as a USPS code ' +
+      '(`NY`, `CA`, `DC`, `PR`…, stored upper-case); elsewhere `region` is optional.',
   });
 export type AddressInput = z.infer<typeof AddressInput>;
 
