@@ -121,6 +121,20 @@ test.describe('product page and cart', () => {
     await context.close();
   });
 
+  test('without JavaScript, the variant picked is the one added, not the page\'s first', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await useLocale(context);
+    const page = await context.newPage();
+    await page.goto('/products/fjord-ceramic-mug');
+    await page.getByRole('radio', { name: 'Sand' }).check();
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    const cart = page.getByRole('list', { name: 'Your cart' });
+    await expect(cart.getByText('Sand')).toBeVisible();
+    await expect(cart.getByText('White')).toHaveCount(0);
+    await context.close();
+  });
+
   test('the add-to-cart endpoints refuse other sites and anything but a small form', async ({ request }) => {
     const variantId = (await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' limit 1"))[0]!.id;
     const json = { Accept: 'application/json', Origin: process.env.E2E_BASE_URL! };

@@ -112,8 +112,10 @@ function Purchase({ productHandle, options, variants, initialAvailability, t }: 
               const soldOut = !candidate || statusOf(candidate) === 'out_of_stock';
               return (
                 <label key={value} className={soldOut ? 'unavailable' : undefined}>
+                  {/* Part of the add form (by its id), so that without JavaScript the form
+                      posts what was picked and the server finds its variant (cart-commands.ts). */}
                   <input
-                    type="radio" name={`${id}-${option.name}`} value={value}
+                    type="radio" name={`option:${option.name}`} value={value} form={`${id}-add`}
                     checked={selection[option.name] === value} onChange={() => choose(option.name, value)}
                   />
                   <span>{value}{soldOut ? <span className="visually-hidden"> ({t.outOfStock})</span> : null}</span>
@@ -125,7 +127,7 @@ function Purchase({ productHandle, options, variants, initialAvailability, t }: 
       ))}
 
       {variant && purchasable ? (
-        <form action={ADD_ITEM} method="post" onSubmit={addToCart}>
+        <form id={`${id}-add`} action={ADD_ITEM} method="post" onSubmit={addToCart}>
           <input type="hidden" name="variantId" value={variant.id} />
           <input type="hidden" name="productHandle" value={productHandle} />
           <div className="buy-row">

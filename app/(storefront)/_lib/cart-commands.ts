@@ -29,12 +29,39 @@ async function refused(message: (t: Awaited<ReturnType<typeof shop>>['t']) => st
 }
 
 /**
+ * The variant the posted options (`option:<name>` fields, the product page's pickers) name:
+ * what the shopper picked, also when no script kept the form's variantId in step with the
+ * pickers. undefined when the form has none; null when no variant of the product has them.
+ */
+async function variantOfOptions(form: URLSearchParams, productHandle: string | undefined): Promise<string | null | undefined> {
+  const wanted = [...form].filter(([name]) => name.startsWith(OPTION_FIELD)).map(([name, value]) => [name.slice(OPTION_FIELD.length), value] as const);
+  if (wanted.length === 0 || !productHandle) return undefined;
+  try {
+    const product = await fetchProduct(productHandle, await locality());
+    return product.variants.find((v) => wanted.every(([name, value]) => v.options[name] === value))?.id ?? null;
+  } catch (error) {
+    if (isSiteApiError(error, 'not_found')) return null;
+    throw error;
+  }
+}
+
+/** The product page's option pickers post as `option:<option name>` (product-purchase.tsx). */
+const OPTION_FIELD = 'option:';
+
+/**
  * Adds a variant to the cart cookie after asking the API whether it can be bought now;
  * the price is never stored — the checkout prices every line from the catalog.
  */
 export async function addLine(form: URLSearchParams): Promise<CartCommandResult> {
-  const variantId = form.get('variantId') ?? '';
   const productHandle = handleFrom(form);
+  let chosen: string | null | undefined;
+  try {
+    chosen = await variantOfOptions(form, productHandle);
+  } catch {
+    return refused((t) => t.tryAgainLater, productHandle);
+  }
+  if (chosen === null) return refused((t) => t.lineUnavailable, productHandle);
+  const variantId = chosen ?? form.get('variantId') ?? '';
   if (!ID.test(variantId)) return refused((t) => t.tryAgainLater, productHandle);
   const quantity = quantityFrom(form);
   try {
