@@ -168,6 +168,11 @@ test.describe('security headers', () => {
 
   test('pages run in the browser without a single violation', async ({ page, context }) => {
     await useLocale(context);
+    // The browser also says when a header names something it does not know (a Permissions-Policy feature).
+    const headerComplaints: string[] = [];
+    page.on('console', (m) => {
+      if (/Permissions-Policy|Content-Security-Policy header|Unrecognized feature/i.test(m.text())) headerComplaints.push(m.text());
+    });
     // A cached product page, hydrated: its variant picker works in place.
     await openProduct(page, PRODUCT);
     await page.getByRole('radio', { name: 'Sand' }).check();
@@ -185,6 +190,7 @@ test.describe('security headers', () => {
     await expect(page).toHaveURL(`${BASE_URL}/`);
     await page.goto('/docs');
     await expect(page.getByRole('heading', { name: /Site Delivery API/ })).toBeVisible();
+    expect(headerComplaints).toEqual([]);
   });
 
   test('another site cannot show a product page in a frame', async ({ page, cspViolations }) => {

@@ -53,9 +53,10 @@ export async function saveContact(_: ContactState, form: FormData): Promise<Cont
   const id = sessionIdFrom(form);
   const text = (name: string) => String(form.get(name) ?? '').trim();
   const line2 = text('line2');
+  const region = text('region');
   const address = {
     firstName: text('firstName'), lastName: text('lastName'), line1: text('line1'), ...(line2 ? { line2 } : {}),
-    postalCode: text('postalCode'), city: text('city'), country: text('country').toUpperCase(),
+    postalCode: text('postalCode'), city: text('city'), ...(region ? { region } : {}), country: text('country').toUpperCase(),
   };
   const phone = text('phone');
   const ifMatch = text('etag') || undefined;

@@ -16,12 +16,14 @@ export function Header({ shop, navigation, markets, cartCount }: Props) {
   return (
     <>
       <a className="skip-link" href="#main">{t.skipToContent}</a>
-      <div className="topbar">
+      {/* A named region: every part of the page belongs to a landmark (not in the banner
+          below, whose sticky bar would then scroll away with it). */}
+      <section className="topbar" aria-label={t.shopSettings}>
         <div className="container">
           <p>{t.heroTitle}</p>
           <MarketSwitcher markets={markets} market={market.id} locale={locale} label={t.marketAndLanguage} apply={t.apply} />
         </div>
-      </div>
+      </section>
       <header className="site-header">
         <div className="container bar">
           <Link className="brand" href="/">{site.name}</Link>

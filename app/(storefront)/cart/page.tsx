@@ -1,10 +1,8 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import Link from 'next/link';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { setLineQuantity, removeLine } from '../_actions/cart';
 import { AvailabilityBadge } from '../_components/availability-badge';
-import { Skeleton } from '../_components/skeleton';
 import { CartBundles } from '../_components/cart-bundles';
 import { readCart, isCartEmpty, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
 import { bundleProduct, resolveVariants, variantsKey } from '../_lib/data';
@@ -39,15 +37,13 @@ export default async function CartPage({ searchParams }: Props) {
       <div className="page-head"><h1>{t.yourCart}</h1></div>
       {problem ? <div className="notice notice-error mb-20" role="alert"><p>{problem}</p></div> : null}
       <div className="two-col">
-        <Suspense fallback={<Skeleton label={t.loading} size="tall" />}>
-          <CartLines cart={cart} flagged={flagged} t={t} locale={locale} />
-        </Suspense>
+        {/* Not streamed behind a Suspense fallback: without JavaScript a fallback is never
+            replaced, and the cart would show "Loading…" for good. Its reads take milliseconds. */}
+        <CartLines cart={cart} flagged={flagged} t={t} locale={locale} />
         <aside className="panel summary" aria-labelledby="summary-title">
           <h2 id="summary-title">{t.orderSummary}</h2>
           <p>{itemCount(cart) === 1 ? t.itemCountOne : fill(t.itemCount, { count: itemCount(cart) })}</p>
-          <Suspense fallback={<p className="subtotal muted">{t.subtotal}: …</p>}>
-            <CartSubtotal cart={cart} t={t} locale={locale} />
-          </Suspense>
+          <CartSubtotal cart={cart} t={t} locale={locale} />
           <p className="muted">{t.totalsAtCheckout}</p>
           <form method="post" action="/shop-api/checkout">
             <button className="btn btn-primary btn-block" type="submit">{t.checkout}</button>
@@ -92,7 +88,7 @@ async function CartSubtotal({ cart, t, locale }: { cart: Cart; t: Dictionary; lo
   );
 }
 
-/** The lines and bundles, named and priced from the catalog (streamed in while the summary is already shown). */
+/** The lines and bundles, named and priced from the catalog. */
 async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart; flagged: string[]; t: Dictionary; locale: string }) {
   const ids = cart.lines.map((l) => l.variantId);
   const [resolved, availability] = await Promise.all([

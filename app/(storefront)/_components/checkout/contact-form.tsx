@@ -27,6 +27,7 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
   const line1 = useRef<HTMLInputElement>(null);
   const postalCode = useRef<HTMLInputElement>(null);
   const city = useRef<HTMLInputElement>(null);
+  const region = useRef<HTMLInputElement>(null);
   const [selectedCountry, setSelectedCountry] = useState(country);
   const errors = state.status === 'error' ? (state.fieldErrors ?? {}) : {};
 
@@ -42,6 +43,7 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
     if (line1.current) line1.current.value = s.address.line1;
     if (postalCode.current) postalCode.current.value = s.address.postalCode;
     if (city.current) city.current.value = s.address.city;
+    if (region.current && s.address.region) region.current.value = s.address.region;
   }
 
   const field = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement> & { ref?: React.Ref<HTMLInputElement> }, wide = false) => (
@@ -87,6 +89,18 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
         {field('line2', t.line2, { autoComplete: 'address-line2', defaultValue: address?.line2 ?? '', maxLength: 200 }, true)}
         {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, ref: postalCode, defaultValue: address?.postalCode ?? '', maxLength: 20 })}
         {field('city', t.city, { autoComplete: 'address-level2', required: true, ref: city, defaultValue: address?.city ?? '', maxLength: 100 })}
+        {/* A US address names its state (the API requires it); other countries' addresses here have no region. */}
+        {selectedCountry === 'US' ? (
+          <div className="field">
+            <label htmlFor={`${id}-region`}>{t.usState}</label>
+            <input
+              id={`${id}-region`} name="region" ref={region} autoComplete="address-level1" required maxLength={2} placeholder="NY" autoCapitalize="characters"
+              defaultValue={address?.region ?? ''}
+              aria-invalid={errors.region ? true : undefined} aria-describedby={errors.region ? `${id}-region-error` : undefined}
+            />
+            {errors.region ? <p className="field-error" id={`${id}-region-error`}>{errors.region}</p> : null}
+          </div>
+        ) : null}
       </div>
       <div id={`${id}-status`} aria-live="polite" className="mt-14">
         {state.status === 'error' && !saving ? <p className="notice notice-error" role="alert">{state.message}</p> : null}

@@ -15,6 +15,7 @@ export const en = {
   productsCount: '{count} products',
   cart: 'Cart',
   marketAndLanguage: 'Country / region and language',
+  shopSettings: 'Shop settings',
   apply: 'Apply',
   from: 'From',
   priceWas: 'Was {price}',
@@ -98,7 +99,6 @@ export const en = {
   busyTitle: 'Too many requests',
   busyText: 'You have asked for a lot of pages in a short time. Please wait {seconds} seconds, then try again.',
   retry: 'Try again',
-  loading: 'Loading…',
   // checkout
   secureCheckout: 'Checkout',
   contact: 'Contact',
@@ -110,6 +110,7 @@ export const en = {
   line2: 'Apartment, floor etc. (optional)',
   postalCode: 'Postal code',
   city: 'City',
+  usState: 'State',
   country: 'Country',
   suggestions: 'Address suggestions',
   suggestionsHint: 'Type at least 3 characters for suggestions.',

@@ -45,7 +45,7 @@ export type UnsubscribeStrings = Pick<Dictionary, (typeof UNSUBSCRIBE)[number]>;
 export const unsubscribeStrings = (t: Dictionary): UnsubscribeStrings => pick(t, UNSUBSCRIBE);
 
 const CHECKOUT = [
-  'email', 'phone', 'firstName', 'lastName', 'line1', 'line2', 'postalCode', 'city', 'country',
+  'email', 'phone', 'firstName', 'lastName', 'line1', 'line2', 'postalCode', 'city', 'usState', 'country',
   'suggestions', 'suggestionsHint', 'saveAndContinue', 'saving', 'saved',
   'chooseDelivery', 'homeDelivery', 'pickupPoint', 'paymentHint', 'placeOrder',
 ] as const;

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import type { CheckoutSession } from '@/lib/contract/checkout';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
@@ -8,7 +7,6 @@ import { ContactForm } from '../../_components/checkout/contact-form';
 import { DeliveryForm, type DeliveryOptionView } from '../../_components/checkout/delivery-form';
 import { OrderSummary } from '../../_components/checkout/order-summary';
 import { PaymentForm } from '../../_components/checkout/payment-form';
-import { Skeleton } from '../../_components/skeleton';
 import { checkoutSession } from '../../_lib/checkout';
 import { formatCountry, formatMoney } from '../../_lib/format';
 import { fill, type Dictionary } from '../../_lib/i18n';
@@ -65,16 +63,17 @@ export default async function CheckoutPage({ params }: Props) {
         <section className={`panel step checkout-delivery${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
           <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
           {session.shippingAddress ? (
-            <Suspense fallback={<Skeleton label={t.loading} size="medium" />}>
-              <DeliveryStep session={session} locale={locale} t={t} />
-            </Suspense>
+            // Rendered in place, not streamed: without JavaScript a Suspense fallback is never replaced.
+            <DeliveryStep session={session} locale={locale} t={t} />
           ) : <p className="muted">{t.deliveryHint}</p>}
         </section>
         <div className="checkout-summary">
           <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
-          <p className="muted mt-16 text-90">
-            {t.hostedCheckout} <a href={session.checkoutUrl} rel="noopener">{t.hostedCheckoutLink}</a>
-          </p>
+          {isThisPage(session.checkoutUrl, session.id) ? null : (
+            <p className="muted mt-16 text-90">
+              {t.hostedCheckout} <a href={session.checkoutUrl} rel="noopener">{t.hostedCheckoutLink}</a>
+            </p>
+          )}
         </div>
         <section className="panel step checkout-payment" aria-labelledby="step-payment">
           <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
@@ -100,4 +99,17 @@ async function DeliveryStep({ session, locale, t }: { session: CheckoutSession; 
   }));
   if (options.length === 0) return <p className="muted">{t.noDeliveryOptions}</p>;
   return <DeliveryForm sessionId={session.id} options={options} selected={delivery.selected ?? session.deliveryOption?.id ?? null} t={checkoutStrings(t)} />;
+}
+
+/**
+ * Whether the session's hosted checkout is this very page: a Site whose checkout base URL is
+ * this shop's own `/checkout` (the demo's). The path decides; the API makes the link absolute
+ * against its own origin, which need not be the one the shopper sees.
+ */
+function isThisPage(checkoutUrl: string, sessionId: string): boolean {
+  try {
+    return new URL(checkoutUrl, 'http://localhost').pathname === `/checkout/${sessionId}`;
+  } catch {
+    return false;
+  }
 }

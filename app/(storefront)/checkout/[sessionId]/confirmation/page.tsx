@@ -75,14 +75,19 @@ export default async function ConfirmationPage({ params }: Props) {
   );
 }
 
-/** The address as the shopper gave it, one line each, the country named in their language. */
+/**
+ * The address as the shopper gave it, one line each, the country named in their language;
+ * the town line in the country's order ("New York, NY 10118" in the US, "111 22 Stockholm" here).
+ */
 function AddressLines({ address, locale }: { address: Address; locale: string }) {
+  const town = address.country === 'US'
+    ? [`${address.city}, ${address.region ?? ''} ${address.postalCode}`.replace(/ {2,}/g, ' ')]
+    : [`${address.postalCode} ${address.city}`, address.region];
   const lines = [
     `${address.firstName} ${address.lastName}`,
     address.line1,
     address.line2,
-    `${address.postalCode} ${address.city}`,
-    address.region,
+    ...town,
     formatCountry(address.country, locale),
   ].filter((line): line is string => Boolean(line && line.trim()));
   return (
