@@ -103,6 +103,8 @@ describe('export and import of the catalog document', () => {
     // everything the file holds is there: bundles, collections in order, texts per locale
     const doc = JSON.parse(original) as CatalogDocument;
     expect(doc.products.some((p) => p.bundles.length > 0)).toBe(true);
+    // bundle titles in the other languages travel too
+    expect(doc.products.find((p) => p.handle === 'morning-coffee-set')!.bundles[0]).toMatchObject({ title: 'Coffee for two', titles: { 'de-DE': 'Kaffee für zwei', 'sv-SE': 'Kaffe för två' } });
     expect(doc.collections.length).toBe(7);
     expect(Object.keys(doc.products[0]!.texts)).toEqual(['de-DE', 'en-DE', 'en-SE', 'en-US', 'sv-SE']);
   });
@@ -237,6 +239,8 @@ describe('export and import of the catalog document', () => {
     p(10).variants[0]!.prices.jp = { amount: '100', currency: 'JPY' };
     p(11).variants[0]!.prices.se!.compareAt = '1.00';
     (doc.collections[0]!.products as string[]).push('no-such-product');
+    const withBundles = doc.products.findIndex((x) => (x as unknown as CatalogDocument['products'][number]).bundles.length > 0);
+    p(withBundles).bundles[0]!.titles = { 'fr-FR': 'Café pour deux' };
     const hash = await dump(database);
 
     // the schema's errors come first, all of them; the Site's checks need a valid file
@@ -267,6 +271,7 @@ describe('export and import of the catalog document', () => {
     expect(at('/products/3/variants/0/prices/se/currency')!.expected).toMatch(/SEK/);
     expect(at('/products/4/variants/0/prices/se/amount')!.expected).toMatch(/at most 2 decimals/);
     expect(at('/products/5/texts/fr-FR')!.expected).toMatch(/locale of Site "demo"/);
+    expect(at(`/products/${withBundles}/bundles/0/titles/fr-FR`)).toMatchObject({ field: 'titles', expected: expect.stringMatching(/locale of Site "demo"/) });
     expect(at('/products/9/handle')!.expected).toMatch(/used once in the file/);
     expect(at('/products/10/variants/0/prices/jp')!.expected).toMatch(/market of Site "demo"/);
     expect(at('/products/11/variants/0/prices/se/compareAt')!.expected).toMatch(/not below the price/);

@@ -208,6 +208,14 @@ describe('the demo bundles', () => {
     }
   });
 
+  it('are titled in the language asked for, else as written', async () => {
+    const titles = async (query: { market?: string; locale?: string }) =>
+      (await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', await chooseMarket(database, demo, query))).bundles.map((b) => b.title);
+    expect(await titles({ locale: 'sv-SE' })).toEqual(['Kaffe för två', 'Helgbrunch-kit']);
+    expect(await titles({ market: 'de', locale: 'de-DE' })).toEqual(['Kaffee für zwei', 'Wochenend-Brunch-Set']);
+    expect(await titles({ locale: 'en-SE' })).toEqual(['Coffee for two', 'Weekend brunch kit']);
+  });
+
   it('name the product of every item, so a front end reads only those products to show them', async () => {
     const se = await chooseMarket(database, demo, {});
     const set = await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', se);

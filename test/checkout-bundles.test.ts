@@ -106,13 +106,23 @@ describe('allocating a bundle price', () => {
 });
 
 describe('checkout sessions with bundles', () => {
+  it('names a bundle in the session\'s language: its own title there, else the title as written', async () => {
+    const titleIn = async (locale: string) => {
+      const session = await create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }], locale });
+      return CheckoutSession.parse(toCheckoutSession(session, demo.site)).lines[0]!.title;
+    };
+    expect(await titleIn('sv-SE')).toMatch(/ \(Kaffe för två\)$/);
+    expect(await titleIn('en-SE')).toMatch(/ \(Coffee for two\)$/);
+  });
+
   it('charges the bundle price: one line per item, allocated in proportion, subtotal = bundle price × quantity', async () => {
     const session = await create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 2 }] });
     const view = CheckoutSession.parse(toCheckoutSession(session, demo.site));
     expect(session.subtotal).toBe(2 * 54900);
     expect(view.totals.subtotal).toEqual({ amount: '1098.00', currency: 'SEK' });
     expect(view.lines.map((l) => [l.variantId, l.quantity])).toEqual(coffeeForTwo.items.map((i) => [i.variantId, i.quantity * 2]));
-    expect(view.lines.every((l) => l.title.endsWith(' (Coffee for two)'))).toBe(true);
+    // Named in the session's language: the Site's default, Swedish.
+    expect(view.lines.every((l) => l.title.endsWith(' (Kaffe för två)'))).toBe(true);
     const own = await Promise.all(coffeeForTwo.items.map(async (i) => (await price(i.variantId, 'se')) * i.quantity));
     const ownTotal = own.reduce((a, b) => a + b, 0);
     session.lines.forEach((line, k) => {

@@ -90,7 +90,10 @@ export const inventoryLevels = sqliteTable('inventory_levels', {
 export const bundles = sqliteTable('bundles', {
   id: text().primaryKey(),
   productId: text().notNull().references(() => products.id, { onDelete: 'cascade' }),
+  /** As written: shown in every locale `titles` has no entry for. */
   title: text().notNull(),
+  /** The title in other locales (locale → title, keys sorted), or null. */
+  titles: text({ mode: 'json' }).$type<Record<string, string>>(),
   position: integer().notNull(),
 }, (t) => [
   // a product's bundles

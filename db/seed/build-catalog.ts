@@ -133,7 +133,12 @@ export function addBundles(rows: CatalogRows, site: CatalogSite, defs: BundleDef
     const position = (counts.get(productId) ?? 0) + 1;
     counts.set(productId, position);
     const bundleId = seedId('bun', site.handle, def.productHandle, position);
-    rows.bundles.push({ id: bundleId, productId, title: def.title, position });
+    // Keys sorted, as an import stores them (an export of the seed then imports unchanged).
+    const titles = Object.fromEntries(site.locales.flatMap((locale) => {
+      const lang = copyLanguage(locale);
+      return lang !== 'en' && def.titles ? [[locale, def.titles[lang]] as const] : [];
+    }).sort(([a], [b]) => (a < b ? -1 : 1)));
+    rows.bundles.push({ id: bundleId, productId, title: def.title, titles: Object.keys(titles).length > 0 ? titles : null, position });
     def.items.forEach((item, i) => {
       const variantId = variantIds.get(`${item.product}|${item.variant}`);
       if (!variantId) throw new Error(`Bundle item ${item.product} / ${item.variant} does not exist`);

@@ -130,14 +130,14 @@ export const DEMO_PRODUCTS: ProductDef[] = [
 
 /** Bundles: "buy together" offers on a product, priced per market. */
 export const DEMO_BUNDLES: BundleDef[] = [
-  { productHandle: 'morning-coffee-set', title: 'Coffee for two',
+  { productHandle: 'morning-coffee-set', title: 'Coffee for two', titles: { sv: 'Kaffe för två', de: 'Kaffee für zwei' },
     items: [
       { product: 'fjord-ceramic-mug', variant: 'White', quantity: 2 },
       { product: 'slow-brew-dripper', variant: 'White', quantity: 1 },
       { product: 'nordic-roast-coffee', variant: '250 g', quantity: 1 },
     ],
     price: { se: 54900, de: 5490, us: 5999 } },
-  { productHandle: 'morning-coffee-set', title: 'Weekend brunch kit',
+  { productHandle: 'morning-coffee-set', title: 'Weekend brunch kit', titles: { sv: 'Helgbrunch-kit', de: 'Wochenend-Brunch-Set' },
     items: [
       { product: 'fjord-ceramic-mug', variant: 'Midnight', quantity: 4 },
       { product: 'stoneware-serving-bowl', variant: 'Sand', quantity: 1 },

@@ -36,7 +36,9 @@ export type CollectionDef = {
 
 export type BundleDef = {
   productHandle: string;
+  /** As written (English), and in the shop's other copy languages. */
   title: string;
+  titles?: { sv: string; de: string };
   /** Items by product handle and variant title. */
   items: { product: string; variant: string; quantity: number }[];
   price: MarketPrices;

@@ -31,6 +31,17 @@ test.describe('option and market names in the shopper\'s language', () => {
     await expect(page.getByRole('complementary', { name: 'Ordersammanfattning' })).toContainText('— Marinblå / M');
   });
 
+  test('bundles are named in the shopper\'s language', async ({ page, context }) => {
+    await useLocale(context, 'se', 'sv-SE');
+    await openProduct(page, '/products/morning-coffee-set');
+    const offers = page.getByRole('region', { name: 'Paketerbjudande' });
+    await expect(offers.getByRole('heading', { level: 3, name: /^Kaffe för två · / })).toBeVisible();
+    await expect(offers).not.toContainText('Coffee for two');
+    await useLocale(context, 'de', 'de-DE');
+    await openProduct(page, '/products/morning-coffee-set');
+    await expect(page.getByRole('heading', { level: 3, name: /^Kaffee für zwei · / })).toBeVisible();
+  });
+
   test('switching to German names options and markets in German', async ({ page, context }) => {
     await useLocale(context, 'se', 'sv-SE');
     await openProduct(page, '/products/fjord-ceramic-mug');

@@ -125,6 +125,10 @@ export const ProductTexts = z
 export const CatalogBundle = z
   .object({
     title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
+    titles: z
+      .record(LocaleCode, z.string().min(1, 'a title').max(300, 'at most 300 characters'))
+      .optional()
+      .meta({ description: 'Locale → the title in that language, for the Site\'s locales where it is not `title`; the others show `title`.' }),
     items: z
       .array(z.object({ sku: Sku, quantity: z.number().int('a whole number').min(1, 'at least 1').max(1000, 'at most 1000') }).strict())
       .min(1, 'at least one item'),

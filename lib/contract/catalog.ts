@@ -69,7 +69,7 @@ export const ProductOption = z
 export const Bundle = z
   .object({
     id: z.string(),
-    title: z.string(),
+    title: z.string().meta({ description: 'In the locale asked for when the bundle has a title there, else as the merchant wrote it.' }),
     items: z.array(
       z.object({
         variantId: z.string(),

@@ -66,3 +66,8 @@ export function displayedNameSql(texts: SQL, name: SQL): SQL {
 export function displayedValueSql(texts: SQL, name: SQL, value: SQL): SQL {
   return sql`coalesce((select x.value from json_each(${texts}) n, json_each(n.value, '$.values') x where n.key = ${name} and x.key = ${value}), ${value})`;
 }
+
+/** A bundle's title in `locale`: its own there (bundles.titles), else the title as written. */
+export function bundleTitle(title: string, titles: Record<string, string> | null, locale: string): string {
+  return titles?.[locale] ?? title;
+}

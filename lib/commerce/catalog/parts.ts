@@ -10,7 +10,7 @@ import type { ProductSummary, Variant } from '@/lib/contract/catalog';
 import { availabilityStatus, bestStatus } from '../availability';
 import { toMoney } from '../money';
 import type { MarketChoice } from '../markets';
-import { displayedVariantOptions, displayedVariantTitle, type OptionTexts, type ProductOptions } from './option-texts';
+import { bundleTitle, displayedVariantOptions, displayedVariantTitle, type OptionTexts, type ProductOptions } from './option-texts';
 
 export type ProductRow = typeof products.$inferSelect;
 type Translation = typeof productTranslations.$inferSelect;
@@ -112,7 +112,7 @@ export async function loadVariants(database: DbOrTx, ids: string[], choice: Mark
 /** Bundles whose every item is sold in the market, priced there. */
 function bundlesQuery(database: DbOrTx) {
   return database
-    .select({ id: bundles.id, title: bundles.title, amount: bundlePrices.amount })
+    .select({ id: bundles.id, title: bundles.title, titles: bundles.titles, amount: bundlePrices.amount })
     .from(bundles)
     .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, sql.placeholder('marketId'))))
     .where(eq(bundles.productId, sql.placeholder('productId')))
@@ -141,7 +141,7 @@ export async function loadBundles(database: DbOrTx, productId: string, choice: M
     .filter(({ mine }) => mine.length > 0 && mine.every((i) => i.status === 'published'))
     .map(({ b, mine }) => ({
       id: b.id,
-      title: b.title,
+      title: bundleTitle(b.title, b.titles, choice.locale),
       items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity, productHandle: i.productHandle })),
       price: toMoney(b.amount, choice.market.currency),
     }));

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { bundleItems, bundlePrices, bundles, products } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { bundleTitle } from '../catalog/option-texts';
 import { isPublished } from '../published';
 import type { CatalogVariant } from './catalog-lines';
 import { lineTotal } from './pricing';
@@ -12,18 +13,19 @@ export type CatalogBundle = { id: string; title: string; price: number; items: {
 
 /**
  * Bundles by id that belong to a published product of the Site and have a price in the
- * market. Unknown, other Sites' and unpriced bundles are absent. Whether every item can
- * be sold is the caller's question (it reads the items with readCatalogVariants).
+ * market, titled in `locale`. Unknown, other Sites' and unpriced bundles are absent. Whether
+ * every item can be sold is the caller's question (it reads the items with readCatalogVariants).
  */
-export async function readCatalogBundles(database: DbOrTx, site: SiteContext['site'], marketId: string, ids: string[]): Promise<Map<string, CatalogBundle>> {
+export async function readCatalogBundles(database: DbOrTx, site: SiteContext['site'], marketId: string, locale: string, ids: string[]): Promise<Map<string, CatalogBundle>> {
   if (ids.length === 0) return new Map();
-  const heads = await database
-    .select({ id: bundles.id, title: bundles.title, price: bundlePrices.amount })
+  const rows = await database
+    .select({ id: bundles.id, title: bundles.title, titles: bundles.titles, price: bundlePrices.amount })
     .from(bundles)
     .innerJoin(products, eq(products.id, bundles.productId))
     .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, marketId)))
     .where(and(inArray(bundles.id, [...new Set(ids)]), isPublished(site.id)));
-  if (heads.length === 0) return new Map();
+  if (rows.length === 0) return new Map();
+  const heads = rows.map(({ titles, ...h }) => ({ ...h, title: bundleTitle(h.title, titles, locale) }));
   const items = await database
     .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity })
     .from(bundleItems)

@@ -36,7 +36,7 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
     }
     const locale = market.locales.includes(before.locale) ? before.locale : market.defaultLocale;
     const bundleIds = [...new Set(before.lines.flatMap((l) => (l.bundleId ? [l.bundleId] : [])))];
-    const bundles = await readCatalogBundles(tx, site, market.id, bundleIds);
+    const bundles = await readCatalogBundles(tx, site, market.id, locale, bundleIds);
     const itemIds = [...bundles.values()].flatMap((b) => b.items.map((i) => i.variantId));
     const catalog = await readCatalogVariants(tx, site, market.id, locale, [...before.lines.map((l) => l.variantId), ...itemIds]);
     const warnings: CountryChangeWarning[] = [];

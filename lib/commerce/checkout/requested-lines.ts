@@ -27,7 +27,7 @@ export async function priceRequestedLines(
 ): Promise<LineRow[]> {
   const merged = mergeLines(input.lines);
   const wanted = mergeBundles(input.bundles ?? []);
-  const found = await readCatalogBundles(database, site, market.id, wanted.map((b) => b.bundleId));
+  const found = await readCatalogBundles(database, site, market.id, locale, wanted.map((b) => b.bundleId));
   const itemIds = [...found.values()].flatMap((b) => b.items.map((i) => i.variantId));
   const catalog = await readCatalogVariants(database, site, market.id, locale, [...merged.map((l) => l.variantId), ...itemIds]);
 

@@ -83,6 +83,7 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
     }),
     bundles: byPosition(bundleList.get(p.id) ?? []).map((b) => ({
       title: b.title,
+      ...(b.titles ? { titles: b.titles } : {}),
       items: byPosition(bundleItems.get(b.id) ?? []).map((i) => ({ sku: skuOf.get(i.variantId) ?? '', quantity: i.quantity })),
       prices: Object.fromEntries(inMarketOrder(bundlePrices.get(b.id) ?? []).map((r) => {
         const code = currency.get(r.marketId)!;

@@ -26,7 +26,7 @@ export const TABLES = {
   productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'width', 'height']),
   variantPrices: spec(variantPrices, ['variantId', 'marketId'], ['amount', 'compareAtAmount']),
   inventoryLevels: spec(inventoryLevels, ['variantId'], ['quantity', 'lowStockThreshold', 'policy']),
-  bundles: spec(bundles, ['id'], ['title', 'position']),
+  bundles: spec(bundles, ['id'], ['title', 'titles', 'position']),
   bundleItems: spec(bundleItems, ['bundleId', 'position'], ['variantId', 'quantity']),
   bundlePrices: spec(bundlePrices, ['bundleId', 'marketId'], ['amount']),
   collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageWidth', 'imageHeight']),
@@ -93,6 +93,12 @@ class Diff {
   remove(table: TableName, row: AnyRow): void {
     this.changes[table].delete.push(row);
   }
+}
+
+/** A bundle's titles by locale as stored: keys sorted (an export gives the same bytes), null when there are none. */
+export function storedBundleTitles(titles: Record<string, string> | undefined): Record<string, string> | null {
+  const entries = Object.entries(titles ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
 }
 
 /**
@@ -240,7 +246,7 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       p.bundles.forEach((b, j) => {
         const existing = storedBundles.find((s) => s.position === j + 1);
         const bundleId = existing?.id ?? newId('bun');
-        const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, position: j + 1 })];
+        const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, titles: storedBundleTitles(b.titles), position: j + 1 })];
         b.items.forEach((item, k) => results.push(diff.put('bundleItems', {
           bundleId, position: k + 1, variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id, quantity: item.quantity,
         })));

@@ -183,6 +183,9 @@ export function validateAgainstSite(
   const knownSku = (sku: string) => fileSkus.has(sku) || (shopSkuOwner.has(sku) && !fileHandles.has(shopSkuOwner.get(sku)!));
   productsIn.forEach((p, i) => p.bundles.forEach((b, j) => {
     const bat = `${base.products}/${i}/bundles/${j}`;
+    for (const locale of Object.keys(b.titles ?? {})) {
+      if (!site.locales.has(locale)) issues.push({ pointer: `${bat}/titles/${escape(locale)}`, handle: p.handle, field: 'titles', expected: `a locale of Site "${site.handle}": ${[...site.locales].sort().join(', ')}` });
+    }
     b.items.forEach((item, k) => {
       if (!knownSku(item.sku)) issues.push({ pointer: `${bat}/items/${k}/sku`, handle: p.handle, field: 'sku', expected: `the SKU of a variant in the file or the shop (got "${item.sku}")` });
     });
