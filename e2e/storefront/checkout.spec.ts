@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, test, useLocale } from './helpers';
+import { currentVariantId, expect, expectAccessible, openProduct, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
 
 async function addToCart(page: Page, handle: string, option: string | RegExp) {
   await openProduct(page, `/products/${handle}`);
@@ -12,6 +12,27 @@ async function addToCart(page: Page, handle: string, option: string | RegExp) {
 async function sessionsWith(variantId: string): Promise<string[]> {
   const rows = await queryDb<{ session_id: string }>('select distinct session_id from checkout_session_lines where variant_id = ?', [variantId]);
   return rows.map((r) => r.session_id);
+}
+
+/** The contact step's fields, as a shopper types them (Kim at example.com). */
+async function fillAddress(page: Page, a: { lastName: string; line1: string; postalCode: string; city: string }) {
+  const form = page.getByRole('region', { name: /Shipping address/ });
+  await form.getByLabel('E-mail address').fill('kim@example.com');
+  await form.getByLabel('First name').fill('Kim');
+  await form.getByLabel('Last name').fill(a.lastName);
+  await page.getByRole('combobox', { name: 'Street address' }).fill(a.line1);
+  await page.getByLabel('Postal code').fill(a.postalCode);
+  await page.getByLabel('City').fill(a.city);
+}
+
+/** Home delivery, the first speed, then payment: lands on the confirmation. */
+async function deliverHomeAndPay(page: Page) {
+  const delivery = page.getByRole('region', { name: 'Delivery' });
+  await delivery.getByRole('group', { name: 'Home delivery' }).getByRole('radio').first().check();
+  await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
+  await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
 }
 
 test.describe('checkout', () => {
@@ -80,9 +101,7 @@ test.describe('checkout', () => {
 
   test('without JavaScript: a bundle and an item into the cart, the whole cart shown, and on through delivery to the confirmation', async ({ browser }) => {
     // Nothing may wait behind a loading placeholder: without scripts it is never replaced.
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    await useLocale(context);
-    const page = await context.newPage();
+    const { context, page } = await pageWithoutScripts(browser);
     await page.goto('/products/linen-tote-bag');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await expect(page).toHaveURL(/\/cart$/);
@@ -102,24 +121,11 @@ test.describe('checkout', () => {
     await page.getByRole('button', { name: 'Checkout' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
     const sessionId = page.url().split('/').pop()!;
-    const form = page.getByRole('region', { name: /Shipping address/ });
-    await form.getByLabel('E-mail address').fill('kim@example.com');
-    await form.getByLabel('First name').fill('Kim');
-    await form.getByLabel('Last name').fill('Svensson');
-    await page.getByRole('combobox', { name: 'Street address' }).fill('Storgatan 1');
-    await page.getByLabel('Postal code').fill('111 22');
-    await page.getByLabel('City').fill('Stockholm');
+    await fillAddress(page, { lastName: 'Svensson', line1: 'Storgatan 1', postalCode: '111 22', city: 'Stockholm' });
     await page.getByRole('button', { name: 'Save and continue' }).click();
-
-    const delivery = page.getByRole('region', { name: 'Delivery' });
-    await expect(delivery.getByRole('group', { name: 'Home delivery' })).toBeVisible();
     await expect(page.getByText('Loading…')).toHaveCount(0);
-    await delivery.getByRole('group', { name: 'Home delivery' }).getByRole('radio').first().check();
-    await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
-    await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await deliverHomeAndPay(page);
     await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation$`));
-    await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
     await context.close();
   });
 
@@ -133,13 +139,7 @@ test.describe('checkout', () => {
     // page load that (rightly) keeps no values, and the check below is about the scripted form.
     await page.waitForLoadState('networkidle');
 
-    const form = page.getByRole('region', { name: /Shipping address/ });
-    await form.getByLabel('E-mail address').fill('kim@example.com');
-    await form.getByLabel('First name').fill('Kim');
-    await form.getByLabel('Last name').fill('Svensson');
-    await page.getByRole('combobox', { name: 'Street address' }).fill('Storgatan 1');
-    await page.getByLabel('Postal code').fill('ABC');
-    await page.getByLabel('City').fill('Umeå');
+    await fillAddress(page, { lastName: 'Svensson', line1: 'Storgatan 1', postalCode: 'ABC', city: 'Umeå' });
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByText('Please check the highlighted fields.')).toBeVisible();
     await expect(page.getByLabel('Postal code')).toHaveAttribute('aria-invalid', 'true');
@@ -166,13 +166,7 @@ test.describe('checkout', () => {
     await expect(page.getByLabel('State')).toHaveCount(0);
     await page.getByLabel('Country', { exact: true }).selectOption('US');
     await expect(page.getByText(/Prices updated for United States/)).toBeVisible();
-    const form = page.getByRole('region', { name: /Shipping address/ });
-    await form.getByLabel('E-mail address').fill('kim@example.com');
-    await form.getByLabel('First name').fill('Kim');
-    await form.getByLabel('Last name').fill('Berg');
-    await page.getByRole('combobox', { name: 'Street address' }).fill('350 Fifth Avenue');
-    await page.getByLabel('Postal code').fill('10118');
-    await page.getByLabel('City').fill('New York');
+    await fillAddress(page, { lastName: 'Berg', line1: '350 Fifth Avenue', postalCode: '10118', city: 'New York' });
     // Without the state the API refuses the address, at that field.
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByLabel('State')).toHaveAttribute('aria-invalid', 'true');
@@ -181,12 +175,7 @@ test.describe('checkout', () => {
     await expect(page.getByText('Saved.')).toBeVisible();
     const [row] = await queryDb<{ address: string }>('select shipping_address as address from checkout_sessions where id = ?', [sessionId]);
     expect(JSON.parse(row!.address)).toMatchObject({ region: 'NY', country: 'US', postalCode: '10118' });
-    const delivery = page.getByRole('region', { name: 'Delivery' });
-    await delivery.getByRole('group', { name: 'Home delivery' }).getByRole('radio').first().check();
-    await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
-    await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
-    await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+    await deliverHomeAndPay(page);
     await expect(page.getByText('New York, NY 10118')).toBeVisible();
   });
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InValue } from '@libsql/client';
 import AxeBuilder from '@axe-core/playwright';
-import { test as baseTest, expect as baseExpect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { test as baseTest, expect as baseExpect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 /** Server actions re-render the page; on a busy 2-core machine that can take a few seconds. */
@@ -55,10 +55,21 @@ export const BASE_URL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3100';
 
 /** English chrome and the default market, so labels in tests read as English. */
 export async function useLocale(context: BrowserContext, market = 'se', locale = 'en-SE') {
+  await setLocaleCookies(context, market, locale);
+}
+
+async function setLocaleCookies(context: BrowserContext, market: string, locale: string) {
   await context.addCookies([
     { name: 'market', value: market, url: BASE_URL },
     { name: 'locale', value: locale, url: BASE_URL },
   ]);
+}
+
+/** A page in a browser with JavaScript off (in English, market se): what a shop must still work in. */
+export async function pageWithoutScripts(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await setLocaleCookies(context, 'se', 'en-SE');
+  return { context, page: await context.newPage() };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { currentVariantId, expect, expectAccessible, openProduct, queryDb, shot, test, useLocale } from './helpers';
+import { currentVariantId, expect, expectAccessible, openProduct, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
 
 test.describe('product page and cart', () => {
   test('picking a variant updates price and availability in place', async ({ page, context }, testInfo) => {
@@ -110,9 +110,7 @@ test.describe('product page and cart', () => {
   });
 
   test('without JavaScript, "Add to cart" posts the form and lands on the cart with the item', async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    await useLocale(context);
-    const page = await context.newPage();
+    const { context, page } = await pageWithoutScripts(browser);
     await page.goto('/products/linen-tote-bag');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await expect(page).toHaveURL(/\/cart$/);
@@ -122,9 +120,7 @@ test.describe('product page and cart', () => {
   });
 
   test('without JavaScript, the variant picked is the one added, not the page\'s first', async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    await useLocale(context);
-    const page = await context.newPage();
+    const { context, page } = await pageWithoutScripts(browser);
     await page.goto('/products/fjord-ceramic-mug');
     await page.getByRole('radio', { name: 'Sand' }).check();
     await page.getByRole('button', { name: 'Add to cart' }).click();
