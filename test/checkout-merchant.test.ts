@@ -80,6 +80,10 @@ describe('change country', () => {
     const { session: moved } = await changeCheckoutCountry(database, demo.site, session.id, 'AT');
     expect(moved).toMatchObject({ marketId: 'de', locale: 'de-DE', shippingAddress: { country: 'AT' } });
     const en = await createCheckoutSession(database, demo, { lines: [{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }], locale: 'en-SE' }, { ttlSeconds: 60 });
+    // Not offered there: the same language in the new market, not its default (en-SE → en-DE, not de-DE).
+    const inGermany = (await changeCheckoutCountry(database, demo.site, en.id, 'DE')).session;
+    expect(inGermany).toMatchObject({ locale: 'en-DE', currency: 'EUR' });
+    expect(inGermany.lines[0]!.title).toBe('Fjord Ceramic Mug — White');
     expect((await changeCheckoutCountry(database, demo.site, en.id, 'US')).session).toMatchObject({ locale: 'en-US', currency: 'USD', tax: 0 });
   });
 

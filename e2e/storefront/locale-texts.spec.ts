@@ -42,6 +42,24 @@ test.describe('option and market names in the shopper\'s language', () => {
     await expect(page.getByRole('heading', { level: 3, name: /^Kaffee für zwei · / })).toBeVisible();
   });
 
+  test('moving the checkout to a market without the shopper\'s language: the whole shop follows it, not only the lines', async ({ page, context }) => {
+    await useLocale(context, 'se', 'sv-SE');
+    await openProduct(page, '/products/fjord-ceramic-mug');
+    await page.getByRole('button', { name: 'Lägg i varukorgen' }).click();
+    await expect(page.getByText('Tillagd i varukorgen.')).toBeVisible();
+    await page.goto('/cart');
+    await page.getByRole('button', { name: 'Till kassan' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_/);
+    await page.waitForLoadState('networkidle');
+    // The US market has no Swedish: the session and the page go on in English, in dollars.
+    await page.getByLabel('Land', { exact: true }).selectOption('US');
+    await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+    await expect(page.getByRole('complementary', { name: 'Order summary' })).toContainText('Fjord Ceramic Mug — White');
+    await expect(page.getByTestId('checkout-total')).toContainText('$');
+    const cookies = Object.fromEntries((await context.cookies()).map((c) => [c.name, c.value]));
+    expect(cookies).toMatchObject({ market: 'us', locale: 'en-US' });
+  });
+
   test('switching to German names options and markets in German', async ({ page, context }) => {
     await useLocale(context, 'se', 'sv-SE');
     await openProduct(page, '/products/fjord-ceramic-mug');

@@ -7,8 +7,8 @@ import {
 } from '@/lib/site-client';
 import { CART_COOKIE } from '../_lib/cart';
 import { formatCountry, formatMoney } from '../_lib/format';
-import { fill } from '../_lib/i18n';
-import { buyerIp, shop } from '../_lib/shop';
+import { dictionary, fill, uiLanguage } from '../_lib/i18n';
+import { buyerIp, keepPreferences, shop } from '../_lib/shop';
 
 const SESSION_ID = /^cs_[A-Za-z0-9]{1,80}$/;
 
@@ -66,7 +66,8 @@ export async function saveContact(_: ContactState, form: FormData): Promise<Cont
     const country = address.country;
     let etag = ifMatch;
     if (country && market && !market.countries.includes(country) && site.markets.some((m) => m.countries.includes(country))) {
-      await changeCountry(id, country, { buyerIp: await buyerIp() });
+      const moved = await changeCountry(id, country, { buyerIp: await buyerIp() });
+      await keepPreferences(moved.session.market, moved.session.locale);
       etag = undefined; // the session changed on purpose; the form's version is now stale by design
     }
     await updateCheckout(id, { email: text('email'), phone: phone || null, shippingAddress: address }, { ifMatch: etag, buyerIp: await buyerIp() });
@@ -83,9 +84,13 @@ export async function saveContact(_: ContactState, form: FormData): Promise<Cont
 export async function changeSessionCountry(_: CountryState, form: FormData): Promise<CountryState> {
   const id = sessionIdFrom(form);
   const country = String(form.get('country') ?? '').toUpperCase();
-  const { t, locale } = await shop();
   try {
     const { session, quote } = await changeCountry(id, country, { buyerIp: await buyerIp() });
+    // The shop follows the session into its market and language: the page, its header and
+    // the cart then show what the checkout charges, in the language its lines are written in.
+    await keepPreferences(session.market, session.locale);
+    const locale = session.locale;
+    const t = dictionary(uiLanguage(locale));
     const titles = new Map(session.lines.map((l) => [l.variantId, l.title]));
     refresh();
     return {

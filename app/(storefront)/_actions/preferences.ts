@@ -1,10 +1,8 @@
 'use server';
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import { RedirectType, redirect } from 'next/navigation';
 import { fetchSite } from '@/lib/site-client';
-import { LOCALE_COOKIE, MARKET_COOKIE, secureCookies } from '../_lib/shop';
-
-const YEAR = 365 * 86400;
+import { keepPreferences } from '../_lib/shop';
 
 /**
  * Keeps the shopper's market and language (`se|sv-SE`) in cookies; only pairs the Site
@@ -17,10 +15,7 @@ export async function setPreferences(formData: FormData): Promise<void> {
   const site = await fetchSite();
   const market = site.markets.find((m) => m.id === marketId);
   if (!market || !locale || !market.locales.includes(locale)) return;
-  const jar = await cookies();
-  const options = { httpOnly: true, sameSite: 'lax' as const, secure: await secureCookies(), path: '/', maxAge: YEAR };
-  jar.set(MARKET_COOKIE, market.id, options);
-  jar.set(LOCALE_COOKIE, locale, options);
+  await keepPreferences(market.id, locale);
   const back = localPath(formData.get('returnTo')) ?? refererPath(await headers());
   if (back) redirect(back, RedirectType.replace);
 }

@@ -91,3 +91,11 @@ export async function secureCookies(): Promise<boolean> {
   const list = await headers();
   return (list.get('x-forwarded-proto') ?? '').startsWith('https');
 }
+
+/** Keeps the shopper's market and language in cookies for a year (a pair the Site offers: the caller's check). Server actions and route handlers only. */
+export async function keepPreferences(market: string, locale: string): Promise<void> {
+  const jar = await cookies();
+  const options = { httpOnly: true, sameSite: 'lax' as const, secure: await secureCookies(), path: '/', maxAge: 365 * 86400 };
+  jar.set(MARKET_COOKIE, market, options);
+  jar.set(LOCALE_COOKIE, locale, options);
+}

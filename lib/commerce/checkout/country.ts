@@ -34,7 +34,11 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
         errors: [{ pointer: '/country', code: 'unsupported_country', detail: 'Not served by any market.' }],
       });
     }
-    const locale = market.locales.includes(before.locale) ? before.locale : market.defaultLocale;
+    // The shopper's language where the new market has it (en-SE → en-DE), else the market's own.
+    const language = before.locale.split('-')[0];
+    const locale = market.locales.includes(before.locale)
+      ? before.locale
+      : (market.locales.find((l) => l.split('-')[0] === language) ?? market.defaultLocale);
     const bundleIds = [...new Set(before.lines.flatMap((l) => (l.bundleId ? [l.bundleId] : [])))];
     const bundles = await readCatalogBundles(tx, site, market.id, locale, bundleIds);
     const itemIds = [...bundles.values()].flatMap((b) => b.items.map((i) => i.variantId));

@@ -74,7 +74,8 @@ export const changeCheckoutCountry = defineOperation({
     'Re-prices every line from the new market\'s prices (no currency conversion); a line not sold there, or not in stock, is removed ' +
     'with a warning. A bundle\'s lines are re-allocated from the bundle\'s price in the new market, or all removed with a warning each ' +
     'when the bundle or one of its items is not sold (or not in stock) there. Clears the delivery option, the shipping address unless it is in that country, and the billing address unless it ' +
-    'is in the new market. The locale stays if the new market offers it, else becomes the market\'s default. ' + STATE_RULES,
+    'is in the new market. The locale stays if the new market offers it, else becomes one of the new market\'s in the same language (`en-SE` → `en-DE`), ' +
+    'else the market\'s default. ' + STATE_RULES,
   params: CheckoutSessionParams,
   body: ChangeCountryBody,
   success: { status: 200, description: 'The session and a quote: old total (old currency), new total, warnings.', schema: CountryChangeQuote, headers: ['ETag', 'Content-Language', 'Cache-Control', 'Idempotent-Replayed'] },
