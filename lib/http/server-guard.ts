@@ -6,7 +6,7 @@ import { allowedMethods } from './methods';
 import { PROBLEMS } from '@/lib/contract/problems';
 import { PEER_HEADER, peerHeaderValue, peerStamp, setPeerStamp } from '@/lib/shopper-address';
 import { PROBLEM_TYPE_BASE, problemResponse } from './problems';
-import { requestIdFor, requestIdFrom } from './request-id';
+import { requestIdFrom } from './request-id';
 import { RenderGate } from './render-gate';
 import { SHOP_PAGE } from '@/lib/storefront-routing';
 import { availableParallelism } from 'node:os';
@@ -131,7 +131,7 @@ const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
 /** Exported for the tests: the answer to `method` (one no path serves) on `path`, headers and body. */
 export async function unservedMethodAnswer(method: string, path: string, requestIdHeader: string | undefined): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   if (path === '/site/v1' || path.startsWith('/site/v1/')) {
-    const requestId = requestIdFor(new Request('http://localhost/', { headers: requestIdHeader ? { 'x-request-id': requestIdHeader } : {} }));
+    const requestId = requestIdFrom(requestIdHeader);
     const known = API_PATHS.find((p) => p.pattern.test(path));
     const response = known
       ? problemResponse({
