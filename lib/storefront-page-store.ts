@@ -3,7 +3,9 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
-import { plainHtml, storePage, storedPage, type PageAddress } from '@/lib/platform/cache/stored-pages';
+import { plainHtml, restampPage, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/platform/cache/stored-pages';
+import { readsUnchanged } from '@/lib/site-client';
+import { pageReadsId, readsOfRendered } from '@/lib/storefront-page-reads';
 import { CACHED_PAGES_PREFIX, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 
 /**
@@ -40,8 +42,11 @@ export function keepRenderedPage(cacheKey: string, html: string, policy: string)
   // Next 16 prefixes the path with its own parts (`/route-cache/APP_PAGE/<hash>/$`).
   const at = cacheKey.indexOf(`${CACHED_PAGES_PREFIX}/`);
   const parsed = at < 0 ? null : parseCachedProductPath(cacheKey.slice(at));
-  if (!parsed || !policy || !storesPagesOf(parsed.key.origin)) return;
-  storePage(db(), addressOf(parsed.key, parsed.handle), parsed.key.catalogVersion, html, policy).catch((error: unknown) => {
+  if (!parsed) return;
+  const { key, handle } = parsed;
+  const reads = readsOfRendered(pageReadsId(key, `${key.siteId}.${key.catalogVersion}`, handle));
+  if (!policy || !storesPagesOf(key.origin)) return;
+  storePage(db(), addressOf(key, handle), key.catalogVersion, html, policy, reads).catch((error: unknown) => {
     warn(`[storefront] a rendered product page was not kept (${reasonOf(error)}); it renders again on its next view`);
   });
 }
@@ -54,25 +59,46 @@ export function keepRenderedPage(cacheKey: string, html: string, policy: string)
  */
 export async function storedPageAnswer(key: PageKey, handle: string, extraHeaders: Record<string, string>): Promise<Response | null> {
   if (!storesPagesOf(key.origin)) return null;
-  let page;
-  try {
-    page = await storedPage(db(), addressOf(key, handle), key.catalogVersion);
-  } catch (error) {
-    warn(`[storefront] kept product pages could not be read (${reasonOf(error)}); pages render meanwhile`);
-    return null;
-  }
-  if (!page) return null;
-  const body = plainHtml(page);
+  const kept = await keptPage(key, handle);
+  if (!kept) return null;
+  const body = plainHtml(kept.page);
   return new Response(body as Uint8Array<ArrayBuffer>, {
     status: 200,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': PAGE_CACHE_CONTROL,
-      'Content-Security-Policy': page.policy,
-      'X-Page-Source': 'stored',
+      'Content-Security-Policy': kept.page.policy,
+      'X-Page-Source': kept.revalidated ? 'revalidated' : 'stored',
       ...extraHeaders,
     },
   });
+}
+
+/**
+ * The page kept for this key and handle: one kept for its catalog version, or one kept for
+ * another whose every API read still answers the same — then it is the page this version
+ * renders, and it is kept on under this version (restampPage). Null when there is none, it
+ * is not the same, or the database cannot say.
+ */
+export async function keptPage(key: PageKey, handle: string): Promise<{ page: StoredPage; revalidated: boolean } | null> {
+  const address = addressOf(key, handle);
+  let page;
+  try {
+    page = await storedPage(db(), address);
+  } catch (error) {
+    warn(`[storefront] kept product pages could not be read (${reasonOf(error)}); pages render meanwhile`);
+    return null;
+  }
+  if (!page) return null;
+  if (page.catalogVersion === key.catalogVersion) return { page, revalidated: false };
+  if (!page.reads || !(await readsUnchanged(page.reads, `${key.siteId}.${key.catalogVersion}`))) return null;
+  // Never back to an older version: a request may carry one read just before a change.
+  if (page.catalogVersion < key.catalogVersion) {
+    await restampPage(db(), address, page.catalogVersion, key.catalogVersion).catch((error: unknown) => {
+      warn(`[storefront] a kept product page was not kept on (${reasonOf(error)}); it is checked again on its next view`);
+    });
+  }
+  return { page, revalidated: true };
 }
 
 function addressOf(key: PageKey, handle: string): PageAddress {

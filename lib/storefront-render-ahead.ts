@@ -7,7 +7,7 @@ import { loadMarkets } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { apiIsThisServer } from '@/lib/storefront-page-key';
-import { storesPagesOf } from '@/lib/storefront-page-store';
+import { keptPage, storesPagesOf } from '@/lib/storefront-page-store';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
 
@@ -22,6 +22,8 @@ const FULL_PASS_EVERY_MS = 60_000;
 /** Addresses rendered ahead: the shop's own, and those with the most kept pages. */
 const ADDRESSES = 4;
 const BATCH = 64;
+/** Pages of an older version whose reads are checked at once (renders go one at a time). */
+const CHECKS_AT_ONCE = 4;
 /** Before each batch: how long the worker listens for shoppers, and how busy they may keep the process. */
 const PROBE_MS = 100;
 const BUSY = 0.5;
@@ -69,14 +71,19 @@ export function startRenderAhead(): Worker | null {
     }
     const started = Date.now();
     let rendered = 0;
+    let keptOn = 0;
     for (const address of addresses) {
       const outcome = await renderMissing(address, site.catalogVersion, () => stopped);
       rendered += outcome.rendered;
+      keptOn += outcome.keptOn;
       if (outcome.interrupted) return; // stopped, or the catalog moved on: the next pass starts over
     }
     await dropDeadPages(db(), site.id, OTHER_BUILD_GRACE_MS);
     done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
-    if (rendered > 0) console.log(`[storefront] rendered ${rendered} product pages ahead in ${((Date.now() - started) / 1000).toFixed(1)} s (catalog version ${site.catalogVersion})`);
+    if (rendered + keptOn > 0) {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`[storefront] product pages ahead of shoppers: ${rendered} rendered, ${keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`);
+    }
   };
 
   const schedule = () => {
@@ -124,10 +131,15 @@ export function startRenderAhead(): Worker | null {
     return list.filter((a) => storesPagesOf(a.origin) && offered(a));
   }
 
-  /** Renders the address's missing pages for this version, from a random handle on, then from the start. */
+  /**
+   * Makes the address's missing pages for this version, from a random handle on, then from
+   * the start: a page kept for an older version whose reads all answer the same is kept on
+   * (a few API reads), any other is rendered.
+   */
   async function renderMissing(address: Address, version: number, isStopped: () => boolean) {
     const tried = new Set<string>();
     let rendered = 0;
+    let keptOn = 0;
     for (const from of [randomStart(), '']) {
       let after = from;
       for (;;) {
@@ -136,17 +148,29 @@ export function startRenderAhead(): Worker | null {
         if (batch.length === 0) break;
         after = batch[batch.length - 1]!;
         // A page rendered but not kept (a 404 meanwhile, a failed write) is not asked for twice.
-        for (const handle of batch.filter((h) => !tried.has(h))) {
-          if (isStopped()) return { rendered, interrupted: true };
-          tried.add(handle);
+        const fresh = batch.filter((h) => !tried.has(h));
+        for (const h of fresh) tried.add(h);
+        // Checking a page's reads mostly waits on this server's own answers: a few at once.
+        const toRender: string[] = [];
+        let next = 0;
+        await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, async () => {
+          while (next < fresh.length && !isStopped()) {
+            const handle = fresh[next++]!;
+            if (await keptPage({ ...address, catalogVersion: version }, handle)) keptOn++;
+            else toRender.push(handle);
+          }
+        }));
+        for (const handle of toRender) {
+          if (isStopped()) return { rendered, keptOn, interrupted: true };
           await renderOne(address, handle);
           rendered++;
         }
+        if (isStopped()) return { rendered, keptOn, interrupted: true };
         const now = await authenticateCredential(db(), credential!);
-        if (!now || now.site.catalogVersion !== version) return { rendered, interrupted: true };
+        if (!now || now.site.catalogVersion !== version) return { rendered, keptOn, interrupted: true };
       }
     }
-    return { rendered, interrupted: false };
+    return { rendered, keptOn, interrupted: false };
   }
 
   /** One view of the page, as a shopper of that address would ask for it; the body is not needed. */

@@ -1,9 +1,11 @@
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sites } from '@/db/schema';
 import {
-  dropDeadPages, handlesWithoutPage, PAGE_BUILD, plainHtml, storedAddresses, storedPage, storePage, type PageAddress,
+  dropDeadPages, handlesWithoutPage, PAGE_BUILD, plainHtml, restampPage, storedAddresses, storedPage, storePage, type PageAddress,
 } from '@/lib/platform/cache/stored-pages';
 import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 import { freshDatabase, type TestDatabase } from './support/database';
@@ -64,21 +66,29 @@ describe('pages kept in the database', () => {
     const html = `<!DOCTYPE html><html><body>${'é'.repeat(5000)}</body></html>`;
     await storePage(t.database, address, 7, html, "script-src 'self'");
 
-    const page = await storedPage(t.database, address, 7);
+    const page = await storedPage(t.database, address);
     expect(page?.policy).toBe("script-src 'self'");
+    expect(page?.catalogVersion).toBe(7);
+    expect(page?.reads).toBeNull();
     expect(gunzipSync(page!.gzipped).toString('utf8')).toBe(html);
     expect(plainHtml(page!).toString('utf8')).toBe(html);
     expect(page!.gzipped.byteLength).toBeLessThan(Buffer.byteLength(html) / 10);
 
-    expect(await storedPage(t.database, address, 8)).toBeNull();
     for (const other of [{ market: 'de' }, { locale: 'sv-SE' }, { origin: 'http://localhost:3000' }, { handle: handles[1]! }, { siteId: 'site_other' }]) {
-      expect(await storedPage(t.database, { ...address, ...other }, 7), JSON.stringify(other)).toBeNull();
+      expect(await storedPage(t.database, { ...address, ...other }), JSON.stringify(other)).toBeNull();
     }
 
     // A new render of the address replaces it.
-    await storePage(t.database, address, 8, '<p>new</p>', "script-src 'none'");
-    expect(await storedPage(t.database, address, 7)).toBeNull();
-    expect(plainHtml((await storedPage(t.database, address, 8))!).toString()).toBe('<p>new</p>');
+    await storePage(t.database, address, 8, '<p>new</p>', "script-src 'none'", '{"/site":"\\"a\\""}');
+    const replaced = await storedPage(t.database, address);
+    expect(replaced?.catalogVersion).toBe(8);
+    expect(replaced?.reads).toBe('{"/site":"\\"a\\""}');
+    expect(plainHtml(replaced!).toString()).toBe('<p>new</p>');
+
+    // Kept on under a newer version, unless it was replaced meanwhile.
+    expect(await restampPage(t.database, address, 7, 9)).toBe(false);
+    expect(await restampPage(t.database, address, 8, 9)).toBe(true);
+    expect((await storedPage(t.database, address))?.catalogVersion).toBe(9);
     const count = await t.database.$client.execute({ sql: 'SELECT COUNT(*) AS n FROM stored_pages WHERE handle = ?', args: [handles[0]!] });
     expect(Number(count.rows[0]!.n)).toBe(1);
   });
@@ -88,7 +98,8 @@ describe('pages kept in the database', () => {
     await storePage(t.database, address, 9, '<p>ours</p>', 'p');
     await t.database.$client.execute({ sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
     expect(PAGE_BUILD).not.toBe('another-build');
-    expect(await storedPage(t.database, address, 9)).toBeNull();
+    expect(await storedPage(t.database, address)).toBeNull();
+    expect(await restampPage(t.database, address, 9, 10)).toBe(false);
   });
 
   it('lists what an address lacks for a version, in handle order, from a cursor', async () => {
@@ -138,19 +149,40 @@ describe('pages kept in the database', () => {
 describe('the proxy’s side: keeping a rendered page, answering a kept one', () => {
   let t: TestDatabase;
   let store: typeof import('@/lib/storefront-page-store');
+  let pageReads: typeof import('@/lib/storefront-page-reads');
+  let client: typeof import('@/lib/site-client');
   let key: PageKey;
   const html = '<!DOCTYPE html><html lang="sv-SE"><body><h1>Fjord Ceramic Mug</h1></body></html>';
+  // A stand-in for the API the pages read (the e2e tests use the real one): its answers'
+  // ETags by path, 304 to a request that names the current one, and every request it got.
+  const answers = new Map<string, { etag?: string; status?: number; body?: unknown }>();
+  const asked: { path: string; ifNoneMatch?: string; authorization?: string }[] = [];
+  const api = createServer((req, res) => {
+    const path = (req.url ?? '').replace(/^\/site\/v1/, '');
+    asked.push({ path, ifNoneMatch: req.headers['if-none-match'], authorization: req.headers.authorization });
+    const answer = answers.get(path) ?? { status: 404 };
+    if (answer.etag && req.headers['if-none-match'] === answer.etag) res.writeHead(304, { ETag: answer.etag }).end();
+    else if (answer.etag) res.writeHead(200, { ETag: answer.etag, 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
+    else res.writeHead(answer.status!, { 'Content-Type': 'application/problem+json' }).end('{}');
+  });
 
   beforeAll(async () => {
     t = await freshDatabase();
     const siteId = (await t.database.select({ id: sites.id }).from(sites))[0]!.id;
     key = { origin: 'http://127.0.0.1:3000', market: 'se', locale: 'sv-SE', siteId, catalogVersion: 5 };
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
     // lib/env reads the environment once, on first use: set it before the module runs.
-    Object.assign(process.env, { DATABASE_URL: t.url, PORT: '3000', PAGE_STORE: 'on' });
+    Object.assign(process.env, {
+      DATABASE_URL: t.url, PORT: '3000', PAGE_STORE: 'on', SITE_API_CREDENTIAL: 'sk_pages_test',
+      SITE_API_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+    });
     delete process.env.STOREFRONT_ORIGIN;
     store = await import('@/lib/storefront-page-store');
+    pageReads = await import('@/lib/storefront-page-reads');
+    client = await import('@/lib/site-client');
   });
   afterAll(() => {
+    api.close();
     t.database.$client.close();
     rmSync(t.dir, { recursive: true, force: true });
   });
@@ -158,7 +190,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
   it('keeps what Next’s page cache hands it, under the key in the path', async () => {
     // Next 16 puts its own parts before the path it caches the page under.
     store.keepRenderedPage(`/route-cache/APP_PAGE/0a1b/$${cachedProductPath(key, 'fjord-ceramic-mug')}`, html, "script-src 'self'");
-    await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'fjord-ceramic-mug' }, 5)).not.toBeNull());
+    await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'fjord-ceramic-mug' })).not.toBeNull());
 
     const answer = await store.storedPageAnswer(key, 'fjord-ceramic-mug', { 'Strict-Transport-Security': 'max-age=1' });
     expect(answer?.status).toBe(200);
@@ -170,7 +202,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
       'x-page-source': 'stored',
       'strict-transport-security': 'max-age=1',
     });
-    // Another catalog version, another handle: nothing kept.
+    // Another catalog version (its reads unknown: nothing to check them by), another handle: nothing kept.
     expect(await store.storedPageAnswer({ ...key, catalogVersion: 6 }, 'fjord-ceramic-mug', {})).toBeNull();
     expect(await store.storedPageAnswer(key, 'hygge-wool-rug', {})).toBeNull();
   });
@@ -184,9 +216,112 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     store.keepRenderedPage(cachedProductPath(key, 'hygge-wool-rug'), html, '');
     // Those were refused at once, before any write began; this one is kept.
     store.keepRenderedPage(cachedProductPath(key, 'stoneware-serving-bowl'), html, 'p');
-    await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'stoneware-serving-bowl' }, 5)).not.toBeNull());
+    await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'stoneware-serving-bowl' })).not.toBeNull());
     const rows = await t.database.$client.execute('SELECT origin, handle FROM stored_pages ORDER BY handle');
     expect(rows.rows.map((r) => `${r.origin} ${r.handle}`)).toEqual([`${key.origin} fjord-ceramic-mug`, `${key.origin} stoneware-serving-bowl`]);
+  });
+
+  it('keeps a page on under a new catalog version while every read it was made from answers the same', async () => {
+    const handle = 'hygge-wool-rug';
+    const address = { ...key, handle };
+    const product = '/commerce/products/hygge-wool-rug?market=se&locale=sv-SE';
+    answers.set(product, { etag: '"p1"' });
+    answers.set('/storefront?market=se&locale=sv-SE', { etag: '"s1"' });
+    // What a render logs: its reads and their answers' tags (a bundle item not published: 404).
+    const log = new Map<string, string>();
+    client.logReadsWith(() => log);
+    client.noteRead(product, '"p1"');
+    client.noteRead('/storefront?market=se&locale=sv-SE', '"s1"');
+    client.noteRead('/commerce/products/gone?market=se&locale=sv-SE', 'status:404');
+    const id = pageReads.pageReadsId(key, `${key.siteId}.5`, handle);
+    pageReads.renderingWith(id, log);
+    store.keepRenderedPage(cachedProductPath(key, handle), html, 'p');
+    await vi.waitFor(async () => expect((await storedPage(t.database, address))?.reads).toBeTruthy());
+    const storedAt = (await t.database.$client.execute({ sql: 'SELECT stored_at FROM stored_pages WHERE handle = ?', args: [handle] })).rows[0]!.stored_at;
+
+    // Version 6 changed something else: three conditional reads, the page is kept on as it is.
+    asked.length = 0;
+    const six = await store.storedPageAnswer({ ...key, catalogVersion: 6 }, handle, {});
+    expect(six?.headers.get('x-page-source')).toBe('revalidated');
+    expect(await six!.text()).toBe(html);
+    expect(asked.map((a) => `${a.path} ${a.ifNoneMatch ?? '-'}`).sort()).toEqual([
+      '/commerce/products/gone?market=se&locale=sv-SE -',
+      `${product} "p1"`,
+      '/storefront?market=se&locale=sv-SE "s1"',
+    ]);
+    expect(asked.every((a) => a.authorization === 'Bearer sk_pages_test')).toBe(true);
+    const row = (await t.database.$client.execute({ sql: 'SELECT catalog_version, stored_at FROM stored_pages WHERE handle = ?', args: [handle] })).rows[0]!;
+    expect([Number(row.catalog_version), row.stored_at]).toEqual([6, storedAt]);
+    // Now simply kept: no read at all.
+    asked.length = 0;
+    expect((await store.storedPageAnswer({ ...key, catalogVersion: 6 }, handle, {}))?.headers.get('x-page-source')).toBe('stored');
+    expect(asked).toEqual([]);
+    // A request that read version 5 just before the change gets the same page; the row stays at 6.
+    expect((await store.storedPageAnswer(key, handle, {}))?.headers.get('x-page-source')).toBe('revalidated');
+    expect((await storedPage(t.database, address))?.catalogVersion).toBe(6);
+
+    // Version 7 changed this product: rendered anew, the old page left as it was.
+    answers.set(product, { etag: '"p2"' });
+    expect(await store.storedPageAnswer({ ...key, catalogVersion: 7 }, handle, {})).toBeNull();
+    expect((await storedPage(t.database, address))?.catalogVersion).toBe(6);
+    // Under one version a read answers one way: what was found out is not asked again.
+    asked.length = 0;
+    expect(await store.keptPage({ ...key, catalogVersion: 7 }, handle)).toBeNull();
+    expect(asked).toEqual([]);
+    // A bundle item published again (version 8) is a new page too; so is a read the API
+    // refuses (version 9), and that refusal is asked again, since it may pass.
+    answers.set(product, { etag: '"p1"' });
+    answers.set('/commerce/products/gone?market=se&locale=sv-SE', { etag: '"g1"' });
+    expect(await store.keptPage({ ...key, catalogVersion: 8 }, handle)).toBeNull();
+    answers.delete('/commerce/products/gone?market=se&locale=sv-SE');
+    answers.set('/storefront?market=se&locale=sv-SE', { status: 429 });
+    expect(await store.keptPage({ ...key, catalogVersion: 9 }, handle)).toBeNull();
+    answers.set('/storefront?market=se&locale=sv-SE', { etag: '"s1"' });
+    expect((await store.keptPage({ ...key, catalogVersion: 9 }, handle))?.revalidated).toBe(true);
+    expect((await storedPage(t.database, address))?.catalogVersion).toBe(9);
+    client.logReadsWith(() => null);
+  });
+
+  it('checks a read of which the page uses some fields by those fields alone', async () => {
+    const path = '/commerce/storefront?market=se&locale=sv-SE';
+    const snapshot = { version: '5', navigation: [{ handle: 'kitchen', title: 'Kök', productCount: 3, image: null }], markets: [{ id: 'se' }] };
+    const tag = client.partTag(snapshot, ['navigation', 'markets']);
+    // The same fields in another key order (the raw answer beside the parsed one): the same tag.
+    expect(client.partTag({ markets: [{ id: 'se' }], navigation: [{ image: null, productCount: 3, title: 'Kök', handle: 'kitchen' }] }, ['navigation', 'markets'])).toBe(tag);
+    const kept = JSON.stringify({ [path]: tag });
+    answers.set(path, { etag: '"s6"', body: { ...snapshot, version: '6', featured: [{ handle: 'new' }] } });
+    expect(await client.readsUnchanged(kept)).toBe(true);
+    answers.set(path, { etag: '"s7"', body: { ...snapshot, navigation: [{ ...snapshot.navigation[0], productCount: 4 }] } });
+    expect(await client.readsUnchanged(kept)).toBe(false);
+  });
+
+  it('keeps no reads it could not check again', () => {
+    const log = new Map<string, string>();
+    client.logReadsWith(() => log);
+    client.noteRead('/site', '"a"');
+    expect(client.serialiseReads(log)).toBe('{"/site":"\\"a\\""}');
+    // The same path answered two ways within one render.
+    client.noteRead('/site', '"b"');
+    expect(client.serialiseReads(log)).toBeNull();
+    expect(client.serialiseReads(new Map())).toBeNull();
+    client.logReadsWith(() => null);
+
+    // Two renders of one page at once: whose log is whose cannot be told.
+    const id = pageReads.pageReadsId(key, 'site.1', 'x');
+    const one = new Map([['/site', '"a"']]);
+    pageReads.renderingWith(id, one);
+    pageReads.renderingWith(id, one);
+    expect(pageReads.readsOfRendered(id)).toBe('{"/site":"\\"a\\""}');
+    expect(pageReads.readsOfRendered(id)).toBeNull();
+    pageReads.renderingWith(id, one);
+    pageReads.renderingWith(id, new Map(one));
+    expect(pageReads.readsOfRendered(id)).toBeNull();
+  });
+
+  it('checks nothing it cannot read as a log of reads', async () => {
+    for (const kept of ['', 'not json', '[]', '{}', '{"/site":5}', '{"site":"\\"a\\""}', '{"/site":"uncheckable"}']) {
+      expect(await client.readsUnchanged(kept), kept).toBe(false);
+    }
   });
 
   it('answers null, not an error, when the database cannot say (the page then renders)', async () => {

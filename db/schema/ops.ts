@@ -65,6 +65,12 @@ export const storedPages = sqliteTable('stored_pages', {
   policy: text().notNull(),
   /** Last: a query that needs only the columns above never reads the page's overflow pages. */
   html: blob({ mode: 'buffer' }).notNull(),
+  /**
+   * The API reads the page was rendered from (path and query → ETag, or `status:N` for an
+   * answer that was no 200), JSON; null when they are not known. A page of an older catalog
+   * version whose reads all still answer the same is the page the new version would render.
+   */
+  reads: text(),
 }, (t) => [
   primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle] }),
   // clean-up of other builds

@@ -141,6 +141,58 @@ test.describe('two instances on one database', () => {
     expect(payload.headers.get('content-type')).toContain('text/x-component');
   });
 
+  test('after a catalog change, a page whose reads all answer the same is kept on, not rendered again', async ({ request }) => {
+    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published && r.kept > 0; }, { timeout: 150_000 }).toBe(true);
+    const pages = async () => new Map((await database.execute({
+      sql: `SELECT s.handle, s.stored_at, s.catalog_version, s.reads FROM stored_pages s JOIN sites ON sites.id = s.site_id
+        WHERE sites.handle = 'demo' AND s.origin = ? AND s.market = 'se' AND s.locale = 'sv-SE'`,
+      args: [SHOP],
+    })).rows.map((r) => [String(r.handle), { storedAt: Number(r.stored_at), version: Number(r.catalog_version), reads: r.reads === null ? null : String(r.reads) }]));
+    const changed = 'hygge-wool-rug';
+    // Its neighbour shows it under "More from Living room"; the bottle's page shows nothing of it.
+    const read = async (path: string) => (await request.get(`${a.baseURL}/site/v1${path}`, { headers: { Authorization: `Bearer ${creds().core}` } })).json();
+    const related = (await read('/commerce/products?collection=living-room&limit=5&market=se&locale=sv-SE')) as { data: { handle: string }[] };
+    expect(related.data.map((p) => p.handle)).toContain(changed);
+    // A page shows the first collection of its product.
+    const firstCollections = await Promise.all(related.data.map(async (p) => ({
+      handle: p.handle,
+      first: (Product.parse(await read(`/commerce/products/${p.handle}?market=se&locale=sv-SE`))).collections[0]?.handle,
+    })));
+    const neighbour = firstCollections.find((p) => p.handle !== changed && p.first === 'living-room')!.handle;
+    const unrelated = 'trail-steel-bottle';
+    const before = await pages();
+    // Every page knows what it was made from: the Site, the navigation, the product, its neighbours.
+    const reads = JSON.parse(before.get(unrelated)!.reads!) as Record<string, string>;
+    expect(Object.keys(reads).sort()).toEqual([
+      `/commerce/products/${unrelated}?market=se&locale=sv-SE`,
+      '/commerce/products?market=se&locale=sv-SE&limit=5&collection=outdoor',
+      '/commerce/storefront?market=se&locale=sv-SE',
+      '/site',
+    ]);
+    const unrelatedHtml = (await productPage(request, a.baseURL, unrelated, '')).html;
+
+    await database.execute({
+      sql: `UPDATE variant_prices SET amount = amount + 10000 WHERE market_id = 'se'
+        AND variant_id IN (SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.handle = ?)`,
+      args: [changed],
+    });
+    // The unrelated page, on either instance: the same bytes, from the database, not rendered.
+    for (const instance of [b, a]) {
+      const page = await productPage(request, instance.baseURL, unrelated, '');
+      expect(page.source).toMatch(/^(revalidated|stored)$/);
+      expect(page.html).toBe(unrelatedHtml);
+    }
+    // Rendered ahead for the new version: the changed product and its neighbours anew, the rest kept on.
+    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published; }, { timeout: 150_000 }).toBe(true);
+    const after = await pages();
+    const rendered = [...after].filter(([handle, page]) => page.storedAt !== before.get(handle)?.storedAt).map(([handle]) => handle);
+    expect(rendered).toContain(changed);
+    expect(rendered).toContain(neighbour);
+    expect(rendered).not.toContain(unrelated);
+    expect(after.get(unrelated)!.version).toBeGreaterThan(before.get(unrelated)!.version);
+    expect(rendered.length).toBeLessThan(after.size / 2);
+  });
+
   test('a catalog change is on the very next page view of every instance', async ({ request }) => {
     const handle = 'glacier-dinner-plate';
     for (const instance of [a, b]) {

@@ -4,6 +4,7 @@ import type { Operation } from '@/lib/contract/operation';
 import { clientConfig, currentShopper } from './config';
 import { SiteApiError, SiteApiUnavailable } from './errors';
 import { noteShopperLimited } from './shopper-limits';
+import { noteRead, UNCHECKABLE } from './reads';
 import type { CallInput, CallResult } from './types';
 
 const TIMEOUT_MS = 10_000;
@@ -18,8 +19,11 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
   const { baseUrl, credential, nearby } = clientConfig();
   if (!credential) throw new SiteApiUnavailable(operation.operationId, 'SITE_API_CREDENTIAL is not set');
 
-  const url = `${baseUrl}${fillPath(operation.path, input.params as Record<string, unknown> | undefined)}${queryString(input.query)}`;
+  const path = `${fillPath(operation.path, input.params as Record<string, unknown> | undefined)}${queryString(input.query)}`;
+  const url = `${baseUrl}${path}`;
   const method = operation.method.toUpperCase();
+  // A render's reads are noted (./reads.ts): what a kept page was made from.
+  const note = method === 'GET' && input.logRead !== false ? (tag: string) => noteRead(path, tag) : () => {};
   const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: 'application/json' };
   // An API on this machine (usually this very process) is asked for plain bodies: gzip
   // would cost a compression there and a decompression here for every read a page makes.
@@ -42,16 +46,23 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
         await sleep(200);
         continue;
       }
+      note(UNCHECKABLE);
       throw new SiteApiUnavailable(operation.operationId, error instanceof Error ? error.name : 'fetch failed');
     }
 
     if (response.status === operation.success.status) {
       const parsed = operation.success.schema.safeParse(await readJson(response));
-      if (!parsed.success) throw new SiteApiUnavailable(operation.operationId, 'the answer does not match the contract', response.status);
+      const etag = response.headers.get('etag');
+      if (!parsed.success) {
+        note(UNCHECKABLE);
+        throw new SiteApiUnavailable(operation.operationId, 'the answer does not match the contract', response.status);
+      }
+      note(etag ?? UNCHECKABLE);
       return {
         data: parsed.data as CallResult<O>['data'],
+        path,
         status: response.status,
-        etag: response.headers.get('etag'),
+        etag,
         replayed: response.headers.get('idempotent-replayed') === 'true',
       };
     }
@@ -62,6 +73,7 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
         await sleep(200);
         continue;
       }
+      note(UNCHECKABLE);
       throw new SiteApiUnavailable(operation.operationId, `unexpected ${response.status}`, response.status);
     }
     const code = problem.data.code;
@@ -75,6 +87,7 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
     }
     if (response.status >= 500) {
       logFailure(operation, response.status, code, problem.data.requestId);
+      note(UNCHECKABLE);
       throw new SiteApiUnavailable(operation.operationId, code, response.status);
     }
     // The shopper's own read budget is spent (not the storefront's, and not their writes, which
@@ -83,6 +96,8 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
     if (code === 'rate_limited' && buyerIp && /"shopper-reads"/.test(response.headers.get('ratelimit-policy') ?? '')) {
       noteShopperLimited(buyerIp, Number(response.headers.get('retry-after')));
     }
+    // Only "there is none" stays true while the catalog does not change; a refusal may not.
+    note(code === 'not_found' ? 'status:404' : UNCHECKABLE);
     throw new SiteApiError(problem.data);
   }
 }
@@ -114,7 +129,7 @@ function queryString(query: unknown): string {
  * them from the origin the shopper is on (which the API, called server-side on an internal
  * address, cannot know).
  */
-async function readJson(response: Response): Promise<unknown> {
+export async function readJson(response: Response): Promise<unknown> {
   const own = new URL(response.url || 'http://invalid').origin;
   try {
     return JSON.parse(await response.text(), (key, value) =>

@@ -21,9 +21,18 @@ export type CallInput<O extends Operation> = {
   buyerIp?: string | null;
   /** Sent as If-Match (PATCH) so a stale form cannot overwrite a newer session. */
   ifMatch?: string;
+  /** false: the caller notes this read in the render's log itself (./reads.ts), by what it uses of it. */
+  logRead?: false;
 };
 
 export type CallOutput<O extends Operation> = z.output<O['success']['schema']>;
 
 /** A successful answer with the headers a caller may need (ETag for If-Match, Location). */
-export type CallResult<O extends Operation> = { data: CallOutput<O>; status: number; etag: string | null; replayed: boolean };
+export type CallResult<O extends Operation> = {
+  data: CallOutput<O>;
+  /** What was asked for, below /site/v1: path and query. */
+  path: string;
+  status: number;
+  etag: string | null;
+  replayed: boolean;
+};

@@ -53,3 +53,23 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
     database.$client.close();
   }
 }
+
+/**
+ * Raises the prices of one product in every market by 1.00, as an admin tool would, straight
+ * in the database: the catalog version moves, and with it every kept page's key. Answers its
+ * handle.
+ */
+export async function changeOnePrice(fixture: Fixture): Promise<string> {
+  const database = openDatabase({ url: fixture.url });
+  try {
+    const handle = fixture.allHandles[fixture.allHandles.length >> 2]!;
+    await database.$client.execute({
+      sql: `UPDATE variant_prices SET amount = amount + 100 WHERE variant_id IN
+        (SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id WHERE s.handle = 'demo' AND p.handle = ?)`,
+      args: [handle],
+    });
+    return handle;
+  } finally {
+    database.$client.close();
+  }
+}

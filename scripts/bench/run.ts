@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeFixture, type Fixture } from './fixture';
+import { changeOnePrice, makeFixture, type Fixture } from './fixture';
 import { curve, measureInterleaved, sequentialLatency } from './load';
 import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
@@ -55,13 +55,13 @@ const SMALL = 1000;
 const BIG_ORDER: ScenarioKey[] = [
   'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
   'search_words_c1', 'search_prefix_c1', 'search_faceted_c1', 'search_words', 'search_prefix', 'search_faceted',
-  'page', 'page_render', 'checkout',
+  'page', 'page_changed', 'page_render', 'checkout',
 ];
 const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'search_words', 'search_prefix', 'search_faceted', 'page'];
 /** Checkout creation reaches its steady rate only after ~10 s of load on a fresh server (JIT of the write path). */
 const warmFor = (key: ScenarioKey) => (key === 'checkout' && !flags.quick ? 10 : WARM);
 /** Pages of the whole catalog are rendered, not served: a request takes ~1 s at c=32, so their slices are longer. */
-const sliceFor = (key: ScenarioKey) => ((key === 'page' || key === 'page_render') && !flags.quick ? 5 : SLICE_SECONDS);
+const sliceFor = (key: ScenarioKey) => (key.startsWith('page') && !flags.quick ? 5 : SLICE_SECONDS);
 const only = flags.only ? new Set(flags.only.split(',')) : null;
 const SERVER_NODE_OPTIONS = (flags['server-node-options'] ?? '').split(/\s+/).filter(Boolean);
 
@@ -107,7 +107,7 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
   try {
     const deadline = Date.now() + 20 * 60_000;
     for (;;) {
-      const done = /rendered (\d+) product pages ahead in ([\d.]+) s/.exec(renderer.managed.output());
+      const done = /product pages ahead of shoppers: (\d+) rendered, \d+ unchanged and kept on, in ([\d.]+) s/.exec(renderer.managed.output());
       if (done) return { pages: Number(done[1]), seconds: Number(done[2]), peakRssMb: renderer.rss.peakMb() };
       if (Date.now() > deadline) throw new Error(`rendering ahead did not finish in 20 minutes:\n${renderer.managed.output().slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -149,6 +149,7 @@ async function measureCatalog(
     for (const key of order) {
       if (only && !only.has(key)) continue;
       const credential = fixture.credentials[token++ % fixture.credentials.length]!;
+      if (SCENARIOS[key].changesCatalog) log(`changed the prices of ${await changeOnePrice(fixture)}`);
       rows.set(key, await paired(server, reference, targets, SCENARIOS[key], credential));
     }
     await extra(server, reference, targets);

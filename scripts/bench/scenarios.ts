@@ -36,7 +36,7 @@ export type Targets = {
 export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page' | 'rendered';
 
 export type ScenarioKey =
-  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page' | 'page_render'
+  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page' | 'page_changed' | 'page_render'
   | 'search_words' | 'search_prefix' | 'search_faceted' | 'search_words_c1' | 'search_prefix_c1' | 'search_faceted_c1';
 
 export type Scenario = {
@@ -47,6 +47,8 @@ export type Scenario = {
   api: boolean;
   plan: (t: Targets) => () => RequestPlan;
   reference: ReferenceKind;
+  /** The benchmark changes one product's prices right before the scenario (run.ts). */
+  changesCatalog?: true;
   /** The target: at least this share of the reference's req/s (and p99 at most this multiple of its p99); at c=1, a p50. */
   target?: { ratio?: number; p99?: number; p50Ms?: number };
 };
@@ -205,6 +207,15 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, api: true, plan: (t) => ofPaths(t.snapshotPaths), reference: 'static', target: { ratio: 0.6 } },
   checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, api: true, plan: checkoutPlan, reference: 'post', target: { ratio: 0.5 } },
   page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, api: false, plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)), reference: 'page', target: { ratio: 0.5 } },
+  // The same pages right after one product's prices changed: every kept page is one catalog
+  // version behind, so every view checks its page's reads again (and renders the few pages
+  // that show the product). From the middle of the catalog, so the pages just served by
+  // `page` are not all the first ones. A gauge beside the bytes route, no target.
+  page_changed: {
+    key: 'page_changed', label: 'Storefront page after a price change', connections: 32, api: false, changesCatalog: true,
+    plan: (t) => ofPaths([...t.allHandles.slice(t.allHandles.length >> 1), ...t.allHandles.slice(0, t.allHandles.length >> 1)].map((h) => `/products/${h}`)),
+    reference: 'page',
+  },
   // The same pages in the default market's other language, which nothing rendered ahead
   // (run.ts renders the default one), from the other end of the catalog: every view is a
   // render. Against a bare page rendered on its first request: no target, a gauge of what a

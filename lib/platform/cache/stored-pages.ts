@@ -8,13 +8,14 @@ import { syncReads } from '@/db/driver/sync-reads';
  * Rendered product pages kept in the database (table stored_pages), gzipped: shared by every
  * instance, kept across restarts, and as many as the catalog has, where Next's page cache
  * holds a few hundred in one process's memory. A page is kept under its address (Site,
- * origin, market, locale, handle) and answers only for the build and the catalog version it
+ * origin, market, locale, handle) and answers for the build and the catalog version it
  * was rendered at: the Site's catalog version moves with every catalog change (database
- * triggers), so a kept page is never older than the catalog it is shown for. See
- * docs/storefront.md.
+ * triggers), so a kept page is never older than the catalog it is shown for. A page of an
+ * older version may be kept on under the new one (restampPage) once every API read it was
+ * rendered from has answered the same again. See docs/storefront.md.
  */
 export type PageAddress = { siteId: string; origin: string; market: string; locale: string; handle: string };
-export type StoredPage = { gzipped: Buffer; policy: string };
+export type StoredPage = { gzipped: Buffer; policy: string; catalogVersion: number; reads: string | null };
 
 /**
  * What the stored HTML is valid for besides the catalog: this build's asset names. Set at
@@ -22,33 +23,61 @@ export type StoredPage = { gzipped: Buffer; policy: string };
  */
 export const PAGE_BUILD = process.env.SHOP_BUILD_ID || `unbuilt-${process.pid}`;
 
-const FIND_SQL = `SELECT html, policy FROM stored_pages WHERE site_id = ? AND origin = ? AND market = ? AND locale = ?
-  AND handle = ? AND build = ? AND catalog_version = ?`;
+const FIND_SQL = `SELECT html, policy, catalog_version, reads FROM stored_pages WHERE site_id = ? AND origin = ? AND market = ?
+  AND locale = ? AND handle = ? AND build = ?`;
 const reads = syncReads({ page: { sql: FIND_SQL, raw: true } });
 
 const gzipAsync = promisify(gzip);
 
 /**
- * The page at this address for this catalog version, if one is kept: read at once on a local
- * file (a prepared statement, no promise), else by an ordinary query.
+ * The page kept at this address for this build, of whichever catalog version, if any: read
+ * at once on a local file (a prepared statement, no promise), else by an ordinary query.
  */
-export async function storedPage(database: Database, address: PageAddress, catalogVersion: number): Promise<StoredPage | null> {
-  const args = [address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD, catalogVersion];
+export async function storedPage(database: Database, address: PageAddress): Promise<StoredPage | null> {
+  const args = [address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD];
   // null: no page kept; undefined: this database has no prepared reads, so ask it plainly.
-  const row = await reads.run(database, (reader) => (reader.get('page', ...args) as [Uint8Array, string] | undefined) ?? null);
+  const row = await reads.run(database, (reader) => (reader.get('page', ...args) as [Uint8Array, string, number, string | null] | undefined) ?? null);
   if (row === null) return null;
-  if (row !== undefined) return { gzipped: Buffer.from(row[0].buffer, row[0].byteOffset, row[0].byteLength), policy: row[1] };
+  if (row !== undefined) {
+    const [html, policy, catalogVersion, pageReads] = row;
+    return { gzipped: Buffer.from(html.buffer, html.byteOffset, html.byteLength), policy, catalogVersion: Number(catalogVersion), reads: pageReads };
+  }
   const found = await database.$client.execute({ sql: FIND_SQL, args });
   const first = found.rows[0];
   if (!first) return null;
-  return { gzipped: Buffer.from(first.html as ArrayBuffer), policy: String(first.policy) };
+  return {
+    gzipped: Buffer.from(first.html as ArrayBuffer),
+    policy: String(first.policy),
+    catalogVersion: Number(first.catalog_version),
+    reads: first.reads === null ? null : String(first.reads),
+  };
+}
+
+/**
+ * Keeps the page at this address on under a newer catalog version, unless another instance
+ * has replaced it meanwhile. Answers whether it did.
+ */
+export async function restampPage(database: Database, address: PageAddress, from: number, to: number): Promise<boolean> {
+  const result = await database.$client.execute({
+    sql: `UPDATE stored_pages SET catalog_version = ? WHERE site_id = ? AND origin = ? AND market = ? AND locale = ? AND handle = ?
+      AND build = ? AND catalog_version = ?`,
+    args: [to, address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD, from],
+  });
+  return result.rowsAffected > 0;
 }
 
 /** Keeps a page just rendered, replacing whatever the address held. */
-export async function storePage(database: Database, address: PageAddress, catalogVersion: number, html: string, policy: string): Promise<void> {
+export async function storePage(
+  database: Database,
+  address: PageAddress,
+  catalogVersion: number,
+  html: string,
+  policy: string,
+  pageReads: string | null = null,
+): Promise<void> {
   // Level 4: a quarter of level 9's CPU (every render pays it) for ~4% more bytes.
   const gzipped = await gzipAsync(html, { level: 4 });
-  const page = { build: PAGE_BUILD, catalogVersion, html: gzipped, policy, storedAt: Date.now() };
+  const page = { build: PAGE_BUILD, catalogVersion, html: gzipped, policy, reads: pageReads, storedAt: Date.now() };
   const t = schema.storedPages;
   await database
     .insert(t)

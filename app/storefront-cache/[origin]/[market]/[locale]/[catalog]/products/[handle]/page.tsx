@@ -5,6 +5,7 @@ import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
 import { siteFor } from '@/app/storefront-cache/_lib/chrome';
 import { originOf, type CachedPageParams } from '@/app/storefront-cache/_lib/params';
+import { logPageReads } from '@/app/storefront-cache/_lib/reads';
 
 /**
  * A product page as Next caches it: rendered on the first request for its key, then served
@@ -25,13 +26,17 @@ type Params = CachedPageParams & { handle: string };
 type Props = { params: Promise<Params> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { market, locale, handle, catalog } = await params;
+  const all = await params;
+  logPageReads(all);
+  const { market, locale, handle, catalog } = all;
   const [current, p] = await Promise.all([siteFor(catalog), productIn(handle, { market, locale })]);
   return productMetadata(p, current.name);
 }
 
 export default async function CachedProductPage({ params }: Props) {
-  const { origin, market, locale, handle } = await params;
+  const all = await params;
+  logPageReads(all);
+  const { origin, market, locale, handle } = all;
   const where = { market, locale };
   const p = await productIn(handle, where);
   // Unlike the page rendered on request, no fallback: a page missing its bundle names would
