@@ -5,7 +5,7 @@ import type { APIRequestContext } from '@playwright/test';
 import type { Client } from '@libsql/client';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
-import { twoInstancesOnACopy, type Instance } from '../support/instances';
+import { copyDatabase, mainDatabaseUrl, rawClient, twoInstancesOnACopy, type Instance } from '../support/instances';
 import { startOwnServer } from './own-server';
 import { BASE_URL, currentVariantId, expect, openProduct, test, useLocale } from './helpers';
 
@@ -178,14 +178,15 @@ test.describe('two instances on one database', () => {
     });
     // The unrelated page, on either instance: the same bytes, from the database, not rendered.
     for (const instance of [b, a]) {
-      const page = await productPage(request, instance.baseURL, unrelated, '');
-      expect(page.source).toMatch(/^(revalidated|stored)$/);
-      expect(page.html).toBe(unrelatedHtml);
+      const view = await productPage(request, instance.baseURL, unrelated, '');
+      expect(view.source).toMatch(/^(revalidated|stored)$/);
+      expect(view.html).toBe(unrelatedHtml);
     }
+
     // Rendered ahead for the new version: the changed product and its neighbours anew, the rest kept on.
     await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published; }, { timeout: 150_000 }).toBe(true);
     const after = await pages();
-    const rendered = [...after].filter(([handle, page]) => page.storedAt !== before.get(handle)?.storedAt).map(([handle]) => handle);
+    const rendered = [...after].filter(([handle, kept]) => kept.storedAt !== before.get(handle)?.storedAt).map(([handle]) => handle);
     expect(rendered).toContain(changed);
     expect(rendered).toContain(neighbour);
     expect(rendered).not.toContain(unrelated);
@@ -236,6 +237,52 @@ test.describe('two instances on one database', () => {
       const page = await productPage(request, instance.baseURL, handle);
       expect(page.status).toBe(404);
       expect(structured(page.html).name).toBeUndefined();
+    }
+  });
+});
+
+test.describe('a kept page of an older catalog version', () => {
+  test('is checked and served by the proxy when its reads answer the same, and rendered when not', async ({ request, page, context }) => {
+    test.slow();
+    // One instance on a copy, rendering nothing ahead: every answer below is the proxy's own.
+    const scratch = mkdtempSync(join(tmpdir(), 'sd-revalidate-'));
+    const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'site.db'));
+    const database = rawClient(url);
+    const server = await startOwnServer({ DATABASE_URL: url, SITE_API_CREDENTIAL: creds().storefront });
+    try {
+      const [kept, changed] = ['trail-steel-bottle', 'hygge-wool-rug'];
+      for (const handle of [kept, changed]) {
+        expect((await productPage(request, server.url, handle, '')).source).toBeUndefined();
+        await expect.poll(async () => (await productPage(request, server.url, handle, '')).source).toBe('stored');
+      }
+      const before = (await productPage(request, server.url, kept, '')).html;
+      await database.execute({
+        sql: `UPDATE variant_prices SET amount = amount + 10000 WHERE market_id = 'se'
+          AND variant_id IN (SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.handle = ?)`,
+        args: [changed],
+      });
+      const checked = await productPage(request, server.url, kept, '');
+      expect(checked.source).toBe('revalidated');
+      expect(checked.html).toBe(before);
+      expect((await productPage(request, server.url, kept, '')).source).toBe('stored');
+      // The changed product's own page is rendered anew.
+      expect((await productPage(request, server.url, changed, '')).source).toBeUndefined();
+
+      // The kept page's React payload names the older catalog version; the router goes on
+      // from it to a page of the new one, as from any page loaded before a change.
+      await context.addCookies([{ name: 'market', value: 'se', url: server.url }, { name: 'locale', value: 'sv-SE', url: server.url }]);
+      const opened = await page.goto(`${server.url}/products/${kept}`);
+      expect(opened?.headers()['x-page-source']).toBe('stored');
+      const next = page.locator('section.related a[href^="/products/"]').first();
+      const target = (await next.getAttribute('href'))!;
+      await next.click();
+      await expect(page).toHaveURL(`${server.url}${target}`);
+      const title = Product.parse(await (await get(request, `${target.replace('/products/', '/commerce/products/')}?market=se&locale=sv-SE`)).json()).title;
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    } finally {
+      await server.stop();
+      database.close();
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { clientConfig } from './config';
-import { readJson } from './request';
 
 /**
  * The reads of /site/v1 one render made: path and query (below /site/v1) → the answer's
@@ -43,7 +42,7 @@ export function serialiseReads(log: ReadLog): string | null {
 /**
  * The tag of a read of which only these top-level fields are used: the storefront snapshot's
  * navigation, say, whose `version` and featured products change with things the page does
- * not show. Keys sorted, so the parsed answer and the raw one give the same digest.
+ * not show. Of the answer as sent (its links as the API wrote them), keys sorted.
  */
 export function partTag(answer: unknown, fields: string[]): string {
   const picked = Object.fromEntries(fields.map((f) => [f, (answer as Record<string, unknown> | null)?.[f] ?? null]));
@@ -115,7 +114,7 @@ async function answersAsBefore(path: string, tag: string, baseUrl: string, crede
   if (etag) headers['If-None-Match'] = etag;
   try {
     const response = await fetch(`${baseUrl}${path}`, { headers, cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) });
-    if (part && response.status === 200) return partTag(await readJson(response), part[1]!.split(',')) === tag;
+    if (part && response.status === 200) return partTag(JSON.parse(await response.text()), part[1]!.split(',')) === tag;
     await response.arrayBuffer();
     if (response.status === 429 || response.status >= 500) return null;
     return etag ? response.status === 304 : response.status === 404;

@@ -4,7 +4,7 @@ import type { Operation } from '@/lib/contract/operation';
 import { clientConfig, currentShopper } from './config';
 import { SiteApiError, SiteApiUnavailable } from './errors';
 import { noteShopperLimited } from './shopper-limits';
-import { noteRead, UNCHECKABLE } from './reads';
+import { noteRead, partTag, UNCHECKABLE } from './reads';
 import type { CallInput, CallResult } from './types';
 
 const TIMEOUT_MS = 10_000;
@@ -23,7 +23,7 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
   const url = `${baseUrl}${path}`;
   const method = operation.method.toUpperCase();
   // A render's reads are noted (./reads.ts): what a kept page was made from.
-  const note = method === 'GET' && input.logRead !== false ? (tag: string) => noteRead(path, tag) : () => {};
+  const note = method === 'GET' ? (tag: string) => noteRead(path, tag) : () => {};
   const headers: Record<string, string> = { Authorization: `Bearer ${credential}`, Accept: 'application/json' };
   // An API on this machine (usually this very process) is asked for plain bodies: gzip
   // would cost a compression there and a decompression here for every read a page makes.
@@ -51,16 +51,20 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
     }
 
     if (response.status === operation.success.status) {
-      const parsed = operation.success.schema.safeParse(await readJson(response));
+      const text = await response.text();
+      const parsed = operation.success.schema.safeParse(parseAnswer(text, response));
       const etag = response.headers.get('etag');
       if (!parsed.success) {
         note(UNCHECKABLE);
         throw new SiteApiUnavailable(operation.operationId, 'the answer does not match the contract', response.status);
       }
-      note(etag ?? UNCHECKABLE);
+      // By the answer as sent (its links as the API wrote them), so every instance tags it alike.
+      const readTag = input.logFields ? partTag(JSON.parse(text), input.logFields) : (etag ?? UNCHECKABLE);
+      note(readTag);
       return {
         data: parsed.data as CallResult<O>['data'],
         path,
+        readTag,
         status: response.status,
         etag,
         replayed: response.headers.get('idempotent-replayed') === 'true',
@@ -129,10 +133,14 @@ function queryString(query: unknown): string {
  * them from the origin the shopper is on (which the API, called server-side on an internal
  * address, cannot know).
  */
-export async function readJson(response: Response): Promise<unknown> {
+async function readJson(response: Response): Promise<unknown> {
+  return parseAnswer(await response.text(), response);
+}
+
+function parseAnswer(text: string, response: Response): unknown {
   const own = new URL(response.url || 'http://invalid').origin;
   try {
-    return JSON.parse(await response.text(), (key, value) =>
+    return JSON.parse(text, (key, value) =>
       (key === 'url' || key === 'checkoutUrl') && typeof value === 'string' && value.startsWith(`${own}/`) ? value.slice(own.length) : value,
     );
   } catch {

@@ -21,8 +21,11 @@ export type CallInput<O extends Operation> = {
   buyerIp?: string | null;
   /** Sent as If-Match (PATCH) so a stale form cannot overwrite a newer session. */
   ifMatch?: string;
-  /** false: the caller notes this read in the render's log itself (./reads.ts), by what it uses of it. */
-  logRead?: false;
+  /**
+   * Only these top-level fields of the answer are used: the read is logged in the render's
+   * log (./reads.ts) by them alone (partTag), not by its ETag.
+   */
+  logFields?: string[];
 };
 
 export type CallOutput<O extends Operation> = z.output<O['success']['schema']>;
@@ -32,6 +35,8 @@ export type CallResult<O extends Operation> = {
   data: CallOutput<O>;
   /** What was asked for, below /site/v1: path and query. */
   path: string;
+  /** What the render's log noted for this read (./reads.ts): for a caller that keeps the answer for later renders. */
+  readTag: string;
   status: number;
   etag: string | null;
   replayed: boolean;

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Site } from '@/lib/contract/catalog';
-import { call, noteRead, partTag, UNCHECKABLE } from '@/lib/site-client';
+import { call, noteRead } from '@/lib/site-client';
 import { getSite, getStorefront } from '@/lib/contract/operations/reads';
 
 /**
@@ -34,8 +34,8 @@ async function once<T>(key: string, read: () => Promise<Read<T>>): Promise<T> {
 
 export function siteFor(catalog: string): Promise<Site> {
   return once(`site|${catalog}`, async () => {
-    const { data, path, etag } = await call(getSite, { query: {} });
-    return { data, path, tag: etag ?? UNCHECKABLE };
+    const { data, path, readTag } = await call(getSite, { query: {} });
+    return { data, path, tag: readTag };
   });
 }
 
@@ -46,7 +46,7 @@ export function siteFor(catalog: string): Promise<Site> {
  */
 export function snapshotFor(catalog: string, market: string, locale: string) {
   return once(`snapshot|${catalog}|${market}|${locale}`, async () => {
-    const { data, path } = await call(getStorefront, { query: { market, locale }, logRead: false });
-    return { data: { navigation: data.navigation, markets: data.markets }, path, tag: partTag(data, ['navigation', 'markets']) };
+    const { data, path, readTag } = await call(getStorefront, { query: { market, locale }, logFields: ['navigation', 'markets'] });
+    return { data: { navigation: data.navigation, markets: data.markets }, path, tag: readTag };
   });
 }
