@@ -210,16 +210,26 @@ async function answerUnserved(req: IncomingMessage, res: ServerResponse): Promis
 /**
  * What a sender still sends after the answer is read and dropped, so it sees the answer
  * (hanging up at once would reset the connection under it, answer unread); past this much,
- * the connection is closed.
+ * reading stops and our side of the connection is closed: the sender's writes then wait,
+ * and it reads the answer when it gets to it. One that never does is hung up on after
+ * DRAIN_GRACE_MS.
  */
 const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_GRACE_MS = 10_000;
 
 function refuse(req: IncomingMessage, res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string }) {
   let drained = 0;
-  req.on('data', (chunk: Buffer) => {
+  const drain = (chunk: Buffer) => {
     drained += chunk.byteLength;
-    if (drained > DRAIN_BYTES) req.socket.destroy();
-  });
+    if (drained <= DRAIN_BYTES) return;
+    // Not destroy(): closing on unread data resets the connection, and a sender busy writing
+    // may not have read the answer yet (seen on a loaded host).
+    req.off('data', drain);
+    req.pause();
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS).unref();
+  };
+  req.on('data', drain);
   req.on('error', () => {});
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body);
