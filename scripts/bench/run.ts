@@ -55,8 +55,13 @@ const SMALL = 1000;
 const BIG_ORDER: ScenarioKey[] = [
   'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
   'search_words_c1', 'search_prefix_c1', 'search_faceted_c1', 'search_words', 'search_prefix', 'search_faceted',
-  'page', 'page_changed', 'page_render', 'checkout',
+  'page', 'page_render', 'checkout',
 ];
+/**
+ * After the mixed run and Lighthouse: it changes the catalog, and so every cache's key; the
+ * memory figures and the mixed run's leak check expect the caches as the reads left them.
+ */
+const BIG_LAST: ScenarioKey[] = ['page_changed'];
 const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'search_words', 'search_prefix', 'search_faceted', 'page'];
 /** Checkout creation reaches its steady rate only after ~10 s of load on a fresh server (JIT of the write path). */
 const warmFor = (key: ScenarioKey) => (key === 'checkout' && !flags.quick ? 10 : WARM);
@@ -121,6 +126,7 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
 async function measureCatalog(
   fixture: Fixture, port: number, order: ScenarioKey[], dir: string,
   extra: (server: Server, reference: Server, targets: Targets) => Promise<void> = async () => {},
+  last: ScenarioKey[] = [],
 ): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets; ahead: RenderedAhead }> {
   const origin = `http://127.0.0.1:${port}`;
   log(`rendering the ${fixture.products} product pages ahead …`);
@@ -144,15 +150,20 @@ async function measureCatalog(
     }
     log(`answers: ${JSON.stringify(targets.bytes)} bytes; ${targets.allHandles.length} handles, ${targets.listPaths.length} list pages, ` +
       `${targets.collectionPaths.length} collection pages, ${targets.availabilityPaths.length} batches, ${targets.inStock.length} in-stock variants`);
-    reference = await startReference(PORTS.reference, savePage(dir, targets.pageHtml));
+    const bare = await startReference(PORTS.reference, savePage(dir, targets.pageHtml));
+    reference = bare;
     let token = 1;
-    for (const key of order) {
-      if (only && !only.has(key)) continue;
-      const credential = fixture.credentials[token++ % fixture.credentials.length]!;
-      if (SCENARIOS[key].changesCatalog) log(`changed the prices of ${await changeOnePrice(fixture)}`);
-      rows.set(key, await paired(server, reference, targets, SCENARIOS[key], credential));
-    }
-    await extra(server, reference, targets);
+    const measure = async (keys: ScenarioKey[]) => {
+      for (const key of keys) {
+        if (only && !only.has(key)) continue;
+        const credential = fixture.credentials[token++ % fixture.credentials.length]!;
+        if (SCENARIOS[key].changesCatalog) log(`changed the prices of ${await changeOnePrice(fixture)}`);
+        rows.set(key, await paired(server, bare, targets, SCENARIOS[key], credential));
+      }
+    };
+    await measure(order);
+    await extra(server, bare, targets);
+    await measure(last);
     return { rows, curve: warmCurve, targets, ahead };
   } finally {
     await reference?.stop();
@@ -205,7 +216,7 @@ async function main(): Promise<void> {
         const pages = [...(await storefrontPages(server.base)), { label: 'bare Next static page (reference)', url: `${reference.base}/` }];
         lighthouse = await lighthouseTable(pages, { runs: flags.quick ? 1 : 3, log });
       }
-    });
+    }, BIG_LAST);
     rows = measured.rows;
     warmCurve = measured.curve;
     renderedAhead.big = measured.ahead;
