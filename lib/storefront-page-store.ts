@@ -6,7 +6,7 @@ import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 import { plainHtml, restampPage, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/platform/cache/stored-pages';
 import { readsUnchanged } from '@/lib/site-client';
 import { pageReadsId, readsOfRendered } from '@/lib/storefront-page-reads';
-import { CACHED_PAGES_PREFIX, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
+import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 
 /**
  * Product pages kept in the database once rendered (lib/platform/cache/stored-pages.ts) and
@@ -44,7 +44,7 @@ export function keepRenderedPage(cacheKey: string, html: string, policy: string)
   const parsed = at < 0 ? null : parseCachedProductPath(cacheKey.slice(at));
   if (!parsed) return;
   const { key, handle } = parsed;
-  const reads = readsOfRendered(pageReadsId(key, `${key.siteId}.${key.catalogVersion}`, handle));
+  const reads = readsOfRendered(pageReadsId(key, catalogSegment(key), handle));
   if (!policy || !storesPagesOf(key.origin)) return;
   storePage(db(), addressOf(key, handle), key.catalogVersion, html, policy, reads).catch((error: unknown) => {
     warn(`[storefront] a rendered product page was not kept (${reasonOf(error)}); it renders again on its next view`);
@@ -91,7 +91,7 @@ export async function keptPage(key: PageKey, handle: string): Promise<{ page: St
   }
   if (!page) return null;
   if (page.catalogVersion === key.catalogVersion) return { page, revalidated: false };
-  if (!page.reads || !(await readsUnchanged(page.reads, `${key.siteId}.${key.catalogVersion}`))) return null;
+  if (!page.reads || !(await readsUnchanged(page.reads, catalogSegment(key)))) return null;
   // Never back to an older version: a request may carry one read just before a change.
   if (page.catalogVersion < key.catalogVersion) {
     await restampPage(db(), address, page.catalogVersion, key.catalogVersion).catch((error: unknown) => {

@@ -108,8 +108,13 @@ export type PageKey = {
 };
 
 /** `/storefront-cache/{origin}/{market}/{locale}/{siteId}.{version}/products/{handle}`; the handle segment as it came (still percent-encoded). */
+/** The key's catalog segment, `siteId.version`: the cached route's `[catalog]` param. */
+export function catalogSegment(key: Pick<PageKey, 'siteId' | 'catalogVersion'>): string {
+  return `${key.siteId}.${key.catalogVersion}`;
+}
+
 export function cachedProductPath(key: PageKey, handleSegment: string): string {
-  const parts = [encodeOrigin(key.origin), key.market, key.locale, `${key.siteId}.${key.catalogVersion}`].map(encodeURIComponent);
+  const parts = [encodeOrigin(key.origin), key.market, key.locale, catalogSegment(key)].map(encodeURIComponent);
   return `${CACHED_PAGES_PREFIX}/${parts.join('/')}/products/${handleSegment}`;
 }
 
