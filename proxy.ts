@@ -10,6 +10,7 @@ import { shopperAddress } from '@/lib/shopper-address';
 import { dictionary, fill, uiLanguage } from '@/app/(storefront)/_lib/i18n';
 import { API_POLICY, HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
 import { env } from '@/lib/env';
+import { earlyRead } from '@/app/site/v1/_early-reads';
 
 /**
  * Product handles are slugs. Anything else under /products/ — the catalog's images in
@@ -22,15 +23,17 @@ const PRODUCT_PAGE = /^\/products\/([a-z0-9][a-z0-9-]{0,199})$/;
  * 1. Next's router answers a bare 500 to a path whose percent-encoding is malformed
  *    (`/products/%E0%A4%A`) before any handler runs. Such a path names nothing: answer 404,
  *    as problem+json under /site/v1.
- * 2. A product page is served as kept: from the database, when a page for its key was
+ * 2. The API's reads (GET and HEAD without a body) are answered here by their own route's
+ *    handler, which spares them most of Next's routing (app/site/v1/_early-reads.ts).
+ * 3. A product page is served as kept: from the database, when a page for its key was
  *    rendered before (by any instance), else from Next's page cache, through a rewrite to an
  *    internal route whose path carries everything the HTML depends on (origin, market,
  *    locale, the Site's catalog version, handle). A catalog change made on any instance is
  *    a new key on the very next request, everywhere. When the key cannot be had, the
  *    request goes on to the page rendered on request, exactly as without this step.
- * 3. The internal route is reachable only through that rewrite, so nobody can fill the
+ * 4. The internal route is reachable only through that rewrite, so nobody can fill the
  *    cache with keys of their own making.
- * 4. Every other page is rendered on request, under a Content-Security-Policy with a fresh
+ * 5. Every other page is rendered on request, under a Content-Security-Policy with a fresh
  *    nonce (see pageWithNonce). A cached product page carries a policy of its own, made from
  *    its HTML when it was cached (lib/security/page-cache-handler.mjs).
  */
@@ -45,6 +48,9 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
     }
     return notFound();
   }
+
+  const read = earlyRead(req, path);
+  if (read) return read;
 
   if (path === CACHED_PAGES_PREFIX || path.startsWith(`${CACHED_PAGES_PREFIX}/`)) return notFound();
 
@@ -165,7 +171,23 @@ function notFound(): Response {
 // Every path but the API, the API reference, the shop's JSON endpoints, the benchmark's
 // reference routes (a ceiling must not pay for the proxy), the framework's
 // files and the catalog's images (whose names end in .svg) — unless its percent-encoding
-// needs checking (step 1).
+// needs checking (step 1). And the API's reads (step 2) when the request has no body: Next
+// would copy a body in memory for the proxy. Next reads this object as written (no names,
+// no calls), so every read is spelled out; test/early-reads.test.ts keeps them equal to the reads' list.
 export const config = {
-  matcher: ['/(.*%.*)', '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)'],
+  matcher: [
+    '/(.*%.*)',
+    '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)',
+    { source: '/site/v1/site', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/storefront', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/catalog', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/products', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/products/:handle', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/collections', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/collections/:handle', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/availability', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/availability/:variantId', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/checkout-sessions/:id', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    { source: '/site/v1/commerce/checkout-sessions/:id/address-suggestions', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+  ],
 };
