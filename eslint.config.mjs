@@ -45,10 +45,12 @@ export default defineConfig([
     { group: ['next', 'next/*', 'drizzle-orm', 'drizzle-orm/*', '@libsql/*'], message: 'lib/contract is plain zod: no framework, no database.' },
   ]),
   // The proxy runs before the shop's pages: it talks to the API like the shop does, with
-  // two named exceptions: lib/storefront-page-key reads the catalog version in-process, and
-  // lib/storefront-page-store reads kept product pages.
+  // three named exceptions: lib/storefront-page-key reads the catalog version in-process,
+  // lib/storefront-page-store reads kept product pages, and app/site/v1/_early-reads hands
+  // the API's reads to their own route handlers.
   restrict(['proxy.ts'], [
     { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key and lib/storefront-page-store.' },
+    { group: ['@/app/site/*', '!@/app/site/v1', '@/app/site/v1/*', '!@/app/site/v1/_early-reads'], message: 'The proxy reaches the API\'s routes only through app/site/v1/_early-reads.' },
   ]),
   // The storefront (and its cached product pages) talks to the API only through the typed client.
   restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [

@@ -172,11 +172,13 @@ function notFound(): Response {
 // reference routes (a ceiling must not pay for the proxy), the framework's
 // files and the catalog's images (whose names end in .svg) — unless its percent-encoding
 // needs checking (step 1). And the API's reads (step 2) when the request has no body: Next
-// would copy a body in memory for the proxy. Next reads this object as written (no names,
+// would copy a body in memory for the proxy. (For the same reason a body sent to the API or
+// the shop's endpoints skips step 1 too; the server guard answers a malformed path then.) Next reads this object as written (no names,
 // no calls), so every read is spelled out; test/early-reads.test.ts keeps them equal to the reads' list.
 export const config = {
   matcher: [
-    '/(.*%.*)',
+    '/((?!site/v1/|shop-api/).*%.*)',
+    { source: '/((?:site/v1|shop-api)/.*%.*)', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
     '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)',
     { source: '/site/v1/site', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
     { source: '/site/v1/commerce/storefront', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/body-limit';
-import { PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
+import { malformedPathRefusalFor, PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
 
 /** A body that never ends (as a chunked upload need not), counting what was pulled from it. */
 function endless(headers: Record<string, string> = {}, chunkBytes = 64 * 1024) {
@@ -70,6 +70,23 @@ describe('pageBodyRefusal', () => {
     expect(pageBodyRefusal('PUT', '/cart', 'abc')?.status).toBe(411);
     // a path that only looks like one of the capped ones
     expect(pageBodyRefusal('POST', '/shop-apix', undefined)?.status).toBe(411);
+  });
+});
+
+describe('malformedPathRefusalFor (a body sent where the proxy does not run)', () => {
+  it('answers a malformed API path 404 problem+json, with the request id it was sent', () => {
+    const answer = malformedPathRefusalFor('/site/v1/commerce/checkout-sessions/%E0%A4%A', 'req_bad_path');
+    expect(answer?.status).toBe(404);
+    expect(answer?.headers).toMatchObject({ 'Content-Type': 'application/problem+json', 'X-Request-Id': 'req_bad_path' });
+    expect(JSON.parse(answer!.body)).toMatchObject({ code: 'not_found', status: 404, requestId: 'req_bad_path' });
+  });
+
+  it('answers a malformed path of the shop’s endpoints as the proxy does, and leaves the rest alone', () => {
+    expect(malformedPathRefusalFor('/shop-api/cart/%ZZ')).toMatchObject({ status: 404, body: 'Not found' });
+    expect(malformedPathRefusalFor('/site/v1/commerce/checkout-session%73')).toBeNull();
+    expect(malformedPathRefusalFor('/site/v1/commerce/checkout-sessions')).toBeNull();
+    // pages are the page limit's and the proxy's (it runs for them: their bodies are small)
+    expect(malformedPathRefusalFor('/cart/%ZZ')).toBeNull();
   });
 });
 

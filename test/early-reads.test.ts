@@ -25,7 +25,7 @@ describe('API reads answered by the proxy', () => {
   });
 
   it('has the proxy run for exactly those paths, and only for requests without a body', () => {
-    const apiMatchers = config.matcher.filter((m) => typeof m !== 'string');
+    const apiMatchers = config.matcher.filter((m) => typeof m !== 'string' && !m.source.includes('%'));
     expect(apiMatchers).toEqual(EARLY_READ_ROUTES.map((route) => ({ source: matcherSourceOf(route), missing: NO_BODY })));
   });
 

@@ -70,6 +70,14 @@ test.describe('bodies are cut off while they stream in', () => {
     await expectCutOff(`${V1}/analytics/events`, auth(creds().extended, { 'Content-Type': 'application/json' }), 413, '{"events":[');
   });
 
+  test('a body sent to a percent-encoded API path: never copied for the proxy', async () => {
+    // A valid encoding names no operation (Next matches the path as sent): the API's 404. A
+    // malformed one is a 404 from the server guard.
+    await expectCutOff(`${V1}/commerce/checkout-session%73`, auth(creds().extended, { 'Content-Type': 'application/json' }), 404, '{"lines":[');
+    await expectCutOff(`${V1}/commerce/checkout-sessions/%E0%A4%A`, auth(creds().extended, { 'Content-Type': 'application/json' }), 404, '{"lines":[');
+    await expectCutOff('/shop-api/cart/%E0%A4%A', { Origin: server.baseURL, 'Content-Type': 'application/x-www-form-urlencoded' }, 404, 'variantId=');
+  });
+
   test('a server action (or any body sent to a page): 411 without a length, 413 past 32 KiB', async () => {
     const html = await (await fetch(`${server.baseURL}/`)).text();
     const actionId = /\$ACTION_ID_([0-9a-f]+)/.exec(html)?.[1];
