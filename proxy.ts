@@ -173,8 +173,9 @@ function notFound(): Response {
 // files and the catalog's images (whose names end in .svg) — unless its percent-encoding
 // needs checking (step 1). And the API's reads (step 2) when the request has no body: Next
 // would copy a body in memory for the proxy. (For the same reason a body sent to the API or
-// the shop's endpoints skips step 1 too; the server guard answers a malformed path then.) Next reads this object as written (no names,
-// no calls), so every read is spelled out; test/early-reads.test.ts keeps them equal to the reads' list.
+// the shop's endpoints skips step 1 too; the server guard answers a malformed path then.)
+// Next reads this object as written (no names, no calls), so every read is spelled out;
+// test/early-reads.test.ts keeps them equal to the reads' list.
 export const config = {
   matcher: [
     '/((?!site/v1/|shop-api/).*%.*)',

@@ -88,7 +88,7 @@ function paramsOf(pattern: Read['segments'], segments: string[]): Record<string,
       try {
         params[want.param] = decodeURIComponent(got);
       } catch {
-        return null; // Next's own router answers it (the proxy has refused such paths already)
+        return null; // not reached: the proxy has answered a malformed path already (step 1)
       }
     }
   }
