@@ -68,8 +68,8 @@ test.describe('reads answered by the proxy', () => {
       expect(comparable(early), path).toEqual(comparable(routed));
       if (early.status === 200) expect(early.headers.ratelimit, path).toBeTruthy();
     }
-    // A segment reaches the handler decoded, as Next passes it: %66 is "f". (A path with a
-    // percent sign passes the proxy whatever it carries, for step 1's check.)
+    // A segment reaches the handler decoded, as Next passes it: %66 is "f". (The proxy checks
+    // such a path's percent-encoding first, its step 1, then answers the read.)
     const encoded = await raw(`${V1}/commerce/products/%66jord-ceramic-mug`, 'GET', auth(creds().core));
     expect(encoded.status).toBe(200);
     expect(String(encoded.headers.vary)).not.toContain('rsc');
