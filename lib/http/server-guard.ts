@@ -77,12 +77,15 @@ export const MAX_URL_BYTES = 12 * 1024;
 /** Exported for the tests: the refusal of an over-long request target, or null. */
 export function longUrlRefusalFor(url: string, requestIdHeader?: string): Answer | null {
   if (url.length <= MAX_URL_BYTES) return null;
+  return problemAnswer('uri_too_long', `The request target may be at most ${MAX_URL_BYTES} bytes; send long lists in several requests.`, requestIdHeader);
+}
+
+/** A problem+json answer written before Next has a Response to offer (problemResponse's, as plain data). */
+function problemAnswer(code: 'uri_too_long' | 'not_found', detail: string, requestIdHeader: string | undefined): Answer {
+  const { status, title } = PROBLEMS[code];
   const requestId = requestIdFrom(requestIdHeader);
-  const body = JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}uri-too-long`, title: PROBLEMS.uri_too_long.title, status: 414, code: 'uri_too_long', requestId,
-    detail: `The request target may be at most ${MAX_URL_BYTES} bytes; send long lists in several requests.`,
-  });
-  return { status: 414, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId }, body };
+  const body = JSON.stringify({ type: `${PROBLEM_TYPE_BASE}${code.replaceAll('_', '-')}`, title, status, code, requestId, detail });
+  return { status, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId }, body };
 }
 
 function longUrlRefusal(req: IncomingMessage): Answer | null {
@@ -198,12 +201,7 @@ export function malformedPathRefusalFor(path: string, requestIdHeader?: string):
     // answered below
   }
   if (!path.startsWith('/site/v1')) return { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found' };
-  const requestId = requestIdFrom(requestIdHeader);
-  const body = JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}not-found`, title: PROBLEMS.not_found.title, status: 404, code: 'not_found', requestId,
-    detail: 'No resource has that name (the path is not validly percent-encoded).',
-  });
-  return { status: 404, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId }, body };
+  return problemAnswer('not_found', 'No resource has that name (the path is not validly percent-encoded).', requestIdHeader);
 }
 
 /** A shop page (not one of its files: public/products/*.svg and the like have an extension). */
