@@ -67,6 +67,21 @@ describe('creating a session', () => {
     expect(rows.rows[0]).toMatchObject({ a: 1, b: 1, d: 1, p: 1 });
   });
 
+  it('gives sessions ids that sort by creation time, so new rows land at the end of the key indexes', async () => {
+    const lines = [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }];
+    const t0 = Date.UTC(2031, 4, 1);
+    const sessions = [];
+    for (const t of [t0 + 5_000, t0, t0 + 1, t0 + 86_400_000]) sessions.push(await create({ lines }, t));
+    const ids = sessions.map((s) => s.id);
+    for (const id of ids) expect(id).toMatch(/^cs_[0-9A-Za-z]{22}$/);
+    expect([...ids].sort()).toEqual([ids[1], ids[2], ids[0], ids[3]]);
+    const stored = await database.$client.execute({
+      sql: `SELECT id FROM checkout_sessions WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+      args: ids,
+    });
+    expect(stored.rows.map((r) => r.id)).toEqual([ids[1], ids[2], ids[0], ids[3]]);
+  });
+
   it('prices lines from the catalog of the market and merges duplicates', async () => {
     const mug = await variant('demo', 'fjord-ceramic-mug', 'White');
     const tote = await variant('demo', 'linen-tote-bag', 'Natural');

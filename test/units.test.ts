@@ -3,7 +3,7 @@ import { addedTax, includedTax, toMoney } from '@/lib/commerce/money';
 import { availabilityStatus, bestStatus, canSell, describeAvailability } from '@/lib/commerce/availability';
 import { decodeCursor, encodeCursor } from '@/lib/commerce/cursor';
 import { DomainError } from '@/lib/platform/errors';
-import { newId } from '@/lib/platform/ids';
+import { newId, newTimeOrderedId } from '@/lib/platform/ids';
 import { zodFieldErrors } from '@/lib/http/problems';
 import { etagMatches, strongEtag } from '@/lib/platform/cache/http';
 import { z } from 'zod';
@@ -132,6 +132,29 @@ describe('newId', () => {
     for (const id of ids) for (const c of id.slice(3)) counts.set(c, (counts.get(c) ?? 0) + 1);
     expect(counts.size).toBe(62);
     const expected = (ids.length * 22) / 62; // ≈ 7,100 each
+    for (const n of counts.values()) expect(Math.abs(n - expected) / expected).toBeLessThan(0.1);
+  });
+});
+
+describe('newTimeOrderedId', () => {
+  it('has newId\'s shape, and sorts by time as SQLite compares text (byte order)', () => {
+    const times = [0, 61, 62, 1_000, 1_795_667_879_965, 1_795_667_879_966, 1_795_667_880_000, 4_102_444_800_000];
+    const ids = times.map((t) => newTimeOrderedId('cs', t));
+    for (const id of ids) expect(id).toMatch(/^cs_[0-9A-Za-z]{22}$/);
+    const byBytes = [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(byBytes).toEqual(ids);
+    // the time part is exact: 62 ms is "10" in base62
+    expect(newTimeOrderedId('cs', 62).slice(3, 11)).toBe('00000010');
+  });
+
+  it('has a random part: ids of the same millisecond never repeat, every character about equally likely', () => {
+    const ids = Array.from({ length: 20_000 }, () => newTimeOrderedId('sub', 1_795_667_879_965));
+    expect(new Set(ids.map((id) => id.slice(0, 12))).size).toBe(1);
+    expect(new Set(ids).size).toBe(ids.length);
+    const counts = new Map<string, number>();
+    for (const id of ids) for (const c of id.slice(12)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    const expected = (ids.length * 14) / 62;
     for (const n of counts.values()) expect(Math.abs(n - expected) / expected).toBeLessThan(0.1);
   });
 });

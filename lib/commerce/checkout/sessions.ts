@@ -4,7 +4,7 @@ import type { Database, DbOrTx } from '@/db/client';
 import type { CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
-import { newId } from '@/lib/platform/ids';
+import { newTimeOrderedId } from '@/lib/platform/ids';
 import { chooseMarket, loadMarkets, type MarketInfo } from '../markets';
 import { priceRequestedLines } from './requested-lines';
 import { busy, findSession, loadSession, sessionStatements, mutateSession, saveSession, type LoadedSession, type SessionChanges } from './store';
@@ -39,7 +39,7 @@ export async function planCheckoutSession(
   const lines = await priceRequestedLines(database, site, market, locale, input);
   const totals = totalsFor(lines, null, market, sessionCountry({ country: null, shippingAddress: null }, market));
   const row = {
-    id: newId('cs'),
+    id: newTimeOrderedId('cs', now),
     siteId: site.id,
     credentialId: context.credentialId,
     status: 'open',

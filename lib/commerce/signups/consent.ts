@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { consents } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { DomainError } from '@/lib/platform/errors';
-import { newId } from '@/lib/platform/ids';
+import { newTimeOrderedId } from '@/lib/platform/ids';
 
 export type ConsentPurpose = (typeof consents.$inferInsert)['purpose'];
 
@@ -49,7 +49,7 @@ export type ConsentRecord = {
  * consent for another.
  */
 export async function recordConsent(tx: DbOrTx, record: ConsentRecord): Promise<string> {
-  const id = newId('cons');
+  const id = newTimeOrderedId('cons', record.at);
   await tx.insert(consents).values({
     id,
     siteId: record.siteId,

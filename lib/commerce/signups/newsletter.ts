@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import { newsletterSubscriptions } from '@/db/schema';
 import type { Database } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
-import { newId } from '@/lib/platform/ids';
+import { newTimeOrderedId } from '@/lib/platform/ids';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
 import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
@@ -42,7 +42,7 @@ export async function subscribeToNewsletter(
     const [subscription] = await tx
       .insert(newsletterSubscriptions)
       .values({
-        id: newId('nls'),
+        id: newTimeOrderedId('nls', now),
         siteId: site.id,
         email: input.email,
         status: 'pending_confirmation',

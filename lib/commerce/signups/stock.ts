@@ -3,7 +3,7 @@ import { notificationFlows, productVariants, products, stockSubscriptions } from
 import type { Database } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError, NotFound } from '@/lib/platform/errors';
-import { newId } from '@/lib/platform/ids';
+import { newTimeOrderedId } from '@/lib/platform/ids';
 import { isPublished } from '../published';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
@@ -71,7 +71,7 @@ export async function subscribeToStockNotifications(
     const [subscription] = await tx
       .insert(stockSubscriptions)
       .values({
-        id: newId('sub'),
+        id: newTimeOrderedId('sub', now),
         siteId: site.id,
         variantId: variant.id,
         flowId: flow.id,
