@@ -20,6 +20,75 @@ async function freshDatabase(busyTimeoutMs?: number) {
   return { url, database };
 }
 
+describe('group commit: write batches asked for together', () => {
+  /** Frames in the WAL: its 32-byte header, then a 24-byte header and a 4 KiB page each. */
+  const walFrames = (url: string) => (statSync(`${url.slice('file:'.length)}-wal`).size - 32) / (24 + 4096);
+  const emptyWal = async (database: Awaited<ReturnType<typeof freshDatabase>>['database']) => {
+    await database.$client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  };
+  const insertBatch = (database: Awaited<ReturnType<typeof freshDatabase>>['database'], v: string) =>
+    database.$client.batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: [v] }], 'write');
+
+  it('commit once for all, each batch with its own results, and write the pages they share once', async () => {
+    const { url, database } = await freshDatabase();
+    await emptyWal(database);
+    const together = await Promise.all(Array.from({ length: 20 }, (_, i) => insertBatch(database, `g${i}`)));
+    expect(together.map((results) => results[0]!.rowsAffected)).toEqual(Array(20).fill(1));
+    expect(new Set(together.map((results) => Number(results[0]!.lastInsertRowid))).size).toBe(20);
+    const grouped = walFrames(url);
+    await emptyWal(database);
+    for (let i = 0; i < 20; i++) await insertBatch(database, `s${i}`);
+    const oneByOne = walFrames(url);
+    // one commit writes the probe table's page (and the file's header page) once
+    expect(grouped).toBeLessThanOrEqual(4);
+    expect(oneByOne).toBeGreaterThanOrEqual(20);
+    const count = await database.$client.execute('SELECT count(*) FROM probe');
+    expect(Number(count.rows[0]![0])).toBe(40);
+  });
+
+  it('refuse only the batch whose statement fails, roll back all of that batch, and commit the others first', async () => {
+    const { database } = await freshDatabase();
+    await database.$client.execute('CREATE UNIQUE INDEX probe_v ON probe (v)');
+    await insertBatch(database, 'taken');
+    const seenByRefused: string[] = [];
+    const [first, refused, last] = await Promise.allSettled([
+      insertBatch(database, 'first'),
+      database.$client
+        .batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: ['half'] }, { sql: 'INSERT INTO probe (v) VALUES (?)', args: ['taken'] }], 'write')
+        .catch(async (error: unknown) => {
+          // what a caller reads on refusal (a taken Idempotency-Key: the stored answer) has committed
+          const rows = await database.$client.execute("SELECT v FROM probe WHERE v IN ('first', 'last') ORDER BY v");
+          seenByRefused.push(...rows.rows.map((r) => String(r.v)));
+          throw error;
+        }),
+      insertBatch(database, 'last'),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(last.status).toBe('fulfilled');
+    expect(refused.status).toBe('rejected');
+    expect(String(((refused as PromiseRejectedResult).reason as LibsqlError).code)).toMatch(/^SQLITE_CONSTRAINT/);
+    expect(seenByRefused).toEqual(['first', 'last']);
+    const rows = await database.$client.execute('SELECT v FROM probe ORDER BY v');
+    expect(rows.rows.map((r) => String(r.v))).toEqual(['first', 'last', 'taken']);
+  });
+
+  it('wait for another process\'s lock as one batch does, and then all commit', async () => {
+    const { url, database } = await freshDatabase(5_000);
+    const other = createClient({ url });
+    const lock = await other.transaction('write'); // BEGIN IMMEDIATE, as another process would
+    const writes = Promise.all(Array.from({ length: 10 }, (_, i) => insertBatch(database, `w${i}`)));
+    let settled = false;
+    void writes.finally(() => (settled = true)).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(settled).toBe(false);
+    await lock.rollback();
+    other.close();
+    await writes;
+    const count = await database.$client.execute("SELECT count(*) FROM probe WHERE v LIKE 'w%'");
+    expect(Number(count.rows[0]![0])).toBe(10);
+  });
+});
+
 describe('the local database', () => {
   it('is in WAL mode after migration, so readers never wait for the writer', async () => {
     const { database } = await freshDatabase();

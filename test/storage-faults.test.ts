@@ -172,6 +172,11 @@ describe.skipIf(!canMount)('a full disk (a 3 MB tmpfs)', () => {
       // Every further write fails the same way, quickly, and the log says so once.
       for (let i = 0; i < 20; i++) expect(await faultOf(insert(database, `more-${i}-${'y'.repeat(4000)}`))).toBe('full');
       expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES (${'z'.repeat(8000)})`)))).toBe('full');
+      // Batches asked for together commit together (group commit): they fail together, none written.
+      const grouped = (prefix: string) =>
+        Array.from({ length: 5 }, (_, i) => database.$client.batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: [`${prefix}-${i}-${'g'.repeat(4000)}`] }], 'write'));
+      expect(await Promise.all(grouped('grouped').map(faultOf))).toEqual(Array(5).fill('full'));
+      expect(await count(database, 'grouped-%')).toBe(0);
       const faultLines = log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (full)'));
       expect(faultLines).toHaveLength(1);
       expect(log.mock.calls.flat().some((arg) => arg instanceof Error)).toBe(false); // no stack traces
@@ -190,6 +195,8 @@ describe.skipIf(!canMount)('a full disk (a 3 MB tmpfs)', () => {
       );
       expect(await count(database, 'row-%')).toBe(acknowledged.length);
       expect(await count(database, 'after-space-freed')).toBeGreaterThanOrEqual(2);
+      await Promise.all(grouped('grouped-after'));
+      expect(await count(database, 'grouped-after-%')).toBe(5);
     } finally {
       for (const database of opened.splice(0)) database.$client.close();
       spawnSync('umount', ['-l', dir]);

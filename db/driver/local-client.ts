@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
-import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type Transaction, type TransactionMode } from '@libsql/client';
+import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client';
 import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from '../faults';
 import { createStatementCachingClient } from './statement-cache';
@@ -189,6 +189,70 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
     void exclusive((client) => client.execute(`PRAGMA wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`), {}).catch(() => undefined);
   });
 
+  /**
+   * Group commit. Write batches asked for in the same turn of the event loop commit as one
+   * transaction, each inside a savepoint of its own: a commit's fixed cost (taking the lock,
+   * writing the WAL's frames and index) is paid once for the group, and pages that several
+   * batches touch (the last page of a table, of a time-ordered index) are written once.
+   * Each batch still succeeds or fails whole: a statement that fails rolls back its own
+   * batch only, and that batch alone is refused, with its error. A storage fault (or
+   * anything that ends the transaction) fails every batch of the group, none of which
+   * committed; BEGIN IMMEDIATE meeting another process's lock is tried again for the
+   * group, as for one batch. Every batch learns its outcome only after the COMMIT, so a
+   * caller that reads after its batch failed (a taken Idempotency-Key) sees the others.
+   */
+  let gathering: Joined[] | null = null;
+  const joinGroup = (stmts: Array<InStatement | [string, InArgs?]>) =>
+    new Promise<ResultSet[]>((resolve, reject) => {
+      if (gathering === null || gathering.length >= GROUP_MAX) {
+        const group: Joined[] = (gathering = []);
+        setImmediate(() => {
+          if (gathering === group) gathering = null;
+          void commitGroup(group);
+        });
+      }
+      gathering.push({ stmts, resolve, reject });
+    });
+  const commitGroup = async (group: Joined[]) => {
+    if (group.length === 1) {
+      const [only] = group as [Joined];
+      return exclusive((client) => client.batch(only.stmts, 'write'), {}).then(only.resolve, only.reject);
+    }
+    const outcomes: Array<{ results: ResultSet[] } | { error: unknown }> = [];
+    try {
+      await exclusive(async (client) => {
+        outcomes.length = 0; // a group tried again (the lock was taken at BEGIN) starts over
+        const tx = await client.transaction('write');
+        try {
+          for (const { stmts } of group) {
+            await tx.execute('SAVEPOINT grouped');
+            try {
+              outcomes.push({ results: await tx.batch(stmts as InStatement[]) });
+            } catch (error) {
+              if (storageFaultOf(error) || tx.closed) throw error;
+              await tx.execute('ROLLBACK TO grouped');
+              outcomes.push({ error });
+            }
+            await tx.execute('RELEASE grouped');
+          }
+          checkWritable();
+          await tx.commit();
+        } catch (error) {
+          tx.close();
+          throw error;
+        }
+      }, {});
+    } catch (error) {
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    group.forEach(({ resolve, reject }, i) => {
+      const outcome = outcomes[i]!;
+      if ('results' in outcome) resolve(outcome.results);
+      else reject(outcome.error);
+    });
+  };
+
   const clientFor = (how: WriteHow): Client =>
     ({
       execute(stmtOrSql: InStatement | string, args?: InArgs) {
@@ -197,8 +261,10 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
         return isReadOnly(sql) ? read((client) => client.execute(stmt)) : exclusive((client) => client.execute(stmt), how);
       },
       batch(stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) {
+        if (mode === 'read') return watch(current, current.batch(stmts, mode));
+        if (mode === 'write' && !how.impatient) return joinGroup(stmts);
         // a failed batch is rolled back whole, so it can be tried again whole
-        return mode === 'read' ? watch(current, current.batch(stmts, mode)) : exclusive((client) => client.batch(stmts, mode), how);
+        return exclusive((client) => client.batch(stmts, mode), how);
       },
       migrate(stmts: InStatement[]) {
         return exclusive((client) => client.migrate(stmts), how);
@@ -244,6 +310,11 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
   client.impatient = clientFor({ impatient: true });
   return client;
 }
+
+/** A write batch waiting for its group's commit. */
+type Joined = { stmts: Array<InStatement | [string, InArgs?]>; resolve: (results: ResultSet[]) => void; reject: (error: unknown) => void };
+/** Batches per group at most: a group holds the write turn while it runs. */
+const GROUP_MAX = 64;
 
 type WriteHow = {
   /** Fail at once as busy instead of waiting for another process's lock (or for the queue while it is locked). */
