@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { createClient, LibsqlError } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '@/db/client';
+import { openDatabase, type Database as Db } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
@@ -23,10 +23,10 @@ async function freshDatabase(busyTimeoutMs?: number) {
 describe('group commit: write batches asked for together', () => {
   /** Frames in the WAL: its 32-byte header, then a 24-byte header and a 4 KiB page each. */
   const walFrames = (url: string) => (statSync(`${url.slice('file:'.length)}-wal`).size - 32) / (24 + 4096);
-  const emptyWal = async (database: Awaited<ReturnType<typeof freshDatabase>>['database']) => {
+  const emptyWal = async (database: Db) => {
     await database.$client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
   };
-  const insertBatch = (database: Awaited<ReturnType<typeof freshDatabase>>['database'], v: string) =>
+  const insertBatch = (database: Db, v: string) =>
     database.$client.batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: [v] }], 'write');
 
   it('commit once for all, each batch with its own results, and write the pages they share once', async () => {
