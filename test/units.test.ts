@@ -6,7 +6,6 @@ import { DomainError } from '@/lib/platform/errors';
 import { newId, newTimeOrderedId } from '@/lib/platform/ids';
 import { zodFieldErrors } from '@/lib/http/problems';
 import { etagMatches, strongEtag } from '@/lib/platform/cache/http';
-import { TextPacker } from '@/lib/platform/cache/packed-text';
 import { z } from 'zod';
 
 describe('money', () => {
@@ -157,59 +156,5 @@ describe('newTimeOrderedId', () => {
     expect(counts.size).toBe(62);
     const expected = (ids.length * 14) / 62;
     for (const n of counts.values()) expect(Math.abs(n - expected) / expected).toBeLessThan(0.1);
-  });
-});
-
-describe('TextPacker', () => {
-  // Answers of one shop: the same fields and links, different products.
-  const answer = (i: number) =>
-    JSON.stringify({
-      id: `prod_${i.toString(36).padStart(8, '0')}`,
-      handle: `storm-lantern-${i}`,
-      title: `Storm lantern nr ${i} – we’re sure you’ll like it 🏕`,
-      description: `Lantern ${i} with a glass cylinder that keeps the flame still on windy summer evenings. Gräddvit, svart.`,
-      images: [{ url: `https://shop.example.com/products/lantern-${i % 7}.svg`, alt: 'Lantern', width: 800, height: 800 }],
-      variants: [0, 1, 2].map((v) => ({ id: `var_${i}_${v}`, sku: `NLH-${i}-${v}`, price: { amount: `${100 + i}.00`, currency: 'SEK' }, availability: 'in_stock' })),
-    });
-
-  it('gives back every text exactly, packed before and after it learned its dictionary', () => {
-    const packer = new TextPacker(8 * 1024);
-    const texts = Array.from({ length: 40 }, (_, i) => answer(i));
-    const packed = texts.map((t) => packer.pack(t));
-    expect(packed[0]!.dictionary).toBeNull();
-    expect(packed.at(-1)!.dictionary).not.toBeNull();
-    packed.forEach((p, i) => {
-      expect(packer.unpack(p)).toBe(texts[i]);
-      // one byte a character: nothing past U+00FF in the kept string
-      expect(/[^\u0000-\u00ff]/.test(p.bytes)).toBe(false);
-    });
-    expect(packer.unpack(packer.pack(''))).toBe('');
-  });
-
-  it('packs a shop\'s answers smaller once it has a dictionary of them', () => {
-    const learned = new TextPacker(8 * 1024);
-    for (let i = 0; i < 20; i++) learned.pack(answer(i));
-    const fresh = new TextPacker(Number.MAX_SAFE_INTEGER); // never learns one
-    let plain = 0, withDictionary = 0, raw = 0;
-    for (let i = 100; i < 200; i++) {
-      const text = answer(i);
-      raw += Buffer.byteLength(text);
-      plain += fresh.pack(text).bytes.length;
-      const packed = learned.pack(text);
-      expect(packed.dictionary).not.toBeNull();
-      withDictionary += packed.bytes.length;
-    }
-    expect(plain).toBeLessThan(raw * 0.7);
-    expect(withDictionary).toBeLessThan(plain / 3);
-  });
-
-  it('keeps no more dictionary than DEFLATE can use, whatever it learns from', () => {
-    const packer = new TextPacker(16 * 1024);
-    const big = answer(1).repeat(60); // ~40 KB in one text
-    const first = packer.pack(big);
-    const next = packer.pack(answer(2));
-    expect(next.dictionary!.length).toBeLessThanOrEqual(32 * 1024);
-    expect(packer.unpack(first)).toBe(big);
-    expect(packer.unpack(next)).toBe(answer(2));
   });
 });

@@ -80,10 +80,10 @@ test('prices are per market, as decimal strings in that currency', async ({ requ
 });
 
 test('every product in every market and language is kept exactly as it was made: its bytes hash to its ETag', async ({ request }) => {
-  // Kept answers are held packed, with a dictionary learned from the first ones: reading the
-  // whole catalog in every market and language reads well past them, twice. The ETag is
-  // made from the answer's text before it is packed, so a body that came back different by
-  // one byte would not match it.
+  // Product answers are kept as their bytes per key (market, locale, catalog version). The
+  // whole catalog in every market and language, read twice: the second read is the kept
+  // copy. The ETag is made from the answer's text when it is made, so a body that came back
+  // different by one byte, or another key's body, would not match it.
   const site = Site.parse(await (await get(request, '/site')).json());
   const handles: string[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {

@@ -2,7 +2,7 @@ import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
 import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
 import { DomainError } from '@/lib/platform/errors';
-import { answerCache, answerPacker, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
+import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
 import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
 import { authenticate } from '@/lib/platform/auth/http';
@@ -98,7 +98,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
         try {
           const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
           const origin = publicOrigin(req, env().STOREFRONT_ORIGIN);
-          const response = toResponse(req, reply, baseHeaders, reply.memo ? unpacked(await keptAnswer(reply, origin)) : serialise(reply, origin));
+          const response = toResponse(req, reply, baseHeaders, reply.memo ? await keptAnswer(reply, origin) : serialise(reply, origin));
           if (reply.write) await commitDeferred(db(), reply.write, record && response.status < 500 ? record(await answerOf(response)) : null);
           return response;
         } catch (error) {
@@ -248,7 +248,7 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   const { key, load } = reply.memo!;
   const make = async (): Promise<Answer> => {
     const text = textOf(await load(), reply.schema, origin);
-    return { packed: answerPacker.pack(text), etag: strongEtag(text) };
+    return { text, etag: strongEtag(text) };
   };
   if (!keptOrigins.has(origin)) {
     if (keptOrigins.size >= MAX_ORIGINS) return make();
@@ -258,13 +258,8 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   return answerCache.get(full) ?? answerCache.through(full, make, answerWeight);
 }
 
-/** A kept answer, unpacked only if it is sent (a 304 needs its ETag alone). */
-function unpacked(answer: Answer): { text: () => string; etag: string } {
-  return { text: () => answerPacker.unpack(answer.packed), etag: answer.etag };
-}
-
-function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>, answer: { text: string | (() => string); etag?: string }): Response {
-  const { text: body, etag: knownEtag } = answer;
+function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>, answer: { text: string; etag?: string }): Response {
+  const { text, etag: knownEtag } = answer;
   const headers: Record<string, string> = {
     ...baseHeaders,
     'Content-Type': 'application/json; charset=utf-8',
@@ -273,14 +268,13 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
     ...reply.headers,
   };
   if (req.method === 'GET' || req.method === 'HEAD') {
-    const etag = headers.ETag ?? knownEtag ?? strongEtag(typeof body === 'string' ? body : body());
+    const etag = headers.ETag ?? knownEtag ?? strongEtag(text);
     headers.ETag = etag;
     if (etagMatches(req.headers.get('if-none-match'), etag)) {
       delete headers['Content-Type'];
       return new Response(null, { status: 304, headers });
     }
   }
-  const text = typeof body === 'string' ? body : body();
   const response = new Response(text, { status: reply.status, headers });
   bodyTextOf.set(response, text);
   return response;

@@ -1,7 +1,6 @@
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import type { DbOrTx } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
-import { TextPacker, type PackedText } from '@/lib/platform/cache/packed-text';
 
 /**
  * Per-process caches of catalog reads, keyed by the Site and its catalog version.
@@ -145,8 +144,7 @@ export function estimateBytes(value: unknown, heapPerJsonByte = 8): number {
 
 /** Cached values are shared by every request: make accidental mutation fail loudly. */
 export function deepFreeze<T>(value: T): T {
-  // Bytes cannot be frozen (a packed answer's dictionary): they are shared as they are.
-  if (value && typeof value === 'object' && !Object.isFrozen(value) && !ArrayBuffer.isView(value)) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
   }
@@ -182,22 +180,20 @@ export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id
 
 const MB = 1024 * 1024;
 
-/** An answer as it is sent, packed (see packed-text.ts), and its ETag. */
-export type Answer = { readonly packed: PackedText; readonly etag: string };
-
-/** Packs every kept answer of this process: its dictionary is learned from the first of them. */
-export const answerPacker = new TextPacker();
+/** An answer as it is sent: its exact text and its ETag. */
+export type Answer = { readonly text: string; readonly etag: string };
 
 /**
- * Answers kept as their packed bytes (lib/http/reply.ts, okKept): products by handle, the
- * read shoppers spread over the whole catalog. An answer weighs its packed bytes plus its
- * ETag, key and entry (~300 bytes): a 10,000-product catalog in one market and language is
- * ~6.7 MB, where the answers' text took ~26 MB and the parsed objects ~8× their JSON.
+ * Answers kept as their bytes (lib/http/reply.ts, okKept): products by handle, the read
+ * shoppers spread over the whole catalog. An answer weighs its text plus its key and entry
+ * (~300 bytes): a 10,000-product catalog in one market and language is ~25 MB, where the
+ * parsed objects took ~8× their JSON and only the hot few thousand fitted.
  */
 export const answerCache = new BoundedCache<Answer>(40_000, 48 * MB);
 
+/** An answer's heap: V8 keeps a text with no character past U+00FF at one byte a character. */
 export function answerWeight(answer: Answer): number {
-  return TextPacker.weight(answer.packed) + answer.etag.length + 300;
+  return answer.text.length * (/[^\u0000-\u00ff]/.test(answer.text) ? 2 : 1) + answer.etag.length + 300;
 }
 /**
  * Pages (product lists and searches, the catalog, collections, the snapshot): up to 1,000
