@@ -64,7 +64,8 @@ const nextConfig = {
   // catalog change makes new keys, so old pages are never asked for again. They age out of
   // this in-memory LRU, which bounds the server's memory however many versions pass through.
   // It counts HTML + RSC payloads (~70 KB for a product page, so 16 MB, the default, holds
-  // some 230 pages and keeps the server inside its 300 MB RSS budget).
+  // some 230 pages); V8 holds HTML with any character past U+00FF at two bytes a character,
+  // so they take ~21 MB of heap (docs/operating.md#memory).
   cacheMaxMemorySize: pageCacheBytes(),
   // proxy.ts rewrites product pages to their cached copy. Normalised, a rewrite is written
   // back through NextURL, which spells 127.0.0.1 as "localhost"; the router then compares it
