@@ -47,7 +47,7 @@ const IdempotencyHeaders = z.object({
 
 /** The optional shopper address a server-side caller may pass; used only to partition write limits. */
 const BuyerHeaders = z.object({
-  'Site-Buyer-IP': z.string().max(45).optional().meta({ description: 'The shopper\'s IP address, for per-shopper write limits only; never stored.' }),
+  'Site-Buyer-IP': z.string().max(45).optional().meta({ description: 'The shopper\'s IP address, sent by a server-side caller: it adds a per-shopper rate-limit budget to the credential\'s (reads and writes). Never stored.' }),
 });
 
 // uri_too_long: the server refuses any request target past its limit before routing it (lib/http/server-guard.ts).
