@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { analyticsEvents, sites } from '@/db/schema';
 import { AnalyticsBatch } from '@/lib/contract/analytics';
-import { findPersonalData, luhn, parseMinorUnits, recordAnalyticsEvents } from '@/lib/commerce/analytics';
+import { findPersonalData, luhn, recordAnalyticsEvents, valueMinorUnits } from '@/lib/commerce/analytics';
 import { freshDatabase } from './support/database';
 
 describe('findPersonalData', () => {
@@ -105,7 +105,7 @@ describe('luhn', () => {
   });
 });
 
-describe('parseMinorUnits', () => {
+describe('valueMinorUnits', () => {
   it.each([
     ['199.00', 'SEK', 19900],
     ['199.5', 'SEK', 19950],
@@ -117,7 +117,7 @@ describe('parseMinorUnits', () => {
     ['0.1', 'USD', 10], // 0.1 is exact here: no float ever touches the amount
     ['90071992547409.91', 'USD', 9007199254740991],
   ])('%s %s → %d', (amount, currency, minor) => {
-    expect(parseMinorUnits(amount, currency)).toBe(minor);
+    expect(valueMinorUnits(amount, currency)).toBe(minor);
   });
 
   it.each([
@@ -131,7 +131,7 @@ describe('parseMinorUnits', () => {
     ['10.00', 'XYZ'], // well-formed but not a currency
     ['90071992547409.92', 'USD'], // past a safe integer
   ])('refuses %s %s', (amount, currency) => {
-    expect(parseMinorUnits(amount, currency)).toBeNull();
+    expect(valueMinorUnits(amount, currency)).toBeNull();
   });
 });
 

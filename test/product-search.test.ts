@@ -358,6 +358,8 @@ describe('product filters and facets', () => {
     expect(ProductListQuery.safeParse({ available: 'yes' }).success).toBe(false);
     expect(ProductListQuery.safeParse({ option: Array.from({ length: 21 }, (_, i) => `Color:${i}`) }).success).toBe(false);
     await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '1.001' }))).rejects.toThrow(/decimals/);
+    // the same text means the same amount wherever a caller sends it (lib/commerce/money.ts): zeros past the currency's digits too
+    await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '199.000' }))).rejects.toThrow(/decimals/);
     await expect(listProducts(database, s, se, ProductListQuery.parse({ priceMin: '500', priceMax: '100' }))).rejects.toThrow(/above/);
     expect(await search({ collection: 'no-such-collection' })).toEqual([]);
   });

@@ -12,6 +12,23 @@ export function minorDigits(currency: string): number {
   return digits;
 }
 
+/**
+ * A caller's decimal string → integer minor units, by string arithmetic only (never a
+ * float): "199.5" SEK → 19950, "1990" JPY → 1990. Null for anything but a plain non-negative
+ * decimal, more decimals than the currency has, or more than a safe integer. Every amount a
+ * caller sends is read here (price filters, catalog imports, analytics values), so the same
+ * text means the same amount everywhere.
+ */
+export function parseMinorUnits(amount: string, currency: string): number | null {
+  const match = /^(\d{1,15})(?:\.(\d{1,4}))?$/.exec(amount);
+  if (!match) return null;
+  const digits = minorDigits(currency);
+  const fraction = match[2] ?? '';
+  if (fraction.length > digits) return null;
+  const minor = BigInt(match[1]! + fraction.padEnd(digits, '0'));
+  return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
+}
+
 /** Integer minor units → `{ amount: "199.00", currency }` with integer arithmetic only. */
 export function toMoney(minor: number, currency: string): Money {
   if (!Number.isSafeInteger(minor)) throw new Error(`money must be a safe integer, got ${minor}`);

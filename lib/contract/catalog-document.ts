@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DECIMAL_AMOUNT } from './common';
 
 /**
  * The catalog document: everything a storefront shows of one Site's catalog, as
@@ -30,7 +31,7 @@ export const Sku = z
 /** A decimal string in the currency's minor-unit precision ("199.00" SEK, "1999" JPY). */
 export const DecimalAmount = z
   .string()
-  .regex(/^\d{1,12}(\.\d{1,4})?$/, 'a decimal string such as "199.00" (no sign, no thousands separator)')
+  .regex(DECIMAL_AMOUNT, 'a decimal string such as "199.00" (no sign, no thousands separator)')
   .meta({ description: 'Decimal string in the market currency, at most its minor-unit digits.', example: '199.00' });
 
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code such as "SEK"');

@@ -2,6 +2,12 @@ import 'zod-openapi';
 import { z } from 'zod';
 import { PROBLEM_CODES } from './problems';
 
+/**
+ * An amount a caller sends (a price filter, a catalog's price): digits, and at most four
+ * decimals; the currency's own minor-unit digits bound it further where it is read.
+ */
+export const DECIMAL_AMOUNT = /^\d{1,12}(\.\d{1,4})?$/;
+
 export const Money = z
   .object({
     amount: z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description: 'Decimal string in the currency\'s minor-unit precision.', example: '199.00' }),

@@ -1,3 +1,3 @@
 export { recordAnalyticsEvents, personalDataPointer, MAX_AGE_MS, MAX_FUTURE_MS } from './record';
 export { findPersonalData, luhn, type PersonalDataKind } from './personal-data';
-export { parseMinorUnits, isKnownCurrency } from './value';
+export { valueMinorUnits, isKnownCurrency } from './value';

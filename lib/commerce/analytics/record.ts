@@ -2,7 +2,7 @@ import { analyticsEvents } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import type { AnalyticsEvent, AnalyticsEventSlot, AnalyticsReceipt, AnalyticsRejection } from '@/lib/contract/analytics';
 import { findPersonalData } from './personal-data';
-import { parseMinorUnits } from './value';
+import { valueMinorUnits } from './value';
 
 export const MAX_FUTURE_MS = 5 * 60_000;
 export const MAX_AGE_MS = 7 * 86_400_000;
@@ -46,7 +46,7 @@ function judge(event: AnalyticsEvent, now: number): Judgement {
 
   let value: { amountMinor: number; currency: string } | undefined;
   if (event.value) {
-    const amountMinor = parseMinorUnits(event.value.amount, event.value.currency);
+    const amountMinor = valueMinorUnits(event.value.amount, event.value.currency);
     if (amountMinor === null) return { code: 'invalid_event', pointer: '/value' };
     value = { amountMinor, currency: event.value.currency };
   }

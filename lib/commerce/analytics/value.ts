@@ -1,4 +1,4 @@
-import { minorDigits } from '@/lib/commerce/money';
+import { parseMinorUnits } from '@/lib/commerce/money';
 
 let currencies: Set<string> | undefined;
 
@@ -9,16 +9,9 @@ export function isKnownCurrency(code: string): boolean {
 }
 
 /**
- * A caller's decimal string → integer minor units, by string arithmetic only (never a
- * float): `"199.5"` SEK → 19950, `"1990"` JPY → 1990. Null for a negative amount, more
- * decimals than the currency has, an unknown currency, or more than a safe integer.
+ * An event's value → integer minor units: null for an unknown currency, or for an amount
+ * the currency cannot hold (lib/commerce/money.ts).
  */
-export function parseMinorUnits(amount: string, currency: string): number | null {
-  const match = /^(\d{1,15})(?:\.(\d{1,4}))?$/.exec(amount);
-  if (!match || !isKnownCurrency(currency)) return null;
-  const digits = minorDigits(currency);
-  const fraction = match[2] ?? '';
-  if (fraction.length > digits) return null;
-  const minor = BigInt(match[1]! + fraction.padEnd(digits, '0'));
-  return minor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : null;
+export function valueMinorUnits(amount: string, currency: string): number | null {
+  return isKnownCurrency(currency) ? parseMinorUnits(amount, currency) : null;
 }

@@ -4,7 +4,7 @@ import type { ProductFacets } from '@/lib/contract/catalog';
 import type { ProductNarrowingQuery } from '@/lib/contract/operations/reads';
 import { DomainError } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
-import { minorDigits, toMoney } from '../money';
+import { minorDigits, parseMinorUnits, toMoney } from '../money';
 import { chosenOptionTexts, displayedNameSql, displayedValueSql, displayedVariantOptions, type OptionTexts } from './option-texts';
 import { productsAmong } from './search';
 
@@ -20,14 +20,14 @@ const productId = sql.raw('"products"."id"');
 
 /** A decimal string in the market's currency → integer minor units (a 422 if finer than the currency). */
 export function toMinor(amount: string, currency: string, field: string): number {
-  const [whole, fraction = ''] = amount.split('.');
-  const digits = minorDigits(currency);
-  if (fraction.replace(/0+$/, '').length > digits) {
-    throw new DomainError('validation_failed', `${field} has more decimals than ${currency} has.`, {
-      errors: [{ pointer: `#/query/${field}`, code: 'invalid_amount', detail: `Give at most ${digits} decimals for ${currency}.` }],
+  const minor = parseMinorUnits(amount, currency);
+  if (minor === null) {
+    const digits = minorDigits(currency);
+    throw new DomainError('validation_failed', `${field} must be an amount in ${currency} with at most ${digits} decimals.`, {
+      errors: [{ pointer: `#/query/${field}`, code: 'invalid_amount', detail: `Give a decimal amount with at most ${digits} decimals for ${currency}.` }],
     });
   }
-  return Number(whole) * 10 ** digits + Number((fraction + '0'.repeat(digits)).slice(0, digits) || '0');
+  return minor;
 }
 
 /** Option filters grouped by name: `Color:Sand`, `Color:Sage` → Color → [Sand, Sage]. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation';
-import { HandleParams, MarketQuery, pageQuery } from '../common';
+import { DECIMAL_AMOUNT, HandleParams, MarketQuery, pageQuery } from '../common';
 import {
   Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductListPage, Site, StorefrontSnapshot,
 } from '../catalog';
@@ -93,7 +93,7 @@ export const MAX_OPTION_FILTERS = 20;
 const Amount = (which: string) =>
   z
     .string()
-    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'A decimal amount such as 199.00.')
+    .regex(DECIMAL_AMOUNT, 'A decimal amount such as 199.00.')
     .optional()
     .meta({ description: `${which} variant price, inclusive: a decimal string in the market's currency (e.g. \`199.00\`).` });
 

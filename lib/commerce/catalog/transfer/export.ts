@@ -4,7 +4,7 @@ import {
   CATALOG_FORMAT, CATALOG_FORMAT_VERSION,
   type CatalogCollection, type CatalogDocument, type CatalogProduct,
 } from '@/lib/contract/catalog-document';
-import { formatDecimal } from './amounts';
+import { toMoney } from '../../money';
 import {
   detailsLoader, groupBy, loadCatalogIndex, loadCatalogState, loadTransferSite, PRODUCT_SLICE, variantIdsOf,
   type CatalogIndex, type CatalogState, type DetailsLoader, type ProductDetails, type TransferSite,
@@ -71,8 +71,8 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
         prices: Object.fromEntries(inMarketOrder(prices.get(v.id) ?? []).map((r) => {
           const code = currency.get(r.marketId)!;
           return [r.marketId, {
-            amount: formatDecimal(r.amount, code), currency: code,
-            compareAt: r.compareAtAmount === null ? null : formatDecimal(r.compareAtAmount, code),
+            amount: toMoney(r.amount, code).amount, currency: code,
+            compareAt: r.compareAtAmount === null ? null : toMoney(r.compareAtAmount, code).amount,
           }];
         })),
         // A variant without a level row counts as sold out (see availability.ts).
@@ -87,7 +87,7 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
       items: byPosition(bundleItems.get(b.id) ?? []).map((i) => ({ sku: skuOf.get(i.variantId) ?? '', quantity: i.quantity })),
       prices: Object.fromEntries(inMarketOrder(bundlePrices.get(b.id) ?? []).map((r) => {
         const code = currency.get(r.marketId)!;
-        return [r.marketId, { amount: formatDecimal(r.amount, code), currency: code }];
+        return [r.marketId, { amount: toMoney(r.amount, code).amount, currency: code }];
       })),
     })),
   }));

@@ -5,7 +5,7 @@ import {
 } from '@/db/schema';
 import type { CatalogCollection, CatalogMarket, CatalogProduct, OptionTexts } from '@/lib/contract/catalog-document';
 import { newId } from '@/lib/platform/ids';
-import { parseDecimal } from './amounts';
+import { parseMinorUnits } from '../../money';
 import {
   groupBy, PRODUCT_SLICE, variantIdsOf,
   type CatalogIndex, type CatalogState, type DetailsLoader, type ProductDetails, type TransferSite,
@@ -147,7 +147,7 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
   const productByHandle = new Map(index.products.map((p) => [p.handle, p]));
   const variantBySku = new Map(index.productVariants.map((v) => [v.sku, v]));
   const variantsOf = groupBy(index.productVariants, (r) => r.productId);
-  const amount = (value: string, market: string) => parseDecimal(value, currency.get(market)!)!;
+  const amount = (value: string, market: string) => parseMinorUnits(value, currency.get(market)!)!;
 
   // Ids first, so bundles and collections can name products and variants of the file.
   const productIds = new Map<string, string>();

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import sanitizeHtml from 'sanitize-html';
 import type { CatalogProduct } from '@/lib/contract/catalog-document';
-import { parseDecimal } from './amounts';
+import { parseMinorUnits } from '../../money';
 import { storedProducts } from './export';
 import { storedOptionTexts } from './plan';
 import type { ImportSource } from './import';
@@ -205,8 +205,8 @@ export function shopifySource(file: { products: ShopifyProduct[]; ignored: strin
         const variants = p.variants.map((v) => {
           const known = bySku.get(v.sku);
           if (!known) newVariants += 1;
-          const price = parseDecimal(v.price, currency);
-          const compare = v.compareAt ? parseDecimal(v.compareAt, currency) : null;
+          const price = parseMinorUnits(v.price, currency);
+          const compare = v.compareAt ? parseMinorUnits(v.compareAt, currency) : null;
           const keepCompare = compare !== null && price !== null && compare > price;
           if (v.compareAt && compare !== null && !keepCompare) droppedCompareAt += 1;
           const quantity = v.quantity ? Math.max(0, Number(v.quantity)) : (known?.stock?.quantity ?? 0);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CatalogCollection, CatalogMarket, CatalogProduct, OptionTexts } from '@/lib/contract/catalog-document';
-import { minorDigits, parseDecimal } from './amounts';
+import { minorDigits, parseMinorUnits } from '../../money';
 import type { CatalogIndex, TransferSite } from './state';
 
 /** One thing wrong with an input file: where (JSON pointer, or CSV line), which item, which field, what was expected. */
@@ -129,10 +129,10 @@ export function validateAgainstSite(
       return;
     }
     if (price.currency !== code) issues.push({ pointer: `${pointer}/currency`, handle, field: 'currency', expected: `${code}, the currency of market ${market} (got ${price.currency})` });
-    const amount = parseDecimal(price.amount, code);
+    const amount = parseMinorUnits(price.amount, code);
     if (amount === null) issues.push({ pointer: `${pointer}/amount`, handle, field: 'amount', expected: `a ${code} amount with at most ${minorDigits(code)} decimals (got "${price.amount}")` });
     if (price.compareAt !== undefined && price.compareAt !== null) {
-      const compareAt = parseDecimal(price.compareAt, code);
+      const compareAt = parseMinorUnits(price.compareAt, code);
       if (compareAt === null) issues.push({ pointer: `${pointer}/compareAt`, handle, field: 'compareAt', expected: `a ${code} amount with at most ${minorDigits(code)} decimals (got "${price.compareAt}")` });
       // Equal is allowed and shows no sale (the API hides a compare-at price not above the price).
       else if (amount !== null && compareAt < amount) issues.push({ pointer: `${pointer}/compareAt`, handle, field: 'compareAt', expected: `a compare-at price not below the price ${price.amount} (got ${price.compareAt})` });
