@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/body-limit';
-import { malformedPathRefusalFor, PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
+import { malformedPathRefusalFor, originTarget, PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
 
 /** A body that never ends (as a chunked upload need not), counting what was pulled from it. */
 function endless(headers: Record<string, string> = {}, chunkBytes = 64 * 1024) {
@@ -105,5 +105,26 @@ describe('unservedMethodAnswer', () => {
     const answer = await unservedMethodAnswer('MKCOL', '/products/fjord-ceramic-mug', undefined);
     expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/html; charset=utf-8' } });
     expect(answer.body).toContain('does not answer MKCOL.');
+  });
+});
+
+describe('originTarget (a request target that is no path)', () => {
+  it('answers OPTIONS * with every method some path serves, and * with any other method 400', () => {
+    const options = originTarget('OPTIONS', '*');
+    expect(options).toMatchObject({ status: 204, body: '' });
+    expect('headers' in options && options.headers.Allow).toBe('GET, HEAD, POST, PATCH, OPTIONS');
+    for (const method of ['GET', 'POST', 'HEAD']) expect(originTarget(method, '*')).toMatchObject({ status: 400 });
+  });
+
+  it('serves the absolute form as its path, under its own host', () => {
+    expect(originTarget('GET', 'http://shop.example/site/v1/site?x=1')).toEqual({ path: '/site/v1/site?x=1', host: 'shop.example' });
+    expect(originTarget('POST', 'HTTPS://shop.example:8443/cart')).toEqual({ path: '/cart', host: 'shop.example:8443' });
+    expect(originTarget('GET', 'http://shop.example')).toEqual({ path: '/', host: 'shop.example' });
+  });
+
+  it('refuses anything else with a 400', () => {
+    for (const target of ['', 'site/v1/site', 'ftp://shop.example/x', 'http://', 'shop.example:443']) {
+      expect(originTarget('GET', target), target).toMatchObject({ status: 400 });
+    }
   });
 });

@@ -25,6 +25,37 @@ function raw(url: string, method: string, headers: Record<string, string> = {}):
   });
 }
 
+/** A request whose target is sent exactly as given (`*`, or an absolute URL). */
+function rawTarget(target: string, method: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const { hostname, port } = new URL(BASE_URL);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path: target, method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('a target that is no path: OPTIONS * is 204, another method with * a 400, an absolute URL is served as its path', async () => {
+  const options = await rawTarget('*', 'OPTIONS');
+  expect(options.status).toBe(204);
+  expect(String(options.headers.allow).split(', ')).toEqual(expect.arrayContaining(['GET', 'HEAD', 'POST', 'PATCH', 'OPTIONS']));
+  for (const method of ['GET', 'POST', 'TRACE']) {
+    const res = await rawTarget('*', method);
+    expect(res.status, method).toBe(400);
+    expect(res.body).not.toMatch(/TypeError|Invalid URL/);
+  }
+  // served as /site/v1/site: the credential is asked for, not a redirect to the named host
+  const absolute = await rawTarget('http://elsewhere.example/site/v1/site', 'GET');
+  expect(absolute.status).toBe(401);
+  expect(absolute.headers.location).toBeUndefined();
+  expect(Problem.parse(JSON.parse(absolute.body)).code).toBe('unauthorized');
+});
+
 // A body far larger than any limit, sent chunked (no Content-Length) to every kind of
 // endpoint, on a server of our own so its memory can be read.
 test.describe('bodies are cut off while they stream in', () => {

@@ -15,6 +15,8 @@ import { availableParallelism } from 'node:os';
  * The one hook on the HTTP server's own 'request' event — the only code of ours that runs
  * before Next turns a request into a WHATWG Request:
  *
+ * - A request target that is no path (`*`, or `http://host/path`) is answered or made a path
+ *   here (originTarget): Next's router fails on `*` with a 500 and a stack.
  * - Every request gets the socket's address in PEER_HEADER (stamped with a per-process
  *   secret, replacing any header of that name the client sent), because Next gives route
  *   code no way to the socket (lib/shopper-address.ts).
@@ -41,6 +43,15 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       req.headers[PEER_HEADER] = peerHeaderValue(stamp, req.socket?.remoteAddress, req.headers['x-forwarded-for'] !== undefined);
+      if (req.url?.[0] !== '/') {
+        const target = originTarget(req.method ?? 'GET', req.url ?? '');
+        if ('status' in target) {
+          refuse(req, res, target);
+          return true;
+        }
+        req.url = target.path;
+        req.headers.host = target.host;
+      }
       if (!SERVED_METHODS.has(req.method ?? '')) {
         void answerUnserved(req, res);
         return true;
@@ -91,6 +102,34 @@ function problemAnswer(code: 'uri_too_long' | 'not_found', detail: string, reque
 function longUrlRefusal(req: IncomingMessage): Answer | null {
   const header = req.headers['x-request-id'];
   return longUrlRefusalFor(req.url ?? '', typeof header === 'string' ? header : undefined);
+}
+
+/** Every method some path serves: what `OPTIONS *` answers. */
+const SERVER_METHODS = allowedMethods([...new Set(['GET', 'POST', ...operations.map((op) => op.method.toUpperCase())]), 'OPTIONS']).join(', ');
+
+/**
+ * Exported for the tests: a request target that is not a path, as the path and host to serve
+ * it under, or the answer. The asterisk form asks about the server as a whole: `OPTIONS *`
+ * is 204 with every method some path serves, any other method with `*` a 400. The absolute
+ * form (`http://host/path?query`, what clients send to a proxy) is served as its path, its
+ * host taking the place of Host, as RFC 9112 (3.2.2) asks of an origin server. Anything
+ * else is a 400.
+ */
+export function originTarget(method: string, target: string): { path: string; host: string } | Answer {
+  if (target === '*' && method === 'OPTIONS') return { status: 204, headers: { Allow: SERVER_METHODS, 'Cache-Control': 'no-store' }, body: '' };
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const url = new URL(target);
+      if (url.host) return { path: `${url.pathname}${url.search}`, host: url.host };
+    } catch {
+      // answered below
+    }
+  }
+  return {
+    status: 400,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    body: 'The request target must be a path (or, for OPTIONS, *).',
+  };
 }
 
 /** The headers were never parsed, so the request id is a new one. */
