@@ -58,6 +58,15 @@ const BAD: [string, string][] = [
   ['4111.1111.1111.1111', 'card'],
   ['/pay?c=4111.1111.1111.1111', 'card'],
   [`/pay?c=${b64('4111 1111 1111 1111')}`, 'card'],
+  // invisible characters inside, and other scripts' digits
+  ['jane\u200b@example.com', 'email'],
+  ['jane\u2060@exa\u00admple.com', 'email'],
+  ['/s?q=jane%E2%80%8B%40example.com', 'email'],
+  ['+٤٦ ٧٠ ١٢٣ ٤٥ ٦٧', 'phone'],
+  ['۰۷۰-۱۲۳۴۵۶۷', 'phone'],
+  ['४१११ ११११ ११११ ११११', 'card'],
+  ['๔๑๑๑๑๑๑๑๑๑๑๑๑๑๑๑', 'card'],
+  ['4111\u200b1111\u200b1111\u200b1111', 'card'],
 ];
 
 describe('the personal-data screen refuses', () => {

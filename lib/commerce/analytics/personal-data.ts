@@ -4,7 +4,8 @@ import { isIP } from 'node:net';
  * Heuristics that keep personal data out of the analytics store. They look for what
  * people actually paste into URLs and search boxes — e-mail addresses, phone numbers,
  * payment card numbers, IP addresses, national identity numbers — in every form a string
- * may arrive in (as sent, URL-decoded however many times, form-decoded, HTML entities,
+ * may arrive in (as sent, in any script's digits or with invisible characters inside,
+ * URL-decoded however many times, form-decoded, HTML entities,
  * \u escapes, base64, "jane (at) example (dot) com"), while leaving the ordinary digits of
  * a shop alone: SKUs like `MUG-001-BLU`, prices, ISO dates, handles with years in them,
  * UUIDs, epoch times, version numbers. test/analytics.test.ts measures both sides on a
@@ -73,7 +74,7 @@ function withoutClickIds(text: string): string {
  */
 export function readings(value: string): string[] {
   const out = new Set<string>();
-  const queue: [string, number][] = [[value.normalize('NFKC'), 0]];
+  const queue: [string, number][] = [[canonical(value), 0]];
   while (queue.length > 0 && out.size < MAX_READINGS) {
     const [text, depth] = queue.shift()!;
     if (out.has(text)) continue;
@@ -81,10 +82,37 @@ export function readings(value: string): string[] {
     if (depth >= MAX_DEPTH) continue;
     for (const decode of DECODINGS) {
       const next = decode(text);
-      if (next !== text && !out.has(next)) queue.push([next.normalize('NFKC'), depth + 1]);
+      if (next !== text && !out.has(next)) queue.push([canonical(next), depth + 1]);
     }
   }
   return [...out];
+}
+
+/**
+ * What a string says, read the way a person reads it: compatibility forms folded (NFKC:
+ * full-width ＠ and ４, ligatures), invisible format characters dropped (a zero-width space
+ * or word joiner inside an address), and every script's decimal digits read as 0–9 (٠٧٠ is
+ * 070).
+ */
+function canonical(text: string): string {
+  const folded = text.normalize('NFKC');
+  if (/^[\x00-\x7f]*$/.test(folded)) return folded;
+  return folded.replace(FORMAT, '').replace(OTHER_DIGIT, digitValue);
+}
+
+const FORMAT = /\p{Cf}/gu;
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
+const IS_DIGIT = /^\p{Nd}$/u;
+
+/**
+ * A decimal digit's value: Unicode encodes every script's digits as one run from 0 to 9, so
+ * it is the digit's distance from the start of its run (runs that touch are whole tens).
+ */
+function digitValue(digit: string): string {
+  const code = digit.codePointAt(0)!;
+  let back = 0;
+  while (back < 60 && IS_DIGIT.test(String.fromCodePoint(code - back - 1))) back += 1;
+  return String(back % 10);
 }
 
 const DECODINGS: ((text: string) => string)[] = [
