@@ -85,6 +85,8 @@ for (const op of OPS) {
       }
       const notUtf8 = Buffer.concat([Buffer.from('{"email":"'), Buffer.from([0xff, 0xfe]), Buffer.from('@x.se"}')]);
       await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: notUtf8 }), 400, 'invalid_json');
+      // the media type is judged first, whatever the bytes (413, then 415, then 400)
+      await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: notUtf8 }), 415, 'unsupported_media_type');
     });
 
     test('refuses unknown fields with 422 validation_failed, pointing at each', async ({ request }) => {

@@ -4,8 +4,9 @@ import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a JSON request body: 415 for another media type, 413 past 64 KiB (without
- * reading more than that, chunked or not), 400 for JSON that does not parse. An empty
+ * Reads a JSON request body: 413 past 64 KiB (without reading more than that, chunked or
+ * not), then 415 for another media type, then 400 for bytes that are not UTF-8 or JSON that
+ * does not parse. An empty
  * body reads as {}.
  */
 export async function readJsonBody(req: Request): Promise<{ text: string; value: unknown }> {
@@ -16,8 +17,7 @@ export async function readJsonBody(req: Request): Promise<{ text: string; value:
     if (error instanceof BodyTooLarge) throw new DomainError('payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
     throw error;
   }
-  if (text === null) throw new DomainError('invalid_json', 'The body is not valid UTF-8 JSON.');
-  if (text.trim() === '') return { text: '', value: {} };
+  if (text !== null && text.trim() === '') return { text: '', value: {} };
   const [rawType = '', ...params] = (req.headers.get('content-type') ?? '').split(';');
   const type = rawType.trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
@@ -28,6 +28,7 @@ export async function readJsonBody(req: Request): Promise<{ text: string; value:
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     throw new DomainError('unsupported_media_type', `Send JSON as UTF-8, not ${charset.slice(0, 40)}.`);
   }
+  if (text === null) throw new DomainError('invalid_json', 'The body is not valid UTF-8 JSON.');
   try {
     return { text, value: JSON.parse(text) };
   } catch {
