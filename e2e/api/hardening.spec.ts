@@ -56,6 +56,17 @@ test('a target that is no path: OPTIONS * is 204, another method with * a 400, a
   expect(Problem.parse(JSON.parse(absolute.body)).code).toBe('unauthorized');
 });
 
+test('the API\'s root and any path under it that names no operation: 404 problem+json, never the shop\'s page', async () => {
+  for (const path of [V1, `${V1}/nope`, `${V1}/commerce`, `${V1}/commerce/products/x/y`]) {
+    for (const method of ['GET', 'POST']) {
+      const res = await raw(`${BASE_URL}${path}`, method, auth(creds().core));
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers['content-type'], path).toContain('application/problem+json');
+      expect(Problem.parse(JSON.parse(res.body)).code).toBe('not_found');
+    }
+  }
+});
+
 // A body far larger than any limit, sent chunked (no Content-Length) to every kind of
 // endpoint, on a server of our own so its memory can be read.
 test.describe('bodies are cut off while they stream in', () => {
