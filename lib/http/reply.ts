@@ -24,7 +24,7 @@ export type Reply = {
   /**
    * Writes the handler has prepared but not run (a route declared `deferredWrites`): the
    * wrapper commits them as one batch once the answer is built — with the record of the
-   * answer under the request's Idempotency-Key, when it has one (./idempotency.ts).
+   * answer under the request's Idempotency-Key, when it has one (lib/platform/idempotency/http.ts).
    */
   write?: InStatement[];
   /**

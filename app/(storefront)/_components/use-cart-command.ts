@@ -12,7 +12,7 @@ async function post(endpoint: string, body: URLSearchParams): Promise<CartComman
 }
 
 /**
- * An "add to the cart" form posted to the shop's own endpoint (./_lib/cart-command-route.ts)
+ * An "add to the cart" form posted to the shop's own endpoint (../_lib/cart-command-route.ts)
  * by script: the page stays as it is, whatever happened to the catalog meanwhile, and shows
  * the answer; the header's count is the one the endpoint answered. The form keeps its
  * `action` and `method`, so it still works without JavaScript.

@@ -30,7 +30,7 @@ export async function readSite(database: Database, site: SiteContext['site'], re
 /**
  * Everything a storefront's first paint needs, read in one transaction so the parts agree;
  * `version` is the Site's catalog version inside that transaction (bumped by any change).
- * Cached per catalog version (see ./cache.ts): a hit is a snapshot read in one
+ * Cached per catalog version (see lib/platform/cache/memo.ts): a hit is a snapshot read in one
  * transaction at a version that is still current.
  */
 export async function readStorefrontSnapshot(

@@ -26,7 +26,7 @@ export type CatalogVariant = {
  * catalog version, a stock level the stock version) bumps one of them when it changes, so a
  * variant read once is read again only after a change — made by any instance — or when it
  * ages out. Pricing a session then costs no catalog query while the
- * catalog stands still (see ../catalog/cache.ts for why that is safe across instances).
+ * catalog stands still (see lib/platform/cache/memo.ts for why that is safe across instances).
  * Bounded: 4 keys, 10,000 variants each (a few MB at most).
  */
 const linesAt = new VersionedMemo<CatalogVariant>(4, 10_000);

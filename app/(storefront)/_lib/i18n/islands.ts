@@ -16,13 +16,12 @@ export const chromeStrings = (t: Dictionary): ChromeStrings => pick(t, CHROME);
 
 const SIGNUP = ['email', 'sending'] as const;
 export type SignupStrings = Pick<Dictionary, (typeof SIGNUP)[number]>;
-export const signupStrings = (t: Dictionary): SignupStrings => pick(t, SIGNUP);
 
 const NEWSLETTER = [...SIGNUP, 'newsletterConsent', 'newsletterSubmit', 'newsletterDone'] as const;
 export type NewsletterStrings = Pick<Dictionary, (typeof NEWSLETTER)[number]>;
 export const newsletterStrings = (t: Dictionary): NewsletterStrings => pick(t, NEWSLETTER);
 
-/** What an add-to-cart form says while and after it posts (./use-cart-command.ts). */
+/** What an add-to-cart form says while and after it posts (app/(storefront)/_components/use-cart-command.ts). */
 const CART_COMMAND = ['adding', 'viewCart', 'tryAgainLater'] as const;
 export type CartCommandStrings = Pick<Dictionary, (typeof CART_COMMAND)[number]>;
 
