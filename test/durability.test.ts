@@ -79,6 +79,8 @@ describe('group commit: write batches asked for together', () => {
     const writes = Promise.all(Array.from({ length: 10 }, (_, i) => insertBatch(database, `w${i}`)));
     let settled = false;
     void writes.finally(() => (settled = true)).catch(() => undefined);
+    // A window to see that nothing commits while the lock is held, not a wait for the
+    // writes: however slow the host, none can commit before the rollback below.
     await new Promise((r) => setTimeout(r, 100));
     expect(settled).toBe(false);
     await lock.rollback();

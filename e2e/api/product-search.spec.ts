@@ -19,9 +19,15 @@ test.describe('GET /commerce/products: search, sort, filters, facets', () => {
     expect((await list(request, 'q=becher&market=de&locale=de-DE')).data.map((p) => p.handle)).toContain('fjord-ceramic-mug');
   });
 
-  for (const q of ['%22', '*', '-', ':', '(', 'NEAR', 'OR', 'mug%20OR', 'NEAR(mug%20kettle)', 'title%3Amug', '%5E', '%27%20OR%201%3D1--']) {
+  // Each answers as its words, lower-cased (FTS5's operators are upper-case words and
+  // punctuation): a query that used them as operators would answer otherwise, or fail.
+  for (const q of ['%22', '*', '-', ':', '(', 'NEAR', 'OR', 'mug%20OR', 'NEAR(mug%20kettle)', 'title%3Amug', '%5E', '%27%20OR%201%3D1--', '%22mug', 'mug*', '-mug']) {
     test(`treats q=${q} as plain text`, async ({ request }) => {
-      await list(request, `q=${q}`);
+      const handles = (await list(request, `q=${q}&limit=100`)).data.map((p) => p.handle);
+      const words = decodeURIComponent(q).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      const asWords = words === '' ? [] : (await list(request, `q=${encodeURIComponent(words)}&limit=100`)).data.map((p) => p.handle);
+      expect(handles).toEqual(asWords);
+      if (words === 'mug') expect(handles).toContain('fjord-ceramic-mug');
     });
   }
 
@@ -63,6 +69,7 @@ test.describe('GET /commerce/products: search, sort, filters, facets', () => {
     ['available=yes', 'available'],
     ['priceMin=ten', 'priceMin'],
     ['priceMin=1.001', 'priceMin'],
+    ['priceMin=199.000', 'priceMin'],
     ['priceMin=500&priceMax=100', 'priceMin'],
     ['option=Color', 'option/0'],
     ['facets=1', 'facets'],

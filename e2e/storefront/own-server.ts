@@ -44,12 +44,14 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    let status = 0;
     try {
-      const res = await fetch(`${url}/robots.txt`);
-      if (res.status < 500 || Date.now() > deadline) break;
+      status = (await fetch(`${url}/robots.txt`)).status;
     } catch {
-      if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+      // not listening yet
     }
+    if (status > 0 && status < 500) break;
+    if (Date.now() > deadline) throw new Error(status ? `server still answers ${status}: ${output}` : `server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
