@@ -174,6 +174,7 @@ describe('recordAnalyticsEvents', () => {
         { ...base, type: 'add_to_cart', value: { amount: '1.999', currency: 'SEK' } },
         { ...base, type: 'experiment_exposure' },
         { ...base, type: 'experiment_exposure', experiment: { id: 'hero-2026', variant: 'b' }, occurredAt: '2026-11-20T23:30:00+01:00' },
+        { ...base, type: 'add_to_cart', value: { amount: '1.00', currency: 'SEK', note: 'anything' } },
       ],
     });
     const receipt = await recordAnalyticsEvents(database, { id: 'site_t' }, batch.events, { now });
@@ -186,6 +187,7 @@ describe('recordAnalyticsEvents', () => {
         { index: 5, code: 'occurred_at_out_of_range', pointer: '/events/5/occurredAt' },
         { index: 6, code: 'invalid_event', pointer: '/events/6/value' },
         { index: 7, code: 'invalid_event', pointer: '/events/7/experiment' },
+        { index: 9, code: 'invalid_event', pointer: '/events/9/value/note' },
       ],
     });
     const rows = await database.select().from(analyticsEvents);

@@ -18,6 +18,12 @@ export const AnalyticsExperiment = z
   .strict()
   .meta({ id: 'AnalyticsExperiment' });
 
+/** An amount sent with an event: the two fields of Money and nothing else, as every object here. */
+export const AnalyticsValue = z
+  .object({ amount: Money.shape.amount, currency: Money.shape.currency })
+  .strict()
+  .meta({ id: 'AnalyticsValue', description: 'A non-negative amount in the currency\'s minor-unit precision (or fewer decimals).' });
+
 export const AnalyticsEvent = z
   .object({
     type: AnalyticsEventType,
@@ -35,7 +41,7 @@ export const AnalyticsEvent = z
     collectionHandle: text(200).optional(),
     query: text(200).optional().meta({ description: 'The search terms of a `search` event.' }),
     quantity: z.number().int().min(1).max(999).optional(),
-    value: Money.optional().meta({ description: 'A non-negative amount in the currency\'s minor-unit precision (or fewer decimals).' }),
+    value: AnalyticsValue.optional(),
     experiment: AnalyticsExperiment.optional().meta({ description: 'Required for `experiment_exposure`.' }),
   })
   .strict()

@@ -7,7 +7,7 @@ import type { Operation } from './operation';
 import { operations } from './operations';
 
 const HEADER_DOCS: Record<string, { description: string }> = {
-  ETag: { description: 'Strong validator of the answer (of the checkout session, on answers that carry one): send it back in If-None-Match for a 304, or in If-Match on PATCH.' },
+  ETag: { description: 'Validator of the answer (of the checkout session, on answers that carry one): strong, except on availability (single and batch), where it is weak (`W/"…"`) because those answers differ only by `asOf`. Send it back in If-None-Match for a 304, or in If-Match on PATCH.' },
   'Cache-Control': { description: 'How long the answer may be reused, by kind of data.' },
   'Content-Language': { description: 'The locale the text is in.' },
   Location: { description: 'URL of the created resource.' },
