@@ -101,6 +101,12 @@ describe('unservedMethodAnswer', () => {
     expect((await unservedMethodAnswer('LOCK', '/site/v1/commerce/nothing', undefined)).status).toBe(404);
   });
 
+  it('gives the shop\'s endpoints a problem with the same code', async () => {
+    const answer = await unservedMethodAnswer('PROPFIND', '/shop-api/events', undefined);
+    expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'application/problem+json' } });
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 405, code: 'method_not_allowed', detail: 'PROPFIND is not served here.' });
+  });
+
   it('gives pages a plain page that names the method', async () => {
     const answer = await unservedMethodAnswer('MKCOL', '/products/fjord-ceramic-mug', undefined);
     expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'text/html; charset=utf-8' } });

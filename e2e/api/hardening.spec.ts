@@ -193,7 +193,7 @@ test.describe('TRACE and OPTIONS', () => {
       ['/docs', 'text/html', 'GET, HEAD'],
       ['/docs/assets/swagger-ui.css', 'text/html', 'GET, HEAD'],
       ['/robots.txt', 'text/html', 'GET, HEAD, POST'],
-      ['/shop-api/events', 'application/json', 'GET, HEAD, POST'],
+      ['/shop-api/events', 'application/problem+json', 'GET, HEAD, POST'],
     ]) {
       const res = await raw(`${BASE_URL}${path}`, method);
       expect(res.status, `${method} ${path}`).toBe(405);

@@ -138,11 +138,16 @@ test.describe('product page and cart', () => {
       const evil = await request.post(path, { headers: { ...json, Origin: 'https://evil.example' }, form: { variantId }, maxRedirects: 0 });
       expect(evil.status()).toBe(403);
       expect(evil.headers()['set-cookie']).toBeUndefined();
+      // every refusal is a problem with a stable code, as the API's are
+      expect(evil.headers()['content-type']).toBe('application/problem+json');
+      expect(await evil.json()).toMatchObject({ status: 403, code: 'cross_site' });
       const asJson = await request.post(path, { headers: json, data: { variantId } });
       expect(asJson.status()).toBe(400);
+      expect(await asJson.json()).toMatchObject({ status: 400, code: 'validation_failed' });
       const huge = await request.post(path, { headers: json, form: { variantId, filler: 'x'.repeat(10_000) } });
       expect(huge.status()).toBe(413);
-      expect(await huge.json()).toEqual({ code: 'payload_too_large' });
+      expect(huge.headers()['content-type']).toBe('application/problem+json');
+      expect(await huge.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
     }
     const unknown = await request.post('/shop-api/cart/items', { headers: json, form: { variantId: 'var_doesnotexist', quantity: '1' } });
     expect(unknown.status()).toBe(422);

@@ -187,8 +187,9 @@ export async function unservedMethodAnswer(method: string, path: string, request
   }
   const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
   if (path === '/shop-api' || path.startsWith('/shop-api/')) {
-    // The shop's own endpoints answer JSON with a code, as for any other refusal.
-    return { status: 405, headers: { ...headers, Allow: 'GET, HEAD, POST', 'Content-Type': 'application/json; charset=utf-8' }, body: '{"code":"method_not_allowed"}' };
+    // The shop's own endpoints answer a problem with a code, as for any other refusal.
+    const body = JSON.stringify({ type: 'about:blank', title: 'Method not allowed', status: 405, code: 'method_not_allowed', detail: `${method} is not served here.` });
+    return { status: 405, headers: { ...headers, Allow: 'GET, HEAD, POST', 'Content-Type': 'application/problem+json' }, body };
   }
   // Pages (the shop's and the API reference): a plain page, as browsers show other errors.
   const allow = path === '/docs' || path.startsWith('/docs/') ? 'GET, HEAD' : 'GET, HEAD, POST';

@@ -33,17 +33,38 @@ export function json(body: unknown, status = 200): Response {
  */
 export function problem(code: ProblemCode, detail: string, errors: FieldError[] = [], headers: Record<string, string> = {}): Response {
   const { status, title } = PROBLEMS[code];
-  const body = { type: 'about:blank', title, status, code, detail, ...(errors.length > 0 ? { errors } : {}) };
+  return refusal(status, code, detail, { title, errors, headers });
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Payload too large', 422: 'Unprocessable content', 503: 'Service unavailable',
+};
+
+/**
+ * Every refusal of the shop's endpoints, as a problem (RFC 9457) with a stable `code`,
+ * whatever its status: the pages' scripts read `code`, and anyone else gets the same shape
+ * the API answers.
+ */
+export function refusal(
+  status: number, code: string, detail: string,
+  extra: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+): Response {
+  const body = { type: 'about:blank', title: extra.title ?? TITLES[status] ?? 'Error', status, code, detail, ...(extra.errors?.length ? { errors: extra.errors } : {}) };
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers },
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...extra.headers },
   });
+}
+
+/** The shop's endpoints answer only its own pages (sameOrigin). */
+export function crossSite(): Response {
+  return refusal(403, 'cross_site', 'This endpoint answers the shop\'s own pages only.');
 }
 
 /** An API problem the shopper caused keeps its code; anything else is a plain 503. */
 export function fromError(error: unknown): Response {
-  if (error instanceof SiteApiError && error.status < 500) return json({ code: error.code }, error.status === 404 ? 404 : 422);
-  return json({ code: 'unavailable' }, 503);
+  if (error instanceof SiteApiError && error.status < 500) return refusal(error.status === 404 ? 404 : 422, error.code, error.detail);
+  return refusal(503, 'unavailable', 'The shop cannot answer this right now; try again in a moment.');
 }
 
 export function seeOther(location: string): Response {
@@ -61,13 +82,13 @@ export const MAX_FORM_BYTES = 4096;
  */
 export async function readForm(req: Request): Promise<URLSearchParams | Response> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') return json({ code: 'validation_failed' }, 400);
+  if (type !== 'application/x-www-form-urlencoded') return refusal(400, 'validation_failed', 'Send the form as application/x-www-form-urlencoded.');
   const text = await readTextCapped(req, MAX_FORM_BYTES).catch((error: unknown) => {
     if (error instanceof BodyTooLarge) return 'too_large' as const;
     throw error;
   });
-  if (text === 'too_large') return json({ code: 'payload_too_large' }, 413);
-  if (text === null) return json({ code: 'validation_failed' }, 400);
+  if (text === 'too_large') return refusal(413, 'payload_too_large', `A form here is at most ${MAX_FORM_BYTES} bytes.`);
+  if (text === null) return refusal(400, 'validation_failed', 'The form is not UTF-8.');
   return new URLSearchParams(text);
 }
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { json, readForm, sameOrigin, seeOther, wantsJson } from './bff';
+import { crossSite, json, readForm, sameOrigin, seeOther, wantsJson } from './bff';
 import type { CartCommandResult } from './cart-commands';
 
 /**
@@ -15,7 +15,7 @@ import type { CartCommandResult } from './cart-commands';
  */
 export function cartCommandRoute(run: (form: URLSearchParams) => Promise<CartCommandResult>) {
   return async function POST(req: Request): Promise<Response> {
-    if (!sameOrigin(req)) return new Response(null, { status: 403 });
+    if (!sameOrigin(req)) return crossSite();
     const form = await readForm(req);
     if (form instanceof Response) return form;
     const result = await run(form);

@@ -1,12 +1,12 @@
 import { fetchAvailabilityBatch } from '@/lib/site-client';
-import { fromError, json } from '../../_lib/bff';
+import { fromError, json, refusal } from '../../_lib/bff';
 
 const VARIANT_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 // GET /shop-api/availability?variantIds=a,b — the product page polls this while it is open.
 export async function GET(req: Request): Promise<Response> {
   const ids = (new URL(req.url).searchParams.get('variantIds') ?? '').split(',').filter(Boolean);
-  if (ids.length === 0 || ids.length > 100 || !ids.every((id) => VARIANT_ID.test(id))) return json({ code: 'validation_failed' }, 400);
+  if (ids.length === 0 || ids.length > 100 || !ids.every((id) => VARIANT_ID.test(id))) return refusal(400, 'validation_failed', 'Name 1–100 variant ids, comma-separated.');
   try {
     return json(await fetchAvailabilityBatch(ids));
   } catch (error) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SiteApiError, startCheckout } from '@/lib/site-client';
 import { track } from '../../_lib/analytics';
-import { sameOrigin, seeOther } from '../../_lib/bff';
+import { crossSite, sameOrigin, seeOther } from '../../_lib/bff';
 import { isCartEmpty, itemCount, newNonce, readCart, writeCart, type Cart } from '../../_lib/cart';
 import { buyerIp, locality } from '../../_lib/shop';
 
@@ -12,7 +12,7 @@ import { buyerIp, locality } from '../../_lib/shop';
  * redirect to it.
  */
 export async function POST(req: Request): Promise<Response> {
-  if (!sameOrigin(req)) return new Response(null, { status: 403 });
+  if (!sameOrigin(req)) return crossSite();
   const cart = await readCart();
   if (isCartEmpty(cart)) return seeOther('/cart');
   const where = await locality();

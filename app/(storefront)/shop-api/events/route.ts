@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
 import { track } from '../../_lib/analytics';
-import { sameOrigin } from '../../_lib/bff';
+import { crossSite, refusal, sameOrigin } from '../../_lib/bff';
 
 const handle = z.string().regex(/^[a-z0-9][a-z0-9-]{0,199}$/);
 
@@ -19,20 +19,20 @@ const MAX_EVENTS_BYTES = 16 * 1024;
 
 // POST /shop-api/events — page, product and collection views from the shop's own pages.
 export async function POST(req: Request): Promise<Response> {
-  if (!sameOrigin(req)) return new Response(null, { status: 403 });
+  if (!sameOrigin(req)) return crossSite();
   // Anyone can send an Origin header: the size cap, not the check above, bounds the read.
   let text: string | null;
   try {
     text = await readTextCapped(req, MAX_EVENTS_BYTES);
   } catch (error) {
-    if (error instanceof BodyTooLarge) return new Response(null, { status: 413 });
+    if (error instanceof BodyTooLarge) return refusal(413, 'payload_too_large', `A batch of views is at most ${MAX_EVENTS_BYTES} bytes.`);
     throw error;
   }
   const parsed = Batch.safeParse(parseJson(text));
-  if (!parsed.success) return new Response(null, { status: 400 });
+  if (!parsed.success) return refusal(400, 'validation_failed', 'Send {"events": [...]}: 1–10 page, product or collection views.');
   // The path only, never the query string: a query may carry whatever a shopper typed.
   const events = parsed.data.events.map((event) => ({ ...event, path: event.path.split(/[?#]/)[0] ?? '/' }));
-  if (events.some((e) => !e.path.startsWith('/') || e.path.length > 512)) return new Response(null, { status: 400 });
+  if (events.some((e) => !e.path.startsWith('/') || e.path.length > 512)) return refusal(400, 'validation_failed', 'A view\'s path starts with / and is at most 512 characters.');
   await track(events);
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }

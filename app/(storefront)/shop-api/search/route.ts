@@ -1,5 +1,5 @@
 import { isSiteApiError, searchProducts, type FieldError } from '@/lib/site-client';
-import { problem, json, sameOrigin } from '../../_lib/bff';
+import { crossSite, json, problem, sameOrigin } from '../../_lib/bff';
 import { formatMoney } from '../../_lib/format';
 import { shop } from '../../_lib/shop';
 
@@ -31,7 +31,7 @@ function readQuery(params: URLSearchParams): { q: string; limit: number } | Fiel
 // request it is charged to this shopper's read budget (see _lib/shop.ts), so one visitor
 // typing fast cannot spend the storefront's budget for everyone.
 export async function GET(req: Request): Promise<Response> {
-  if (!sameOrigin(req)) return new Response(null, { status: 403 });
+  if (!sameOrigin(req)) return crossSite();
   const query = readQuery(new URL(req.url).searchParams);
   if (Array.isArray(query)) return problem('validation_failed', 'The search could not be read.', query);
   try {
