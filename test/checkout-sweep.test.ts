@@ -1,11 +1,11 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import LibsqlDatabase from 'libsql';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import { checkoutSessionLines, checkoutSessions, productVariants, products, sites } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
-import { KEEP_AFTER_EXPIRY_MS, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
+import { KEEP_AFTER_EXPIRY_MS, maybeSweepExpiredCheckoutSessions, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
 import { freshDatabase } from './support/database';
 
 const TTL = 3600;
@@ -67,6 +67,30 @@ describe('sweepExpiredCheckoutSessions', () => {
     for (let i = 0; i < 5; i++) await create(longAgo);
     expect(await sweepExpiredCheckoutSessions(database, { now, batch: 3 })).toBe(3);
     expect(await sweepExpiredCheckoutSessions(database, { now, batch: 3 })).toBe(2);
+  });
+});
+
+describe('maybeSweepExpiredCheckoutSessions (what a creation does)', () => {
+  it('now and then schedules a sweep for after the answer, and logs one that fails instead of throwing', async () => {
+    const tasks: (() => Promise<void>)[] = [];
+    maybeSweepExpiredCheckoutSessions(database, (task) => tasks.push(task), () => 0.5);
+    expect(tasks).toHaveLength(0);
+    const longAgo = Date.now() - KEEP_AFTER_EXPIRY_MS - TTL * 1000 - HOUR;
+    const abandoned = await create(longAgo);
+    maybeSweepExpiredCheckoutSessions(database, (task) => tasks.push(task), () => 0);
+    expect(tasks).toHaveLength(1);
+    await tasks[0]!();
+    expect(await existing([abandoned.id])).toEqual([]);
+
+    const broken = { select: () => { throw new Error('database is locked'); } } as unknown as typeof database;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      maybeSweepExpiredCheckoutSessions(broken, (task) => tasks.push(task), () => 0);
+      await expect(tasks[1]!()).resolves.toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('sweeping expired sessions failed: database is locked'));
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

@@ -8,5 +8,5 @@ export { toCheckoutSession } from './view';
 export { sessionEtag, type LoadedSession } from './store';
 export { transition, statusAt, assertOpen, type SessionStatus, type SessionEvent } from './state';
 export { computeTotals, mergeLines, mergeBundles } from './pricing';
-export { sweepExpiredCheckoutSessions, SWEEP_PROBABILITY, KEEP_AFTER_EXPIRY_MS } from './sweep';
+export { maybeSweepExpiredCheckoutSessions, sweepExpiredCheckoutSessions, SWEEP_PROBABILITY, KEEP_AFTER_EXPIRY_MS } from './sweep';
 export { allocateBundlePrice } from './bundles';

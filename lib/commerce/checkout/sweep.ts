@@ -1,6 +1,7 @@
 import { and, inArray, lt, sql } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions, SWEEPABLE_SESSION } from '@/db/schema';
 import type { Database } from '@/db/client';
+import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 
 /**
  * How long an expired session is kept before it is deleted: as long as an Idempotency-Key
@@ -37,4 +38,19 @@ export async function sweepExpiredCheckoutSessions(database: Database, input: { 
     database.delete(checkoutSessions).where(and(inArray(checkoutSessions.id, ids), stale)).returning({ id: checkoutSessions.id }),
   ]);
   return deleted.length;
+}
+
+const warn = warnSometimes();
+
+/**
+ * What a session creation does about old sessions: now and then (SWEEP_PROBABILITY) a sweep,
+ * to run once the answer is sent (`later`). A failed sweep only leaves more for the next
+ * one, so it is not the shopper's problem; it is logged, at most once a minute, so one that
+ * always fails is seen.
+ */
+export function maybeSweepExpiredCheckoutSessions(database: Database, later: (task: () => Promise<void>) => void, random = Math.random): void {
+  if (random() >= SWEEP_PROBABILITY) return;
+  later(async () => {
+    await sweepExpiredCheckoutSessions(database, { now: Date.now() }).catch((error: unknown) => warn(`[checkout] sweeping expired sessions failed: ${reasonOf(error)}`));
+  });
 }

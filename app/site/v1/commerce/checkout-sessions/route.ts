@@ -3,7 +3,7 @@ import { endpoint, route } from '@/lib/http/route';
 import { created } from '@/lib/http/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CheckoutSession } from '@/lib/contract/checkout';
-import { planCheckoutSession, sessionEtag, SWEEP_PROBABILITY, sweepExpiredCheckoutSessions, toCheckoutSession } from '@/lib/commerce/checkout';
+import { maybeSweepExpiredCheckoutSessions, planCheckoutSession, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
@@ -13,9 +13,8 @@ export const dynamic = 'force-dynamic';
 // batch with the Idempotency-Key's answer (deferredWrites: see lib/platform/idempotency/http.ts).
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
-    // Now and then a creation also deletes long-expired sessions, after the answer is sent;
-    // a failed sweep only leaves more for the next one.
-    if (Math.random() < SWEEP_PROBABILITY) after(() => sweepExpiredCheckoutSessions(db(), { now: Date.now() }).catch(() => {}));
+    // Now and then a creation also deletes long-expired sessions, after the answer is sent.
+    maybeSweepExpiredCheckoutSessions(db(), after);
     const { session, write } = await planCheckoutSession(db(), { site, credentialId }, body, { ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS });
     return created(CheckoutSession.parse(toCheckoutSession(session, site)), `/site/v1/commerce/checkout-sessions/${session.id}`, {
       contentLanguage: session.locale,
