@@ -3,14 +3,14 @@ import { inventoryLevels, productVariants, products, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import type { AvailabilityStatus } from '@/lib/contract/common';
+import type { StockPolicy } from '@/lib/contract/catalog-document';
+import { MAX_AVAILABILITY_BATCH } from '@/lib/contract/operations/reads';
 import { BoundedCache, cacheable, VersionedMemo, versionKey } from '@/lib/platform/cache/memo';
 import { preparedCatalogVersion } from '@/lib/platform/auth/prepared-reads';
 import { DomainError, NotFound } from '@/lib/platform/errors';
 import { isPublished } from './published';
 
-export const MAX_BATCH_VARIANTS = 100;
-
-export type StockLevel = { quantity: number; lowStockThreshold: number; policy: 'deny' | 'preorder' | 'continue' };
+export type StockLevel = { quantity: number; lowStockThreshold: number; policy: StockPolicy };
 
 /** The one mapping from a stock level to the coarse status the API shows. */
 export function availabilityStatus(level: StockLevel | null): AvailabilityStatus {
@@ -134,9 +134,9 @@ function foldIds(variantIds: readonly string[]): { unique: string[]; key: string
 /** Batch availability without its timestamp: duplicates folded, order kept, unknown ids in notFound. */
 export async function readAvailabilityStatuses(database: DbOrTx, site: SiteRef, variantIds: readonly string[]): Promise<AvailabilityStatuses> {
   const { unique, key: ids } = foldIds(variantIds);
-  if (unique.length > MAX_BATCH_VARIANTS) {
-    throw new DomainError('too_many_variant_ids', `Ask for at most ${MAX_BATCH_VARIANTS} variants at once (got ${unique.length}).`, {
-      errors: [{ pointer: '#/query/variantIds', code: 'too_many_variant_ids', detail: `At most ${MAX_BATCH_VARIANTS} distinct ids.` }],
+  if (unique.length > MAX_AVAILABILITY_BATCH) {
+    throw new DomainError('too_many_variant_ids', `Ask for at most ${MAX_AVAILABILITY_BATCH} variants at once (got ${unique.length}).`, {
+      errors: [{ pointer: '#/query/variantIds', code: 'too_many_variant_ids', detail: `At most ${MAX_AVAILABILITY_BATCH} distinct ids.` }],
     });
   }
   if (typeof site === 'string' || !cacheable(database)) return statusesOf(unique, await readAvailability(database, site, unique));

@@ -70,6 +70,7 @@ export type CatalogPrice = z.infer<typeof CatalogPrice>;
 export const StockPolicy = z.enum(['deny', 'preorder', 'continue']).meta({
   description: 'deny: stop selling at 0; preorder: keep selling at 0 as a preorder; continue: stock is not tracked.',
 });
+export type StockPolicy = z.infer<typeof StockPolicy>;
 
 export const CatalogStock = z
   .object({

@@ -234,6 +234,7 @@ export const DeliveryOptionsBody = z
   .meta({ id: 'DeliveryOptionsBody' });
 
 export const PaymentMethod = z.enum(['card', 'wallet', 'invoice']);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
 export const PreparePaymentBody = z
   .object({ method: PaymentMethod.optional().meta({ description: 'Payment method to prepare; default `card`.' }) })
   .strict()
@@ -249,8 +250,11 @@ export const AddressSuggestion = z
   .object({ id: z.string(), label: z.string().meta({ example: 'Drottninggatan 12, 111 51 Stockholm' }), address: SuggestedAddress })
   .meta({ id: 'AddressSuggestion' });
 export type AddressSuggestion = z.infer<typeof AddressSuggestion>;
+export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
 
-export const AddressSuggestions = z.object({ data: z.array(AddressSuggestion).max(10) }).meta({ id: 'AddressSuggestions' });
+/** The most suggestions one answer holds. */
+export const MAX_ADDRESS_SUGGESTIONS = 10;
+export const AddressSuggestions = z.object({ data: z.array(AddressSuggestion).max(MAX_ADDRESS_SUGGESTIONS) }).meta({ id: 'AddressSuggestions' });
 
 export const CountryChangeWarning = z
   .object({

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
+import type { AvailabilityBatch } from '@/lib/contract/catalog';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { signUpForRestock } from '../_actions/signups';
 import { fill } from '../_lib/i18n';
@@ -22,8 +23,8 @@ export type VariantView = {
   availability: AvailabilityStatus;
 };
 
-type Availability = { variantId: string; status: AvailabilityStatus; purchasable: boolean; canSubscribe: boolean };
-export type AvailabilityView = { data: Availability[]; asOf: string };
+/** What the page needs of an availability batch (the shop's endpoint answers the API's). */
+export type AvailabilityView = Pick<AvailabilityBatch, 'data' | 'asOf'>;
 
 type Props = {
   productHandle: string;

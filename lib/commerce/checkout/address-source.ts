@@ -1,15 +1,11 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { addressBook } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
+import { MAX_ADDRESS_SUGGESTIONS, type AddressSuggestion, type SuggestedAddress } from '@/lib/contract/checkout';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { sessionMarket, type Clock } from './sessions';
 import { loadSession } from './store';
 import { sessionCountry } from './view';
-
-export const MAX_SUGGESTIONS = 10;
-
-export type SuggestedAddress = { line1: string; postalCode: string; city: string; region?: string; country: string };
-export type AddressSuggestion = { id: string; label: string; address: SuggestedAddress };
 
 /**
  * Where address suggestions come from. The built-in source reads the seeded address
@@ -82,6 +78,6 @@ export async function suggestAddresses(database: Database, site: SiteContext['si
   const session = await loadSession(database, site.id, id, clock.now ?? Date.now());
   const market = await sessionMarket(database, site, session.marketId);
   const country = sessionCountry(session, market);
-  return addressSourceFor(database).suggest({ country, query, limit: MAX_SUGGESTIONS });
+  return addressSourceFor(database).suggest({ country, query, limit: MAX_ADDRESS_SUGGESTIONS });
 }
 

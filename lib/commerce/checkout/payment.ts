@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { StoredPayment } from '@/db/schema';
+import type { PaymentMethod } from '@/lib/contract/checkout';
 import type { Database } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
@@ -9,7 +10,6 @@ import type { Clock } from './sessions';
 import { assertOpen, transition } from './state';
 import { busy, loadSession, saveSession, type LoadedSession } from './store';
 
-export type PaymentMethod = 'card' | 'wallet' | 'invoice';
 
 export type PaymentRequest = {
   /** Same key, same payment: a real provider dedupes retries with it. */

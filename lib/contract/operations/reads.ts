@@ -31,12 +31,16 @@ export const getStorefront = defineOperation({
 
 /** The most values one product-list filter takes (a cart's lines: the storefront's own cap). */
 export const MAX_FILTER_VALUES = 100;
+/** Variant ids one availability batch may name. */
+export const MAX_AVAILABILITY_BATCH = 100;
+/** The longest list text taken: 100 ids of the longest kind with their commas, and room to spare. */
+export const MAX_ID_LIST_CHARS = 8192;
 
 /** `a,b,c`: trimmed, empties and repeats dropped, then 1–MAX_FILTER_VALUES values of `item`. */
 function commaList(item: z.ZodString, what: string) {
   return z
     .string()
-    .max(64 * 1024)
+    .max(MAX_ID_LIST_CHARS, `At most ${MAX_ID_LIST_CHARS} characters.`)
     .transform((list) => [...new Set(list.split(',').map((v) => v.trim()).filter((v) => v.length > 0))])
     .pipe(
       z
@@ -45,7 +49,7 @@ function commaList(item: z.ZodString, what: string) {
         .max(MAX_FILTER_VALUES, `Give at most ${MAX_FILTER_VALUES} distinct ${what}s.`),
     )
     .optional()
-    .meta({ description: `Comma-separated ${what}s, 1–${MAX_FILTER_VALUES} after folding duplicates.`, override: { type: 'string' } });
+    .meta({ description: `Comma-separated ${what}s, 1–${MAX_FILTER_VALUES} after folding duplicates, at most ${MAX_ID_LIST_CHARS} characters in all.`, override: { type: 'string' } });
 }
 
 /**
@@ -176,8 +180,6 @@ export const getAvailability = defineOperation({
   errors: ['not_found', 'validation_failed'],
 });
 
-/** The longest list text taken: 100 ids of the longest kind with their commas, and room to spare. */
-export const MAX_ID_LIST_CHARS = 8192;
 
 export const AvailabilityBatchQuery = z.object({
   variantIds: z
@@ -187,7 +189,7 @@ export const AvailabilityBatchQuery = z.object({
     .pipe(z.array(z.string().max(200)).min(1, 'Give at least one variant id.'))
     .meta({
       description:
-        'Variant ids, comma-separated (`variantIds=var_a,var_b`): 1–100 distinct ids (duplicates are folded; more than 100 is ' +
+        `Variant ids, comma-separated (\`variantIds=var_a,var_b\`): 1–${MAX_AVAILABILITY_BATCH} distinct ids (duplicates are folded; more than ${MAX_AVAILABILITY_BATCH} is ` +
         `\`too_many_variant_ids\`), at most ${MAX_ID_LIST_CHARS} characters in all.`,
       param: { style: 'form', explode: false },
       override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
@@ -199,7 +201,7 @@ export const AvailabilityBatchQuery = z.object({
 
 export const getAvailabilityBatch = defineOperation({
   operationId: 'getAvailabilityBatch', method: 'get', path: '/commerce/availability', scope: 'core', tag: 'Availability',
-  summary: 'Coarse availability of up to 100 variants',
+  summary: `Coarse availability of up to ${MAX_AVAILABILITY_BATCH} variants`,
   query: AvailabilityBatchQuery,
   success: { status: 200, description: 'Availability of the known variants; the rest are listed in `notFound`.', schema: AvailabilityBatch, headers: ['ETag', 'Cache-Control'] },
   errors: ['validation_failed', 'too_many_variant_ids'],
