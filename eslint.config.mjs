@@ -55,5 +55,7 @@ export default defineConfig([
   // The storefront (and its cached product pages) talks to the API only through the typed client.
   restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [
     { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
+    // the same, spelled as relative paths
+    { group: ['**/../db', '**/../db/**', '**/lib/commerce', '**/lib/commerce/**', '**/lib/http/**', '**/lib/platform/**', '**/lib/db', '**/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
   ]),
 ]);

@@ -8,8 +8,7 @@ import type { DbOrTx } from './client';
  * Drizzle queries built once per database instead of once per call.
  *
  * Why: building a query (walking its columns and conditions into SQL text) costs Drizzle
- * far more than running it — ~250 µs for checkout's variant lookup against ~20 µs to run
- * it, on the benchmark machine. A query written with `sql.placeholder(...)` for its
+ * far more than running it (about ten times, for checkout's variant lookup). A query written with `sql.placeholder(...)` for its
  * values is built once here, per database and name, and then only run.
  *
  * Inside a transaction the query is built on that transaction each time (a prepared query

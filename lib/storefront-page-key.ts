@@ -51,7 +51,7 @@ export async function productPageKey(request: ShopperRequest): Promise<PageKey |
  * The version and markets are read from this process's database, which is the API's
  * database only when the storefront calls this same server: SITE_API_BASE_URL unset, or
  * pointing at this server's own port on a loopback address. Against a separately deployed
- * API the pages render on request, as before.
+ * API the pages render on request.
  */
 export function apiIsThisServer(settings: Pick<Env, 'SITE_API_BASE_URL' | 'PORT'>): boolean {
   if (!settings.SITE_API_BASE_URL) return true;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/body-limit';
+import { readJsonBody } from '@/lib/http/body';
+import { DomainError } from '@/lib/platform/errors';
 import { malformedPathRefusalFor, originTarget, PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
 
 /** A body that never ends (as a chunked upload need not), counting what was pulled from it. */
@@ -132,5 +134,28 @@ describe('originTarget (a request target that is no path)', () => {
     for (const target of ['', 'site/v1/site', 'ftp://shop.example/x', 'http://', 'shop.example:443']) {
       expect(originTarget('GET', target), target).toMatchObject({ status: 400 });
     }
+  });
+});
+
+describe('readJsonBody', () => {
+  const post = (body: BodyInit, type = 'application/json') =>
+    new Request('http://x/site/v1/commerce/checkout-sessions', { method: 'POST', headers: { 'Content-Type': type }, body, duplex: 'half' } as RequestInit);
+
+  it('judges the media type before the bytes: 415 for text/plain even when they are not UTF-8', async () => {
+    const notUtf8 = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]);
+    await expect(readJsonBody(post(notUtf8, 'text/plain'))).rejects.toMatchObject({ code: 'unsupported_media_type' });
+    await expect(readJsonBody(post(notUtf8))).rejects.toMatchObject({ code: 'invalid_json' });
+  });
+
+  it('answers a body whose sender hung up halfway as one that ended early, not as our fault', async () => {
+    const cut = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"lines":['));
+        controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    const error = await readJsonBody(post(cut)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'invalid_json', detail: 'The body ended before it was complete.' });
   });
 });

@@ -5,11 +5,9 @@ import { Worker } from 'node:worker_threads';
  * WAL checkpoints on a thread of their own, so they never stall the event loop.
  *
  * Why: SQLite's automatic checkpoint runs inside the COMMIT that takes the WAL past 1,000
- * pages. There it copies those pages into the database file and syncs both files — 5 to
- * 30 ms on the benchmark machine, every ~80 checkout creations — and because the driver is
- * synchronous, every request of the process waits that long (measured in-process: a
- * creation's COMMIT had p50 70 µs, p99 5.5–7 ms; a tenth of all COMMIT time was those
- * stalls). A worker thread with its own connection now runs `PRAGMA wal_checkpoint(PASSIVE)`
+ * pages. There it copies those pages into the database file and syncs both files, and
+ * because the driver is synchronous, every request of the process waits that long
+ * (docs/performance.md has the figures). A worker thread with its own connection now runs `PRAGMA wal_checkpoint(PASSIVE)`
  * a few times a second: passive never waits for readers or the writer, and whatever it
  * cannot copy yet it copies next time. The writer's own automatic checkpoint stays as a
  * backstop at a much larger WAL (BACKSTOP_PAGES), should the worker fall behind; if the

@@ -7,9 +7,9 @@ import type { Client } from '@libsql/client';
  * once and keep it, instead of once per call.
  *
  * Why: `@libsql/client` prepares (compiles) every statement again on every call, and for
- * the short indexed statements this service runs that is most of their cost: checkout's
- * variant lookup takes ~40–55 µs to compile against ~15–20 µs to run, on the benchmark
- * machine, and a checkout runs half a dozen statements. Drizzle sends the same SQL
+ * the short indexed statements this service runs that is most of their cost (compiling
+ * checkout's variant lookup takes longer than running it), and a checkout runs half a
+ * dozen statements. Drizzle sends the same SQL
  * text with different arguments, so a per-connection map from SQL text to its compiled
  * statement serves nearly every call after the first.
  *

@@ -15,6 +15,8 @@ export async function readJsonBody(req: Request): Promise<{ text: string; value:
     text = await readTextCapped(req, MAX_BODY_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLarge) throw new DomainError('payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes.`);
+    // The sender hung up halfway: nobody reads the answer, and it is no fault of ours to log.
+    if (req.signal.aborted || isAborted(error)) throw new DomainError('invalid_json', 'The body ended before it was complete.');
     throw error;
   }
   if (text !== null && text.trim() === '') return { text: '', value: {} };
@@ -34,4 +36,10 @@ export async function readJsonBody(req: Request): Promise<{ text: string; value:
   } catch {
     throw new DomainError('invalid_json', 'The body is not valid JSON.');
   }
+}
+
+/** Node's "aborted" (ECONNRESET) from a request stream whose sender went away mid-body. */
+function isAborted(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && (code === 'ECONNRESET' || code === 'ABORT_ERR' || error.message === 'aborted' || error.name === 'AbortError');
 }

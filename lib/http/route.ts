@@ -144,7 +144,7 @@ const repeatables = new WeakMap<ZodType, ReadonlySet<string>>();
 
 /**
  * The query parameters a schema takes as arrays (`?option=a&option=b`): every value is kept
- * for those; any other name repeated keeps its first value, as before.
+ * for those; any other name repeated keeps its first value.
  */
 function repeatableNames(schema: ZodType): ReadonlySet<string> {
   let names = repeatables.get(schema);

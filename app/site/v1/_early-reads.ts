@@ -20,7 +20,7 @@ import * as addressSuggestions from './commerce/checkout-sessions/[id]/address-s
  * Only GET and HEAD, and only without a body (the proxy's matcher, in proxy.ts, leaves out
  * requests with a Content-Length or Transfer-Encoding): Next copies the body of a request
  * that passes its proxy, up to 10 MB in memory, before the route reads it with its own cap.
- * Every other method, and a read with a body, goes on to the route as before.
+ * Every other method, and a read with a body, goes on to the route itself.
  */
 const READS: ReadonlyArray<readonly [path: string, route: { GET: RouteHandler; HEAD: RouteHandler }]> = [
   ['site', site],

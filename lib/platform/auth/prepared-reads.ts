@@ -8,8 +8,7 @@ import type { CredentialFields } from './credentials';
  * statements prepared once, on a read connection of their own to the same local file.
  *
  * Why: the libSQL client prepares (compiles) every statement again on every call; for
- * the credential join that is most of its cost (~230 µs against ~25 µs prepared, on the
- * benchmark machine), on every request. The answers are the same fresh, committed rows:
+ * the credential join that is most of its cost, on every request. The answers are the same fresh, committed rows:
  * nothing here is cached but the compiled statements.
  *
  * Only for a local database file opened by the app (`file:` URL); a transaction, an
@@ -57,10 +56,9 @@ export function preparedCredential(database: DbOrTx, tokenHash: string): Promise
  * auth_epoch) on every change to a credential or a Site, whoever makes it — a write of this
  * process, another instance, a person with sqlite3 — so while the epoch is unchanged the row
  * read last time is the row now: the same answer as reading it again, for one tiny read
- * instead of a two-table join. Unlike `PRAGMA data_version`, which this used before, the
- * epoch does not move when anything else commits: under checkouts and signups (a commit
- * each) the join ran again on every request (~70–150 µs of the ~190 µs a checkout spent
- * authenticating, measured under load). Should the row be gone (deleted by hand), the
+ * instead of a two-table join. Unlike `PRAGMA data_version`, the epoch does not move when
+ * anything else commits, so checkouts and signups (a commit each) do not make every
+ * request read the join again. Should the row be gone (deleted by hand), the
  * credential is read afresh every time; without the table (a database not migrated yet)
  * these statements do not prepare and requests take the ordinary query.
  */

@@ -133,10 +133,9 @@ export class VersionedMemo<V> {
 
 /**
  * Rough heap footprint of a JSON-like value: its JSON length times V8's overhead for its
- * objects and strings, which depends on their shape. Measured: ~3,000 cached products (1.5 KB
- * of JSON each, many small objects) took ~40 MB of live heap, ~8×; a products list page
- * (9.4 KB of JSON) takes 1.9× its JSON in heap, plus the serialised answer the route keeps
- * beside it (lib/http/route.ts), ~3× in all.
+ * objects and strings, which depends on their shape: many small objects (a product) take
+ * several times their JSON, a list page about twice, plus the serialised answer the route
+ * keeps beside it (lib/http/route.ts). docs/operating.md#memory has the measurements.
  */
 export function estimateBytes(value: unknown, heapPerJsonByte = 8): number {
   return JSON.stringify(value).length * heapPerJsonByte;
@@ -186,8 +185,8 @@ export type Answer = { readonly text: string; readonly etag: string };
 /**
  * Answers kept as their bytes (lib/http/reply.ts, okKept): products by handle, the read
  * shoppers spread over the whole catalog. An answer weighs its text plus its key and entry
- * (~300 bytes): a 10,000-product catalog in one market and language is ~25 MB, where the
- * parsed objects took ~8× their JSON and only the hot few thousand fitted.
+ * (~300 bytes), so a whole catalog fits where its parsed objects, several times their
+ * JSON, held only the hot few thousand.
  */
 export const answerCache = new BoundedCache<Answer>(40_000, 48 * MB);
 
