@@ -3,22 +3,22 @@ import { useState } from 'react';
 import type { Image } from '@/lib/contract/common';
 import { useSelection } from './product-selection';
 
-/** An image "shows" an option value when its alt text names it ("… in sage"). */
-function imageFor(images: Image[], values: string[]): number {
-  const words = values.map((v) => v.toLowerCase());
-  const index = images.findIndex((image) => {
-    const alt = image.alt.toLowerCase();
-    return words.some((w) => new RegExp(`(^|\\W)${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|\\W)`).test(alt));
-  });
-  return Math.max(0, index);
+/** Which variant shows which image: the API's own match (`variant.image`), in every language. */
+export type VariantImage = { options: Record<string, string>; imageUrl: string | null };
+
+/** The image of the variant with these options, else the first. */
+function imageFor(images: Image[], variants: VariantImage[], options: Record<string, string>): number {
+  const names = Object.keys(options);
+  const variant = variants.find((v) => names.every((name) => v.options[name] === options[name]));
+  return Math.max(0, images.findIndex((image) => image.url === variant?.imageUrl));
 }
 
-export function ProductGallery({ images, label }: { images: Image[]; label: string }) {
+export function ProductGallery({ images, variants, label }: { images: Image[]; variants: VariantImage[]; label: string }) {
   const { options } = useSelection();
   const key = JSON.stringify(options);
   const [picked, setPicked] = useState<{ key: string; index: number } | null>(null);
   // A thumbnail click wins until the shopper picks another variant.
-  const current = picked && picked.key === key ? picked.index : imageFor(images, Object.values(options));
+  const current = picked && picked.key === key ? picked.index : imageFor(images, variants, options);
   const main = images[current];
   if (!main) return null;
   return (

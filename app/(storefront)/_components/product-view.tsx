@@ -83,7 +83,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
       </nav>
       <SelectionProvider initial={initial?.options ?? {}} variants={variants}>
       <article className="product">
-        <ProductGallery images={p.images} label={t.productImages} />
+        <ProductGallery images={p.images} variants={p.variants.map((v) => ({ options: v.options, imageUrl: v.image?.url ?? null }))} label={t.productImages} />
         <div className="product-info">
           <h1>{p.title}</h1>
           {initial ? (
