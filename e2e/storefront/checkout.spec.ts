@@ -143,7 +143,7 @@ test.describe('checkout', () => {
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByText('Please check the highlighted fields.')).toBeVisible();
     await expect(page.getByLabel('Postal code')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByText(/Not a valid postal code for SE/)).toBeVisible();
+    await expect(page.getByText('This is not a postal code of the chosen country.')).toBeVisible();
     // What the shopper typed is still there.
     await expect(page.getByLabel('City')).toHaveValue('Umeå');
     await shot(page, testInfo, 'checkout-invalid');
@@ -154,6 +154,25 @@ test.describe('checkout', () => {
     // In English as written in Germany now (en-DE): the shop followed the session there.
     await expect(page.getByText(/Prices updated for Germany: the total was SEK\s[0-9.]+, now €[0-9.]+/)).toBeVisible();
     await expect(total).toContainText('€');
+  });
+
+  test('what the API refuses is told at its field in the shopper\'s language, never in the API\'s words', async ({ page, context }) => {
+    await useLocale(context);
+    await addToCart(page, 'fjord-ceramic-mug', 'White');
+    await useLocale(context, 'se', 'sv-SE');
+    await page.goto('/cart');
+    await page.getByRole('button', { name: 'Till kassan' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_/);
+    await page.waitForLoadState('networkidle');
+    const form = page.getByRole('region', { name: /Leveransadress/ });
+    await form.getByLabel('E-postadress').fill('kim@');
+    await form.getByLabel('Postnummer').fill('ABC');
+    await page.getByRole('button', { name: 'Spara och fortsätt' }).click();
+    await expect(page.getByText('Kontrollera de markerade fälten.')).toBeVisible();
+    await expect(page.getByText('Ange en giltig e-postadress, till exempel namn@exempel.se.')).toBeVisible();
+    await expect(page.getByText('Fyll i fältet.').first()).toBeVisible();
+    await expect(form.getByLabel('Efternamn')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('main')).not.toContainText(/Too small|expected string|Not a valid/);
   });
 
   test('a US address asks for its state, and the confirmation writes it the American way', async ({ page, context }) => {

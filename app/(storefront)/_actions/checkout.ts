@@ -7,7 +7,7 @@ import {
 } from '@/lib/site-client';
 import { CART_COOKIE } from '../_lib/cart';
 import { formatCountry, formatMoney } from '../_lib/format';
-import { dictionary, fill, uiLanguage } from '../_lib/i18n';
+import { dictionary, fill, uiLanguage, type Dictionary } from '../_lib/i18n';
 import { buyerIp, keepPreferences, shop } from '../_lib/shop';
 
 const SESSION_ID = /^cs_[A-Za-z0-9]{1,80}$/;
@@ -39,10 +39,25 @@ async function problemState(error: unknown, id: string): Promise<{ message: stri
   const fieldErrors: Record<string, string> = {};
   for (const e of error.errors) {
     const field = /^\/(?:shippingAddress\/)?(\w+)/.exec(e.pointer)?.[1];
-    if (field && !fieldErrors[field]) fieldErrors[field] = e.detail;
+    if (field && !fieldErrors[field]) fieldErrors[field] = fieldMessage(t, field, e.code);
   }
-  if (error.code === 'country_not_in_market') fieldErrors.country ??= error.detail;
+  if (error.code === 'country_not_in_market') fieldErrors.country ??= t.fieldCountry;
   return Object.keys(fieldErrors).length ? { message: t.fixFields, fieldErrors } : { message: error.detail || t.tryAgainLater };
+}
+
+/**
+ * What the shopper is told about a field the API refused, in their language: by the field
+ * and the kind of problem (the API's details are English and written for developers).
+ */
+function fieldMessage(t: Dictionary, field: string, code: string): string {
+  if (code === 'too_small') return t.fieldRequired;
+  if (code === 'too_big') return t.fieldTooLong;
+  if (field === 'email') return t.fieldEmail;
+  if (field === 'postalCode') return t.fieldPostalCode;
+  if (field === 'phone') return t.fieldPhone;
+  if (field === 'region') return t.fieldRegion;
+  if (field === 'country') return t.fieldCountry;
+  return t.fieldCheck;
 }
 
 /**
