@@ -4,10 +4,12 @@ test.describe('product page and cart', () => {
   test('the picture follows the picked variant in every language, whatever the images\' alt texts say', async ({ page, context }) => {
     const [midnight] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'Midnight'");
     const main = page.locator('.gallery-main img');
-    for (const [market, locale] of [['se', 'sv-SE'], ['de', 'de-DE'], ['se', 'en-SE']] as const) {
+    for (const [market, locale, colour] of [['se', 'sv-SE', 'Midnattsblå'], ['de', 'de-DE', 'Mitternachtsblau'], ['se', 'en-SE', 'Midnight']] as const) {
       await useLocale(context, market, locale);
       await page.goto(`/products/fjord-ceramic-mug?variant=${midnight!.id}`);
       await expect(main, locale).toHaveAttribute('src', '/products/mug-midnight.svg');
+      // described in the page's language: the product's title and what the picture shows
+      await expect(main, locale).toHaveAttribute('alt', new RegExp(` – ${colour}$`));
       // and a click on another colour, by its place in the picker (its name is the locale's)
       await page.locator('fieldset.option-group').first().getByRole('radio').nth(1).check();
       await expect(main, locale).toHaveAttribute('src', '/products/mug-sand.svg');
