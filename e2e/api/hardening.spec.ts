@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { Problem } from '@/lib/contract/common';
 import { operations } from '@/lib/contract/operations';
@@ -11,10 +11,12 @@ const HUGE = 300 * 1024 * 1024;
 /** Far less than a 300 MB body would take if it were read, more than a busy server's noise. */
 const RSS_ALLOWANCE = 64 * 1024 * 1024;
 
-/** One request with node:http: fetch refuses TRACE, and hides nothing here. */
-function raw(url: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+type RawAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** One request with node:http: fetch refuses TRACE, and hides nothing here (options.path sends any target as given). */
+function send(url: string, options: RequestOptions): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
+    const req = httpRequest(url, options, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -25,20 +27,10 @@ function raw(url: string, method: string, headers: Record<string, string> = {}):
   });
 }
 
+const raw = (url: string, method: string, headers: Record<string, string> = {}) => send(url, { method, headers });
+
 /** A request whose target is sent exactly as given (`*`, or an absolute URL). */
-function rawTarget(target: string, method: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  const { hostname, port } = new URL(BASE_URL);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: target, method }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const rawTarget = (target: string, method: string) => send(BASE_URL, { method, path: target });
 
 test('a target that is no path: OPTIONS * is 204, another method with * a 400, an absolute URL is served as its path', async () => {
   const options = await rawTarget('*', 'OPTIONS');
