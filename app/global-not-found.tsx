@@ -17,9 +17,10 @@ async function cookieLanguage() {
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
-  const t = (await shop().catch(() => null))?.t ?? dictionary(await cookieLanguage());
+  const context = await shop().catch(() => null);
+  const title = (context?.t ?? dictionary(await cookieLanguage())).notFoundTitle;
   // Titled like the shop's own 404s (app/(storefront)/not-found.tsx).
-  return { title: t.notFoundTitle };
+  return { title: context ? `${title} | ${context.site.name}` : title };
 }
 
 /**

@@ -93,6 +93,11 @@ describe('a list page’s URL state', () => {
     expect(state).toEqual({ q: 'mug', sort: 'price-asc', available: true, priceMin: '100.5', options: ['Color:Sand', 'Size:1 kg'], cursor: 'abc' });
   });
 
+  it('reads control characters in q as spaces: a NUL is no search, and never reaches a title', () => {
+    expect(readListState({ q: '\u0000' }).state.q).toBeUndefined();
+    expect(readListState({ q: 'mug\u0000\u0007kettle' }).state.q).toBe('mug kettle');
+  });
+
   it('leaves out and names what the API would refuse, so a bad link still shows a page', () => {
     const { state, ignored } = readListState({ q: 'x'.repeat(201), sort: 'cheapest', available: 'yes', priceMin: 'abc', priceMax: '-5', option: ['Sand', 'Color:White'] });
     expect(ignored).toEqual(['q', 'sort', 'available', 'priceMin', 'priceMax', 'option']);

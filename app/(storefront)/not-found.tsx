@@ -6,7 +6,8 @@ import { shop } from './_lib/shop';
 /** The page's own metadata never ran (it is what was not found): the 404 has a title of its own. */
 export async function generateMetadata(): Promise<Metadata> {
   const context = await shop().catch(() => null);
-  return { title: (context?.t ?? dictionary('en')).notFoundTitle };
+  const title = (context?.t ?? dictionary('en')).notFoundTitle;
+  return { title: context ? `${title} | ${context.site.name}` : title };
 }
 
 export default function NotFound() {

@@ -28,7 +28,7 @@ test.describe('what does not exist answers 404 with a title in the shopper’s l
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(404);
       // In the HTML as sent (what a crawler reads), not only after scripts ran.
-      expect(await res!.text()).toContain('<title>Page not found</title>');
+      expect(await res!.text()).toContain('<title>Page not found | Nordlys Home &amp; Goods</title>');
       await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     }
   });
@@ -37,7 +37,7 @@ test.describe('what does not exist answers 404 with a title in the shopper’s l
     for (const path of missing) {
       const res = await request.get(path, { failOnStatusCode: false });
       expect(res.status(), path).toBe(404);
-      expect(await res.text()).toContain('<title>Sidan hittades inte</title>');
+      expect(await res.text()).toContain('<title>Sidan hittades inte | Nordlys Home &amp; Goods</title>');
     }
   });
 });

@@ -53,7 +53,8 @@ for (const width of WIDTHS) {
 
       const res = await page.goto('/no-such-page/at-all');
       expect(res?.status()).toBe(404);
-      expect(await res!.text()).toContain('<title>Sidan hittades inte</title>');
+      // a title names the shop once, the 404's too
+      expect(await res!.text()).toContain(`<title>Sidan hittades inte | ${shopName.replace('&', '&amp;')}</title>`);
       await expect(page.locator('html')).toHaveAttribute('lang', 'sv-SE');
       await expect(page.getByRole('heading', { level: 1, name: 'Sidan hittades inte' })).toBeVisible();
       await expect(page.getByRole('banner').getByRole('link', { name: shopName })).toBeVisible();
@@ -65,7 +66,7 @@ for (const width of WIDTHS) {
       await useLocale(context, 'de', 'de-DE');
       await page.goto('/gibt-es-nicht');
       await expect(page.getByRole('heading', { level: 1, name: 'Seite nicht gefunden' })).toBeVisible();
-      await expect(page).toHaveTitle('Seite nicht gefunden');
+      await expect(page).toHaveTitle(`Seite nicht gefunden | ${shopName}`);
       await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
     });
 

@@ -48,7 +48,8 @@ export function readListState(raw: Raw): { state: ListState; ignored: ListParam[
   const ignored: ListParam[] = [];
   const state: ListState = { available: false, options: [] };
 
-  const q = first(raw.q)?.trim();
+  // Control characters (a NUL from `%00`) mean nothing to a search, and have no place in a title.
+  const q = first(raw.q)?.replace(/\p{Cc}+/gu, ' ').trim();
   if (q) {
     if (q.length <= MAX_Q) state.q = q;
     else ignored.push('q');
