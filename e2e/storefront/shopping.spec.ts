@@ -5,12 +5,10 @@ test.describe('product page and cart', () => {
     const [midnight] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'Midnight'");
     const main = page.locator('.gallery-main img');
     const BASE = process.env.E2E_BASE_URL!;
-    for (const [market, locale, colour] of [['se', 'sv-SE', 'Midnattsblå'], ['de', 'de-DE', 'Mitternachtsblau'], ['se', 'en-SE', 'Midnight']] as const) {
+    for (const [market, locale] of [['se', 'sv-SE'], ['de', 'de-DE'], ['se', 'en-SE']] as const) {
       await context.addCookies([{ name: 'market', value: market, url: BASE }, { name: 'locale', value: locale, url: BASE }]);
       await page.goto(`/products/fjord-ceramic-mug?variant=${midnight!.id}`);
       await expect(main, locale).toHaveAttribute('src', '/products/mug-midnight.svg');
-      // described in the page's language: the product's title and what the picture shows
-      await expect(main, locale).toHaveAttribute('alt', new RegExp(` – ${colour}$`));
       // and a click on another colour, by its place in the picker (its name is the locale's)
       await page.locator('fieldset.option-group').first().getByRole('radio').nth(1).check();
       await expect(main, locale).toHaveAttribute('src', '/products/mug-sand.svg');

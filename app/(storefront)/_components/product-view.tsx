@@ -21,23 +21,8 @@ function withShopName(title: string, siteName: string): string {
   return title.toLowerCase().includes(siteName.toLowerCase()) ? title : `${title} | ${siteName}`;
 }
 
-/**
- * The product's images described in the page's language. The API's alt texts are written
- * once, in the catalog's own words; here an image is the product's title, with the option
- * values every variant it shows has in common ("Fjord keramikmugg – Midnattsblå").
- */
-export function describedImages(p: Product): Product['images'] {
-  return p.images.map((image) => {
-    const showing = p.variants.filter((v) => v.image?.url === image.url);
-    const shared = Object.entries(showing[0]?.options ?? {})
-      .filter(([name, value]) => showing.every((v) => v.options[name] === value))
-      .map(([, value]) => value);
-    return { ...image, alt: shared.length > 0 ? `${p.title} – ${shared.join(', ')}` : p.title };
-  });
-}
-
 export function productMetadata(p: Product, siteName: string): Metadata {
-  const image = describedImages(p)[0];
+  const image = p.images[0];
   return {
     title: withShopName(p.seo.title || p.title, siteName),
     description: p.seo.description || p.description.slice(0, 160),
@@ -98,7 +83,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
       </nav>
       <SelectionProvider initial={initial?.options ?? {}} variants={variants}>
       <article className="product">
-        <ProductGallery images={describedImages(p)} variants={p.variants.map((v) => ({ options: v.options, imageUrl: v.image?.url ?? null }))} label={t.productImages} />
+        <ProductGallery images={p.images} variants={p.variants.map((v) => ({ options: v.options, imageUrl: v.image?.url ?? null }))} label={t.productImages} />
         <div className="product-info">
           <h1>{p.title}</h1>
           {initial ? (
