@@ -266,6 +266,9 @@ describe('product sort', () => {
       // In its own list the same cursor goes on.
       expect((await page(from, { ...first, cursor })).data.length).toBeGreaterThan(0);
     }
+    // The same words are the same search, whatever their case and spacing.
+    const mug = (await page(se, { q: 'mug' })).page.nextCursor!;
+    for (const q of ['MUG', ' Mug ', 'mug!']) expect((await page(se, { q, cursor: mug })).data.length, q).toBeGreaterThan(0);
     // A key that means the same everywhere stays usable: handle order, and newest.
     for (const sort of ['relevance', 'newest']) {
       const cursor = (await page(se, { sort })).page.nextCursor!;

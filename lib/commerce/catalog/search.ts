@@ -249,7 +249,8 @@ function cursorKind(sort: ProductSort, choice: MarketChoice, q: string | undefin
     case 'title-asc':
       return `products:${sort}:${choice.locale}`;
     case 'relevance':
-      return q === undefined ? `products:${sort}` : `products:${sort}:${choice.locale}:${createHash('sha256').update(q).digest('base64url').slice(0, 12)}`;
+      // By the words searched: 'mug', 'MUG' and ' mug ' are one search with one order.
+      return q === undefined ? `products:${sort}` : `products:${sort}:${choice.locale}:${createHash('sha256').update(queryWords(q).join(' ')).digest('base64url').slice(0, 12)}`;
     default:
       return `products:${sort}`;
   }
