@@ -154,6 +154,10 @@ test.describe('checkout', () => {
     // In English as written in Germany now (en-DE): the shop followed the session there.
     await expect(page.getByText(/Prices updated for Germany: the total was SEK\s[0-9.]+, now €[0-9.]+/)).toBeVisible();
     await expect(total).toContainText('€');
+    // What the last save said no longer applies: the fields are judged again at the next save.
+    await expect(page.getByText('This is not a postal code of the chosen country.')).toHaveCount(0);
+    await expect(page.getByText('Please check the highlighted fields.')).toHaveCount(0);
+    await expect(page.getByLabel('Postal code')).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   test('what the API refuses is told at its field in the shopper\'s language, never in the API\'s words', async ({ page, context }) => {

@@ -20,7 +20,11 @@ type Props = {
 /** Contact + shipping address; the country select re-prices the session on change. */
 export function ContactForm({ sessionId, etag, email, phone, address, country, countries, t }: Props) {
   const id = useId();
-  const [state, formAction, saving] = useActionState<ContactState, FormData>(saveContact, { status: 'idle' });
+  const [answered, formAction, saving] = useActionState<ContactState, FormData>(saveContact, { status: 'idle' });
+  // What the last save said stops applying once another country is picked: the fields are
+  // judged again, in the language of the market the session moved to, at the next save.
+  const [outdated, setOutdated] = useState<ContactState | null>(null);
+  const state: ContactState = answered === outdated ? { status: 'idle' } : answered;
   const [quote, countryAction, moving] = useActionState<CountryState, FormData>(changeSessionCountry, { status: 'idle' });
   // Uncontrolled fields keep whatever the shopper typed, even before the script loaded;
   // a picked suggestion is written into them directly.
@@ -33,6 +37,7 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
 
   function onCountry(next: string) {
     setSelectedCountry(next);
+    setOutdated(answered);
     const form = new FormData();
     form.set('sessionId', sessionId);
     form.set('country', next);
