@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { CHROMIUM_ARGS } from './e2e/chromium-args';
 
@@ -14,10 +15,14 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 3,
+  // One worker per core, at most three: each drives a Chromium beside the one server, and on
+  // two cores a third worker only makes every test slower.
+  workers: Math.min(3, availableParallelism()),
   retries: 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }], ['json', { outputFile: 'test-reports/playwright.json' }]],
-  timeout: 30_000,
+  // A bound on a test that is stuck, not a wait: the longest shop flows take ~20 s on a
+  // quiet 2-core host, and must still pass on a busy one.
+  timeout: 60_000,
   use: { baseURL: `http://127.0.0.1:${port}`, trace: 'retain-on-failure' },
   projects: [
     { name: 'api', testDir: 'e2e/api' },
