@@ -171,6 +171,18 @@ describe('reading and patching', () => {
     expect(cleared.shippingAddress).toBeNull();
   });
 
+  it('keeps the revision when a PATCH changes nothing', async () => {
+    const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
+    const patched = await updateCheckoutSession(database, demo.site, session.id, { email: 'kim@example.com', shippingAddress: address() }, {});
+    for (const same of [{}, { email: 'kim@example.com' }, { shippingAddress: address() }, { billingAddress: null }]) {
+      const again = await updateCheckoutSession(database, demo.site, session.id, same, { ifMatch: sessionEtag(patched) });
+      expect(again.revision).toBe(patched.revision);
+    }
+    expect((await findSession(database, demo.site.id, session.id)).revision).toBe(patched.revision);
+    const changed = await updateCheckoutSession(database, demo.site, session.id, { email: 'kim.l@example.com' }, { ifMatch: sessionEtag(patched) });
+    expect(changed.revision).toBe(patched.revision + 1);
+  });
+
   it('refuses an address outside the session\'s market', async () => {
     const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
     const error = await failure(updateCheckoutSession(database, demo.site, session.id, { billingAddress: address({ country: 'DE', postalCode: '10115', city: 'Berlin' }) }, {}));

@@ -48,6 +48,13 @@ test('the merchant checkout walk: create → PATCH → suggestions → change co
   });
   await expectProblem(await patch(request, created.id, { email: 'late@example.com' }, { 'If-Match': etag1 }), 412, 'precondition_failed');
   expect((await get(request, url, creds().extended)).headers().etag).toBe(etag2);
+  // Sending what the session already holds (nothing, or the same values in another spelling)
+  // is no new version: the ETag a client holds stays good.
+  for (const same of [{}, { email: 'kim@example.com', phone: '+46 70 123 45 67', shippingAddress: SE_ADDRESS, billingAddress: null }]) {
+    const again = await patch(request, created.id, same, { 'If-Match': etag2 });
+    expect(again.status(), await again.text()).toBe(200);
+    expect(again.headers().etag).toBe(etag2);
+  }
 
   const suggestions = await get(request, `${url}/address-suggestions?q=Dro`, creds().extended);
   expect(suggestions.status()).toBe(200);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { InStatement } from '@libsql/client';
 import { and, asc, eq, getTableColumns, sql, type Table } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
@@ -131,12 +132,18 @@ export async function mutateSession<R>(
     }
     assertOpen(session.status);
     const { changes, lines, result } = await change(session, tx);
+    // A write that changes nothing keeps the revision: a client's ETag stays good.
+    if (lines === undefined && unchanged(session, changes)) return { expired: false as const, session, result };
     const saved = await saveSession(tx, session, changes, lines, now);
     if (!saved) throw busy(); // cannot happen inside an immediate transaction; never write blind
     return { expired: false as const, session: saved, result };
   });
   if (outcome.expired) assertOpen('expired');
   return outcome as { session: LoadedSession; result: R };
+}
+
+function unchanged(session: LoadedSession, changes: SessionChanges): boolean {
+  return Object.entries(changes).every(([column, value]) => isDeepStrictEqual(session[column as keyof SessionChanges], value));
 }
 
 export function busy(): DomainError {

@@ -46,12 +46,13 @@ export const updateCheckoutSession = defineOperation({
   summary: 'Set email, phone and addresses',
   description:
     'Merge semantics: absent fields stay, `null` clears. Honours `If-Match` (412 `precondition_failed` when the session changed since); ' +
-    'without it the change applies to the current version. Addresses must be in a country of the session\'s market (422 ' +
+    'without it the change applies to the current version. A body that changes nothing (empty, or the values the session already holds) ' +
+    'makes no new version: the ETag stays. Addresses must be in a country of the session\'s market (422 ' +
     '`country_not_in_market`; use change-country to move). When the shipping country changes, a selected pickup point is cleared. ' +
     STATE_RULES,
   params: CheckoutSessionParams,
   body: UpdateCheckoutSessionBody,
-  success: { status: 200, description: 'The updated session with its new ETag.', schema: CheckoutSession, headers: ['ETag', 'Cache-Control', 'Content-Language'] },
+  success: { status: 200, description: 'The session with its ETag (a new one when anything changed).', schema: CheckoutSession, headers: ['ETag', 'Cache-Control', 'Content-Language'] },
   errors: ['not_found', 'country_not_in_market', 'precondition_failed', 'session_not_open', 'session_expired'],
 });
 
