@@ -35,6 +35,10 @@ for (const read of READS) {
       const again = await get(request, read.path, creds().core, { 'If-None-Match': first.headers().etag! });
       expect(again.status()).toBe(304);
       expect(await again.text()).toBe('');
+      // The same Vary as the answer it stands for, Next's Accept-Encoding included.
+      const varies = (h: string | undefined) => new Set((h ?? '').split(',').map((v) => v.trim().toLowerCase()));
+      expect(varies(again.headers().vary)).toEqual(varies(first.headers().vary));
+      expect(varies(again.headers().vary)).toContain('accept-encoding');
     });
 
     test('answers 401 without, with a malformed, an unknown or a revoked credential', async ({ request }) => {

@@ -272,6 +272,9 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
     headers.ETag = etag;
     if (etagMatches(req.headers.get('if-none-match'), etag)) {
       delete headers['Content-Type'];
+      // The 200 it stands for varies on Accept-Encoding too (Next's compression adds it to
+      // answers with a body), and a 304 must name the same Vary (RFC 9110 §15.4.5).
+      headers.Vary = `${headers.Vary}, Accept-Encoding`;
       return new Response(null, { status: 304, headers });
     }
   }
