@@ -129,14 +129,44 @@ test.describe('checkout', () => {
     await context.close();
   });
 
+  test('without JavaScript, a refused address comes back as typed, with the problem at its field', async ({ browser }) => {
+    const { context, page } = await pageWithoutScripts(browser);
+    await page.goto('/products/linen-tote-bag');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page).toHaveURL(/\/cart$/);
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
+    await fillAddress(page, { lastName: 'Svensson', line1: 'Storgatan 1', postalCode: 'ABC', city: 'Umeå' });
+    await page.getByLabel('Phone').fill('+46 70 123 45 67');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page.getByText('This is not a postal code of the chosen country.')).toBeVisible();
+    await expect(page.getByLabel('Postal code')).toHaveAttribute('aria-invalid', 'true');
+    const form = page.getByRole('region', { name: /Shipping address/ });
+    await expect(form.getByLabel('E-mail address')).toHaveValue('kim@example.com');
+    await expect(page.getByLabel('Phone')).toHaveValue('+46 70 123 45 67');
+    await expect(form.getByLabel('First name')).toHaveValue('Kim');
+    await expect(form.getByLabel('Last name')).toHaveValue('Svensson');
+    await expect(page.getByRole('combobox', { name: 'Street address' })).toHaveValue('Storgatan 1');
+    await expect(page.getByLabel('Postal code')).toHaveValue('ABC');
+    await expect(page.getByLabel('City')).toHaveValue('Umeå');
+
+    // Corrected, it saves, and the page shows what the session now holds.
+    await page.getByLabel('Postal code').fill('111 22');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await expect(page.getByText('This is not a postal code of the chosen country.')).toHaveCount(0);
+    await expect(page.getByLabel('Postal code')).toHaveValue('111 22');
+    await expect(page.getByLabel('City')).toHaveValue('Umeå');
+    await context.close();
+  });
+
   test('an invalid address is shown at its field; a country change re-prices the session', async ({ page, context }, testInfo) => {
     await useLocale(context);
     await addToCart(page, 'fjord-ceramic-mug', 'White');
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Checkout' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_/);
-    // Hydrated first: a submit before the scripts run is the no-JavaScript form post, a full
-    // page load that (rightly) keeps no values, and the check below is about the scripted form.
+    // Hydrated first: a submit before the scripts run is the no-JavaScript form post (a full
+    // page load, tested above), and the check below is about the scripted form.
     await page.waitForLoadState('networkidle');
 
     await fillAddress(page, { lastName: 'Svensson', line1: 'Storgatan 1', postalCode: 'ABC', city: 'Umeå' });

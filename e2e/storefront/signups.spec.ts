@@ -1,4 +1,4 @@
-import { expect, expectAccessible, queryDb, shot, test, useLocale } from './helpers';
+import { expect, expectAccessible, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
 
 const unique = () => `shopper.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 
@@ -37,6 +37,33 @@ test.describe('signups', () => {
     await footer.getByRole('button', { name: 'Subscribe' }).click();
     await expect(footer.getByText('Please enter a valid e-mail address.')).toBeVisible();
     await expect(footer.getByLabel('E-mail address')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('without JavaScript, a refused signup comes back with what was typed, and a corrected one is accepted', async ({ browser }) => {
+    const { context, page } = await pageWithoutScripts(browser);
+    await page.goto('/');
+    const footer = page.getByRole('contentinfo');
+    await footer.getByLabel('E-mail address').fill('not-an-address');
+    await footer.getByRole('checkbox').check();
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByText('Please enter a valid e-mail address.')).toBeVisible();
+    await expect(footer.getByLabel('E-mail address')).toHaveValue('not-an-address');
+    await expect(footer.getByRole('checkbox')).toBeChecked();
+
+    const email = unique();
+    await footer.getByLabel('E-mail address').fill(email);
+    await footer.getByRole('checkbox').uncheck();
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByText('Please tick the box to give your consent.')).toBeVisible();
+    await expect(footer.getByLabel('E-mail address')).toHaveValue(email);
+    await expect(footer.getByRole('checkbox')).not.toBeChecked();
+    expect(await queryDb('select 1 from newsletter_subscriptions where email = ?', [email])).toHaveLength(0);
+
+    await footer.getByRole('checkbox').check();
+    await footer.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(footer.getByText(/Almost done/)).toBeVisible();
+    expect(await queryDb('select status from newsletter_subscriptions where email = ?', [email])).toEqual([{ status: 'pending_confirmation' }]);
+    await context.close();
   });
 
   test('restock alert on a sold-out variant, with its own consent', async ({ page, context }, testInfo) => {

@@ -17,8 +17,13 @@ export type ContactState = {
   message?: string;
   /** Field name (email, phone, firstName…) → what is wrong, from the API's JSON pointers. */
   fieldErrors?: Record<string, string>;
+  /** What was sent, for a refused save: without JavaScript the page is drawn anew with it. */
+  values?: Record<string, string>;
   at?: number;
 };
+
+/** The contact form's text fields, as a refused save gives them back. */
+const CONTACT_FIELDS = ['email', 'phone', 'firstName', 'lastName', 'line1', 'line2', 'postalCode', 'city', 'region'] as const;
 
 export type CountryState = { status: 'idle' | 'changed' | 'error'; message?: string; warnings?: string[]; at?: number };
 export type StepState = { status: 'idle' | 'error'; message?: string; at?: number };
@@ -89,7 +94,8 @@ export async function saveContact(_: ContactState, form: FormData): Promise<Cont
   } catch (error) {
     // A stale form (the session changed elsewhere): show the current session and ask again.
     if (error instanceof SiteApiError && error.code === 'precondition_failed') refresh();
-    return { status: 'error', ...(await problemState(error, id)), at: Date.now() };
+    const values = Object.fromEntries(CONTACT_FIELDS.map((name) => [name, String(form.get(name) ?? '').slice(0, 400)]));
+    return { status: 'error', ...(await problemState(error, id)), values, at: Date.now() };
   }
   refresh();
   return { status: 'saved', at: Date.now() };

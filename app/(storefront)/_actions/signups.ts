@@ -9,12 +9,28 @@ export type SignupState = {
   status: 'idle' | 'done' | 'error';
   message?: string;
   fieldErrors?: { email?: string; consent?: string };
+  /** What was sent, for a refused form: without JavaScript the page is drawn anew with it. */
+  values?: { email: string; consent: boolean };
 };
 
 const VARIANT_ID = /^[A-Za-z0-9_-]{1,80}$/;
 
 /** Footer newsletter signup: its own consent (never reused for anything else). */
 export async function signUpForNewsletter(_: SignupState, form: FormData): Promise<SignupState> {
+  return withValues(form, await newsletter(form));
+}
+
+/** Back-in-stock alert for one variant: a consent of its own, not a newsletter signup. */
+export async function signUpForRestock(_: SignupState, form: FormData): Promise<SignupState> {
+  return withValues(form, await restock(form));
+}
+
+function withValues(form: FormData, state: SignupState): SignupState {
+  if (state.status !== 'error') return state;
+  return { ...state, values: { email: String(form.get('email') ?? '').slice(0, 320), consent: form.get('consent') === 'on' } };
+}
+
+async function newsletter(form: FormData): Promise<SignupState> {
   const { t, lang, locale, market } = await shop();
   const email = String(form.get('email') ?? '').trim();
   if (form.get('consent') !== 'on') return { status: 'error', fieldErrors: { consent: t.consentRequired } };
@@ -25,8 +41,7 @@ export async function signUpForNewsletter(_: SignupState, form: FormData): Promi
   return submit(() => subscribeToNewsletter(body, { idempotencyKey: keyFor(body), buyerIp: ip }), t);
 }
 
-/** Back-in-stock alert for one variant: a consent of its own, not a newsletter signup. */
-export async function signUpForRestock(_: SignupState, form: FormData): Promise<SignupState> {
+async function restock(form: FormData): Promise<SignupState> {
   const { t, lang, locale, market } = await shop();
   const email = String(form.get('email') ?? '').trim();
   const variantId = String(form.get('variantId') ?? '');

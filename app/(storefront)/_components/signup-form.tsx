@@ -34,7 +34,7 @@ export function SignupForm({ action, consentText, submitLabel, doneText, hidden 
         <div className="field">
           <label htmlFor={`${id}-email`}>{t.email}</label>
           <input
-            id={`${id}-email`} name="email" type="email" autoComplete="email" required
+            id={`${id}-email`} name="email" type="email" autoComplete="email" required defaultValue={state.values?.email}
             aria-invalid={emailError ? true : undefined} aria-describedby={emailError ? `${id}-email-error` : undefined}
           />
         </div>
@@ -43,7 +43,7 @@ export function SignupForm({ action, consentText, submitLabel, doneText, hidden 
       {emailError ? <p className="field-error" id={`${id}-email-error`}>{emailError}</p> : null}
       <div className="checkbox mt-12">
         <input
-          id={`${id}-consent`} name="consent" type="checkbox" required
+          id={`${id}-consent`} name="consent" type="checkbox" required defaultChecked={state.values?.consent}
           aria-invalid={consentError ? true : undefined} aria-describedby={consentError ? `${id}-consent-error` : undefined}
         />
         <label htmlFor={`${id}-consent`}>{consentText}</label>

@@ -34,6 +34,10 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
   const region = useRef<HTMLInputElement>(null);
   const [selectedCountry, setSelectedCountry] = useState(country);
   const errors = state.status === 'error' ? (state.fieldErrors ?? {}) : {};
+  // After a refused save, what the shopper sent (without JavaScript the page is drawn anew);
+  // otherwise what the session holds.
+  const sent = state.status === 'error' ? state.values : undefined;
+  const initial = (name: string, stored: string | null | undefined) => sent?.[name] ?? stored ?? '';
 
   function onCountry(next: string) {
     setSelectedCountry(next);
@@ -67,8 +71,8 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
       <input type="hidden" name="sessionId" value={sessionId} />
       <input type="hidden" name="etag" value={etag ?? ''} />
       <div className="form-grid">
-        {field('email', t.email, { type: 'email', autoComplete: 'email', required: true, defaultValue: email ?? '', maxLength: 254 }, true)}
-        {field('phone', t.phone, { type: 'tel', autoComplete: 'tel', defaultValue: phone ?? '', maxLength: 40 }, true)}
+        {field('email', t.email, { type: 'email', autoComplete: 'email', required: true, defaultValue: initial('email', email), maxLength: 254 }, true)}
+        {field('phone', t.phone, { type: 'tel', autoComplete: 'tel', defaultValue: initial('phone', phone), maxLength: 40 }, true)}
         <div className="field span-2">
           <label htmlFor={`${id}-country`}>{t.country}</label>
           <select
@@ -88,19 +92,19 @@ export function ContactForm({ sessionId, etag, email, phone, address, country, c
           ) : null}
           {quote.status === 'error' && !moving ? <p className="notice notice-error">{quote.message}</p> : null}
         </div>
-        {field('firstName', t.firstName, { autoComplete: 'given-name', required: true, defaultValue: address?.firstName ?? '', maxLength: 100 })}
-        {field('lastName', t.lastName, { autoComplete: 'family-name', required: true, defaultValue: address?.lastName ?? '', maxLength: 100 })}
-        <AddressLineField sessionId={sessionId} defaultValue={address?.line1 ?? ''} inputRef={line1} onPick={onPick} error={errors.line1} t={t} />
-        {field('line2', t.line2, { autoComplete: 'address-line2', defaultValue: address?.line2 ?? '', maxLength: 200 }, true)}
-        {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, ref: postalCode, defaultValue: address?.postalCode ?? '', maxLength: 20 })}
-        {field('city', t.city, { autoComplete: 'address-level2', required: true, ref: city, defaultValue: address?.city ?? '', maxLength: 100 })}
+        {field('firstName', t.firstName, { autoComplete: 'given-name', required: true, defaultValue: initial('firstName', address?.firstName), maxLength: 100 })}
+        {field('lastName', t.lastName, { autoComplete: 'family-name', required: true, defaultValue: initial('lastName', address?.lastName), maxLength: 100 })}
+        <AddressLineField sessionId={sessionId} defaultValue={initial('line1', address?.line1)} inputRef={line1} onPick={onPick} error={errors.line1} t={t} />
+        {field('line2', t.line2, { autoComplete: 'address-line2', defaultValue: initial('line2', address?.line2), maxLength: 200 }, true)}
+        {field('postalCode', t.postalCode, { autoComplete: 'postal-code', required: true, ref: postalCode, defaultValue: initial('postalCode', address?.postalCode), maxLength: 20 })}
+        {field('city', t.city, { autoComplete: 'address-level2', required: true, ref: city, defaultValue: initial('city', address?.city), maxLength: 100 })}
         {/* A US address names its state (the API requires it); other countries' addresses here have no region. */}
         {selectedCountry === 'US' ? (
           <div className="field">
             <label htmlFor={`${id}-region`}>{t.usState}</label>
             <input
               id={`${id}-region`} name="region" ref={region} autoComplete="address-level1" required maxLength={2} placeholder="NY" autoCapitalize="characters"
-              defaultValue={address?.region ?? ''}
+              defaultValue={initial('region', address?.region)}
               aria-invalid={errors.region ? true : undefined} aria-describedby={errors.region ? `${id}-region-error` : undefined}
             />
             {errors.region ? <p className="field-error" id={`${id}-region-error`}>{errors.region}</p> : null}
