@@ -52,6 +52,13 @@ export default defineConfig([
     { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'], message: 'The proxy reads the database only through lib/storefront-page-key and lib/storefront-page-store.' },
     { group: ['@/app/site/*', '!@/app/site/v1', '@/app/site/v1/*', '!@/app/site/v1/_early-reads'], message: 'The proxy reaches the API\'s routes only through app/site/v1/_early-reads.' },
   ]),
+  // Keeping product pages (lib/storefront-*.ts: their key, store and rendering ahead) works
+  // beside the proxy, in-process: it may read credentials, the Site's markets and the kept
+  // pages, and nothing else of the domain; pages themselves are made through the shop's front door.
+  restrict(['lib/storefront-*.ts'], [
+    { group: ['@/lib/commerce/*', '!@/lib/commerce/markets', '@/db/*', '@/db', '@/app/*'], message: 'Keeping pages reads credentials, markets and kept pages only; the shop\'s data comes through its pages and the API.' },
+    { group: ['next', 'next/*'], message: 'Keeping pages is framework-free: the proxy and instrumentation call it.' },
+  ]),
   // The storefront (and its cached product pages) talks to the API only through the typed client.
   restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [
     { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
