@@ -105,6 +105,9 @@ describe('export and import of the catalog document', () => {
     expect(doc.products.some((p) => p.bundles.length > 0)).toBe(true);
     // bundle titles in the other languages travel too
     expect(doc.products.find((p) => p.handle === 'morning-coffee-set')!.bundles[0]).toMatchObject({ title: 'Coffee for two', titles: { 'de-DE': 'Kaffee für zwei', 'sv-SE': 'Kaffe för två' } });
+    // and so do images' alt texts, a product's and a collection's
+    expect(doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.images[0]).toMatchObject({ alt: 'Fjord Ceramic Mug in white', alts: { 'de-DE': expect.stringContaining('Weiß'), 'sv-SE': expect.stringContaining('vit') } });
+    expect(doc.collections.find((c) => c.handle === 'kitchen')!.image).toMatchObject({ alt: 'Kitchen', alts: { 'de-DE': 'Küche', 'sv-SE': 'Kök' } });
     expect(doc.collections.length).toBe(7);
     expect(Object.keys(doc.products[0]!.texts)).toEqual(['de-DE', 'en-DE', 'en-SE', 'en-US', 'sv-SE']);
   });
@@ -148,6 +151,7 @@ describe('export and import of the catalog document', () => {
     mug.variants[0]!.stock!.quantity = 77;
     mug.texts['sv-SE']!.title = 'Fjord-mugg, ny glasyr';
     mug.images.reverse();
+    mug.images[0]!.alts = { ...mug.images[0]!.alts, 'sv-SE': 'Fjord-mugg med ny glasyr' };
     const kitchen = doc.collections.find((c) => c.handle === 'kitchen')!;
     kitchen.products.reverse();
     const versionBefore = await version(database);
@@ -167,6 +171,11 @@ describe('export and import of the catalog document', () => {
     expect(after.variants[0]!.compareAtPrice).toEqual({ amount: '199.00', currency: 'SEK' });
     expect(after.variants[0]!.availability).toBe('in_stock');
     expect(after.images.map((i) => i.url)).toEqual([...mugBefore.images].reverse().map((i) => i.url));
+    // the Site's default locale is sv-SE: the new Swedish alt text is what it shows
+    expect(after.images[0]!.alt).toBe('Fjord-mugg med ny glasyr');
+    // variants still find their image by the alt text as written
+    expect(after.variants.map((v) => v.image?.url)).toEqual(mugBefore.variants.map((v) => v.image?.url));
+    expect(after.variants.every((v) => v.image !== null)).toBe(true);
     expect(after.updatedAt).not.toBe(mugBefore.updatedAt);
     // the other markets' prices were in the file unchanged, and stay
     expect((await shown(database, 'fjord-ceramic-mug', 'de')).variants[0]!.price).toEqual(mugDeBefore.variants[0]!.price);
@@ -241,6 +250,8 @@ describe('export and import of the catalog document', () => {
     (doc.collections[0]!.products as string[]).push('no-such-product');
     const withBundles = doc.products.findIndex((x) => (x as unknown as CatalogDocument['products'][number]).bundles.length > 0);
     p(withBundles).bundles[0]!.titles = { 'fr-FR': 'Café pour deux' };
+    p(12).images[0]!.alts = { 'fr-FR': 'Une image' };
+    (doc.collections[1]!.image as { alts?: Record<string, string> }).alts = { 'nb-NO': 'Et bilde' };
     const hash = await dump(database);
 
     // the schema's errors come first, all of them; the Site's checks need a valid file
@@ -272,6 +283,8 @@ describe('export and import of the catalog document', () => {
     expect(at('/products/4/variants/0/prices/se/amount')!.expected).toMatch(/at most 2 decimals/);
     expect(at('/products/5/texts/fr-FR')!.expected).toMatch(/locale of Site "demo"/);
     expect(at(`/products/${withBundles}/bundles/0/titles/fr-FR`)).toMatchObject({ field: 'titles', expected: expect.stringMatching(/locale of Site "demo"/) });
+    expect(at('/products/12/images/0/alts/fr-FR')).toMatchObject({ handle: p(12).handle, field: 'alts', expected: expect.stringMatching(/locale of Site "demo"/) });
+    expect(at('/collections/1/image/alts/nb-NO')).toMatchObject({ handle: doc.collections[1]!.handle, field: 'alts' });
     expect(at('/products/9/handle')!.expected).toMatch(/used once in the file/);
     expect(at('/products/10/variants/0/prices/jp')!.expected).toMatch(/market of Site "demo"/);
     expect(at('/products/11/variants/0/prices/se/compareAt')!.expected).toMatch(/not below the price/);

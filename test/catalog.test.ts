@@ -188,6 +188,30 @@ describe('variant images', () => {
     expect(data[0]!.variants.map((v) => v.image)).toEqual(mug.variants.map((v) => v.image));
   });
 
+  it('are described in the language asked for, wherever an image is shown, else as written', async () => {
+    const alts = async (choice: { market?: string; locale?: string }) => {
+      const chosen = await chooseMarket(database, demo, choice);
+      const mug = await getPublishedProduct(database, demo, 'fjord-ceramic-mug', chosen);
+      const listed = (await listProducts(database, demo, chosen, { limit: 100 })).data.find((p) => p.handle === 'fjord-ceramic-mug')!;
+      const kitchen = await getCollection(database, demo, 'kitchen', chosen, { limit: 1 });
+      return {
+        images: mug.images.map((i) => i.alt),
+        variant: mug.variants.map((v) => v.image?.alt),
+        listed: listed.featuredImage?.alt,
+        collection: kitchen.image?.alt,
+        navigation: (await listCollections(database, demo, chosen, { limit: 100 })).data.find((c) => c.handle === 'kitchen')!.image?.alt,
+      };
+    };
+    expect(await alts({ market: 'se', locale: 'sv-SE' })).toEqual({
+      images: ['Fjord keramikmugg i vit', 'Fjord keramikmugg i sand', 'Fjord keramikmugg i midnattsblå'],
+      variant: ['Fjord keramikmugg i vit', 'Fjord keramikmugg i sand', 'Fjord keramikmugg i midnattsblå'],
+      listed: 'Fjord keramikmugg i vit', collection: 'Kök', navigation: 'Kök',
+    });
+    expect((await alts({ market: 'de', locale: 'de-DE' })).images[0]).toBe('Fjord Keramikbecher in Weiß');
+    // English has no entry of its own: the alt text as written.
+    expect(await alts({ market: 'se', locale: 'en-SE' })).toMatchObject({ images: ['Fjord Ceramic Mug in white', 'Fjord Ceramic Mug in sand', 'Fjord Ceramic Mug in midnight blue'], collection: 'Kitchen' });
+  });
+
   it('are null when no image names the variant (one picture for every size)', async () => {
     const se = await chooseMarket(database, demo, {});
     const coffee = await getPublishedProduct(database, demo, 'nordic-roast-coffee', se);

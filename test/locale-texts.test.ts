@@ -46,8 +46,10 @@ describe('option texts per locale', () => {
     expect(de.variants.at(-1)).toMatchObject({ options: { Farbe: 'Marineblau', 'Größe': 'L' }, title: 'Marineblau / L' });
     const en = await product('organic-cotton-tee', 'se', 'en-SE');
     expect(en.options).toEqual([{ name: 'Color', values: ['White', 'Navy'] }, { name: 'Size', values: ['S', 'M', 'L'] }]);
-    // the same variants, ids and pictures in every locale
-    expect(de.variants.map((v) => [v.id, v.image])).toEqual(sv.variants.map((v) => [v.id, v.image]));
+    // the same variants, ids and pictures in every locale; the pictures described in each one's words
+    expect(de.variants.map((v) => [v.id, v.image?.url])).toEqual(sv.variants.map((v) => [v.id, v.image?.url]));
+    expect(de.variants[0]!.image?.alt).toBe('T-Shirt aus Bio-Baumwolle in Weiß');
+    expect(sv.variants[0]!.image?.alt).toBe('T-shirt i ekologisk bomull i vit');
     expect(sv.variants.some((v) => v.image !== null)).toBe(true);
     // the catalog feed says the same
     const s = await site();

@@ -43,7 +43,10 @@ export const productImages = sqliteTable('product_images', {
   productId: text().notNull().references(() => products.id, { onDelete: 'cascade' }),
   position: integer().notNull(),
   url: text().notNull(),
+  /** As written: shown in every locale `alts` has no entry for. */
   alt: text().notNull(),
+  /** The alt text in other locales (locale → alt, keys sorted), or null. */
+  alts: text({ mode: 'json' }).$type<Record<string, string>>(),
   width: integer().notNull(),
   height: integer().notNull(),
 }, (t) => [
@@ -122,6 +125,8 @@ export const collections = sqliteTable('collections', {
   position: integer().notNull(),
   imageUrl: text(),
   imageAlt: text(),
+  /** The image's alt text in other locales (locale → alt, keys sorted), or null. */
+  imageAlts: text({ mode: 'json' }).$type<Record<string, string>>(),
   imageWidth: integer(),
   imageHeight: integer(),
   updatedAt: integer().notNull(),

@@ -1,5 +1,5 @@
 import type * as schema from '../schema';
-import { CARE, CLOSINGS, KINDS } from './kinds';
+import { CARE, CLOSINGS, KINDS, type Text3 } from './kinds';
 import { HOUR_MS, SEED_BASE_TIME, prng, randInt, seedId, slugify } from './ids';
 import { collectionImage, productImages } from './images';
 import { optionTexts } from './option-texts';
@@ -92,7 +92,9 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
       });
     }
 
-    productImages(def).forEach((image, i) => rows.productImages.push({ productId, position: i + 1, ...image }));
+    productImages(def).forEach((image, i) => rows.productImages.push({
+      productId, position: i + 1, url: image.url, alt: image.alt.en, alts: inOtherLocales(site, image.alt), width: image.width, height: image.height,
+    }));
 
     const priceBy = def.options.findIndex((o) => o.name === def.priceBy);
     combinations(def.options).forEach((values, i) => {
@@ -133,12 +135,7 @@ export function addBundles(rows: CatalogRows, site: CatalogSite, defs: BundleDef
     const position = (counts.get(productId) ?? 0) + 1;
     counts.set(productId, position);
     const bundleId = seedId('bun', site.handle, def.productHandle, position);
-    // Keys sorted, as an import stores them (an export of the seed then imports unchanged).
-    const titles = Object.fromEntries(site.locales.flatMap((locale) => {
-      const lang = copyLanguage(locale);
-      return lang !== 'en' && def.titles ? [[locale, def.titles[lang]] as const] : [];
-    }).sort(([a], [b]) => (a < b ? -1 : 1)));
-    rows.bundles.push({ id: bundleId, productId, title: def.title, titles: Object.keys(titles).length > 0 ? titles : null, position });
+    rows.bundles.push({ id: bundleId, productId, title: def.title, titles: def.titles ? inOtherLocales(site, { en: def.title, ...def.titles }) : null, position });
     def.items.forEach((item, i) => {
       const variantId = variantIds.get(`${item.product}|${item.variant}`);
       if (!variantId) throw new Error(`Bundle item ${item.product} / ${item.variant} does not exist`);
@@ -158,10 +155,10 @@ export function addCollections(
   const known = new Set(rows.products.map((p) => p.handle));
   defs.forEach((def, index) => {
     const collectionId = seedId('col', site.handle, def.handle);
-    const image = collectionImage(def.handle, def.title.en);
+    const image = collectionImage(def.handle, def.title);
     rows.collections.push({
       id: collectionId, siteId: site.id, handle: def.handle, status: 'published', position: index + 1,
-      imageUrl: image?.url ?? null, imageAlt: image?.alt ?? null,
+      imageUrl: image?.url ?? null, imageAlt: image?.alt.en ?? null, imageAlts: image ? inOtherLocales(site, image.alt) : null,
       imageWidth: image?.width ?? null, imageHeight: image?.height ?? null,
       updatedAt: SEED_BASE_TIME + index * HOUR_MS,
     });
@@ -174,4 +171,17 @@ export function addCollections(
       rows.collectionProducts.push({ collectionId, productId: seedId('prod', site.handle, handle), position: i + 1 });
     });
   });
+}
+
+/**
+ * A text written in English (its main text), by locale for the Site's locales in other
+ * languages: keys sorted, as an import stores them (an export of the seed then imports
+ * unchanged); null when the Site has no other language.
+ */
+function inOtherLocales(site: CatalogSite, text: Text3): Record<string, string> | null {
+  const entries = site.locales.flatMap((locale) => {
+    const lang = copyLanguage(locale);
+    return lang !== 'en' ? [[locale, text[lang]] as const] : [];
+  }).sort(([a], [b]) => (a < b ? -1 : 1));
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
 }

@@ -1,6 +1,6 @@
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from './catalog-demo';
 import { OUTLET_COLLECTIONS, OUTLET_PRODUCTS } from './catalog-outlet';
-import type { Kind } from './kinds';
+import type { Kind, Text3 } from './kinds';
 import { COLOR_WORDS, isColorName, type ColorName } from './palette';
 import { slugify } from './ids';
 import type { ProductDef } from './types';
@@ -27,12 +27,15 @@ export function productColors(def: ProductDef): ColorName[] {
   return colours.slice(0, 3);
 }
 
-export function productImages(def: ProductDef): { url: string; alt: string; width: number; height: number }[] {
+/** A product's images, each with its alt text in every language of the seed. */
+export function productImages(def: ProductDef): { url: string; alt: Text3; width: number; height: number }[] {
   const colours = productColors(def);
   const named = def.options.some((o) => o.values.every(isColorName));
   return colours.map((colour) => ({
     url: productImage(def.kind, colour).url,
-    alt: named ? `${def.title.en} in ${COLOR_WORDS[colour].en}` : def.title.en,
+    alt: named
+      ? { en: `${def.title.en} in ${COLOR_WORDS[colour].en}`, sv: `${def.title.sv} i ${COLOR_WORDS[colour].sv}`, de: `${def.title.de} in ${COLOR_WORDS[colour].de}` }
+      : def.title,
     width: PRODUCT_IMAGE_SIZE,
     height: PRODUCT_IMAGE_SIZE,
   }));
@@ -69,7 +72,8 @@ export const COLLECTION_SCENES: Record<string, [Kind, ColorName][]> = {
   'last-chance': [['bowl', 'Midnight'], ['apron', 'Black'], ['mug', 'Sand']],
 };
 
-export function collectionImage(handle: string, title: string): { url: string; alt: string; width: number; height: number } | null {
+/** A collection's banner; its alt text is the collection's title, in every language of the seed. */
+export function collectionImage(handle: string, title: Text3): { url: string; alt: Text3; width: number; height: number } | null {
   if (!COLLECTION_SCENES[handle]) return null;
   return { url: `/collections/${handle}.svg`, alt: title, ...COLLECTION_IMAGE };
 }

@@ -1,4 +1,4 @@
-import { expect, expectAccessible, shot, test, useLocale } from './helpers';
+import { BASE_URL, expect, expectAccessible, openProduct, shot, test, useLocale } from './helpers';
 
 test.describe('browsing', () => {
   test('home → collection → product, with server-rendered HTML and metadata', async ({ page, context }, testInfo) => {
@@ -24,6 +24,21 @@ test.describe('browsing', () => {
     await expect(page).toHaveURL(/\/products\/fjord-ceramic-mug/);
     await expect(page.getByRole('heading', { level: 1, name: 'Fjord Ceramic Mug' })).toBeVisible();
     await shot(page, testInfo, 'product');
+  });
+
+  test('a product\'s picture is described in the shopper\'s language, for the colour picked', async ({ page, context }) => {
+    for (const [market, locale, white, sand, colour] of [
+      ['se', 'sv-SE', 'Fjord keramikmugg i vit', 'Fjord keramikmugg i sand', 'Sand'],
+      ['de', 'de-DE', 'Fjord Keramikbecher in Weiß', 'Fjord Keramikbecher in Sand', 'Sand'],
+      ['se', 'en-SE', 'Fjord Ceramic Mug in white', 'Fjord Ceramic Mug in sand', 'Sand'],
+    ] as const) {
+      await context.addCookies([{ name: 'market', value: market, url: BASE_URL }, { name: 'locale', value: locale, url: BASE_URL }]);
+      await openProduct(page, '/products/fjord-ceramic-mug');
+      const gallery = page.locator('.gallery-main');
+      await expect(gallery.getByRole('img', { name: white, exact: true })).toBeVisible();
+      await page.getByRole('radio', { name: new RegExp(`^${colour}`) }).check();
+      await expect(gallery.getByRole('img', { name: sand, exact: true })).toBeVisible();
+    }
   });
 
   test('catalog pages are complete in the server HTML (no JavaScript needed)', async ({ request }) => {

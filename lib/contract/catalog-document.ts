@@ -50,6 +50,10 @@ export const CatalogImage = z
       .max(2048, 'at most 2048 characters')
       .regex(/^(https?:\/\/[^\s/]+(\/\S*)?|\/[^\s/]\S*)$/, 'an http(s) URL or a path on this site starting with "/"'),
     alt: z.string().max(500, 'at most 500 characters').meta({ description: 'Alt text; empty only for a purely decorative image.' }),
+    alts: z
+      .record(LocaleCode, z.string().min(1, 'an alt text').max(500, 'at most 500 characters'))
+      .optional()
+      .meta({ description: 'Locale → the alt text in that language, for the Site\'s locales where it is not `alt`; the others show `alt`.' }),
     width: z.number().int('a whole number of pixels').min(1, 'at least 1 pixel').max(20_000, 'at most 20000 pixels'),
     height: z.number().int('a whole number of pixels').min(1, 'at least 1 pixel').max(20_000, 'at most 20000 pixels'),
   })

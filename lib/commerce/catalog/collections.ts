@@ -17,8 +17,10 @@ type CollectionRow = typeof collections.$inferSelect;
 
 const published = (siteId: string) => and(eq(collections.siteId, siteId), eq(collections.status, 'published'));
 
-function image(row: CollectionRow): Image | null {
-  return row.imageUrl ? { url: row.imageUrl, alt: row.imageAlt ?? '', width: row.imageWidth ?? 0, height: row.imageHeight ?? 0 } : null;
+/** The collection's image, with its alt text in `locale` where it has one there. */
+function image(row: CollectionRow, locale: string): Image | null {
+  if (!row.imageUrl) return null;
+  return { url: row.imageUrl, alt: row.imageAlts?.[locale] ?? row.imageAlt ?? '', width: row.imageWidth ?? 0, height: row.imageHeight ?? 0 };
 }
 
 async function texts(database: DbOrTx, ids: string[], locale: string, fallback: string) {
@@ -72,7 +74,7 @@ async function readCollectionPage(database: DbOrTx, site: Site, choice: MarketCh
       handle: row.handle,
       title: text.get(row.id)?.title ?? row.handle,
       description: text.get(row.id)?.description ?? '',
-      image: image(row),
+      image: image(row, choice.locale),
       productCount: counts.get(row.id) ?? 0,
     })),
     page: { limit: request.limit, nextCursor: more && last ? encodeCursor('collections', last.position) : null },
@@ -114,7 +116,7 @@ async function readCollection(database: DbOrTx, site: Site, handle: string, choi
     handle: row.handle,
     title: text.get(row.id)?.title ?? row.handle,
     description: text.get(row.id)?.description ?? '',
-    image: image(row),
+    image: image(row, choice.locale),
     products: summaries,
     page: { limit: request.limit, nextCursor: more && last ? encodeCursor(`collection:${row.id}`, last.position) : null },
   };
@@ -125,5 +127,5 @@ export async function navigation(database: DbOrTx, site: Site, choice: MarketCho
   const rows = await database.select().from(collections).where(published(site.id)).orderBy(asc(collections.position));
   const ids = rows.map((r) => r.id);
   const [text, counts] = await Promise.all([texts(database, ids, choice.locale, site.defaultLocale), memberCounts(database, site.id, ids, choice.market.id)]);
-  return rows.map((r) => ({ handle: r.handle, title: text.get(r.id)?.title ?? r.handle, productCount: counts.get(r.id) ?? 0, image: image(r) }));
+  return rows.map((r) => ({ handle: r.handle, title: text.get(r.id)?.title ?? r.handle, productCount: counts.get(r.id) ?? 0, image: image(r, choice.locale) }));
 }

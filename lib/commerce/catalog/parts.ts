@@ -51,13 +51,22 @@ function imagesQuery(database: DbOrTx) {
     .prepare();
 }
 
-export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean) {
+/**
+ * An image's alt text as written, kept beside the one the locale shows: variants find their
+ * image by it (imageShowing). A symbol key, so it is never part of an answer.
+ */
+const WRITTEN_ALT = Symbol('alt as written');
+type ShownImage = Image & { [WRITTEN_ALT]?: string };
+
+/** Products' images in order, with their alt texts in `locale` (where the image has one there). */
+export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean, locale: string) {
   const rows = ids.length ? await prepared(database, 'catalog.images', imagesQuery).all({ ids: idList(ids) }) : [];
   // Positions are an order, not an index from 0: the first image is the lowest position.
   const out = new Map<string, Image[]>();
-  for (const { productId, url, alt, width, height } of rows) {
+  for (const { productId, url, alt, alts, width, height } of rows) {
     const list = out.get(productId) ?? [];
-    if (!firstOnly || list.length === 0) out.set(productId, [...list, { url, alt, width, height }]);
+    const image: ShownImage = { url, alt: alts?.[locale] ?? alt, width, height, [WRITTEN_ALT]: alt };
+    if (!firstOnly || list.length === 0) out.set(productId, [...list, image]);
   }
   return out;
 }
@@ -177,7 +186,7 @@ export async function summarise(database: DbOrTx, rows: ProductRow[], choice: Ma
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([
     loadTranslations(database, ids, choice.locale, siteDefaultLocale),
-    loadImages(database, ids, true),
+    loadImages(database, ids, true, choice.locale),
     loadVariants(database, ids, choice),
   ]);
   return rows.flatMap((row) => {
@@ -200,8 +209,8 @@ export async function summarise(database: DbOrTx, rows: ProductRow[], choice: Ma
 
 /**
  * The variant as the locale shows it (option names, values and a title built from them), without
- * the internal minor-unit amount kept for sorting. Its image is matched on the stored values:
- * alt texts are not per locale.
+ * the internal minor-unit amount kept for sorting. Its image is matched on the stored values
+ * and the alt texts as written.
  */
 export function publicVariant(
   variant: Omit<Variant, 'image'> & { amount: number }, images: Image[], productOptions: ProductOptions, texts: OptionTexts | null | undefined,
@@ -225,7 +234,7 @@ function escapeRegExp(text: string): string {
  * the product's images say what they show in their alt text ("Fjord Ceramic Mug in sand").
  * A value counts as a whole word, in any case, so "Red" does not match "Redwood".
  */
-export function imageShowing(images: Image[], values: string[]): Image | null {
+export function imageShowing(images: ShownImage[], values: string[]): Image | null {
   const words = values.map((v) => new RegExp(`(^|\\W)${escapeRegExp(v.toLowerCase())}($|\\W)`));
-  return images.find((image) => words.some((w) => w.test(image.alt.toLowerCase()))) ?? null;
+  return images.find((image) => words.some((w) => w.test((image[WRITTEN_ALT] ?? image.alt).toLowerCase()))) ?? null;
 }

@@ -50,7 +50,7 @@ export async function getPublishedProduct(database: DbOrTx, site: Site, handle: 
   if (!row) throw new NotFound('The product');
   const [texts, images, variants, bundleList, memberOf] = await Promise.all([
     loadTranslations(database, [row.id], choice.locale, site.defaultLocale),
-    loadImages(database, [row.id], false),
+    loadImages(database, [row.id], false, choice.locale),
     loadVariants(database, [row.id], choice),
     loadBundles(database, row.id, choice),
     loadProductCollections(database, row.id, choice.locale, site.defaultLocale),
@@ -153,7 +153,7 @@ async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoic
   const [texts, images, variants] = await Promise.all([
     loadTranslations(database, ids, choice.locale, site.defaultLocale),
     // Every image, not only the first: each variant is given the one that shows it.
-    loadImages(database, ids, false),
+    loadImages(database, ids, false, choice.locale),
     loadVariants(database, ids, choice),
   ]);
   const data = rows.map((row) => ({

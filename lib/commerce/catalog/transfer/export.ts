@@ -60,7 +60,7 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
       // stored in option order by the import, so the same texts give the same bytes
       ...(t.options ? { options: t.options } : {}),
     }])),
-    images: byPosition(images.get(p.id) ?? []).map((i) => ({ url: i.url, alt: i.alt, width: i.width, height: i.height })),
+    images: byPosition(images.get(p.id) ?? []).map((i) => ({ url: i.url, alt: i.alt, ...(i.alts ? { alts: i.alts } : {}), width: i.width, height: i.height })),
     options: p.options.map((o) => ({ name: o.name, values: [...o.values] })),
     variants: byPosition(variants.get(p.id) ?? []).map((v) => {
       const level = stock.get(v.id);
@@ -101,7 +101,7 @@ function collectionsFromIndex(index: CatalogIndex): CatalogCollection[] {
     handle: c.handle,
     status: c.status,
     image: c.imageUrl
-      ? { url: c.imageUrl, alt: c.imageAlt ?? '', width: c.imageWidth ?? 1, height: c.imageHeight ?? 1 }
+      ? { url: c.imageUrl, alt: c.imageAlt ?? '', ...(c.imageAlts ? { alts: c.imageAlts } : {}), width: c.imageWidth ?? 1, height: c.imageHeight ?? 1 }
       : null,
     texts: Object.fromEntries(byLocale(collectionTexts.get(c.id) ?? []).map((t) => [t.locale, { title: t.title, description: t.description }])),
     products: byPosition(members.get(c.id) ?? []).map((m) => handleOf.get(m.productId) ?? ''),

@@ -23,13 +23,13 @@ export const TABLES = {
   products: spec(products, ['id'], ['handle', 'status', 'options', 'featuredPosition']),
   productVariants: spec(productVariants, ['id'], ['productId', 'sku', 'title', 'options', 'position']),
   productTranslations: spec(productTranslations, ['productId', 'locale'], ['title', 'description', 'seoTitle', 'seoDescription', 'options']),
-  productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'width', 'height']),
+  productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'alts', 'width', 'height']),
   variantPrices: spec(variantPrices, ['variantId', 'marketId'], ['amount', 'compareAtAmount']),
   inventoryLevels: spec(inventoryLevels, ['variantId'], ['quantity', 'lowStockThreshold', 'policy']),
   bundles: spec(bundles, ['id'], ['title', 'titles', 'position']),
   bundleItems: spec(bundleItems, ['bundleId', 'position'], ['variantId', 'quantity']),
   bundlePrices: spec(bundlePrices, ['bundleId', 'marketId'], ['amount']),
-  collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageWidth', 'imageHeight']),
+  collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageAlts', 'imageWidth', 'imageHeight']),
   collectionTranslations: spec(collectionTranslations, ['collectionId', 'locale'], ['title', 'description']),
   collectionProducts: spec(collectionProducts, ['collectionId', 'productId'], ['position']),
   marketTranslations: spec(marketTranslations, ['siteId', 'marketId', 'locale'], ['name']),
@@ -95,9 +95,12 @@ class Diff {
   }
 }
 
-/** A bundle's titles by locale as stored: keys sorted (an export gives the same bytes), null when there are none. */
-export function storedBundleTitles(titles: Record<string, string> | undefined): Record<string, string> | null {
-  const entries = Object.entries(titles ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * Texts by locale besides the main one (a bundle's titles, an image's alts) as stored: keys
+ * sorted (an export gives the same bytes), null when there are none.
+ */
+export function storedByLocale(texts: Record<string, string> | undefined): Record<string, string> | null {
+  const entries = Object.entries(texts ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries.length > 0 ? Object.fromEntries(entries) : null;
 }
 
@@ -196,7 +199,9 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
           touched = true;
         }
       }
-      p.images.forEach((image, i) => note(diff.put('productImages', { productId: id, position: i + 1, ...image })));
+      p.images.forEach((image, i) => note(diff.put('productImages', {
+        productId: id, position: i + 1, url: image.url, alt: image.alt, alts: storedByLocale(image.alts), width: image.width, height: image.height,
+      })));
       for (const row of imagesOf.get(id) ?? []) {
         if (row.position > p.images.length) {
           diff.remove('productImages', row);
@@ -246,7 +251,7 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       p.bundles.forEach((b, j) => {
         const existing = storedBundles.find((s) => s.position === j + 1);
         const bundleId = existing?.id ?? newId('bun');
-        const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, titles: storedBundleTitles(b.titles), position: j + 1 })];
+        const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, titles: storedByLocale(b.titles), position: j + 1 })];
         b.items.forEach((item, k) => results.push(diff.put('bundleItems', {
           bundleId, position: k + 1, variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id, quantity: item.quantity,
         })));
@@ -370,7 +375,7 @@ function planCollections(
 
     const row = {
       id, siteId: site.id, handle: c.handle, status: c.status, position: i + 1,
-      imageUrl: c.image?.url ?? null, imageAlt: c.image?.alt ?? null, imageWidth: c.image?.width ?? null, imageHeight: c.image?.height ?? null,
+      imageUrl: c.image?.url ?? null, imageAlt: c.image?.alt ?? null, imageAlts: storedByLocale(c.image?.alts), imageWidth: c.image?.width ?? null, imageHeight: c.image?.height ?? null,
       updatedAt: stored?.updatedAt ?? now,
     };
     let result = diff.put('collections', row);

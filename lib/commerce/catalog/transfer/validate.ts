@@ -122,6 +122,12 @@ export function validateAgainstSite(
     }
     if (!(site.defaultLocale in texts)) issues.push({ pointer, handle, field: 'texts', expected: `texts in the Site's default locale ${site.defaultLocale}` });
   };
+  /** Texts keyed by locale besides the main one (a bundle's titles, an image's alts): the Site's locales only. */
+  const checkOtherLocales = (byLocale: Record<string, string> | undefined, pointer: string, handle: string, field: string) => {
+    for (const locale of Object.keys(byLocale ?? {})) {
+      if (!site.locales.has(locale)) issues.push({ pointer: `${pointer}/${escape(locale)}`, handle, field, expected: `a locale of Site "${site.handle}": ${localeList}` });
+    }
+  };
   const checkPrice = (price: { amount: string; currency: string; compareAt?: string | null }, market: string, pointer: string, handle: string) => {
     const code = currency.get(market);
     if (!code) {
@@ -148,6 +154,7 @@ export function validateAgainstSite(
     for (const [locale, texts] of Object.entries(p.texts)) {
       if (texts.options) issues.push(...optionTextIssues(texts.options, p.options, `${at}/texts/${escape(locale)}/options`, p.handle));
     }
+    p.images.forEach((image, k) => checkOtherLocales(image.alts, `${at}/images/${k}/alts`, p.handle, 'alts'));
 
     const optionNames = p.options.map((o) => o.name);
     if (new Set(optionNames).size !== optionNames.length) issues.push({ pointer: `${at}/options`, handle: p.handle, field: 'options', expected: 'option names used once per product' });
@@ -183,9 +190,7 @@ export function validateAgainstSite(
   const knownSku = (sku: string) => fileSkus.has(sku) || (shopSkuOwner.has(sku) && !fileHandles.has(shopSkuOwner.get(sku)!));
   productsIn.forEach((p, i) => p.bundles.forEach((b, j) => {
     const bat = `${base.products}/${i}/bundles/${j}`;
-    for (const locale of Object.keys(b.titles ?? {})) {
-      if (!site.locales.has(locale)) issues.push({ pointer: `${bat}/titles/${escape(locale)}`, handle: p.handle, field: 'titles', expected: `a locale of Site "${site.handle}": ${[...site.locales].sort().join(', ')}` });
-    }
+    checkOtherLocales(b.titles, `${bat}/titles`, p.handle, 'titles');
     b.items.forEach((item, k) => {
       if (!knownSku(item.sku)) issues.push({ pointer: `${bat}/items/${k}/sku`, handle: p.handle, field: 'sku', expected: `the SKU of a variant in the file or the shop (got "${item.sku}")` });
     });
@@ -201,6 +206,7 @@ export function validateAgainstSite(
       if (first !== undefined) issues.push({ pointer: `${at}/handle`, handle: c.handle, field: 'handle', expected: `a collection handle used once in the file (also at ${base.collections}/${first})` });
       else seen.set(c.handle, i);
       checkLocales(c.texts, `${at}/texts`, c.handle);
+      if (c.image) checkOtherLocales(c.image.alts, `${at}/image/alts`, c.handle, 'alts');
       const members = new Set<string>();
       c.products.forEach((member, k) => {
         if (!fileHandles.has(member) && !shopHandles.has(member)) issues.push({ pointer: `${at}/products/${k}`, handle: c.handle, field: 'products', expected: `the handle of a product in the file or the shop (got "${member}")` });
