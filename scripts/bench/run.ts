@@ -80,17 +80,17 @@ async function paired(server: Server, reference: Server, targets: Targets, scena
     const ref = await sequentialLatency(referenceRequests, SLICE_SECONDS * 2, WARM);
     const op = await sequentialLatency(plan, SLICE_SECONDS * 2, WARM);
     const ratio = ref.rps > 0 ? Math.round((op.rps / ref.rps) * 100) / 100 : 0;
-    const row: Row = { ...op, key: scenario.key, peakRssMb: server.rss.peakMb(...op.window), reference: { kind: scenario.reference, rps: ref.rps, p50: ref.p50, p99: ref.p99, ratios: [ratio], medianRatio: ratio } };
+    const row: Row = { ...op, key: scenario.key, peakRssMb: server.rss.peakMb(...op.window), reference: { kind: scenario.reference, rps: ref.rps, p50: ref.p50, p99: ref.p99, ratios: [ratio], medianRatio: ratio, peakRssMb: reference.rss.peakMb(...ref.window) } };
     log(`${scenario.key}: ${op.rps} req/s p50 ${op.p50} p99 ${op.p99} errors ${op.errors}; reference ${ref.rps} req/s p50 ${ref.p50}`);
     return row;
   }
   const m = await measureInterleaved(plan, referenceRequests, SLICES, sliceFor(scenario.key), warmFor(scenario.key));
   const row: Row = {
     ...m.operation, key: scenario.key, peakRssMb: server.rss.peakMb(...m.operation.window),
-    reference: { kind: scenario.reference, rps: m.ceiling.rps, p50: m.ceiling.p50, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio },
+    reference: { kind: scenario.reference, rps: m.ceiling.rps, p50: m.ceiling.p50, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio, peakRssMb: reference.rss.peakMb(...m.ceiling.window) },
   };
   log(`${scenario.key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}; ` +
-    `reference ${scenario.reference} ${m.ceiling.rps} req/s p99 ${m.ceiling.p99}: slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
+    `reference ${scenario.reference} ${m.ceiling.rps} req/s p99 ${m.ceiling.p99} rss ${row.reference.peakRssMb} MB: slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
   return row;
 }
 
