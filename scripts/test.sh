@@ -11,6 +11,9 @@ echo "== lint"; npx eslint .
 echo "== typecheck"; npx next typegen >/dev/null; npx tsc --noEmit
 echo "== openapi lint"; npx tsx scripts/lint-openapi.ts
 echo "== vitest"; npx vitest run --reporter=default --reporter=json --outputFile.json=test-reports/vitest.json
-echo "== build ($NEXT_DIST_DIR)"; rm -rf "$NEXT_DIST_DIR"; npx next build
+echo "== build ($NEXT_DIST_DIR)"; rm -rf "$NEXT_DIST_DIR"; npx next build 2>&1 | tee test-reports/build.log
+# A warning in our code's build (say, a Node API where Next also builds for the Edge runtime)
+# is printed to everyone who runs `npm start`: fail on it here instead.
+if grep -q 'build encountered' test-reports/build.log; then echo "the build reported warnings (above)"; exit 1; fi
 echo "== playwright"; npx playwright test
 node scripts/test-summary.mjs

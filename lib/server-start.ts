@@ -1,0 +1,31 @@
+import { env } from '@/lib/env';
+import { guardServer } from '@/lib/http/server-guard';
+
+/**
+ * What a server instance starts before it answers any request Next hands to our code
+ * (called from instrumentation.ts, Node runtime only):
+ * - the server guard (lib/http/server-guard.ts): the shopper's socket address in a header
+ *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
+ * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page,
+ *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
+ * - rendering product pages ahead of shoppers (lib/storefront-render-ahead.ts);
+ * - the background outbox drain (lib/mail/worker.ts): it needs the database driver and SMTP.
+ */
+export async function startServer(): Promise<void> {
+  let settings;
+  try {
+    settings = env();
+  } catch (error) {
+    // Next would log this and serve every request a 500, unguarded: stop instead, saying why.
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  guardServer({ pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE });
+  const { registerPageCache } = await import('./security/page-cache-handler.mjs');
+  const { keepRenderedPage } = await import('./storefront-page-store');
+  registerPageCache({ onPage: keepRenderedPage });
+  const { startRenderAhead } = await import('./storefront-render-ahead');
+  startRenderAhead();
+  const { startOutboxWorker } = await import('./mail/worker');
+  startOutboxWorker();
+}
