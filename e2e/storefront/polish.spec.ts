@@ -154,6 +154,39 @@ test.describe('navigation', () => {
     await shot(page, testInfo, 'nav-de');
   });
 
+  test('on a phone, German collection and product names keep their words whole', async ({ page, context }, testInfo) => {
+    await useLocale(context, 'de', 'de-DE');
+    for (const width of [360, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const [path, names, longest] of [
+        ['/', page.getByRole('region', { name: 'Nach Kollektion einkaufen' }).locator('li strong'), 'Geschenkideen'],
+        ['/products', page.locator('.product-card .card-title'), 'Aufbewahrungskorb'],
+      ] as const) {
+        await page.goto(path);
+        expect((await names.allTextContents()).join(' ')).toContain(longest);
+        // A browser without a hyphenation dictionary (this Chromium has none) breaks a word
+        // that does not fit anywhere, with no hyphen. Breaks after a hyphen are fine.
+        const split = await names.evaluateAll((els) => els.flatMap((el) => {
+          const text = el.firstChild!;
+          const top = (i: number) => {
+            const range = document.createRange();
+            range.setStart(text, i);
+            range.setEnd(text, i + 1);
+            return Math.round(range.getBoundingClientRect().top);
+          };
+          const value = text.textContent!;
+          const cut: string[] = [];
+          for (let i = 1; i < value.length; i++) {
+            if (/\S/.test(value[i]!) && /[^\s-]/.test(value[i - 1]!) && top(i) !== top(i - 1)) cut.push(`${value.slice(0, i)}|${value.slice(i)}`);
+          }
+          return cut;
+        }));
+        expect(split, `${path} at ${width} px`).toEqual([]);
+      }
+    }
+    await shot(page, testInfo, 'products-de-390');
+  });
+
   test('on a phone the navigation is a menu that opens without JavaScript', async ({ browser }, testInfo) => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     await useLocale(context, 'de', 'de-DE');
