@@ -81,6 +81,13 @@ const Env = z.object({
   /** Attempts before a message is parked as `failed`, and the first retry delay (it doubles, up to an hour). */
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * `timers` (the default): `next start` runs the background jobs (lib/jobs) itself. `cron`:
+   * it runs none, and a platform's cron calls GET /api/cron/<name> instead (vercel.json).
+   */
+  JOBS: z.enum(['timers', 'cron']).default('timers'),
+  /** The Bearer secret of /api/cron/<name> (Vercel Cron sends it); unset, those routes answer 404. */
+  CRON_SECRET: z.string().min(16).optional(),
   /** Set by Next itself; the background drain does not start while `next build` runs. */
   NEXT_PHASE: z.string().optional(),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */

@@ -8,8 +8,8 @@ import { guardServer } from '@/lib/http/server-guard';
  *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
  * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page,
  *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
- * - rendering product pages ahead of shoppers (lib/storefront-render-ahead.ts);
- * - the background outbox drain (lib/mail/worker.ts): it needs the database driver and SMTP.
+ * - the background jobs on their timers (lib/jobs: the outbox drain, rendering product pages
+ *   ahead, sweeps), unless JOBS=cron.
  */
 export async function startServer(): Promise<void> {
   let settings;
@@ -24,8 +24,6 @@ export async function startServer(): Promise<void> {
   const { registerPageCache } = await import('./security/page-cache-handler.mjs');
   const { keepRenderedPage } = await import('./storefront-page-store');
   registerPageCache({ onPage: keepRenderedPage });
-  const { startRenderAhead } = await import('./storefront-render-ahead');
-  startRenderAhead();
-  const { startOutboxWorker } = await import('./mail/worker');
-  startOutboxWorker();
+  const { startJobTimers } = await import('./jobs/timers');
+  startJobTimers();
 }

@@ -8,15 +8,14 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { apiIsThisServer } from '@/lib/storefront-page-key';
 import { keptPage, storesPagesOf } from '@/lib/storefront-page-store';
-import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
+import type { PassContext, PassSummary } from '@/lib/jobs/types';
 import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
 
-type Worker = { stop: () => Promise<void> };
 type Address = Omit<PageAddress, 'handle'>;
-const holder = globalThis as unknown as { __renderAhead?: Worker };
+type Outcome = { rendered: number; keptOn: number; interrupted: boolean };
 
-/** How often the worker looks for a new catalog version (one indexed read). */
-const LOOK_EVERY_MS = 2000;
+/** How often the timer looks for a new catalog version (one indexed read). */
+export const LOOK_EVERY_MS = 2000;
 /** Even without a new version: whether shoppers started asking at addresses not rendered ahead yet. */
 const FULL_PASS_EVERY_MS = 60_000;
 /** Addresses rendered ahead: the shop's own, and those with the most kept pages. */
@@ -33,86 +32,60 @@ const OTHER_BUILD_GRACE_MS = 10 * 60_000;
 /**
  * Renders every published product's page ahead of shoppers, after a start and after each
  * catalog change, so a shopper landing on any product gets a kept page (docs/storefront.md).
- * One page at a time, through this server's own front door, exactly as a shopper's view
- * renders it: the page lands in the database by the same path (the page cache's onPage).
- * It yields to shoppers: while they keep the process more than half busy, it waits.
+ * One page at a time, through the shop's own front door, exactly as a shopper's view renders
+ * it: the page lands in the database by the same path (the page cache's onPage). It yields to
+ * shoppers: while they keep the process more than half busy, it waits.
  *
  * Addresses: the shop's own origin (STOREFRONT_ORIGIN) in its default market and language,
  * and the addresses kept pages were asked at before (the most asked first). Several
  * instances may do this at once; each starts at a random handle and skips pages another
- * has kept meanwhile, so they mostly share the work. Timers are unref'd; `stop()` lets the
- * page being rendered finish. Off with PAGE_RENDER_AHEAD=off or PAGE_STORE=off, and never
- * while `next build` runs, or when the pages' API is another server.
+ * has kept meanwhile, so they mostly share the work. A pass that runs out of time or is
+ * stopped leaves the rest to the next (lib/jobs runs it on a timer, from cron or once).
+ * Skipped with PAGE_RENDER_AHEAD=off or PAGE_STORE=off, during `next build`, or when the
+ * pages' API is another server.
  */
-export function startRenderAhead(): Worker | null {
+export function renderAheadRunner(): { pass: (context: PassContext) => Promise<PassSummary> } {
   const settings = env();
-  if (settings.PAGE_STORE === 'off' || settings.PAGE_RENDER_AHEAD === 'off' || settings.NEXT_PHASE === 'phase-production-build') return null;
-  const credential = settings.SITE_API_CREDENTIAL;
-  if (!credential || !apiIsThisServer(settings)) return null;
-  if (holder.__renderAhead) return holder.__renderAhead;
-
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let stopped = false;
   let done: { version: number; addresses: string; at: number } | null = null;
-  const warn = warnSometimes();
 
-  const pass = async () => {
-    const context = await authenticateCredential(db(), credential);
-    if (!context) return;
-    const { site } = context;
-    if (done && done.version === site.catalogVersion && Date.now() - done.at < FULL_PASS_EVERY_MS) return;
-    const addresses = await addressesFor(site);
-    const signature = addresses.map((a) => `${a.origin} ${a.market} ${a.locale}`).join(',');
-    // Nothing new since the last pass: no scan of the catalog (~20 ms of queries at 10,000 products).
-    if (done && done.version === site.catalogVersion && done.addresses === signature) {
-      done.at = Date.now();
-      return;
-    }
-    const started = Date.now();
-    let rendered = 0;
-    let keptOn = 0;
-    for (const address of addresses) {
-      const outcome = await renderMissing(address, site.catalogVersion, () => stopped);
-      rendered += outcome.rendered;
-      keptOn += outcome.keptOn;
-      if (outcome.interrupted) return; // stopped, or the catalog moved on: the next pass starts over
-    }
-    await dropDeadPages(db(), site.id, OTHER_BUILD_GRACE_MS);
-    done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
-    if (rendered + keptOn > 0) {
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      console.log(`[storefront] product pages ahead of shoppers: ${rendered} rendered, ${keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`);
-    }
-  };
-
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass()
-        .catch((error: unknown) => {
-          // A busy database or a failing render: the next pass tries again; shoppers' views still render.
-          warn(`[storefront] rendering pages ahead failed: ${reasonOf(error)}`);
-        })
-        .finally(() => {
-          running = null;
-          schedule();
-        });
-    }, LOOK_EVERY_MS);
-    timer.unref();
-  };
-  schedule();
-
-  const worker: Worker = {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      if (holder.__renderAhead === worker) holder.__renderAhead = undefined;
+  return {
+    async pass(context): Promise<PassSummary> {
+      const credential = settings.SITE_API_CREDENTIAL;
+      if (settings.PAGE_STORE === 'off' || settings.PAGE_RENDER_AHEAD === 'off') return { skipped: 'PAGE_RENDER_AHEAD or PAGE_STORE is off' };
+      if (!credential) return { skipped: 'no SITE_API_CREDENTIAL' };
+      if (!apiIsThisServer(settings)) return { skipped: 'the pages\' API is another server' };
+      if (!context.frontDoor) return { skipped: 'no front door to render through (set STOREFRONT_ORIGIN)' };
+      const frontDoor = context.frontDoor;
+      const auth = await authenticateCredential(db(), credential);
+      if (!auth) return { skipped: 'SITE_API_CREDENTIAL is not a valid credential' };
+      const { site } = auth;
+      if (done && done.version === site.catalogVersion && Date.now() - done.at < FULL_PASS_EVERY_MS) return { rendered: 0, keptOn: 0 };
+      const addresses = await addressesFor(site);
+      const signature = addresses.map((a) => `${a.origin} ${a.market} ${a.locale}`).join(',');
+      // Nothing new since the last pass: no scan of the catalog (~20 ms of queries at 10,000 products).
+      if (done && done.version === site.catalogVersion && done.addresses === signature) {
+        done.at = Date.now();
+        return { rendered: 0, keptOn: 0 };
+      }
+      const started = Date.now();
+      const total = { rendered: 0, keptOn: 0 };
+      const stop = () => context.stopped() || Date.now() >= context.deadline;
+      for (const address of addresses) {
+        const outcome = await renderMissing(address, site.catalogVersion, frontDoor, stop);
+        total.rendered += outcome.rendered;
+        total.keptOn += outcome.keptOn;
+        // stopped, out of time, or the catalog moved on: the next pass starts over
+        if (outcome.interrupted) return { ...total, finished: 'no' };
+      }
+      await dropDeadPages(db(), site.id, OTHER_BUILD_GRACE_MS);
+      done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
+      if (total.rendered + total.keptOn > 0) {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        console.log(`[storefront] product pages ahead of shoppers: ${total.rendered} rendered, ${total.keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`);
+      }
+      return { ...total, catalogVersion: site.catalogVersion };
     },
   };
-  holder.__renderAhead = worker;
-  return worker;
 
   async function addressesFor(site: SiteContext['site']): Promise<Address[]> {
     const markets = await loadMarkets(db(), site);
@@ -136,7 +109,7 @@ export function startRenderAhead(): Worker | null {
    * the start: a page kept for an older version whose reads all answer the same is kept on
    * (a few API reads), any other is rendered.
    */
-  async function renderMissing(address: Address, version: number, isStopped: () => boolean) {
+  async function renderMissing(address: Address, version: number, frontDoor: string, isStopped: () => boolean): Promise<Outcome> {
     const tried = new Set<string>();
     let rendered = 0;
     let keptOn = 0;
@@ -162,11 +135,11 @@ export function startRenderAhead(): Worker | null {
         }));
         for (const handle of toRender) {
           if (isStopped()) return { rendered, keptOn, interrupted: true };
-          await renderOne(address, handle);
+          await renderOne(frontDoor, address, handle);
           rendered++;
         }
         if (isStopped()) return { rendered, keptOn, interrupted: true };
-        const now = await authenticateCredential(db(), credential!);
+        const now = await authenticateCredential(db(), settings.SITE_API_CREDENTIAL!);
         if (!now || now.site.catalogVersion !== version) return { rendered, keptOn, interrupted: true };
       }
     }
@@ -174,9 +147,9 @@ export function startRenderAhead(): Worker | null {
   }
 
   /** One view of the page, as a shopper of that address would ask for it; the body is not needed. */
-  async function renderOne(address: Address, handle: string) {
+  async function renderOne(frontDoor: string, address: Address, handle: string) {
     const origin = new URL(address.origin);
-    const response = await fetch(`http://127.0.0.1:${settings.PORT}/products/${handle}`, {
+    const response = await fetch(new URL(`/products/${handle}`, frontDoor), {
       headers: {
         'x-forwarded-host': origin.host,
         'x-forwarded-proto': origin.protocol.slice(0, -1),

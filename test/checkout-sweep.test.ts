@@ -1,12 +1,12 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import LibsqlDatabase from 'libsql';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
-import { checkoutSessionLines, checkoutSessions, productVariants, products, sites } from '@/db/schema';
+import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
 import { KEEP_AFTER_EXPIRY_MS, maybeSweepExpiredCheckoutSessions, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
-import { freshDatabase } from './support/database';
+import { firstVariantOf, freshDatabase } from './support/database';
 
 const TTL = 3600;
 const HOUR = 3600_000;
@@ -17,15 +17,7 @@ let mug: string;
 beforeAll(async () => {
   ({ database } = await freshDatabase({ seed: { checkoutBaseUrl: 'https://shop.example/checkout' } }));
   demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token))!;
-  const [row] = await database
-    .select({ id: productVariants.id })
-    .from(productVariants)
-    .innerJoin(products, eq(products.id, productVariants.productId))
-    .innerJoin(sites, eq(sites.id, products.siteId))
-    .where(eq(sites.handle, 'demo'))
-    .orderBy(asc(productVariants.position))
-    .limit(1);
-  mug = row!.id;
+  mug = await firstVariantOf(database, 'demo');
 });
 
 const create = (now: number) => createCheckoutSession(database, demo, { lines: [{ variantId: mug, quantity: 1 }] }, { ttlSeconds: TTL, now });

@@ -1,4 +1,4 @@
-// The background drain `npm start` runs (lib/mail/worker.ts), as the server runs it: settings
+// The background drain `npm start` runs (lib/jobs: the outbox job on its timer), as the server runs it: settings
 // from the environment, the app's database client, and no SMTP_URL, so mails become .eml files.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +10,12 @@ import { seedDatabase } from '@/db/seed';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { subscribeToNewsletter } from '@/lib/commerce/signups';
 import { db } from '@/lib/db';
-import { startOutboxWorker } from '@/lib/mail/worker';
+import { startJobTimers } from '@/lib/jobs/timers';
 import { POST } from '@/app/site/v1/subscriptions/confirmations/route';
 import { newsletterSubscriptions } from '@/db/schema';
 import { header, links, part, waitFor } from './support/smtp';
 
-// lib/mail/worker and lib/db are server-only; this test is the server.
+// lib/jobs and lib/db are server-only; this test is the server.
 vi.mock('server-only', () => ({}));
 
 const dir = mkdtempSync(join(tmpdir(), 'sd-worker-'));
@@ -43,10 +43,10 @@ afterAll(() => {
 
 describe('the background drain', () => {
   it('sends a signup\'s mail within a few passes, as an .eml file beside the database, whose link confirms through the API; stops cleanly', async () => {
-    const worker = startOutboxWorker()!;
+    const worker = startJobTimers(['outbox'])!;
     expect(worker).not.toBeNull();
-    // One per process, however often the server asks.
-    expect(startOutboxWorker()).toBe(worker);
+    // One set per process, however often the server asks.
+    expect(startJobTimers(['outbox'])).toBe(worker);
 
     const email = `worker.${Date.now()}@example.se`;
     await subscribeToNewsletter(db(), demo, { email, consent: { granted: true, text: 'Send me the newsletter.', version: '2026-01' } });
@@ -79,7 +79,7 @@ describe('the background drain', () => {
 
     await worker.stop();
     // Stopped: the next start is a new worker.
-    const again = startOutboxWorker()!;
+    const again = startJobTimers(['outbox'])!;
     expect(again).not.toBe(worker);
     await again.stop();
   });

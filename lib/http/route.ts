@@ -283,7 +283,7 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
   return response;
 }
 
-function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>): Response {
+export function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>): Response {
   let fault: StorageFault | null;
   if (error instanceof HttpFailure) {
     for (const [k, v] of Object.entries(baseHeaders)) if (!error.response.headers.has(k)) error.response.headers.set(k, v);

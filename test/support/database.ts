@@ -1,9 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { asc, eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase, type SeedOptions } from '@/db/seed';
+import { productVariants, products, sites } from '@/db/schema';
 
 export type TestDatabase = { database: Database; url: string; file: string; dir: string };
 
@@ -20,4 +22,17 @@ export async function freshDatabase(options: { seed?: boolean | SeedOptions; bus
   const seed = options.seed ?? true;
   if (seed) await seedDatabase(database, seed === true ? {} : seed);
   return { database, url, file, dir };
+}
+
+/** The first variant (by position) of a Site's first product in that order: a line for a cart. */
+export async function firstVariantOf(database: Database, siteHandle: string): Promise<string> {
+  const [row] = await database
+    .select({ id: productVariants.id })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .innerJoin(sites, eq(sites.id, products.siteId))
+    .where(eq(sites.handle, siteHandle))
+    .orderBy(asc(productVariants.position))
+    .limit(1);
+  return row!.id;
 }

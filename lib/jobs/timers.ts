@@ -1,0 +1,79 @@
+import 'server-only';
+import { env } from '@/lib/env';
+import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
+import { JOBS, type Job } from './index';
+
+type Timers = { stop: () => Promise<void> };
+const holder = globalThis as unknown as { __jobTimers?: Timers };
+
+/** A timer's pass may take this long before it leaves the rest to the next pass. */
+const PASS_BUDGET_MS = 5 * 60_000;
+
+/**
+ * The background work of `next start`: each job's passes on a timer of its own, one pass at
+ * a time, each timer unref'd so it never keeps the process alive. Nothing runs with
+ * JOBS=cron (a platform's cron calls /api/cron/<name> instead) or while `next build` runs.
+ * One set per process, however often it is asked for; `stop()` lets running passes finish.
+ */
+export function startJobTimers(only?: readonly string[]): Timers | null {
+  const settings = env();
+  if (settings.NEXT_PHASE === 'phase-production-build') return null;
+  if (settings.JOBS === 'cron') {
+    console.log('[jobs] JOBS=cron: no background timers; a cron calls /api/cron/<name>');
+    return null;
+  }
+  if (holder.__jobTimers) return holder.__jobTimers;
+  const frontDoor = `http://127.0.0.1:${settings.PORT}`;
+  const running = JOBS.filter((job) => !only || only.includes(job.name)).flatMap((job) => {
+    const everyMs = job.everyMs();
+    return everyMs === null ? [] : [{ name: job.name, everyMs, ...onTimer(job, everyMs, frontDoor) }];
+  });
+  if (running.length > 0) console.log(`[jobs] on timers: ${running.map((r) => `${r.name} every ${r.everyMs} ms`).join(', ')}`);
+  const timers: Timers = {
+    async stop() {
+      await Promise.all(running.map((r) => r.stop()));
+      if (holder.__jobTimers === timers) holder.__jobTimers = undefined;
+    },
+  };
+  holder.__jobTimers = timers;
+  return timers;
+}
+
+function onTimer(job: Job, everyMs: number, frontDoor: string): Timers {
+  const runner = job.start();
+  const warn = warnSometimes();
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> | null = null;
+  let stopped = false;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      current = runner
+        .pass({ deadline: Date.now() + PASS_BUDGET_MS, stopped: () => stopped, frontDoor })
+        .then((summary) => report(job, summary))
+        // A busy or unreachable database: the next pass tries again; nothing was lost.
+        .catch((error: unknown) => warn(`[jobs] ${job.name}: pass failed: ${reasonOf(error)}`))
+        .finally(() => {
+          current = null;
+          schedule();
+        });
+    }, everyMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+      await runner.close();
+    },
+  };
+}
+
+/** A line when a pass did something; quiet passes say nothing. */
+function report(job: Job, summary: Record<string, unknown>) {
+  const did = Object.entries(summary).filter(([, v]) => typeof v === 'number' && v > 0);
+  if (job.name === 'render-ahead') return; // it logs its own line, with the catalog version
+  if (did.length > 0) console.log(`[jobs] ${job.name}: ${did.map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
+}
