@@ -36,7 +36,7 @@ function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
   return out;
 }
 
-const issuesOf = (result: { ok: boolean }) => (result as { issues: CatalogIssue[] }).issues;
+const issuesOf = (result: { ok: boolean }) => (result as unknown as { issues: CatalogIssue[] }).issues;
 
 /** Line, column (in characters) and byte offset of `offset` in `bytes`, counted independently of the reader. */
 function whereIs(bytes: Buffer, offset: number) {
