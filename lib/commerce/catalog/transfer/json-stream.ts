@@ -10,6 +10,7 @@ export type DocumentPart = { key: string; index: number | null; text: string; li
 
 const SPLIT = new Set(['products', 'collections']);
 const WS = new Set([' ', '\t', '\n', '\r']);
+const STRING_STOP = /["\\\n]/g;
 
 export class JsonSyntaxError extends Error {
   constructor(message: string, readonly line: number) {
@@ -43,7 +44,12 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>, maxItemCh
       if (inString) {
         if (escaped) escaped = false;
         else if (c === '\\') escaped = true;
-        else if (c === '"') {
+        else if (c !== '"') {
+          // the rest of a string is read natively, up to what ends it, escapes or counts a line
+          STRING_STOP.lastIndex = i + 1;
+          const stop = STRING_STOP.exec(chunk);
+          i = (stop ? stop.index : chunk.length) - 1;
+        } else {
           inString = false;
           if (keyParts) {
             takeKey(chunk.slice(keyStart, i));
