@@ -21,7 +21,8 @@ const USAGE = `usage:
 function printIssues(issues: CatalogIssue[]): void {
   console.error(`Refused: ${issues.length} problem(s); nothing was written.`);
   for (const i of issues) {
-    const where = [i.line !== undefined ? `line ${i.line}` : null, i.pointer || null, i.handle ? `"${i.handle}"` : null, i.field].filter(Boolean).join(', ');
+    const line = i.line === undefined ? null : i.column === undefined ? `line ${i.line}` : `line ${i.line}, column ${i.column}`;
+    const where = [line, i.pointer || null, i.handle ? `"${i.handle}"` : null, i.field].filter(Boolean).join(', ');
     console.error(`  ${where}: expected ${i.expected}`);
   }
 }
@@ -93,14 +94,15 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (format === 'shopify-csv') {
-      const csv = await readShopifyCsv(createReadStream(file));
+      const csv = await readShopifyCsv(createReadStream(file, { highWaterMark: 1 << 20 }));
       if (csv.issues.length > 0) {
         printIssues(csv.issues);
         return 1;
       }
       source = shopifySource(csv);
     } else {
-      const parsed = await readCatalogDocument(createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }));
+      // bytes, not a decoded stream: the import decodes them itself, refusing what is not UTF-8
+      const parsed = await readCatalogDocument(createReadStream(file, { highWaterMark: 1 << 20 }));
       if (!parsed.ok) {
         printIssues(parsed.issues);
         return 1;

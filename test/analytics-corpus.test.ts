@@ -53,6 +53,18 @@ const BAD: [string, string][] = [
   ['JANE AT EXAMPLE DOT COM', 'email'],
   // phones and cards in the forms people write them
   ['070/1234567', 'phone'],
+  // the international prefix written with zeros and no spaces, as it is dialled
+  ['0046701234567', 'phone'],
+  ['/s?q=0046701234567', 'phone'],
+  ['/contact?tel=00491701234567', 'phone'],
+  ['0012125551234', 'phone'],
+  // spaces around the @
+  ['jane @ example.com', 'email'],
+  ['jane.doe@ example.com', 'email'],
+  ['jane.doe @example.com', 'email'],
+  ['/s?q=jane+%40+example.com', 'email'],
+  ['/s?q=jane%20%40%20example.com', 'email'],
+  ['jane\u00a0@\u00a0example.se', 'email'],
   ['/s?q=070/1234567', 'phone'],
   ['/s?q=070%2F1234567', 'phone'],
   ['4111.1111.1111.1111', 'card'],
@@ -168,6 +180,9 @@ function ordinaryCorpus(): string[] {
     'birthday gift for dad', 'gift for her under 300', 'anniversary 10 years', 'baby 0-3 months', 'kids 4-6 years', 'toddler 2t',
     '12:30 delivery', 'open 10:00-18:00', 'opening hours', 'store stockholm', 'pickup point 11151', 'postnord', 'dhl express',
     'how to descale', 'care instructions', 'dishwasher safe?', 'is it microwave safe', 'warranty 2 years', 'return within 30 days',
+    // US and Canadian barcodes as EAN-13 and GTIN-14 begin with 00; zero-padded order numbers; an @ between words
+    '0036000291452', 'upc 0012000161155', '0073500538502', 'gtin 00012345678905', 'order 0012345', 'invoice 0012345678', 'kundnr 00123456',
+    'mugs @ 50% off', 'coffee @ home', 'tea @ 4pm', '2 @ 99 kr', 'b @ 19.90', '@ stockholm store',
   ];
   out.push(...searches);
   for (const term of searches) out.push(`/search?q=${encodeURIComponent(term)}`, `/search?q=${term.replaceAll(' ', '+')}&page=2`);

@@ -116,6 +116,21 @@ describe('npm run catalog', () => {
     expect(await dump()).toBe(hash);
   });
 
+  it('refuses a file that is not UTF-8, naming line, column and byte, and writes nothing', async () => {
+    // "Café" saved as Latin-1: a lenient decoder read it as "Caf\uFFFD" and imported that
+    const text = readFileSync(join(dir, 'demo.json'));
+    const at = text.indexOf('"title": "') + '"title": "'.length;
+    const file = join(dir, 'latin1.json');
+    writeFileSync(file, Buffer.concat([text.subarray(0, at), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20]), text.subarray(at)]));
+    const line = text.subarray(0, at).toString().split('\n').length;
+    const column = at - text.lastIndexOf('\n', at) + 3;
+    const hash = await dump();
+    const { code, err } = run('catalog.ts', ['import', '--site', 'demo', file]);
+    expect(code).toBe(1);
+    expect(err).toContain(`line ${line}, column ${column}, (file): expected UTF-8 text (byte ${(at + 3).toLocaleString('en-US')} of the file, 0xE9 0x20`);
+    expect(await dump()).toBe(hash);
+  });
+
   it('imports a .csv file as Shopify\'s product CSV, dry run first', async () => {
     const fixture = join(ROOT, 'test', 'fixtures', 'shopify-products.csv');
     const hash = await dump();

@@ -13,7 +13,8 @@ import { isIP } from 'node:net';
  */
 export type PersonalDataKind = 'email' | 'phone' | 'card' | 'ip_address' | 'national_id';
 
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
+// Spaces around the @ (`jane @ example.com`) are how people write an address to keep it from robots, or mistype it.
+const EMAIL = /[\p{L}\p{N}._%+-]+\s{0,3}@\s{0,3}[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
 
 /** Runs of digits and the separators people write numbers with. */
 const NUMBER_RUN = /[+(]*\d[\d ().-]*/g;
@@ -323,6 +324,14 @@ export function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** A GTIN-12, -13 or -14 barcode (UPC, EAN) whose check digit holds. */
+function isGtin(digits: string): boolean {
+  if (digits.length < 12 || digits.length > 14) return false;
+  let sum = 0;
+  for (let i = 1; i < digits.length; i++) sum += (digits.charCodeAt(digits.length - 1 - i) - 48) * (i % 2 === 1 ? 3 : 1);
+  return (10 - (sum % 10)) % 10 === digits.charCodeAt(digits.length - 1) - 48;
+}
+
 const DATE_SHAPES = [/^\d{1,2}[-. ]\d{1,2}[-. ]\d{2,4}$/, /^\d{4}[-. ]\d{1,2}[-. ]\d{1,2}$/];
 
 function isPhone(candidate: string, digits: string): boolean {
@@ -333,8 +342,11 @@ function isPhone(candidate: string, digits: string): boolean {
   // (555) 123-4567, (08) 123 456 78
   if (candidate.startsWith('(')) return /^\(\d{2,4}\) ?\d[\d .-]*\d$/.test(candidate) && digits.length >= 7 && digits.length <= 11;
   if (DATE_SHAPES.some((shape) => shape.test(candidate))) return false;
-  // 0046 70 123 45 67 (international prefix written with zeros)
-  if (/^00[1-9]/.test(digits)) return separated && digits.length >= 10 && digits.length <= 15;
+  // 0046 70 123 45 67, 0046701234567 (the international prefix written with zeros, as + is
+  // dialled): written together it needs a country code and a subscriber number, 11 digits at
+  // least. US and Canadian barcodes written as EAN-13 (0036000291452) start with 00 too: their
+  // check digit tells them apart (and holds for one such phone number in ten).
+  if (/^00[1-9]/.test(digits)) return separated ? digits.length >= 10 && digits.length <= 15 : digits.length >= 11 && digits.length <= 15 && !isGtin(digits);
   // 070-123 45 67, 08-123 456 78, 0701234567 (national trunk prefix)
   if (/^0[1-9]/.test(digits)) return separated ? digits.length >= 8 && digits.length <= 11 : digits.length >= 9 && digits.length <= 11;
   // 555-123-4567, 555.123.4567, 555 123 4567

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { applyChanges, inCatalogTransaction, onTransaction, variantsInUse } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
+import { CatalogInputError, count, decodeCatalogText, importLimits, unstorableText, type ImportLimits } from './input';
 import { JsonSyntaxError, splitCatalogJson } from './json-stream';
 import { issuesFromZod, pointerOf, validateAgainstSite, validateMarketNames, type CatalogIssue } from './validate';
 
@@ -35,19 +36,25 @@ export type DocumentLines = { products: number[]; collections: number[] };
 export type ParsedDocument = { ok: true; doc: CatalogDocument; lines: DocumentLines } | { ok: false; issues: CatalogIssue[] };
 
 /**
- * Reads a document as it streams in, checking each product and collection against the
- * schema as it arrives, so memory holds the parsed catalog but never the file's text.
- * Every problem is reported, not only the first.
+ * Reads a document as it streams in (bytes, which must be UTF-8, or text), checking each
+ * product and collection against the schema as it arrives, so memory holds the parsed
+ * catalog but never the file's text. Every problem is reported, not only the first; a
+ * file beyond `limits` is refused where it goes past them, and reading stops there.
  */
-export async function readCatalogDocument(chunks: AsyncIterable<string>): Promise<ParsedDocument> {
+export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Array>, limits: ImportLimits = importLimits()): Promise<ParsedDocument> {
   const issues: CatalogIssue[] = [];
   const head: Record<string, unknown> = {};
   const lists = { products: [] as CatalogProduct[], collections: [] as CatalogCollection[] };
   const lines: DocumentLines = { products: [], collections: [] };
   const seen = new Set<string>();
+  let items = 0;
   try {
-    for await (const part of splitCatalogJson(chunks)) {
+    for await (const part of splitCatalogJson(decodeCatalogText(chunks, limits), limits.itemChars)) {
       const at = part.index === null ? [part.key] : [part.key, part.index];
+      if (part.index !== null && ++items > limits.items) {
+        issues.push({ pointer: pointerOf(at), line: part.line, field: part.key, expected: `at most ${count(limits.items)} products and collections in one file (split it, or run the command with a bigger heap: docs/catalog.md, "Limits")` });
+        return { ok: false, issues };
+      }
       let raw: unknown;
       try {
         raw = JSON.parse(part.text);
@@ -59,6 +66,7 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
         issues.push({ pointer: pointerOf(at), line, field: part.key, expected: `valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')})` });
         continue;
       }
+      if (MAYBE_UNSTORABLE.test(part.text)) issues.push(...unstorableIssues(raw, at, part.line));
       if (part.index === null) {
         seen.add(part.key);
         head[part.key] = raw;
@@ -72,6 +80,7 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
       else issues.push(...issuesFromZod(parsed.error, raw, at).map((i) => ({ ...i, line: part.line })));
     }
   } catch (error) {
+    if (error instanceof CatalogInputError) return { ok: false, issues: [...issues, error.issue] };
     if (!(error instanceof JsonSyntaxError)) throw error;
     issues.push({ pointer: '', line: error.line, field: '(document)', expected: `valid JSON: ${error.message}` });
     return { ok: false, issues };
@@ -83,6 +92,30 @@ export async function readCatalogDocument(chunks: AsyncIterable<string>): Promis
   if (!parsedHead.success) issues.push(...issuesFromZod(parsedHead.error, head));
   if (issues.length > 0 || !parsedHead.success) return { ok: false, issues };
   return { ok: true, doc: { ...parsedHead.data, ...lists }, lines };
+}
+
+/** In JSON text, NUL and surrogates arrive escaped (raw control characters are not JSON); the rare item with one is searched. */
+const MAYBE_UNSTORABLE = /\\u(?:0000|[dD][89a-fA-F])|[\u0000\ud800-\udfff]/;
+
+/** Every text in a parsed item (member names too) that the database could not give back unchanged. */
+function unstorableIssues(raw: unknown, at: (string | number)[], line: number): CatalogIssue[] {
+  const issues: CatalogIssue[] = [];
+  const handle = raw && typeof raw === 'object' && typeof (raw as { handle?: unknown }).handle === 'string' ? (raw as { handle: string }).handle : undefined;
+  const visit = (node: unknown, path: (string | number)[]) => {
+    if (typeof node === 'string') {
+      const problem = unstorableText(node);
+      if (problem) issues.push({ pointer: pointerOf(path), line, handle, field: String(path.filter((p) => typeof p === 'string').at(-1)), expected: problem });
+    } else if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...path, i]));
+    else if (node && typeof node === 'object') {
+      for (const [name, value] of Object.entries(node)) {
+        const problem = unstorableText(name);
+        if (problem) issues.push({ pointer: pointerOf([...path, name]), line, handle, field: name, expected: `a name ${problem.replace(/^text /, '')}` });
+        visit(value, [...path, name]);
+      }
+    }
+  };
+  visit(raw, at);
+  return issues;
 }
 
 /** A whole document's text (tests, small files). */

@@ -1,12 +1,16 @@
+import { CatalogInputError, megabytes } from './input';
+
 /**
  * Splits a catalog document as it streams in: each product and each collection comes out
  * as its own small JSON text (with the line it starts on), every other top-level member
- * whole. So an import never holds the file's text, only one item's at a time.
+ * whole. So an import never holds the file's text, only one item's at a time, and an item
+ * longer than `maxItemChars` is refused while it is still arriving.
  */
 export type DocumentPart = { key: string; index: number | null; text: string; line: number };
 
 const SPLIT = new Set(['products', 'collections']);
 const WS = new Set([' ', '\t', '\n', '\r']);
+const STRING_STOP = /["\\\n]/g;
 
 export class JsonSyntaxError extends Error {
   constructor(message: string, readonly line: number) {
@@ -14,7 +18,7 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-export async function* splitCatalogJson(chunks: AsyncIterable<string>): AsyncGenerator<DocumentPart> {
+export async function* splitCatalogJson(chunks: AsyncIterable<string>, maxItemChars = Number.POSITIVE_INFINITY): AsyncGenerator<DocumentPart> {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -24,10 +28,11 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>): AsyncGen
   let expect: 'key' | 'colon' | 'value' | 'comma' = 'key';
   let key = '';
   let keyParts: string[] | null = null;
+  let keySize = 0;
   let inArray = false;
   let index = 0;
   // capture of one value (an object, so the helpers below can change it)
-  const cap = { parts: null as string[] | null, start: 0, depth: 0, line: 0, kind: 'scalar' as 'container' | 'string' | 'scalar' };
+  const cap = { parts: null as string[] | null, size: 0, start: 0, depth: 0, line: 0, kind: 'scalar' as 'container' | 'string' | 'scalar' };
 
   for await (const chunk of chunks) {
     if (cap.parts) cap.start = 0;
@@ -39,22 +44,27 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>): AsyncGen
       if (inString) {
         if (escaped) escaped = false;
         else if (c === '\\') escaped = true;
-        else if (c === '"') {
+        else if (c !== '"') {
+          // the rest of a string is read natively, up to what ends it, escapes or counts a line
+          STRING_STOP.lastIndex = i + 1;
+          const stop = STRING_STOP.exec(chunk);
+          i = (stop ? stop.index : chunk.length) - 1;
+        } else {
           inString = false;
           if (keyParts) {
-            keyParts.push(chunk.slice(keyStart, i));
+            takeKey(chunk.slice(keyStart, i));
             key = JSON.parse(`"${keyParts.join('')}"`) as string;
             keyParts = null;
             expect = 'colon';
           } else if (cap.parts && cap.kind === 'string' && depth === cap.depth) {
-            cap.parts.push(chunk.slice(cap.start, i + 1));
+            take(chunk.slice(cap.start, i + 1));
             yield* emit();
           }
         }
         continue;
       }
       if (cap.parts && cap.kind === 'scalar' && (c === ',' || c === '}' || c === ']' || WS.has(c))) {
-        cap.parts.push(chunk.slice(cap.start, i));
+        take(chunk.slice(cap.start, i));
         yield* emit();
       }
       if (WS.has(c)) continue;
@@ -70,6 +80,7 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>): AsyncGen
         inString = true;
         if (depth === 1 && expect === 'key') {
           keyParts = [];
+          keySize = 0;
           keyStart = i + 1;
         } else if (startsValue) begin(i, 'string');
         continue;
@@ -112,7 +123,7 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>): AsyncGen
           continue;
         }
         if (cap.parts && cap.kind === 'container' && depth === cap.depth) {
-          cap.parts.push(chunk.slice(cap.start, i + 1));
+          take(chunk.slice(cap.start, i + 1));
           yield* emit();
         }
         continue;
@@ -120,14 +131,31 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>): AsyncGen
       if (c === ',' && inArray && depth === 2) continue;
       if (startsValue) begin(i, 'scalar');
     }
-    if (keyParts) keyParts.push(chunk.slice(keyStart));
-    if (cap.parts) cap.parts.push(chunk.slice(cap.start));
+    if (keyParts) takeKey(chunk.slice(keyStart));
+    if (cap.parts) take(chunk.slice(cap.start));
   }
   if (cap.parts && cap.kind === 'scalar') yield* emit();
   if (!sawRoot || depth !== 0 || inString) throw new JsonSyntaxError('the document ends early (unclosed object, array or string)', line);
 
+  function take(piece: string) {
+    cap.parts!.push(piece);
+    cap.size += piece.length;
+    if (cap.size > maxItemChars) {
+      const what = inArray ? (key === 'products' ? 'a product' : 'a collection') : `the value of "${key}"`;
+      throw new CatalogInputError({
+        pointer: inArray ? `/${key}/${index}` : `/${key}`, line: cap.line, field: key,
+        expected: `${what} of at most ${megabytes(maxItemChars, 'characters')} of JSON (this one goes on past that)`,
+      });
+    }
+  }
+  function takeKey(piece: string) {
+    keyParts!.push(piece);
+    keySize += piece.length;
+    if (keySize > maxItemChars) throw new CatalogInputError({ pointer: '', line, field: '(document)', expected: `a member name of at most ${megabytes(maxItemChars, 'characters')}` });
+  }
   function begin(at: number, what: typeof cap.kind) {
     cap.parts = [];
+    cap.size = 0;
     cap.start = at;
     cap.depth = depth;
     cap.line = line;

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { parse } from 'csv-parse';
 import sanitizeHtml from 'sanitize-html';
 import type { CatalogProduct } from '@/lib/contract/catalog-document';
@@ -6,6 +6,7 @@ import { parseMinorUnits } from '../../money';
 import { storedProducts } from './export';
 import { storedOptionTexts } from './plan';
 import type { ImportSource } from './import';
+import { CatalogInputError, count, decodeCatalogText, importLimits, megabytes, unstorableText, type ImportLimits } from './input';
 import type { CatalogIssue } from './validate';
 
 /**
@@ -27,20 +28,37 @@ const IGNORED = ['Vendor', 'Type', 'Tags'];
 /** Shopify writes no image sizes; a new image gets this until the merchant sets it in a catalog document. */
 export const DEFAULT_IMAGE_SIZE = 1000;
 
-/** Streams the file row by row; holds one small record per product, never the whole text. */
-export async function readShopifyCsv(input: Readable): Promise<{ products: ShopifyProduct[]; issues: CatalogIssue[]; ignored: string[] }> {
+const LIMIT_HINT = 'split it, or run the command with a bigger heap: docs/catalog.md, "Limits"';
+
+/**
+ * Streams the file (bytes, which must be UTF-8) row by row; holds one small record per
+ * product, never the whole text. A file beyond `limits` is refused where it goes past
+ * them, and reading stops there.
+ */
+export async function readShopifyCsv(input: AsyncIterable<Uint8Array | string>, limits: ImportLimits = importLimits()): Promise<{ products: ShopifyProduct[]; issues: CatalogIssue[]; ignored: string[] }> {
   const issues: CatalogIssue[] = [];
   const products = new Map<string, ShopifyProduct>();
   let headerChecked = false;
   let ignored: string[] = [];
   let previousEnd = 1;
   let previousEmpty = 0;
-  const parser = input.pipe(parse({ columns: true, bom: true, info: true, skip_empty_lines: true, trim: false, relax_quotes: false }));
+  let rows = 0;
+  // pipeline, not pipe: a refusal while decoding must end the parser's loop below, not leave it waiting
+  const parser = parse({ columns: true, bom: true, info: true, skip_empty_lines: true, trim: false, relax_quotes: false, max_record_size: limits.itemChars });
+  pipeline(Readable.from(decodeCatalogText(input, limits), { objectMode: false }), parser, () => {});
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; empty_lines: number } }>) {
       const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
       previousEnd = info.lines;
       previousEmpty = info.empty_lines;
+      if (++rows > limits.csvRows) {
+        issues.push({ pointer: '', line, field: '(file)', expected: `at most ${count(limits.csvRows)} rows in one file (${LIMIT_HINT})` });
+        break;
+      }
+      for (const [column, value] of Object.entries(record)) {
+        const problem = unstorableText(value);
+        if (problem) issues.push({ pointer: '', line, field: column, expected: problem });
+      }
       if (!headerChecked) {
         headerChecked = true;
         const missing = REQUIRED.filter((c) => !(c in record));
@@ -51,12 +69,23 @@ export async function readShopifyCsv(input: Readable): Promise<{ products: Shopi
         ignored = IGNORED.filter((c) => c in record);
       }
       readRow(record, line, products, issues);
+      if (products.size > limits.items) {
+        issues.push({ pointer: '', line, field: 'Handle', expected: `at most ${count(limits.items)} products in one file (${LIMIT_HINT})` });
+        break;
+      }
     }
   } catch (error) {
-    const at = (error as { lines?: number }).lines;
-    issues.push({ pointer: '', line: at, field: '(file)', expected: `well-formed CSV (${error instanceof Error ? error.message : String(error)})` });
+    if (error instanceof CatalogInputError) issues.push(error.issue);
+    else if ((error as { code?: unknown }).code === 'CSV_MAX_RECORD_SIZE') {
+      issues.push({ pointer: '', line: (error as { lines?: number }).lines, field: '(file)', expected: `a row of at most ${megabytes(limits.itemChars, 'characters')} (this one goes on past that)` });
+    } else {
+      const at = (error as { lines?: number }).lines;
+      issues.push({ pointer: '', line: at, field: '(file)', expected: `well-formed CSV (${error instanceof Error ? error.message : String(error)})` });
+    }
+  } finally {
+    parser.destroy();
   }
-  if (!headerChecked) issues.push({ pointer: '', line: 1, field: '(file)', expected: 'a header line and at least one product row' });
+  if (!headerChecked && issues.length === 0) issues.push({ pointer: '', line: 1, field: '(file)', expected: 'a header line and at least one product row' });
   return { products: [...products.values()], issues, ignored };
 }
 

@@ -6,8 +6,10 @@ import type { CatalogIndex, TransferSite } from './state';
 /** One thing wrong with an input file: where (JSON pointer, or CSV line), which item, which field, what was expected. */
 export type CatalogIssue = {
   pointer: string;
-  /** The CSV line (1-based) when the input was a CSV file. */
+  /** The line (1-based) in the file, when known. */
   line?: number;
+  /** The character in that line (1-based), when known. */
+  column?: number;
   handle?: string;
   field: string;
   expected: string;
