@@ -59,8 +59,10 @@ export default defineConfig([
     { group: ['@/lib/commerce/*', '!@/lib/commerce/markets', '@/db/*', '@/db', '@/app/*'], message: 'Keeping pages reads credentials, markets and kept pages only; the shop\'s data comes through its pages and the API.' },
     { group: ['next', 'next/*'], message: 'Keeping pages is framework-free: the proxy and instrumentation call it.' },
   ]),
-  // The storefront (and its cached product pages) talks to the API only through the typed client.
+  // The storefront (and its cached product pages) talks to the API only through the typed client;
+  // the client reaches this deployment's API routes only through app/site/v1/_routes (in-process).
   restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [
+    { group: ['@/app/site/*', '!@/app/site/v1', '@/app/site/v1/*', '!@/app/site/v1/_routes'], message: 'The API is called through lib/site-client, which reaches its routes only through app/site/v1/_routes.' },
     { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
     // the same, spelled as relative paths
     { group: ['**/../db', '**/../db/**', '**/lib/commerce', '**/lib/commerce/**', '**/lib/http/**', '**/lib/platform/**', '**/lib/db', '**/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },

@@ -12,7 +12,7 @@ DIST="${NEXT_DIST_DIR:-.next}"
 if [ ! -f "$DIST/BUILD_ID" ]; then npx next build; fi
 SITE_API_CREDENTIAL="$(node -e 'process.stdout.write(require(process.argv[1]).storefront)' "$DATA/credentials.json")"
 export SITE_API_CREDENTIAL
-export SITE_API_BASE_URL="http://127.0.0.1:$PORT"
+# No SITE_API_BASE_URL: the shop calls its own API in-process, as a deployment does.
 # Specs on this shared server change the catalog all the time; rendering every page ahead
 # after each change would only load it. e2e/storefront/page-cache.spec.ts runs it on its own instances.
 export PAGE_RENDER_AHEAD=off

@@ -5,12 +5,15 @@ import { isLoopbackHost } from '@/lib/loopback';
 /**
  * Where the API lives and the Site credential to present. Read on every call (not at
  * import) so `next build` never needs either, and only on the server: this module is
- * `server-only`, so importing it from a client component fails the build.
+ * `server-only`, so importing it from a client component fails the build. Without
+ * SITE_API_BASE_URL the API is this deployment, called in-process (./in-process.ts); its
+ * requests still name this server's loopback origin, which the API's links are made from.
  */
-export function clientConfig(): { baseUrl: string; credential: string | undefined; nearby: boolean } {
+export function clientConfig(): { baseUrl: string; credential: string | undefined; nearby: boolean; inProcess: boolean } {
   const settings = env();
+  const inProcess = !settings.SITE_API_BASE_URL;
   const baseUrl = (settings.SITE_API_BASE_URL ?? `http://127.0.0.1:${settings.PORT}`).replace(/\/+$/, '');
-  return { baseUrl: `${baseUrl}/site/v1`, credential: settings.SITE_API_CREDENTIAL, nearby: isLoopback(baseUrl) };
+  return { baseUrl: `${baseUrl}/site/v1`, credential: settings.SITE_API_CREDENTIAL, nearby: inProcess || isLoopback(baseUrl), inProcess };
 }
 
 /** An API on this machine: nothing to save on the wire, only CPU to spend on compression. */

@@ -2,6 +2,7 @@ import 'server-only';
 import { Problem } from '@/lib/contract/common';
 import type { Operation } from '@/lib/contract/operation';
 import { clientConfig, currentShopper } from './config';
+import { sendInProcess } from './in-process';
 import { SiteApiError, SiteApiUnavailable } from './errors';
 import { noteShopperLimited } from './shopper-limits';
 import { noteRead, partTag, UNCHECKABLE } from './reads';
@@ -16,7 +17,7 @@ const IN_FLIGHT_RETRIES = 12;
  * the operation's own response schema, so the storefront sees exactly the contract.
  */
 export async function call<O extends Operation>(operation: O, input: CallInput<O> = {}): Promise<CallResult<O>> {
-  const { baseUrl, credential, nearby } = clientConfig();
+  const { baseUrl, credential, nearby, inProcess } = clientConfig();
   if (!credential) throw new SiteApiUnavailable(operation.operationId, 'SITE_API_CREDENTIAL is not set');
 
   const path = `${fillPath(operation.path, input.params as Record<string, unknown> | undefined)}${queryString(input.query)}`;
@@ -40,7 +41,8 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
   for (let attempt = 0; ; attempt += 1) {
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const init = { method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) };
+      response = await (inProcess ? sendInProcess(url, init) : fetch(url, { ...init, cache: 'no-store' }));
     } catch (error) {
       if (repeatable && attempt < 1) {
         await sleep(200);
@@ -52,7 +54,7 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
 
     if (response.status === operation.success.status) {
       const text = await response.text();
-      const parsed = operation.success.schema.safeParse(parseAnswer(text, response));
+      const parsed = operation.success.schema.safeParse(parseAnswer(text, url));
       const etag = response.headers.get('etag');
       if (!parsed.success) {
         note(UNCHECKABLE);
@@ -71,7 +73,7 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
       };
     }
 
-    const problem = Problem.safeParse(await readJson(response));
+    const problem = Problem.safeParse(parseAnswer(await response.text(), url));
     if (!problem.success) {
       if (repeatable && attempt < 1 && response.status >= 500) {
         await sleep(200);
@@ -133,12 +135,8 @@ function queryString(query: unknown): string {
  * them from the origin the shopper is on (which the API, called server-side on an internal
  * address, cannot know).
  */
-async function readJson(response: Response): Promise<unknown> {
-  return parseAnswer(await response.text(), response);
-}
-
-function parseAnswer(text: string, response: Response): unknown {
-  const own = new URL(response.url || 'http://invalid').origin;
+function parseAnswer(text: string, url: string): unknown {
+  const own = new URL(url).origin;
   try {
     return JSON.parse(text, (key, value) =>
       (key === 'url' || key === 'checkoutUrl') && typeof value === 'string' && value.startsWith(`${own}/`) ? value.slice(own.length) : value,

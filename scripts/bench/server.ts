@@ -48,7 +48,8 @@ export async function startNextServer(options: {
     PORT: String(options.port),
     DATABASE_URL: options.databaseUrl,
     SITE_API_CREDENTIAL: options.storefrontCredential,
-    SITE_API_BASE_URL: base,
+    // The shop calls its API in-process, as deployed; BENCH_SITE_API=http measures the loopback way.
+    ...(process.env.BENCH_SITE_API === 'http' ? { SITE_API_BASE_URL: base } : {}),
     ...options.env,
   });
   const rss = new RssSampler(managed.pid);
