@@ -277,7 +277,18 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
         return exclusive((client) => client.migrate(stmts), how);
       },
       async transaction(mode?: TransactionMode) {
-        if (mode === 'read') return current.transaction(mode);
+        if (mode === 'read') {
+          // A read transaction holds a read connection until it ends: a few stay for plain reads.
+          const release = await readSlots.acquire(Date.now() + timeoutMs);
+          try {
+            let used = current;
+            const tx = await read((client) => (used = client).transaction('read'));
+            return slotHolding(tx, release, (work) => watch(used, work));
+          } catch (error) {
+            release();
+            throw error;
+          }
+        }
         const deadline = Date.now() + timeoutMs;
         const release = await queue.acquire(deadline, how.impatient === true);
         try {
@@ -313,6 +324,7 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
       protocol: 'file',
     }) as Client;
 
+  const readSlots = new Slots(READ_CONNECTIONS - PLAIN_READ_CONNECTIONS);
   const client = clientFor({}) as LocalClient;
   client.impatient = clientFor({ impatient: true });
   return client;
@@ -405,6 +417,69 @@ function turnHolding(
   } as Transaction;
 }
 
+/** A read transaction that gives its slot back when it ends, however it ends. */
+function slotHolding(tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>): Transaction {
+  const ending = <T>(work: () => Promise<T> | T) => {
+    try {
+      const result = work();
+      return result instanceof Promise ? result.finally(release) : (release(), result);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+  return {
+    execute: (stmt: InStatement) => watch(tx.execute(stmt)),
+    batch: (stmts: InStatement[]) => watch(tx.batch(stmts)),
+    executeMultiple: (sql: string) => watch(tx.executeMultiple(sql)),
+    commit: () => ending(() => tx.commit()),
+    rollback: () => ending(() => tx.rollback()),
+    close: () => ending(() => tx.close()),
+    get closed() {
+      return tx.closed;
+    },
+  } as Transaction;
+}
+
+/** At most `limit` holders at once, first come first served; a wait past its deadline fails as busy. */
+class Slots {
+  #free: number;
+  #waiting: Array<() => void> = [];
+
+  constructor(limit: number) {
+    this.#free = limit;
+  }
+
+  acquire(deadline: number): Promise<() => void> {
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return Promise.resolve(this.#releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve(this.#releaser());
+      };
+      const timer = setTimeout(() => {
+        this.#waiting = this.#waiting.filter((w) => w !== grant);
+        reject(busy('no read connection for a read transaction in time'));
+      }, Math.max(0, deadline - Date.now()));
+      this.#waiting.push(grant);
+    });
+  }
+
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free += 1;
+    };
+  }
+}
+
 // One queue per database file and process, even for several clients (or bundled copies of this module).
 const queues = ((globalThis as { __sqliteWriteQueues?: Map<string, WriteQueue> }).__sqliteWriteQueues ??= new Map());
 function writeQueueFor(url: string): WriteQueue {
@@ -481,6 +556,8 @@ class WriteQueue {
 
 /** The library's default pool size. */
 const READ_CONNECTIONS = 20;
+/** Read connections no read transaction may hold, so plain reads never wait behind them. */
+const PLAIN_READ_CONNECTIONS = 4;
 /** Page cache of each read connection (KiB). */
 const READ_PAGE_CACHE_KIB = 1024;
 
