@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import { createClient, type Client, type InArgs, type InStatement, type Transaction } from '@libsql/client';
+import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
 import { createLocalClient, type LocalClient } from './driver/local-client';
@@ -53,16 +54,78 @@ export async function configureLocalDatabase(database: Database, url: string): P
 export { schema };
 
 /**
- * Runs `work` in a read-only transaction: one consistent snapshot without taking the write
- * lock (drizzle's `transaction()` always opens a write transaction on libSQL).
+ * Runs `work` in a read-only transaction: every statement it runs on the handle it is given
+ * sees one snapshot of the database, so an answer assembled from several statements (a
+ * product, its texts, images and variants) never mixes a change half-seen, even while an
+ * import commits beside it. No write lock is taken (drizzle's `transaction()` always opens
+ * a write transaction on libSQL). One API for both kinds of database: a local file's
+ * client runs it on one pooled connection, a remote one (libSQL server, Turso) on one
+ * stream (`transaction('read')`).
+ *
+ * Inside a transaction already (a write transaction's `tx`, or the handle of an enclosing
+ * read transaction) `work` simply runs there: that is one snapshot too.
+ *
+ * The handle is a database of its own to drizzle, kept and reused (one per read
+ * transaction running at the same time): queries built once on it (db/prepared.ts) are
+ * built once, not at every read. It must not be used after `work` has settled.
  */
-export async function readTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+export async function readTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T>;
+export async function readTransaction<T>(database: DbOrTx, work: (tx: DbOrTx) => Promise<T>): Promise<T>;
+export async function readTransaction<T>(database: DbOrTx, work: (tx: Database) => Promise<T>): Promise<T> {
+  if (database instanceof SQLiteTransaction || snapshotOwners.has(database)) return work(database as Database);
   const tx = await database.$client.transaction('read');
+  const handle = takeHandle(database);
+  handle.target.tx = tx;
   try {
-    const result = await work(drizzle({ client: tx as unknown as Client, schema, casing: 'snake_case' }) as Database);
+    const result = await work(handle.database);
     await tx.commit();
     return result;
   } finally {
+    handle.target.tx = null;
     tx.close();
+    giveBack(database, handle);
   }
+}
+
+/** The database a read transaction's handle reads (itself for anything else): caches key on it. */
+export function baseDatabase(database: DbOrTx): DbOrTx {
+  return snapshotOwners.get(database) ?? database;
+}
+
+type SnapshotHandle = { database: Database; target: { tx: Transaction | null } };
+const idleHandles = new WeakMap<Database, SnapshotHandle[]>();
+const snapshotOwners = new WeakMap<object, Database>();
+/** Idle handles kept per database: enough for the read transactions a process runs at once. */
+const IDLE_HANDLES = 32;
+
+function takeHandle(database: Database): SnapshotHandle {
+  const idle = idleHandles.get(database)?.pop();
+  if (idle) return idle;
+  const target: SnapshotHandle['target'] = { tx: null };
+  const current = () => {
+    if (!target.tx) throw new Error('a read transaction\'s handle was used after the transaction ended');
+    return target.tx;
+  };
+  // What drizzle asks of a client, passed to the transaction running now.
+  const client = {
+    execute: (stmt: InStatement | string, args?: InArgs) => current().execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt),
+    batch: (stmts: InStatement[]) => current().batch(stmts),
+    executeMultiple: (sql: string) => current().executeMultiple(sql),
+    transaction: () => Promise.reject(new Error('a read transaction cannot open another transaction')),
+    migrate: () => Promise.reject(new Error('a read transaction cannot migrate')),
+    close: () => undefined,
+    get closed() {
+      return target.tx === null || target.tx.closed;
+    },
+    protocol: database.$client.protocol,
+  } as unknown as Client;
+  const handle = { database: drizzle({ client, schema, casing: 'snake_case' }) as Database, target };
+  snapshotOwners.set(handle.database, database);
+  return handle;
+}
+
+function giveBack(database: Database, handle: SnapshotHandle): void {
+  let idle = idleHandles.get(database);
+  if (!idle) idleHandles.set(database, (idle = []));
+  if (idle.length < IDLE_HANDLES) idle.push(handle);
 }

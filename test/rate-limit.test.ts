@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -245,17 +246,118 @@ describe('applyRateLimit', () => {
 });
 
 describe('applyRateLimit while another process holds the write lock', () => {
-  it('serves reads uncounted and fails writes as busy', async () => {
+  it('admits a read at once, owed, and fails writes as busy', async () => {
     const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
     const other = createClient({ url });
     const lock = await other.transaction('write'); // BEGIN IMMEDIATE, as another instance would
     try {
-      expect(await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).toEqual({});
+      expect((await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).RateLimit).toMatch(/^"reads";r=2;/);
       await expect(applyRateLimit({ credentialId: 'cred_locked', kind: 'write', buyerIp: null })).rejects.toThrow(/BUSY|locked/i);
     } finally {
       await lock.rollback();
       other.close();
     }
-    expect((await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).RateLimit).toMatch(/^"reads";r=2;/);
+    // Once a claim goes through again, the owed read is charged with it.
+    await vi.waitFor(async () => {
+      expect((await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).RateLimit).toMatch(/^"reads";r=[01];/);
+      const [row] = await database.all<{ count: number }>(sql`SELECT sum(count) AS count FROM rate_limit_counters WHERE bucket = ${credentialBucket('cred_locked', 'read')}`);
+      expect(Number(row?.count)).toBeGreaterThanOrEqual(2);
+    });
+  });
+});
+
+/**
+ * Another process on the same file (another instance, or an import): `hold` takes the write
+ * lock and keeps it until release(); `importing` commits write transactions for `ms`, each
+ * holding the lock ~20 ms with ~2 ms between them.
+ */
+function anotherProcess(mode: 'hold' | 'importing', ms = 0) {
+  const file = url.slice('file:'.length);
+  const source = `
+    const Database = require('node:module').createRequire(process.cwd() + '/package.json')('libsql');
+    const db = new Database(${JSON.stringify(file)}, { timeout: 5000 });
+    const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    db.exec('CREATE TABLE IF NOT EXISTS import_probe (v INTEGER)');
+    if (${JSON.stringify(mode)} === 'hold') {
+      db.exec('BEGIN IMMEDIATE');
+      db.exec('INSERT INTO import_probe VALUES (0)');
+      console.log('locked');
+      process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
+    } else {
+      const end = Date.now() + ${ms};
+      console.log('locked');
+      while (Date.now() < end) {
+        db.exec('BEGIN IMMEDIATE');
+        db.exec('INSERT INTO import_probe VALUES (1)');
+        pause(20);
+        db.exec('COMMIT');
+        pause(2);
+      }
+      db.close();
+    }`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const locked = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { locked, exited, release: () => child.stdin!.write('go\n'), kill: () => child.kill('SIGKILL') };
+}
+
+describe('a read budget while another process writes', () => {
+  const counter = async (bucket: string) =>
+    Number((await database.all<{ count: number }>(sql`SELECT sum(count) AS count FROM rate_limit_counters WHERE bucket = ${bucket}`))[0]?.count ?? 0);
+
+  it('admits reads it cannot count only within what is left, and charges them at the next claim', async () => {
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
+    const credentialId = `cred_locked_${Date.now()}`;
+    const read = () => applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).then(() => 'ok', (e: DomainError) => e.code);
+    expect(await read()).toBe('ok'); // counted: 1 of 3
+    const other = anotherProcess('hold');
+    try {
+      await other.locked;
+      // The lock is taken: no read can be counted, and only the 2 left are admitted.
+      const answers = [];
+      for (let i = 0; i < 10; i++) answers.push(await read());
+      expect(answers).toEqual(['ok', 'ok', ...Array(8).fill('rate_limited')]);
+      other.release();
+      expect(await other.exited).toBe(0);
+    } finally {
+      other.kill();
+    }
+    // The next claim (once the lock is seen to be gone) charges the 2 admitted under the lock: the budget is spent.
+    await vi.waitFor(async () => {
+      expect(await read()).toBe('rate_limited');
+      expect(await counter(credentialBucket(credentialId, 'read'))).toBe(4);
+    });
+  });
+
+  it('admits no more than the budget while an import on another process commits in a loop', { timeout: 60_000 }, async () => {
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
+    const credentialId = `cred_import_${Date.now()}`;
+    const other = anotherProcess('importing', 3_000);
+    let running = true;
+    void other.exited.then(() => (running = false));
+    await other.locked;
+    let admitted = 0;
+    let attempts = 0;
+    try {
+      // Several requests at a time, as a server takes them.
+      const client = async () => {
+        while (running) {
+          attempts += 1;
+          if (await applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).then(() => true, () => false)) admitted += 1;
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, client));
+      expect(await other.exited).toBe(0);
+    } finally {
+      other.kill();
+    }
+    expect(attempts).toBeGreaterThan(100);
+    expect(admitted).toBe(3); // the budget (RATE_LIMIT_READS)
+    // Whatever was admitted owed has been or is charged at the next claim.
+    await vi.waitFor(async () => {
+      await applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).catch(() => undefined);
+      expect(await counter(credentialBucket(credentialId, 'read'))).toBeGreaterThan(3);
+    });
   });
 });

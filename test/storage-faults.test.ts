@@ -342,3 +342,59 @@ describe('storageFaultOf', () => {
     expect(storageFaultOf(undefined)).toBeNull();
   });
 });
+
+/** The database in a process of its own (test/support/storage-child.ts): a SIGBUS ends it, not the test runner. */
+async function databaseProcess(url: string) {
+  const root = new URL('..', import.meta.url).pathname;
+  const child = spawn(
+    process.execPath,
+    ['--conditions=react-server', '--import', join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(root, 'test', 'support', 'storage-child.ts'), url],
+    { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') } },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`)));
+  const answers = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await Promise.race([answers.next().then((r) => (r.done ? null : r.value)), exited]);
+    return line ?? (await exited);
+  };
+  expect(await next()).toBe('ready');
+  return {
+    ask: async (command: 'write' | 'write-tx' | 'read') => {
+      child.stdin!.write(`${command}\n`);
+      return next();
+    },
+    stderr: () => stderr,
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+describe.skipIf(!canMakeImmutable())('files that turn read-only right after a write', () => {
+  it('keep the process alive: reads go on, writes fail as "readonly", and writes resume once the files are writable', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-readonly-flip-'));
+    const path = join(dir, 'site.db');
+    const files = [path, `${path}-wal`, `${path}-shm`];
+    const server = await databaseProcess(`file:${path}`);
+    try {
+      // Each round: a write commits, and the files turn immutable at once (well inside the
+      // checkpoint worker's 250 ms). The next read used to note its place in the -shm
+      // mapping, a write into an unwritable page: SIGBUS, the process gone without a word.
+      for (let round = 1; round <= 5; round++) {
+        expect(await server.ask(round % 2 ? 'write' : 'write-tx')).toBe('ok');
+        expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+        expect(await server.ask('read')).toBe(`read ${round}`);
+        expect(await server.ask('write')).toBe('fault readonly');
+        expect(await server.ask('read')).toBe(`read ${round}`);
+        expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+      }
+      expect(await server.ask('write')).toBe('ok');
+      expect(await server.ask('read')).toBe('read 6');
+      expect(server.stderr()).toContain('storage fault (readonly)');
+    } finally {
+      spawnSync('chattr', ['-i', ...files]);
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -33,11 +33,15 @@ export type LocalClient = Client & { impatient: Client };
  * other storage fault (full disk, read-only files, I/O error): the next write opens a new
  * connection, which is how service resumes by itself once the fault clears.
  *
- * Read-only files need one more step: SQLite writes to the WAL index (the -shm file)
- * through a shared memory mapping, and when the file can no longer be written (an
- * immutable file, a file system gone read-only) such a write is a SIGBUS that kills the
- * process. So before each write the -shm file is checked (one access(2) call) and the
- * write fails as read-only instead; the checkpoint worker does the same.
+ * Read-only files need more: SQLite writes to the WAL index (the -shm file) through a
+ * shared memory mapping, and when the file can no longer be written (an immutable file, a
+ * file system gone read-only) such a write is a SIGBUS that kills the process. So before
+ * each write the -shm file is checked (one access(2) call) and the write fails as
+ * read-only instead; the checkpoint worker does the same. Readers write there too: the
+ * first read after a commit notes the new end of the WAL in a read mark. So the writer
+ * notes it itself, right after each commit (markForReaders), while the file is known to
+ * be writable; every later read, of any connection or process, finds the mark and writes
+ * nothing, and reads go on while the files are read-only.
  */
 export function createLocalClient(config: Config & { timeout: number }): LocalClient {
   // Even at 0, the writes of this process take turns: each may wait a moment for the one before.
@@ -134,7 +138,10 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
         client = writer.client;
         await writer.ready;
         const result = await work(client);
-        if (completes && storageFaultActive()) reportStorageRecovered();
+        if (completes) {
+          await markForReaders(client);
+          if (storageFaultActive()) reportStorageRecovered();
+        }
         return result;
       } catch (error) {
         const fault = storageFaultOf(error);
@@ -270,14 +277,25 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
         return exclusive((client) => client.migrate(stmts), how);
       },
       async transaction(mode?: TransactionMode) {
-        if (mode === 'read') return current.transaction(mode);
+        if (mode === 'read') {
+          // A read transaction holds a read connection until it ends: a few stay for plain reads.
+          const release = await readSlots.acquire(Date.now() + timeoutMs);
+          try {
+            let used = current;
+            const tx = await read((client) => (used = client).transaction('read'));
+            return slotHolding(tx, release, (work) => watch(used, work));
+          } catch (error) {
+            release();
+            throw error;
+          }
+        }
         const deadline = Date.now() + timeoutMs;
         const release = await queue.acquire(deadline, how.impatient === true);
         try {
           // BEGIN IMMEDIATE whatever was asked: the lock is taken (or waited for) here, where
           // trying again is safe, never at the first write inside.
           const { client, tx } = await underLock(async (client) => ({ client, tx: await client.transaction('write') }), deadline, how, false);
-          return turnHolding(tx, release, (work) => watch(client, work), beforeCommit);
+          return turnHolding(tx, release, (work) => watch(client, work), beforeCommit, () => markForReaders(client));
         } catch (error) {
           release();
           throw error;
@@ -306,6 +324,7 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
       protocol: 'file',
     }) as Client;
 
+  const readSlots = new Slots(READ_CONNECTIONS - PLAIN_READ_CONNECTIONS);
   const client = clientFor({}) as LocalClient;
   client.impatient = clientFor({ impatient: true });
   return client;
@@ -335,8 +354,23 @@ const MAX_BACKOFF_MS = 50;
  */
 const IMPATIENT_PAUSE_MS = 100;
 
+/**
+ * After a commit: one read on the writer's connection, which records the WAL's new end in
+ * a read mark of the -shm file. Without it the next reader would, and a reader has no
+ * access(2) check before it: when the file turned read-only in between (an operator, a
+ * file system remounted read-only, moments after the last write of a busy server) that
+ * write into the mapping was a SIGBUS. A read that finds a mark at the WAL's end writes
+ * nothing. A failure here only means the next reader writes the mark itself.
+ */
+async function markForReaders(writer: Client): Promise<void> {
+  await writer.execute(READ_MARK_SQL).catch(() => undefined);
+}
+const READ_MARK_SQL = 'SELECT 1 FROM sqlite_schema LIMIT 1';
+
 /** A transaction that gives the process's write turn back when it ends, however it ends. */
-function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>, beforeCommit: () => void): Transaction {
+function turnHolding(
+  tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>, beforeCommit: () => void, afterCommit: () => Promise<void>,
+): Transaction {
   let ended = false;
   const end = () => {
     if (!ended) {
@@ -357,6 +391,7 @@ function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Prom
           throw error;
         }
         await watch(tx.commit());
+        await afterCommit();
         if (storageFaultActive()) reportStorageRecovered();
       } finally {
         end();
@@ -380,6 +415,69 @@ function turnHolding(tx: Transaction, release: () => void, watch: <T>(work: Prom
       return tx.closed;
     },
   } as Transaction;
+}
+
+/** A read transaction that gives its slot back when it ends, however it ends. */
+function slotHolding(tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>): Transaction {
+  const ending = <T>(work: () => Promise<T> | T) => {
+    try {
+      const result = work();
+      return result instanceof Promise ? result.finally(release) : (release(), result);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+  return {
+    execute: (stmt: InStatement) => watch(tx.execute(stmt)),
+    batch: (stmts: InStatement[]) => watch(tx.batch(stmts)),
+    executeMultiple: (sql: string) => watch(tx.executeMultiple(sql)),
+    commit: () => ending(() => tx.commit()),
+    rollback: () => ending(() => tx.rollback()),
+    close: () => ending(() => tx.close()),
+    get closed() {
+      return tx.closed;
+    },
+  } as Transaction;
+}
+
+/** At most `limit` holders at once, first come first served; a wait past its deadline fails as busy. */
+class Slots {
+  #free: number;
+  #waiting: Array<() => void> = [];
+
+  constructor(limit: number) {
+    this.#free = limit;
+  }
+
+  acquire(deadline: number): Promise<() => void> {
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return Promise.resolve(this.#releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve(this.#releaser());
+      };
+      const timer = setTimeout(() => {
+        this.#waiting = this.#waiting.filter((w) => w !== grant);
+        reject(busy('no read connection for a read transaction in time'));
+      }, Math.max(0, deadline - Date.now()));
+      this.#waiting.push(grant);
+    });
+  }
+
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free += 1;
+    };
+  }
 }
 
 // One queue per database file and process, even for several clients (or bundled copies of this module).
@@ -458,6 +556,8 @@ class WriteQueue {
 
 /** The library's default pool size. */
 const READ_CONNECTIONS = 20;
+/** Read connections no read transaction may hold, so plain reads never wait behind them. */
+const PLAIN_READ_CONNECTIONS = 4;
 /** Page cache of each read connection (KiB). */
 const READ_PAGE_CACHE_KIB = 1024;
 

@@ -258,3 +258,39 @@ test('read-only database files: writes answer 503 instead of crashing the server
     database.close();
   }
 });
+
+test('files turning read-only right after writes: the server stays up, reads answer, writes answer 503, and writes resume once the files are writable', async ({ request }) => {
+  test.skip(!canMakeImmutable(scratch), 'making files immutable (chattr +i) needs root and a file system with the flag');
+  const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'readonly-at-once.db'));
+  const path = pathOf(url);
+  const files = [path, `${path}-wal`, `${path}-shm`];
+  cleanups.push(() => spawnSync('chattr', ['-i', ...files]));
+  // Rendering ahead on, as in production: a busy server has always just written.
+  const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '1000' });
+  const acknowledged: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const email = freshEmail('readonly-at-once');
+    expect((await signUp(request, server, email)).status()).toBe(202);
+    acknowledged.push(email);
+    // At once, no checkpoint, no quiet moment: the first read after a commit used to note its
+    // place in the -shm mapping, and that write into an unwritable file was a SIGBUS.
+    expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+    expect((await timedRead(request, server)).status).toBe(200);
+    await expectUnavailable(await signUp(request, server, freshEmail('readonly-at-once')));
+    expect((await request.get(`${server.baseURL}/products/aurora-wool-throw`)).status()).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+    expect(server.child.signalCode).toBeNull();
+    expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+  }
+  const after = freshEmail('readonly-at-once-after');
+  expect((await signUp(request, server, after)).status()).toBe(202);
+  acknowledged.push(after);
+  expect(server.output()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(server.output()).toContain('storage fault (readonly)');
+  const database = rawClient(url);
+  try {
+    for (const email of acknowledged) expect((await rowsFor(database, email)).stock, email).toBe(1);
+  } finally {
+    database.close();
+  }
+});

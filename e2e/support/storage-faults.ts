@@ -19,9 +19,8 @@ export function canMakeImmutable(dir: string): boolean {
  * The database file, its -wal and -shm, with everything checkpointed and written out to disk,
  * and no commit in between. Then the next write must restart the WAL through the -shm mapping,
  * and the kernel is asked again before that write — the write that used to be a SIGBUS once
- * the files are immutable. (Without a quiet moment, a commit just before the fault would leave
- * the next reader to note its place in the -shm file, a risk this test does not measure: the
- * servers under test render nothing ahead, whose pages would be such commits.)
+ * the files are immutable. (Files that turn read-only right after a commit, with no quiet
+ * moment, are the test after it in storage-faults.spec.ts.)
  *
  * The checkpoint runs in a process of its own, which has exited, and unmapped the -shm, before
  * the caller makes the files immutable. A connection in the test's own process could outlive its

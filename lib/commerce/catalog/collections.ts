@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import { collectionProducts, collectionTranslations, collections, products } from '@/db/schema';
-import type { DbOrTx } from '@/db/client';
+import { readTransaction, type DbOrTx } from '@/db/client';
 import type { Collection, CollectionSummary } from '@/lib/contract/catalog';
 import type { Image } from '@/lib/contract/common';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
@@ -47,9 +47,11 @@ async function memberCounts(database: DbOrTx, siteId: string, ids: string[], mar
 
 /** Collections in navigation order (keyset on position); cached per catalog version. */
 export async function listCollections(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CollectionSummary>> {
-  if (!cacheable(database)) return readCollectionPage(database, site, choice, request);
+  // The collections, their texts and counts from one snapshot.
+  const read = () => readTransaction(database, (tx) => readCollectionPage(tx, site, choice, request));
+  if (!cacheable(database)) return read();
   const key = pageKey(database, 'collections', site, choice, request);
-  return pageCache.through(key, () => readCollectionPage(database, site, choice, request)) as Promise<Page<CollectionSummary>>;
+  return pageCache.through(key, read) as Promise<Page<CollectionSummary>>;
 }
 
 async function readCollectionPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CollectionSummary>> {
@@ -83,9 +85,10 @@ async function readCollectionPage(database: DbOrTx, site: Site, choice: MarketCh
 
 /** A collection and one page of its published members in stored order (keyset on position); cached per catalog version. */
 export async function getCollection(database: DbOrTx, site: Site, handle: string, choice: MarketChoice, request: PageRequest): Promise<Collection> {
-  if (!cacheable(database)) return readCollection(database, site, handle, choice, request);
+  const read = () => readTransaction(database, (tx) => readCollection(tx, site, handle, choice, request));
+  if (!cacheable(database)) return read();
   const key = pageKey(database, 'collection', site, choice, request, handle);
-  return pageCache.through(key, () => readCollection(database, site, handle, choice, request)) as Promise<Collection>;
+  return pageCache.through(key, read) as Promise<Collection>;
 }
 
 async function readCollection(database: DbOrTx, site: Site, handle: string, choice: MarketChoice, request: PageRequest): Promise<Collection> {

@@ -1,6 +1,6 @@
 import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
-import type { DbOrTx } from '@/db/client';
+import { readTransaction, type DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
@@ -44,8 +44,16 @@ function productByHandleQuery(database: DbOrTx) {
   return database.select().from(products).where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle')))).prepare();
 }
 
-/** A published product by handle, read from the database (the route keeps its answer: productKey). */
+/**
+ * A published product by handle, read from the database (the route keeps its answer:
+ * productKey). Six statements, one snapshot: an import committing meanwhile is seen whole or
+ * not at all.
+ */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
+  return readTransaction(database, (tx) => readProduct(tx, site, handle, choice));
+}
+
+async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   const [row] = await prepared(database, 'catalog.productByHandle', productByHandleQuery).all({ siteId: site.id, handle });
   if (!row) throw new NotFound('The product');
   const [texts, images, variants, bundleList, memberOf] = await Promise.all([
@@ -118,10 +126,12 @@ export type ProductListPage = Page<ProductSummary> & { facets?: ProductFacets };
 export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
   // Built (and its amounts checked: 422s) before the cache, so a bad request is never a cache entry.
   const narrowing = narrowingConditions(site.id, site.defaultLocale, choice, request);
-  if (!cacheable(database)) return readProductPage(database, site, choice, request, narrowing);
+  // The page, its summaries and facets from one snapshot.
+  const read = () => readTransaction(database, (tx) => readProductPage(tx, site, choice, request, narrowing));
+  if (!cacheable(database)) return read();
   const searched = request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
   const key = pageKey(database, 'products', site, choice, request, filterKey(request) + searched + narrowingKey(request));
-  return pageCache.through(key, () => readProductPage(database, site, choice, request, narrowing)) as Promise<ProductListPage>;
+  return pageCache.through(key, read) as Promise<ProductListPage>;
 }
 
 async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest, narrowing: SQL[]): Promise<ProductListPage> {
@@ -142,9 +152,11 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */
 export async function listCatalog(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<CatalogProduct>> {
-  if (!cacheable(database)) return readCatalogPage(database, site, choice, request);
+  // The products, their texts, images and variants from one snapshot.
+  const read = () => readTransaction(database, (tx) => readCatalogPage(tx, site, choice, request));
+  if (!cacheable(database)) return read();
   const key = pageKey(database, 'catalog', site, choice, request, filterKey(request));
-  return pageCache.through(key, () => readCatalogPage(database, site, choice, request)) as Promise<Page<CatalogProduct>>;
+  return pageCache.through(key, read) as Promise<Page<CatalogProduct>>;
 }
 
 async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<CatalogProduct>> {

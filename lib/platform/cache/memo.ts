@@ -1,5 +1,5 @@
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
-import type { DbOrTx } from '@/db/client';
+import { baseDatabase, type DbOrTx } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 
 /**
@@ -163,7 +163,9 @@ export function cacheable(database: DbOrTx): boolean {
 const databases = new WeakMap<object, number>();
 let databaseCount = 0;
 
-function databaseKey(database: DbOrTx): number {
+function databaseKey(of: DbOrTx): number {
+  // A read transaction's handle reads its database: the same entries.
+  const database = baseDatabase(of);
   let id = databases.get(database);
   if (id === undefined) {
     id = ++databaseCount;

@@ -5,7 +5,6 @@ import {
   type RateLimitKind, type RateLimitPolicy, type RateLimitState,
 } from '@/lib/platform/rate-limit/store';
 import { withoutWaiting } from '@/db/client';
-import { storageFaultOf } from '@/db/faults';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 
@@ -50,34 +49,30 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
   const policy = policyFor(input.kind);
   const now = Date.now();
   const database = db();
-  const take = (counters: typeof database, bucket: string, p: RateLimitPolicy): RateLimitState | Promise<RateLimitState> => {
+  // A read needs no write lock but its counters do: while another process holds the lock,
+  // or the storage cannot be written (full, read-only), a read is admitted at once, owed,
+  // as long as what is known to be left of its budget allows (RateLimitLeases), rather than
+  // wait for the lock or fail. A write would need the storage anyway, so it waits and
+  // fails (503) like any write.
+  const owe = input.kind === 'read';
+  const counters = owe ? withoutWaiting(database) : database;
+  const take = (bucket: string, p: RateLimitPolicy): RateLimitState | Promise<RateLimitState> => {
     const request = { bucket, policy: p, now };
-    return leases.takeNow(request) ?? leases.take(counters, request);
+    return leases.takeNow(request) ?? leases.take(counters, request, { owe });
   };
-  let state: RateLimitState;
-  try {
-    // A read needs no write lock but its counters do: while another process holds the
-    // lock, or the storage cannot be written (full, read-only), the read is served
-    // uncounted at once rather than wait for the lock or fail. A write would need the
-    // storage anyway, so it waits and fails (503) like any write.
-    const counters = input.kind === 'read' ? withoutWaiting(database) : database;
-    let shopper: RateLimitState | null = null;
-    if (input.buyerIp) {
-      const shopperPolicy = shopperPolicyFor(input.kind);
-      const bucket = shopperBucket({
-        credentialId: input.credentialId,
-        kind: input.kind,
-        buyerIp: input.buyerIp,
-        windowStart: windowStartOf(now, shopperPolicy.windowSeconds),
-        secret: env().RATE_LIMIT_KEY ?? FALLBACK_KEY,
-      });
-      shopper = await take(counters, bucket, shopperPolicy);
-    }
-    state = shopper && !shopper.allowed ? shopper : tighterState(await take(counters, credentialBucket(input.credentialId, input.kind), policy), shopper);
-  } catch (error) {
-    if (input.kind === 'read' && storageFaultOf(error)) return {};
-    throw error;
+  let shopper: RateLimitState | null = null;
+  if (input.buyerIp) {
+    const shopperPolicy = shopperPolicyFor(input.kind);
+    const bucket = shopperBucket({
+      credentialId: input.credentialId,
+      kind: input.kind,
+      buyerIp: input.buyerIp,
+      windowStart: windowStartOf(now, shopperPolicy.windowSeconds),
+      secret: env().RATE_LIMIT_KEY ?? FALLBACK_KEY,
+    });
+    shopper = await take(bucket, shopperPolicy);
   }
+  const state = shopper && !shopper.allowed ? shopper : tighterState(await take(credentialBucket(input.credentialId, input.kind), policy), shopper);
   if (Math.random() < PURGE_PROBABILITY) {
     // Off the request's path: a failed sweep only means the next one has more to do.
     purgeRateLimitWindows(database, { now, windowSeconds: policy.windowSeconds }).catch(() => {});

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
+import { storageFaultOf } from '@/db/faults';
 
 export type RateLimitKind = 'read' | 'write';
 
@@ -114,6 +115,14 @@ export async function consumeRateLimit(
   return stateAt(input.policy, input.now, first, first <= input.policy.limit, count);
 }
 
+/** The budget's shared counter as it stands, read without the write lock (0 before the first claim). */
+async function countedSoFar(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }): Promise<number> {
+  const windowStart = windowStartOf(input.now, input.policy.windowSeconds);
+  const rows = await database.all<{ count: number }>(sql`
+    SELECT count FROM rate_limit_counters WHERE bucket = ${input.bucket} AND window_start = ${windowStart}`);
+  return Number(rows[0]?.count ?? 0);
+}
+
 async function claimCount(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number; amount?: number }): Promise<number> {
   const amount = input.amount ?? 1;
   const windowStart = windowStartOf(input.now, input.policy.windowSeconds);
@@ -154,6 +163,8 @@ type Lease = {
   claimed: number;
   /** The budget ran out at the latest claim: the window has nothing more to give anyone. */
   exhausted: boolean;
+  /** Requests admitted while no claim could be written, charged to the counter at the next claim. */
+  owed: number;
   claiming: Promise<void> | null;
 };
 
@@ -165,6 +176,15 @@ type Lease = {
  * instance claimed but did not use before the window ended (at most one lease per
  * instance and window) are refused to no one but also served to no one. A process that
  * dies loses only its unspent lease; nothing here needs to reach another instance.
+ *
+ * When a claim cannot be written (another process holds the write lock, or the storage
+ * cannot be written at all) a request that may go on anyway (`owe`: a read, which needs no
+ * lock) is admitted only within what is known to be left: the shared counter as it stands
+ * (read without the lock) plus what this instance already owes must stay below the budget,
+ * else it is refused (429). What it owes is charged to the counter at its next claim. So
+ * one instance that cannot write never admits more than the budget; several that cannot
+ * write at the same moment could each spend what was left when they last saw the counter
+ * (docs/limits.md).
  */
 export class RateLimitLeases {
   private readonly leases = new Map<string, Lease>();
@@ -186,13 +206,13 @@ export class RateLimitLeases {
     return lease.exhausted ? stateAt(policy, now, lease.claimed, false, lease.claimed) : null;
   }
 
-  async take(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }): Promise<RateLimitState> {
+  async take(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }, options: { owe?: boolean } = {}): Promise<RateLimitState> {
     const { bucket, policy, now } = input;
     const windowStart = windowStartOf(now, policy.windowSeconds);
     for (;;) {
       let lease = this.leases.get(bucket);
       if (!lease || lease.windowStart < windowStart) {
-        lease = { windowStart, next: 1, last: 0, claimed: 0, exhausted: false, claiming: null };
+        lease = { windowStart, next: 1, last: 0, claimed: 0, exhausted: false, owed: 0, claiming: null };
         this.remember(bucket, lease);
       }
       if (lease.next <= lease.last) {
@@ -203,18 +223,36 @@ export class RateLimitLeases {
       lease.claiming ??= this.claim(database, bucket, policy, now, lease).finally(() => {
         lease.claiming = null;
       });
-      await lease.claiming;
+      try {
+        await lease.claiming;
+      } catch (error) {
+        if (!options.owe || !storageFaultOf(error)) throw error;
+        return this.owe(database, { bucket, policy, now }, lease);
+      }
     }
   }
 
   private async claim(database: DbOrTx, bucket: string, policy: RateLimitPolicy, now: number, lease: Lease): Promise<void> {
     const amount = leaseSizeFor(policy.limit);
-    const count = await claimCount(database, { bucket, policy, now, amount });
+    const owed = lease.owed;
+    const count = await claimCount(database, { bucket, policy, now, amount: amount + owed });
+    lease.owed -= owed;
+    // The owed requests take the first numbers of the claim, the lease the rest.
     const first = count - amount + 1;
     lease.claimed = count;
     lease.next = first;
     lease.last = Math.min(count, policy.limit);
     lease.exhausted = count >= policy.limit;
+  }
+
+  /** A request admitted without a claim, if what is known to be left allows it (see the class). */
+  private async owe(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }, lease: Lease): Promise<RateLimitState> {
+    const counted = await countedSoFar(database, input).catch(() => 0);
+    lease.claimed = Math.max(lease.claimed, counted);
+    const n = lease.claimed + lease.owed + 1;
+    if (n > input.policy.limit) return stateAt(input.policy, input.now, n, false, n);
+    lease.owed += 1;
+    return stateAt(input.policy, input.now, n, true, n);
   }
 
   private remember(bucket: string, lease: Lease): void {
