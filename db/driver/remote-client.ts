@@ -1,4 +1,5 @@
 import { createClient, type Client } from '@libsql/client';
+import { reportStorageRecovered, storageFaultActive } from '../faults';
 
 /** Milliseconds one HTTP request to a remote database may take before it fails (then the API answers 503). */
 export const DEFAULT_REMOTE_TIMEOUT_MS = 5000;
@@ -31,12 +32,15 @@ export function createRemoteClient(config: { url: string; authToken?: string; ti
   return createClient({ url: config.url, authToken: config.authToken, fetch: timedFetch(timeoutMs) });
 }
 
-/** fetch, aborted after `timeoutMs` (the body's reading too) with an error faults.ts knows. */
+/** fetch, aborted after `timeoutMs` (the body's reading too) with an error faults.ts knows; a good answer clears a reported fault. */
 export function timedFetch(timeoutMs: number) {
   return async (request: Request): Promise<Response> => {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
-      return await fetch(request, { signal });
+      const response = await fetch(request, { signal });
+      // The server answers again: a fault reported earlier has cleared (said once, faults.ts).
+      if (response.ok && storageFaultActive()) reportStorageRecovered();
+      return response;
     } catch (error) {
       if (signal.aborted) throw Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`, { cause: error }), { code: REMOTE_TIMEOUT_CODE });
       throw error;

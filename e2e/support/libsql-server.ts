@@ -46,6 +46,8 @@ export type LibsqlTestServer = {
   /** Requests being held right now (paused, or waiting out the latency). */
   held(): number;
   setLatency(ms: number): void;
+  /** Require another token from now on (undefined: none), as after a rotation the app has not caught up with. */
+  setAuthToken(token: string | undefined): void;
   /** Hold every request unanswered (connections are still accepted) until resume(). */
   pause(): void;
   resume(): void;
@@ -98,6 +100,7 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
   const streamIdleMs = options.streamIdleMs ?? 10_000;
   const writeTxTimeoutMs = options.writeTxTimeoutMs ?? 5_000;
   let latencyMs = options.latencyMs ?? 0;
+  let authToken = options.authToken;
   let requestCount = 0;
   let paused = false;
   let waiting: Array<() => void> = [];
@@ -314,7 +317,7 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     }
     if (res.destroyed) return;
 
-    if (options.authToken !== undefined && req.headers.authorization !== `Bearer ${options.authToken}`) {
+    if (authToken !== undefined && req.headers.authorization !== `Bearer ${authToken}`) {
       return answer(res, 401, { error: 'Unauthorized: the authentication token is missing or invalid' });
     }
     if (req.method === 'GET' && (path === '/v2' || path === '/v3')) return answer(res, 200, '');
@@ -396,6 +399,7 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     requests: () => requestCount,
     held: () => heldCount,
     setLatency: (ms) => void (latencyMs = ms),
+    setAuthToken: (token) => void (authToken = token),
     pause: () => void (paused = true),
     resume,
     stop,
