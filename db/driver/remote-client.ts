@@ -16,7 +16,8 @@ export const REMOTE_TIMEOUT_CODE = 'DATABASE_TIMEOUT';
  *   busy timeout of local files), so a server that stops answering kept a request waiting
  *   for ever. Each HTTP request here is aborted after `timeoutMs` and fails with
  *   DATABASE_TIMEOUT; the API then answers 503 (faults.ts). For a moment after that, the
- *   requests fail at once (timedFetch).
+ *   requests fail at once (timedFetch). Only over HTTP (libsql://, https://, http://): a
+ *   ws(s):// client takes no fetch, and has no time limit.
  * - No write queue, no lock waits, no checkpoints: the server orders writes and waits for
  *   locks itself (sqld takes the lock from a write transaction older than 5 s when another
  *   writer waits; that transaction then fails with TRANSACTION_TIMEOUT, a busy fault).
