@@ -1,31 +1,32 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createClient, type Client, type InArgs, type InStatement, type Transaction } from '@libsql/client';
+import type { Client, InArgs, InStatement, Transaction } from '@libsql/client';
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
 import { createLocalClient, type LocalClient } from './driver/local-client';
+import { createRemoteClient } from './driver/remote-client';
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 /** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Tx;
 
-export type DatabaseConfig = { url: string; authToken?: string; busyTimeoutMs?: number };
+/** busyTimeoutMs: local files; timeoutMs: each request to a remote server (db/driver/remote-client.ts). */
+export type DatabaseConfig = { url: string; authToken?: string; busyTimeoutMs?: number; timeoutMs?: number };
 
 /** Milliseconds a writer waits for the lock before giving up (then the API answers 503). */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS }: DatabaseConfig): Database {
+export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, timeoutMs }: DatabaseConfig): Database {
   if (url.startsWith('file:')) {
     // libSQL does not create the folder of a database file.
     const path = url.slice('file:'.length).split('?')[0] ?? '';
     if (path && path !== ':memory:') mkdirSync(dirname(resolve(/*turbopackIgnore: true*/ path)), { recursive: true });
   }
-  // A local file gets the client that queues this process's writes (see local-client.ts).
-  const client = url.startsWith('file:')
-    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs })
-    : createClient({ url, authToken, timeout: busyTimeoutMs });
+  // A local file gets the client that queues this process's writes (see local-client.ts); a
+  // server, the one whose every request has a time limit (remote-client.ts).
+  const client = url.startsWith('file:') ? createLocalClient({ url, authToken, timeout: busyTimeoutMs }) : createRemoteClient({ url, authToken, timeoutMs });
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }
 

@@ -11,8 +11,13 @@
  * - corrupt: the file is damaged. This one does not pass by itself; it still gets a 503
  *   (nothing the caller did, nothing a bug in the code did) and the log says an operator
  *   must act.
+ * - unreachable: a remote database server (libsql://, http(s)://) cannot be reached, resets
+ *   the connection, answers with an HTTP error or a broken stream, or does not answer
+ *   within DATABASE_TIMEOUT_MS.
+ * - denied: the remote server refuses the credential (HTTP 401 or 403): DATABASE_AUTH_TOKEN
+ *   is wrong or expired. It does not pass by itself either; an operator must act.
  */
-export type StorageFault = 'busy' | 'full' | 'readonly' | 'io' | 'cantopen' | 'corrupt';
+export type StorageFault = 'busy' | 'full' | 'readonly' | 'io' | 'cantopen' | 'corrupt' | 'unreachable' | 'denied';
 
 const BY_CODE: Array<[RegExp, StorageFault]> = [
   [/^SQLITE_(BUSY|LOCKED)/, 'busy'],
@@ -25,6 +30,12 @@ const BY_CODE: Array<[RegExp, StorageFault]> = [
   [/^(ENOSPC|EDQUOT)$/, 'full'],
   [/^(EROFS|EPERM|EACCES)$/, 'readonly'],
   [/^EIO$/, 'io'],
+  // A remote server (db/driver/remote-client.ts): sqld taking the lock from a transaction
+  // that held it too long, or having no room for another one
+  [/^TRANSACTION_(TIMEOUT|BUSY)$/, 'busy'],
+  // the network, the request's time limit, the server's HTTP errors and broken streams
+  [/^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+|DATABASE_TIMEOUT)$/, 'unreachable'],
+  [/^(SERVER_ERROR|HRANA_\w+|STREAM_EXPIRED|PROTOCOL_VERSION_ERROR)$/, 'unreachable'],
 ];
 
 const BY_MESSAGE: Array<[RegExp, StorageFault]> = [
@@ -34,11 +45,18 @@ const BY_MESSAGE: Array<[RegExp, StorageFault]> = [
   [/SQLITE_IOERR|disk I\/O error/i, 'io'],
   [/SQLITE_CANTOPEN|unable to open database file/i, 'cantopen'],
   [/SQLITE_CORRUPT|SQLITE_NOTADB|database disk image is malformed|file is not a database/i, 'corrupt'],
+  // undici's fetch says only this; its cause (checked too) has the network code
+  [/^fetch failed$/, 'unreachable'],
 ];
 
 /** The storage fault behind an error (looking through drizzle's and the client's wrappers), or null. */
 export function storageFaultOf(error: unknown): StorageFault | null {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  // The client wraps a server's HTTP answer as SERVER_ERROR; its status, further in, says "denied".
+  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const status = (e as { name?: unknown; status?: unknown }).name === 'HttpServerError' ? (e as { status?: unknown }).status : undefined;
+    if (status === 401 || status === 403) return 'denied';
+  }
+  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
     const codes = [(e as { extendedCode?: unknown }).extendedCode, (e as { code?: unknown }).code];
     for (const code of codes) {
       if (typeof code !== 'string') continue;
@@ -47,6 +65,8 @@ export function storageFaultOf(error: unknown): StorageFault | null {
     if (e instanceof Error) {
       for (const [pattern, fault] of BY_MESSAGE) if (pattern.test(e.message)) return fault;
     }
+    // AbortSignal.timeout() firing while an answer's body is still being read
+    if ((e as { name?: unknown }).name === 'TimeoutError') return 'unreachable';
   }
   return null;
 }
@@ -63,6 +83,8 @@ const WHAT: Record<StorageFault, string> = {
   io: 'the operating system reports I/O errors on the database files; affected requests answer 503',
   cantopen: 'the database file cannot be opened; requests that need it answer 503',
   corrupt: 'the database file is damaged; requests that touch the damage answer 503 — an operator must restore it',
+  unreachable: 'the database server cannot be reached or does not answer within DATABASE_TIMEOUT_MS; requests that need it answer 503',
+  denied: 'the database server refuses the credential (check DATABASE_AUTH_TOKEN); requests answer 503 until an operator fixes it',
 };
 
 /** A fault kind is logged again at most this often while it lasts. */

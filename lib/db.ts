@@ -7,8 +7,8 @@ const holder = globalThis as unknown as { __siteDb?: Database };
 
 export function db(): Database {
   if (!holder.__siteDb) {
-    const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS } = env();
-    holder.__siteDb = openDatabase({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS });
+    const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS, DATABASE_TIMEOUT_MS } = env();
+    holder.__siteDb = openDatabase({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS, timeoutMs: DATABASE_TIMEOUT_MS });
   }
   return holder.__siteDb;
 }

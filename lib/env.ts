@@ -14,6 +14,11 @@ const Env = z.object({
   DATABASE_AUTH_TOKEN: z.string().min(1).optional(),
   /** How long a write waits for another writer's lock before the API answers 503 (local files). */
   DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /**
+   * How long one request to a remote database (libsql://, http(s)://) may take before it
+   * fails and the API answers 503: a server that is down, refuses or stalls never hangs a request.
+   */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   /** Checkout sessions live this long (seconds). */
   CHECKOUT_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(86400),
   /** Per-credential budgets per window; generous defaults that never trouble the demo. */

@@ -157,6 +157,20 @@ describe('site client', () => {
     for (const call of warn.mock.calls) expect(call.join(' ')).not.toContain(CREDENTIAL);
   });
 
+  it('waits out a busy 503 (Retry-After: 1) on a read, but not an outage (Retry-After: 5)', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const [retryAfter, calls] of [['1', 3], ['5', 1]] as const) {
+      const fetch = vi.fn(async () => {
+        const answer = problem(503, 'service_unavailable');
+        answer.headers.set('Retry-After', retryAfter);
+        return answer;
+      });
+      vi.stubGlobal('fetch', fetch);
+      await expect(client.fetchSite()).rejects.toBeInstanceOf(client.SiteApiUnavailable);
+      expect(fetch, `Retry-After: ${retryAfter}`).toHaveBeenCalledTimes(calls);
+    }
+  });
+
   it('does not retry a write without an idempotency key', async () => {
     const fetch = vi.fn(async () => Promise.reject(new TypeError('fetch failed')));
     vi.stubGlobal('fetch', fetch);

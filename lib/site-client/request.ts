@@ -87,7 +87,10 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
       await sleep(100 + attempt * 50);
       continue;
     }
-    if (code === 'service_unavailable' && repeatable && attempt < 2) {
+    // A moment's lock (Retry-After: 1) is waited out; an outage (a database server down or
+    // stalled, Retry-After: 5) is not: every read of a page would wait in turn, and the shop's
+    // 503 page took longer than a shopper waits.
+    if (code === 'service_unavailable' && repeatable && attempt < 2 && retryAfterMs(response) <= 1000) {
       await sleep(retryAfterMs(response));
       continue;
     }

@@ -1,0 +1,69 @@
+import { createClient, type Client } from '@libsql/client';
+import { reportStorageRecovered, storageFaultActive } from '../faults';
+
+/** Milliseconds one HTTP request to a remote database may take before it fails (then the API answers 503). */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 5000;
+
+/** The code of the error a remote request that outlived its time fails with (db/faults.ts: unreachable). */
+export const REMOTE_TIMEOUT_CODE = 'DATABASE_TIMEOUT';
+
+/**
+ * A libSQL client for a database server reached over the network (sqld, Turso: `libsql://`,
+ * `https://`, `http://`), which speaks Hrana over HTTP. What differs from a local file
+ * (local-client.ts), and why:
+ *
+ * - A timeout on every request. The client has none of its own (its `timeout` option is the
+ *   busy timeout of local files), so a server that stops answering kept a request waiting
+ *   for ever. Each HTTP request here is aborted after `timeoutMs` and fails with
+ *   DATABASE_TIMEOUT; the API then answers 503 (faults.ts). For a moment after that, the
+ *   requests fail at once (timedFetch). Only over HTTP (libsql://, https://, http://): a
+ *   ws(s):// client takes no fetch, and has no time limit.
+ * - No write queue, no lock waits, no checkpoints: the server orders writes and waits for
+ *   locks itself (sqld takes the lock from a write transaction older than 5 s when another
+ *   writer waits; that transaction then fails with TRANSACTION_TIMEOUT, a busy fault).
+ * - No statement cache and no synchronous reads (sync-reads.ts answers "not available"):
+ *   every query is a round trip, and there is no file of ours to open.
+ * - No "impatient" view (db/client.ts withoutWaiting): a write that must not wait has no
+ *   way to say so over HTTP; it waits at most the timeout.
+ * - One statement per execute: a text with several statements is refused by the server
+ *   (SQL_MANY_STATEMENTS), and so are VACUUM, ATTACH and PRAGMA writes other than the
+ *   foreign-key ones; the app sends none of them to a remote URL.
+ */
+export function createRemoteClient(config: { url: string; authToken?: string; timeoutMs?: number }): Client {
+  const timeoutMs = config.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
+  return createClient({ url: config.url, authToken: config.authToken, fetch: timedFetch(timeoutMs) });
+}
+
+/**
+ * fetch, aborted after `timeoutMs` (the body's reading too) with an error faults.ts knows; a
+ * good answer clears a reported fault.
+ *
+ * After a request timed out, the requests of the next `timeoutMs` fail at once, without
+ * asking the server, and the first one after that asks again. A page or an API request makes
+ * several round trips one after another; against a stalled server each would wait out its
+ * own timeout, and a page that reads the API a few times took many times DATABASE_TIMEOUT_MS.
+ * This way it answers 503 within about one.
+ */
+export function timedFetch(timeoutMs: number) {
+  let stalledUntil = 0;
+  return async (request: Request): Promise<Response> => {
+    if (Date.now() < stalledUntil) {
+      await request.body?.cancel();
+      throw Object.assign(new Error(`the database did not answer within ${timeoutMs} ms a moment ago`), { code: REMOTE_TIMEOUT_CODE });
+    }
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await fetch(request, { signal });
+      stalledUntil = 0;
+      // The server answers again: a fault reported earlier has cleared (said once, faults.ts).
+      if (response.ok && storageFaultActive()) reportStorageRecovered();
+      return response;
+    } catch (error) {
+      if (signal.aborted) {
+        stalledUntil = Date.now() + timeoutMs;
+        throw Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`, { cause: error }), { code: REMOTE_TIMEOUT_CODE });
+      }
+      throw error;
+    }
+  };
+}
