@@ -207,7 +207,7 @@ test('a link that is broken, unknown or cut short says so in words, and changes 
   await expect(page.getByText(invalid)).toBeVisible();
 });
 
-test('without JavaScript the confirm page's button still confirms (a plain form POST)', async ({ browser, request }) => {
+test('without JavaScript the confirm page’s button still confirms (a plain form POST)', async ({ browser, request }) => {
   const email = freshEmail('nojs');
   await signUp(request, '/newsletter/subscriptions', { email, consent, locale: 'en-SE' });
   const [mail] = await mailsTo(email);
@@ -277,7 +277,7 @@ test('mail budget: one exact address signed up for every variant gets 3 confirma
   expect(await deliveredTo(new RegExp(`^${email.replace(/\./g, '\\.')}$`), 3)).toHaveLength(3);
 });
 
-test('mail budget: the shop's footer names its shopper, who gets 4 confirmations a day here, whatever the addresses', async ({ browser }) => {
+test('mail budget: the shop’s footer names its shopper, who gets 4 confirmations a day here, whatever the addresses', async ({ browser }) => {
   const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '203.0.113.61' } });
   await context.addCookies([
     { name: 'market', value: 'se', url: instance.baseURL },
