@@ -207,7 +207,7 @@ test('a link that is broken, unknown or cut short says so in words, and changes 
   await expect(page.getByText(invalid)).toBeVisible();
 });
 
-test('without JavaScript the confirm page’s button still confirms (a plain form POST)', async ({ browser, request }) => {
+test('without JavaScript the confirm and unsubscribe pages’ buttons still work (plain form POSTs with a real Origin)', async ({ browser, request }) => {
   const email = freshEmail('nojs');
   await signUp(request, '/newsletter/subscriptions', { email, consent, locale: 'en-SE' });
   const [mail] = await mailsTo(email);
@@ -219,6 +219,11 @@ test('without JavaScript the confirm page’s button still confirms (a plain for
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByText('Thank you — your newsletter subscription is confirmed.')).toBeVisible();
     expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'active' });
+    // The unsubscribe page's button, the same way.
+    await page.goto(linkTo(mail!, '/subscriptions/unsubscribe'));
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByText('You’re unsubscribed from the newsletter. You won’t get it any more.')).toBeVisible();
+    expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'unsubscribed' });
   } finally {
     await context.close();
   }

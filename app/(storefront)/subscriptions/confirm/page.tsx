@@ -10,8 +10,10 @@ type Props = { searchParams: Promise<{ token?: string | string[] }> };
 
 export async function generateMetadata(): Promise<Metadata> {
   const { site, t } = await shop();
-  // The URL holds a token: never indexed, never sent on as a Referer.
-  return { title: `${t.subscriptionTitle} | ${site.name}`, robots: { index: false, follow: false }, referrer: 'no-referrer' };
+  // The URL holds a token: never indexed, never sent to another site as a Referer. Not
+  // no-referrer: then a browser sends `Origin: null` with the button's form POST (without
+  // JavaScript), and Next refuses a server action from an unknown origin.
+  return { title: `${t.subscriptionTitle} | ${site.name}`, robots: { index: false, follow: false }, referrer: 'same-origin' };
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
