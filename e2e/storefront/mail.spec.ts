@@ -256,7 +256,7 @@ test('mail budget: 12 plus-addresses of one mailbox get 3 mails, and every answe
     answers.push(await answerOf(res));
   }
   // Capped or not, a caller cannot tell: one answer, byte for byte.
-  expect(answers[0]).toEqual({ status: 202, type: 'application/json', cache: 'no-store', body: '{"status":"accepted"}' });
+  expect(answers[0]).toEqual({ status: 202, type: 'application/json; charset=utf-8', cache: 'no-store', body: '{"status":"accepted"}' });
   for (const answer of answers) expect(answer).toEqual(answers[0]);
   const pattern = new RegExp(`^${box}\\+\\d+@example\\.se$`);
   const mails = await deliveredTo(pattern, 3);
@@ -277,7 +277,7 @@ test('mail budget: one exact address signed up for every variant gets 3 confirma
       headers: { Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json' },
       data: JSON.stringify({ variantId: String(v.id), email, consent, locale: 'en-SE' }),
     });
-    expect(await answerOf(res)).toEqual({ status: 202, type: 'application/json', cache: 'no-store', body: '{"status":"accepted"}' });
+    expect(await answerOf(res)).toEqual({ status: 202, type: 'application/json; charset=utf-8', cache: 'no-store', body: '{"status":"accepted"}' });
   }
   expect(await deliveredTo(new RegExp(`^${email.replace(/\./g, '\\.')}$`), 3)).toHaveLength(3);
 });
