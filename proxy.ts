@@ -139,11 +139,15 @@ async function shopPageDuringOutage(path: string): Promise<boolean> {
 
 /**
  * A shopper the API has just refused for their own read budget (lib/site-client/shopper-limits.ts):
- * seconds until they may read again, for a shop page they GET; else null. The shopper is named
- * as the pages name them to the API (lib/shopper-address.ts).
+ * seconds until they may read again, for a shop page they GET, or post a form to without
+ * JavaScript (the page would be rendered after the form's action, only to fail); else null.
+ * A form posted by the page's script (Next-Action) is its action's to answer: it says how
+ * long to wait in the form. The shopper is named as the pages name them to the API
+ * (lib/shopper-address.ts).
  */
 function shopperWait(req: NextRequest, path: string): number | null {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || !SHOP_PAGE.test(path)) return null;
+  const pageRequest = req.method === 'GET' || req.method === 'HEAD' || (req.method === 'POST' && !req.headers.has('next-action'));
+  if (!pageRequest || !SHOP_PAGE.test(path)) return null;
   return shopperLimitedFor(shopperAddress(req.headers, env().TRUSTED_PROXY_HOPS));
 }
 

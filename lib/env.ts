@@ -33,6 +33,13 @@ const Env = z.object({
   RATE_LIMIT_WRITES_PER_SHOPPER: z.coerce.number().int().min(1).default(300),
   /** HMAC key for the per-shopper buckets (Site-Buyer-IP); the same on every instance. */
   RATE_LIMIT_KEY: z.string().min(32).optional(),
+  /**
+   * Confirmation mails the signups send a day, per recipient mailbox (plus-addresses and
+   * case folded) and per shopper (Site-Buyer-IP); past either they answer as usual and
+   * send nothing (docs/operating.md).
+   */
+  SIGNUP_MAILS_PER_MAILBOX: z.coerce.number().int().min(1).max(1000).default(3),
+  SIGNUP_MAILS_PER_SHOPPER: z.coerce.number().int().min(1).max(100_000).default(20),
   /** The storefront's own Site credential (server-only). */
   SITE_API_CREDENTIAL: z.string().optional(),
   /** Where the storefront finds the API; defaults to this same server. */

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { consents, newsletterSubscriptions, outboxMessages, products, productVariants, sites, stockSubscriptions } from '@/db/schema';
+import { consents, newsletterSubscriptions, outboxMessages, products, productVariants, rateLimitCounters, sites, stockSubscriptions } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
-import { requireConsent, subscribeToNewsletter, subscribeToStockNotifications } from '@/lib/commerce/signups';
+import { mailboxOf, requireConsent, subscribeToNewsletter, subscribeToStockNotifications } from '@/lib/commerce/signups';
+import { purgeRateLimitWindows } from '@/lib/platform/rate-limit/store';
 import { NewsletterSubscriptionRequest, StockSubscriptionRequest } from '@/lib/contract/signups';
 import { freshDatabase } from './support/database';
 
@@ -221,6 +222,80 @@ describe('newsletter subscription', () => {
     await subscribeToNewsletter(database, demo, { email, consent });
     await subscribeToNewsletter(database, outlet, { email, consent });
     expect((await rowsFor(email)).newsletter.map((r) => r.siteId).sort()).toEqual([demo.site.id, outlet.site.id].sort());
+  });
+});
+
+describe('confirmation mail budgets', () => {
+  const day = Date.UTC(2026, 10, 23, 9, 0, 0);
+  const queuedTo = async (pattern: RegExp) =>
+    (await database.select().from(outboxMessages)).filter((m) => pattern.test(String(m.payload.email))).map((m) => String(m.payload.email));
+
+  it('folds a mailbox: lowercased, the local part cut at its first +, dots kept', () => {
+    expect(mailboxOf('Anna+News@Example.SE')).toBe('anna@example.se');
+    expect(mailboxOf('anna+a+b@example.se')).toBe('anna@example.se');
+    expect(mailboxOf('a.n.n.a@gmail.com')).toBe('a.n.n.a@gmail.com');
+    expect(mailboxOf('+x@example.se')).toBe('+x@example.se');
+  });
+
+  it('sends at most 3 confirmations a day to one mailbox, plus-addresses and case folded; the rest store nothing', async () => {
+    const outcomes = [];
+    for (let i = 0; i < 8; i++) {
+      const email = `bomb+${i}@example.se`;
+      outcomes.push(await subscribeToNewsletter(database, demo, { email, consent }, day + i * 1000));
+    }
+    expect(outcomes.map((o) => o.created)).toEqual([true, true, true, false, false, false, false, false]);
+    expect(outcomes.slice(3).every((o) => 'held' in o && o.held)).toBe(true);
+    expect(await queuedTo(/^bomb\+/)).toEqual(['bomb+0@example.se', 'bomb+1@example.se', 'bomb+2@example.se']);
+    // A held signup leaves no consent and no subscription behind.
+    expect((await rowsFor('bomb+5@example.se'))).toMatchObject({ consents: [], newsletter: [], outbox: [] });
+    // The plain address is the same mailbox.
+    expect((await subscribeToNewsletter(database, demo, { email: 'bomb@example.se', consent }, day + 9000)).created).toBe(false);
+    // The next day it has a budget again.
+    expect((await subscribeToNewsletter(database, demo, { email: 'bomb+9@example.se', consent }, day + 86_400_000)).created).toBe(true);
+  });
+
+  it('caps one exact address across variants, and a repeat of a known address costs nothing', async () => {
+    const variants = (await database
+      .select({ id: productVariants.id })
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(and(eq(productVariants.siteId, demo.site.id), eq(products.status, 'published'))))
+      .map((v) => v.id)
+      .slice(0, 6);
+    expect(variants.length).toBeGreaterThanOrEqual(5);
+    const email = 'variants@example.se';
+    await subscribeToStockNotifications(database, demo, { variantId: variants[0]!, email, consent }, day);
+    // Repeats of a pending subscription queue no mail, so they cost no budget.
+    for (let i = 0; i < 5; i++) await subscribeToStockNotifications(database, demo, { variantId: variants[0]!, email, consent }, day);
+    const created = [];
+    for (const variantId of variants.slice(1)) created.push((await subscribeToStockNotifications(database, demo, { variantId, email, consent }, day)).created);
+    expect(created.filter(Boolean)).toHaveLength(2);
+    expect((await rowsFor(email)).outbox).toHaveLength(3);
+  });
+
+  it('caps one shopper across mailboxes; another shopper, or the same mailbox elsewhere, is not held up', async () => {
+    const budget = { shopper: '198.51.100.7', perShopper: 4 };
+    const created = [];
+    for (let i = 0; i < 7; i++) created.push((await subscribeToNewsletter(database, demo, { email: `shopper${i}@example.se`, consent }, day, budget)).created);
+    expect(created).toEqual([true, true, true, true, false, false, false]);
+    expect((await subscribeToNewsletter(database, demo, { email: 'shopper5@example.se', consent }, day, { ...budget, shopper: '198.51.100.8' })).created).toBe(true);
+    // A held signup cost the mailbox nothing: shopper6 still has all three.
+    for (let i = 0; i < 3; i++) {
+      expect((await subscribeToNewsletter(database, demo, { email: `shopper6+${i}@example.se`, consent }, day, { shopper: `198.51.100.${20 + i}` })).created).toBe(true);
+    }
+  });
+
+  it('keeps its counts through the rate limiter\'s sweep, and stores neither an address nor a shopper\'s IP', async () => {
+    const later = day + 3 * 3600_000;
+    for (let i = 0; i < 3; i++) await subscribeToNewsletter(database, demo, { email: `swept+${i}@example.se`, consent }, later, { shopper: '203.0.113.99' });
+    await purgeRateLimitWindows(database, { now: later + 120_000, windowSeconds: 60 });
+    expect((await subscribeToNewsletter(database, demo, { email: 'swept+x@example.se', consent }, later + 120_000)).created).toBe(false);
+    const counters = JSON.stringify(await database.select().from(rateLimitCounters));
+    expect(counters).not.toMatch(/swept|example\.se|203\.0\.113/);
+    // Once the day is over the sweep takes them.
+    await purgeRateLimitWindows(database, { now: day + 2 * 86_400_000, windowSeconds: 60 });
+    const ofThoseDays = (await database.select().from(rateLimitCounters)).filter((r) => r.bucket.startsWith('mail:') && r.windowStart <= day + 2 * 86_400_000);
+    expect(ofThoseDays).toEqual([]);
   });
 });
 

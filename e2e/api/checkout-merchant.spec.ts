@@ -148,14 +148,15 @@ test.describe('merchant checkout operations', () => {
     expect(getPay.headers().allow).toBe('POST');
   });
 
-  type Case = { name: string; send: (r: APIRequestContext, id: string) => ReturnType<typeof get>; status: number; code: string; pointers?: string[] };
+  // `fields`: the stable code of each field error (docs/api.md), never zod's generic `custom`.
+  type Case = { name: string; send: (r: APIRequestContext, id: string) => ReturnType<typeof get>; status: number; code: string; pointers?: string[]; fields?: string[] };
   const cases: Case[] = [
-    { name: 'PATCH: a postal code that does not fit the country', send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, postalCode: '1234' } }), status: 422, code: 'validation_failed', pointers: ['/shippingAddress/postalCode'] },
+    { name: 'PATCH: a postal code that does not fit the country', send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, postalCode: '1234' } }), status: 422, code: 'validation_failed', pointers: ['/shippingAddress/postalCode'], fields: ['invalid_postal_code'] },
     { name: 'PATCH: missing and too long address fields', send: (r, id) => patch(r, id, { billingAddress: { ...SE_ADDRESS, firstName: ' ', city: 'x'.repeat(101), line1: undefined } }), status: 422, code: 'validation_failed', pointers: ['/billingAddress/firstName', '/billingAddress/city', '/billingAddress/line1'] },
     { name: 'PATCH: an address in another market', send: (r, id) => patch(r, id, { shippingAddress: DE_ADDRESS }), status: 422, code: 'country_not_in_market', pointers: ['/shippingAddress/country'] },
     // Validated before the market check: a US address without its state is refused at the field.
-    { name: 'PATCH: a US address without its state, or with one that is not a state', send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118' }, billingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118', region: 'XX' } }), status: 422, code: 'validation_failed', pointers: ['/shippingAddress/region', '/billingAddress/region'] },
-    { name: 'PATCH: a phone that is not one', send: (r, id) => patch(r, id, { phone: '12345' }), status: 422, code: 'validation_failed', pointers: ['/phone'] },
+    { name: 'PATCH: a US address without its state, or with one that is not a state', send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118' }, billingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118', region: 'XX' } }), status: 422, code: 'validation_failed', pointers: ['/shippingAddress/region', '/billingAddress/region'], fields: ['invalid_region', 'invalid_region'] },
+    { name: 'PATCH: a phone that is not one', send: (r, id) => patch(r, id, { phone: '12345' }), status: 422, code: 'validation_failed', pointers: ['/phone'], fields: ['invalid_phone'] },
     { name: 'PATCH: an unknown field', send: (r, id) => patch(r, id, { status: 'completed' }), status: 422, code: 'validation_failed', pointers: ['/status'] },
     { name: 'suggestions: q shorter than 3', send: (r, id) => get(r, `${PATH}/${id}/address-suggestions?q=Dr`, creds().extended), status: 422, code: 'validation_failed', pointers: ['#/query/q'] },
     { name: 'suggestions: no q', send: (r, id) => get(r, `${PATH}/${id}/address-suggestions`, creds().extended), status: 422, code: 'validation_failed', pointers: ['#/query/q'] },
@@ -163,7 +164,7 @@ test.describe('merchant checkout operations', () => {
     { name: 'change country: no market serves it', send: (r, id) => post(r, `${PATH}/${id}/change-country`, { country: 'FR' }), status: 422, code: 'unsupported_country', pointers: ['/country'] },
     { name: 'change country: not a country code', send: (r, id) => post(r, `${PATH}/${id}/change-country`, { country: 'Sweden' }), status: 422, code: 'validation_failed', pointers: ['/country'] },
     { name: 'delivery: an unknown option', send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { select: 'ship_de_standard' }), status: 422, code: 'unknown_delivery_option', pointers: ['/select'] },
-    { name: 'delivery: a postal code of another country', send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { postalCode: '1010' }), status: 422, code: 'validation_failed', pointers: ['/postalCode'] },
+    { name: 'delivery: a postal code of another country', send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { postalCode: '1010' }), status: 422, code: 'validation_failed', pointers: ['/postalCode'], fields: ['invalid_postal_code'] },
     { name: 'prepare payment: an unknown method', send: (r, id) => post(r, `${PATH}/${id}/prepare-payment`, { method: 'gold' }), status: 422, code: 'validation_failed', pointers: ['/method'] },
   ];
   for (const c of cases) {
@@ -171,6 +172,7 @@ test.describe('merchant checkout operations', () => {
       const { session } = await openSession(request);
       const problem = await expectProblem(await c.send(request, session.id), c.status, c.code);
       if (c.pointers) expect(problem.errors?.map((e) => e.pointer).sort()).toEqual([...c.pointers].sort());
+      if (c.fields) expect(problem.errors?.map((e) => e.code)).toEqual(c.fields);
     });
   }
 

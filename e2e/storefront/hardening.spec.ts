@@ -77,3 +77,24 @@ test('a cart count asked for before an add never replaces the count the add answ
   await expect(page.getByRole('link', { name: 'Cart 1', exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Cart 0', exact: true })).toHaveCount(0);
 });
+
+test.describe('/visit (where the links in mails lead)', () => {
+  test('a target with characters beyond Latin-1 goes on percent-encoded, never a 500', async ({ request }) => {
+    const cases: [string, string][] = [
+      ['/%E2%82%AC', '/%E2%82%AC'],
+      ['/products/%E5%95%86%E5%93%81?variant=%E4%B8%AD', '/products/%E5%95%86%E5%93%81?variant=%E4%B8%AD'],
+      [encodeURIComponent('/商品#見'), '/%E5%95%86%E5%93%81#%E8%A6%8B'],
+      ['/a%ED%A0%80b', '/a%EF%BF%BD%EF%BF%BD%EF%BF%BDb'], // bytes that are not UTF-8: one U+FFFD each
+    ];
+    for (const [to, location] of cases) {
+      const res = await request.get(`/visit?market=se&locale=en-SE&to=${to}`, { maxRedirects: 0 });
+      expect(res.status(), to).toBe(303);
+      expect(res.headers()['location'], to).toBe(location);
+    }
+    // Never another site.
+    for (const to of ['//evil.example', '/\\evil.example', 'https://evil.example/']) {
+      const res = await request.get(`/visit?to=${encodeURIComponent(to)}`, { maxRedirects: 0 });
+      expect(res.headers()['location'], to).toBe('/');
+    }
+  });
+});

@@ -182,3 +182,32 @@ test('without trusted proxies, X-Forwarded-For is ignored: the socket is the sho
   const refusedAfter = await viewsUntilRefused(browser, direct!, (i) => `203.0.113.${100 + i}`);
   expect(refusedAfter, 'rotating X-Forwarded-For escaped the shopper budget').toBeGreaterThan(0);
 });
+
+test('a shopper over their read budget who sends a form is told how long to wait, with or without JavaScript, and nothing is logged as an error', async ({ browser }) => {
+  const headers = { 'X-Forwarded-For': '203.0.113.33' };
+  const withScripts = await shopper(browser, proxied!, headers, 'nonce_formshopper');
+  const withoutScripts = await browser.newContext({ baseURL: proxied!.url, extraHTTPHeaders: headers, javaScriptEnabled: false });
+  await withoutScripts.addCookies([{ name: 'locale', value: 'en-SE', url: proxied!.url }, { name: 'market', value: 'se', url: proxied!.url }]);
+  const pages = [await withScripts.newPage(), await withoutScripts.newPage()];
+  for (const [i, page] of pages.entries()) {
+    await page.goto('/');
+    const footer = page.getByRole('contentinfo');
+    await footer.getByLabel('E-mail address').fill(`over.budget.${i}.${Date.now()}@example.se`);
+    await footer.getByRole('checkbox').check();
+  }
+  // The rest of this shopper's reads go on forged-cart views, until the shop refuses them.
+  const spender = await shopper(browser, proxied!, headers);
+  let status = 200;
+  for (let views = 0; status !== 429 && views < 40; views++) status = (await spender.request.get('/cart')).status();
+  expect(status).toBe(429);
+  await spender.close();
+
+  const logged = proxied!.output().length;
+  for (const page of pages) {
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByText(/Please wait \d+ seconds, then try again\./).first()).toBeVisible();
+  }
+  expect(proxied!.output().slice(logged)).not.toMatch(/Error|\n\s+at /);
+  await withScripts.close();
+  await withoutScripts.close();
+});

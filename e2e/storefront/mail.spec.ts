@@ -31,8 +31,13 @@ test.beforeAll(async () => {
     SMTP_URL: smtp.url,
     MAIL_FROM: 'Nordlys Home & Goods <shop@nordlys.example>',
     OUTBOX_DRAIN_INTERVAL_MS: '300',
+    // One proxy in front: a browser context names its shopper with X-Forwarded-For.
+    TRUSTED_PROXY_HOPS: '1',
+    SIGNUP_MAILS_PER_SHOPPER: '4',
   }, 90_000, port);
   database = rawClient(copy);
+  // The copy starts with no mail counted (the shared server's shoppers are not this one's).
+  await database.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'mail:%'");
 });
 
 test.afterAll(async () => {
@@ -78,9 +83,23 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   expect(header(mail!, 'Subject')).toBe('Confirm your subscription to the Nordlys Home & Goods newsletter');
   expect(header(mail!, 'From')).toContain('shop@nordlys.example');
 
-  await page.goto(linkTo(mail!, '/subscriptions/confirm'));
-  await expect(page.getByText('Thank you — your newsletter subscription is confirmed.')).toBeVisible();
+  // Opening the link (or a mail scanner's GET or HEAD of it) confirms nothing: the page's button does.
+  const link = linkTo(mail!, '/subscriptions/confirm');
+  for (const method of ['GET', 'HEAD']) {
+    const res = await page.request.fetch(link, { method });
+    expect(res.status(), method).toBe(200);
+    const direct = await page.request.fetch(target(link).href, { method });
+    expect(direct.status(), method).toBe(200);
+  }
+  await page.goto(link);
   expect(new URL(page.url()).pathname).toBe('/subscriptions/confirm');
+  await expect(page.getByText('Press the button to confirm your subscription.')).toBeVisible();
+  expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'pending_confirmation' });
+  expect(await row('SELECT c.confirmed_at FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [email])).toMatchObject({ confirmed_at: null });
+  await shot(page, testInfo, 'subscription-confirm-page');
+  await expectAccessible(page, testInfo, 'subscription-confirm-page');
+  await page.getByRole('button', { name: 'Confirm subscription' }).click();
+  await expect(page.getByText('Thank you — your newsletter subscription is confirmed.')).toBeVisible();
   await shot(page, testInfo, 'subscription-confirmed');
   await expectAccessible(page, testInfo, 'subscription-confirmed');
   expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'active' });
@@ -132,6 +151,7 @@ test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in
   expect(header(confirmation!, 'Subject')).toContain('Aurora Wolldecke');
   await page.goto(linkTo(confirmation!, '/subscriptions/confirm'));
   // The link opened the shop in the subscriber's language.
+  await page.getByRole('button', { name: 'Abonnement bestätigen' }).click();
   await expect(page.getByText('Bestätigt. Wir schreiben Ihnen einmal, sobald es wieder vorrätig ist.')).toBeVisible();
   await mailsTo(pending);
 
@@ -172,12 +192,117 @@ test('a link that is broken, unknown or cut short says so in words, and changes 
     { name: 'locale', value: 'en-SE', url: instance.baseURL },
   ]);
   const invalid = 'This link doesn’t work. Please open it straight from the e-mail, or copy the whole link.';
-  for (const query of ['', '?token=', '?token=short', `?token=${'A'.repeat(43)}`]) {
+  for (const query of ['', '?token=', '?token=short', '?token=not%20a%20token%21']) {
     const res = await page.goto(`${instance.baseURL}/subscriptions/confirm${query}`);
     expect(res?.status()).toBe(200);
     await expect(page.getByText(invalid)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Confirm subscription' })).toHaveCount(0);
   }
+  // A well-formed token nobody issued: only its button's POST can find that out.
+  await page.goto(`${instance.baseURL}/subscriptions/confirm?token=${'A'.repeat(43)}`);
+  await page.getByRole('button', { name: 'Confirm subscription' }).click();
+  await expect(page.getByText(invalid)).toBeVisible();
   await page.goto(`${instance.baseURL}/subscriptions/unsubscribe?token=${'B'.repeat(43)}`);
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByText(invalid)).toBeVisible();
+});
+
+test('without JavaScript the confirm and unsubscribe pages’ buttons still work (plain form POSTs with a real Origin)', async ({ browser, request }) => {
+  const email = freshEmail('nojs');
+  await signUp(request, '/newsletter/subscriptions', { email, consent, locale: 'en-SE' });
+  const [mail] = await mailsTo(email);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto(linkTo(mail!, '/subscriptions/confirm'));
+    expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'pending_confirmation' });
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
+    await expect(page.getByText('Thank you — your newsletter subscription is confirmed.')).toBeVisible();
+    expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'active' });
+    // The unsubscribe page's button, the same way.
+    await page.goto(linkTo(mail!, '/subscriptions/unsubscribe'));
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(page.getByText('You’re unsubscribed from the newsletter. You won’t get it any more.')).toBeVisible();
+    expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'unsubscribed' });
+  } finally {
+    await context.close();
+  }
+});
+
+/** Every answer's status and body, and the headers a caller could tell them apart by. */
+async function answerOf(res: import('@playwright/test').APIResponse) {
+  const { 'content-type': type, 'cache-control': cache } = res.headers();
+  return { status: res.status(), type, cache, body: await res.text() };
+}
+
+/** Waits until nothing queued to these addresses is still waiting, then answers what the SMTP sink got for them. */
+async function deliveredTo(pattern: RegExp, expected: number) {
+  await waitFor(() => smtp.received.filter((r) => r.rcptTo.some((a) => pattern.test(a))).length >= expected, `${expected} mail(s)`, 30_000);
+  await waitFor(async () => {
+    const pending = await database.execute("SELECT payload FROM outbox_messages WHERE status = 'pending'");
+    return !pending.rows.some((r) => pattern.test(String(JSON.parse(String(r.payload)).email)));
+  }, 'the outbox to drain');
+  return smtp.received.filter((r) => r.rcptTo.some((a) => pattern.test(a)));
+}
+
+test('mail budget: 12 plus-addresses of one mailbox get 3 mails, and every answer is the same 202', async ({ request }) => {
+  const box = freshEmail('bomb').split('@')[0]!;
+  const answers = [];
+  for (let i = 0; i < 12; i++) {
+    const res = await request.post(`${instance.baseURL}/site/v1/newsletter/subscriptions`, {
+      headers: { Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json' },
+      data: JSON.stringify({ email: `${i % 3 ? box : box.toUpperCase()}+${i}@Example.SE`, consent, locale: 'en-SE' }),
+    });
+    answers.push(await answerOf(res));
+  }
+  // Capped or not, a caller cannot tell: one answer, byte for byte.
+  expect(answers[0]).toEqual({ status: 202, type: 'application/json; charset=utf-8', cache: 'no-store', body: '{"status":"accepted"}' });
+  for (const answer of answers) expect(answer).toEqual(answers[0]);
+  const pattern = new RegExp(`^${box}\\+\\d+@example\\.se$`);
+  const mails = await deliveredTo(pattern, 3);
+  expect(mails).toHaveLength(3);
+  // Past the budget nothing was stored either (no subscription waiting for a mail that never comes).
+  const stored = await database.execute({ sql: 'SELECT count(*) AS n FROM newsletter_subscriptions WHERE email LIKE ?', args: [`${box}+%`] });
+  expect(Number(stored.rows[0]!.n)).toBe(3);
+});
+
+test('mail budget: one exact address signed up for every variant gets 3 confirmation mails', async ({ request }) => {
+  const variants = await database.execute(
+    "SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id WHERE s.handle = 'demo' AND p.status = 'published' ORDER BY v.id LIMIT 10",
+  );
+  expect(variants.rows.length).toBeGreaterThan(5);
+  const email = freshEmail('variants');
+  for (const v of variants.rows) {
+    const res = await request.post(`${instance.baseURL}/site/v1/commerce/stock-subscriptions`, {
+      headers: { Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json' },
+      data: JSON.stringify({ variantId: String(v.id), email, consent, locale: 'en-SE' }),
+    });
+    expect(await answerOf(res)).toEqual({ status: 202, type: 'application/json; charset=utf-8', cache: 'no-store', body: '{"status":"accepted"}' });
+  }
+  expect(await deliveredTo(new RegExp(`^${email.replace(/\./g, '\\.')}$`), 3)).toHaveLength(3);
+});
+
+test('mail budget: the shop’s footer names its shopper, who gets 4 confirmations a day here, whatever the addresses', async ({ browser }) => {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '203.0.113.61' } });
+  await context.addCookies([
+    { name: 'market', value: 'se', url: instance.baseURL },
+    { name: 'locale', value: 'en-SE', url: instance.baseURL },
+  ]);
+  const tag = freshEmail('visitor').split('@')[0]!;
+  try {
+    const page = await context.newPage();
+    for (let i = 0; i < 6; i++) {
+      await page.goto(`${instance.baseURL}/`);
+      const footer = page.getByRole('contentinfo');
+      await footer.getByLabel('E-mail address').fill(`${tag}.${i}@example.se`);
+      await footer.getByRole('checkbox', { name: 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.' }).check();
+      await footer.getByRole('button', { name: 'Subscribe' }).click();
+      // The same words past the budget: the form tells no one which mails were held back.
+      await expect(footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
+    }
+  } finally {
+    await context.close();
+  }
+  const mails = await deliveredTo(new RegExp(`^${tag}\\.\\d@example\\.se$`), 4);
+  expect(mails.map((m) => m.rcptTo[0]).sort()).toEqual([0, 1, 2, 3].map((i) => `${tag}.${i}@example.se`));
 });

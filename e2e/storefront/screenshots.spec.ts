@@ -54,7 +54,7 @@ for (const { lang, market, locale } of LANGUAGES) {
         await capture('checkout');
 
         await visit('/no-such-page', 'not-found', 404);
-        await visit('/subscriptions/confirm', 'subscription-confirm');
+        await visit(`/subscriptions/confirm?token=${'A'.repeat(43)}`, 'subscription-confirm');
         await visit(`/subscriptions/unsubscribe?token=${'B'.repeat(43)}`, 'unsubscribe');
       });
     });

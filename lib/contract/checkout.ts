@@ -23,7 +23,7 @@ export const Phone = z
   .max(40)
   .transform((raw, ctx) => {
     const phone = normalisePhone(raw);
-    if (!phone) ctx.addIssue({ code: 'custom', message: 'A phone number in international form, e.g. +46701234567.' });
+    if (!phone) ctx.addIssue({ code: 'custom', params: { code: 'invalid_phone' }, message: 'A phone number in international form, e.g. +46701234567.' });
     return phone ?? raw;
   })
   .meta({ description: 'International (E.164) form; spaces, dashes and brackets are removed.', example: '+46701234567', override: { type: 'string' } });
@@ -50,9 +50,9 @@ export const AddressInput = z
   .strict()
   .superRefine((a, ctx) => {
     const problem = postalCodeProblem(a.country, a.postalCode);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['postalCode'], message: problem });
+    if (problem) ctx.addIssue({ code: 'custom', params: { code: 'invalid_postal_code' }, path: ['postalCode'], message: problem });
     const region = regionProblem(a.country, a.region);
-    if (region) ctx.addIssue({ code: 'custom', path: ['region'], message: region });
+    if (region) ctx.addIssue({ code: 'custom', params: { code: 'invalid_region' }, path: ['region'], message: region });
   })
   .transform(({ line2, region, ...a }) => ({
     ...a,
@@ -176,7 +176,7 @@ function checkMergedQuantities(ctx: z.RefinementCtx, field: 'lines' | 'bundles',
     // A single entry over the bound is already reported by its own quantity check.
     if (entry.indexes.length < 2 || entry.quantity <= MAX_LINE_QUANTITY) continue;
     for (const index of entry.indexes) {
-      ctx.addIssue({ code: 'custom', path: [field, index, 'quantity'], message: `${what} add up to ${entry.quantity}; at most ${MAX_LINE_QUANTITY} per ${per}.` });
+      ctx.addIssue({ code: 'custom', params: { code: 'too_big' }, path: [field, index, 'quantity'], message: `${what} add up to ${entry.quantity}; at most ${MAX_LINE_QUANTITY} per ${per}.` });
     }
   }
 }
@@ -194,7 +194,7 @@ export const CreateCheckoutSessionBody = z
   .strict()
   .superRefine((body, ctx) => {
     if (body.lines.length === 0 && !body.bundles?.length) {
-      ctx.addIssue({ code: 'custom', path: ['lines'], message: 'At least one line or one bundle is needed.' });
+      ctx.addIssue({ code: 'custom', params: { code: 'too_small' }, path: ['lines'], message: 'At least one line or one bundle is needed.' });
     }
     checkMergedQuantities(ctx, 'lines', mergeLines(body.lines), 'Lines of the same variant', 'variant');
     checkMergedQuantities(ctx, 'bundles', mergeBundles(body.bundles ?? []), 'Entries of the same bundle', 'bundle');

@@ -30,6 +30,15 @@ export function problemResponse({ code, detail, requestId, errors, extensions, h
   });
 }
 
+/**
+ * A check of our own names its code (`params.code`: `invalid_postal_code`, `invalid_region`,
+ * `invalid_phone`, …); zod's generic `custom` never reaches a caller.
+ */
+function customCode(params: Record<string, unknown> | undefined): string {
+  const code = params?.code;
+  return typeof code === 'string' && /^[a-z][a-z_]{2,40}$/.test(code) ? code : 'invalid_value';
+}
+
 /** RFC 6901: `~` → `~0`, `/` → `~1`. */
 function escapePointerToken(token: PropertyKey): string {
   return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
@@ -45,7 +54,7 @@ export function zodFieldErrors(error: ZodError, where: 'body' | 'query' | 'path'
     return keys.map((path) => {
       const tokens = path.map(escapePointerToken).join('/');
       const pointer = where === 'body' ? (tokens ? `/${tokens}` : '') : `#/${where}/${tokens}`;
-      const code = issue.code === 'unrecognized_keys' ? 'unknown_field' : issue.code;
+      const code = issue.code === 'unrecognized_keys' ? 'unknown_field' : issue.code === 'custom' ? customCode(issue.params) : issue.code;
       const detail = issue.code === 'unrecognized_keys' ? 'Unknown field.' : issue.message;
       return { pointer, code, detail };
     });

@@ -17,8 +17,8 @@ export async function subscribeToNewsletter(body: z.input<typeof NewsletterSubsc
 }
 
 /** Confirms a subscription with the token from its confirmation mail; answers its state now. */
-export async function confirmSubscriptionByToken(token: string) {
-  return (await call(confirmSubscription, { body: { token } })).data;
+export async function confirmSubscriptionByToken(token: string, options: { buyerIp?: string | null } = {}) {
+  return (await call(confirmSubscription, { body: { token }, ...options })).data;
 }
 
 /** Unsubscribes with the token from any of the subscription's mails. */

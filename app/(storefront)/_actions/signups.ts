@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { SiteApiError, subscribeToNewsletter, subscribeToRestock } from '@/lib/site-client';
 import { CONSENT_VERSION } from '../_lib/i18n';
 import { consentTextFor } from '../_lib/i18n-consent';
-import { buyerIp, shop } from '../_lib/shop';
+import { refusalText } from '../_lib/refusal';
+import { buyerIp, shop, type Shop } from '../_lib/shop';
 
 export type SignupState = {
   status: 'idle' | 'done' | 'error';
@@ -30,8 +31,19 @@ function withValues(form: FormData, state: SignupState): SignupState {
   return { ...state, values: { email: String(form.get('email') ?? '').slice(0, 320), consent: form.get('consent') === 'on' } };
 }
 
+/** The shop, or the answer for a shopper it could not be read for (over their budget, say). */
+async function shopOrRefusal(): Promise<Shop | SignupState> {
+  try {
+    return await shop();
+  } catch (error) {
+    return { status: 'error', message: await refusalText(error) };
+  }
+}
+
 async function newsletter(form: FormData): Promise<SignupState> {
-  const { t, lang, locale, market } = await shop();
+  const context = await shopOrRefusal();
+  if ('status' in context) return context;
+  const { t, lang, locale, market } = context;
   const email = String(form.get('email') ?? '').trim();
   if (form.get('consent') !== 'on') return { status: 'error', fieldErrors: { consent: t.consentRequired } };
   if (!email) return { status: 'error', fieldErrors: { email: t.invalidEmail } };
@@ -42,7 +54,9 @@ async function newsletter(form: FormData): Promise<SignupState> {
 }
 
 async function restock(form: FormData): Promise<SignupState> {
-  const { t, lang, locale, market } = await shop();
+  const context = await shopOrRefusal();
+  if ('status' in context) return context;
+  const { t, lang, locale, market } = context;
   const email = String(form.get('email') ?? '').trim();
   const variantId = String(form.get('variantId') ?? '');
   if (!VARIANT_ID.test(variantId)) return { status: 'error', message: t.tryAgainLater };
@@ -54,7 +68,7 @@ async function restock(form: FormData): Promise<SignupState> {
   return submit(() => subscribeToRestock(body, { idempotencyKey: keyFor(body), buyerIp: ip }), t);
 }
 
-async function submit(send: () => Promise<unknown>, t: Awaited<ReturnType<typeof shop>>['t']): Promise<SignupState> {
+async function submit(send: () => Promise<unknown>, t: Shop['t']): Promise<SignupState> {
   try {
     await send();
     return { status: 'done', message: undefined };
@@ -62,6 +76,7 @@ async function submit(send: () => Promise<unknown>, t: Awaited<ReturnType<typeof
     if (error instanceof SiteApiError) {
       if (error.code === 'consent_required') return { status: 'error', fieldErrors: { consent: t.consentRequired } };
       if (error.errors.some((e) => e.pointer === '/email')) return { status: 'error', fieldErrors: { email: t.invalidEmail } };
+      if (error.code === 'rate_limited') return { status: 'error', message: await refusalText(error) };
     }
     return { status: 'error', message: t.tryAgainLater };
   }

@@ -5,10 +5,18 @@ import { LOCALE_COOKIE, MARKET_COOKIE, secureCookies } from '../_lib/shop';
 
 const YEAR = 365 * 86400;
 
-/** A path on this site (`/products/x?variant=y`), never another origin (`//evil`, `/\evil`). */
+const HERE = 'http://shop.invalid';
+
+/**
+ * A path on this site (`/products/x?variant=y`), never another origin (`//evil`, `/\evil`),
+ * as the URL parser writes it: percent-encoded, so `/€` or `/商品` becomes a Location header
+ * (which holds bytes, not text) instead of an error.
+ */
 function localPath(value: string | null): string | null {
   if (value === null || value.length > 2048) return null;
-  return /^\/(?![/\\])[^\s\\]*$/.test(value) ? value : null;
+  if (!/^\/(?![/\\])[^\s\\]*$/.test(value)) return null;
+  const url = new URL(value, HERE);
+  return url.origin === HERE ? `${url.pathname}${url.search}${url.hash}` : null;
 }
 
 // GET /visit?market=se&locale=sv-SE&to=/products/x — where the links in the shop's mails lead:

@@ -6,6 +6,7 @@ import { newTimeOrderedId } from '@/lib/platform/ids';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
 import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
+import { heldBack, MailBudgetSpent, spendMailBudget, type MailBudget } from './mail-budget';
 import type { SignupInput, SignupOutcome } from './types';
 
 export type NewsletterSignupInput = SignupInput & { source?: string };
@@ -13,7 +14,8 @@ export type NewsletterSignupInput = SignupInput & { source?: string };
 /**
  * The Site's newsletter. In one transaction: the consent record (always), the
  * subscription (once per address and Site, by the unique index; an unsubscribed address
- * signing up again is armed again) and, when it is new, one confirmation message in the outbox.
+ * signing up again is armed again) and, when it is new, one confirmation message in the outbox
+ * — unless the mail is over its daily budget (`budget`, mail-budget.ts): then nothing at all.
  * A stock-notification consent never stands in for this one.
  */
 export async function subscribeToNewsletter(
@@ -21,12 +23,13 @@ export async function subscribeToNewsletter(
   ctx: Pick<SiteContext, 'site' | 'credentialId'>,
   input: NewsletterSignupInput,
   now = Date.now(),
+  budget: MailBudget = {},
 ): Promise<SignupOutcome> {
   const { site, credentialId } = ctx;
   const choice = await chooseSignupMarket(database, site, { market: input.market, locale: input.locale });
   const source = input.source ?? 'newsletter-subscriptions';
 
-  return database.transaction(async (tx) => {
+  return heldBack(database.transaction(async (tx) => {
     const consentId = await recordConsent(tx, {
       siteId: site.id,
       purpose: 'newsletter',
@@ -59,6 +62,7 @@ export async function subscribeToNewsletter(
       })
       .returning({ id: newsletterSubscriptions.id });
     if (!subscription) return { created: false, consentId };
+    if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
 
     await enqueueConfirmation(tx, {
       topic: OUTBOX_TOPICS.newsletterConfirmation,
@@ -72,5 +76,5 @@ export async function subscribeToNewsletter(
       extra: { source },
     });
     return { created: true, subscriptionId: subscription.id, consentId };
-  });
+  }));
 }

@@ -8,6 +8,7 @@ import { isPublished } from '../published';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
 import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
+import { heldBack, MailBudgetSpent, spendMailBudget, type MailBudget } from './mail-budget';
 import type { SignupInput, SignupOutcome } from './types';
 
 export type StockSignupInput = SignupInput & { variantId: string; flow?: string };
@@ -20,18 +21,20 @@ const REARMABLE = ['unsubscribed', 'notified'] as const;
  * A back-in-stock notification for one published variant of the caller's Site. In one
  * transaction: the consent record (always), the subscription (only if the address is not
  * already subscribed to this variant and flow, decided by the unique index, not by a read)
- * and, for a new subscription, exactly one confirmation message in the outbox.
+ * and, for a new subscription, exactly one confirmation message in the outbox — unless the
+ * mail is over its daily budget (`budget`, mail-budget.ts): then nothing at all.
  */
 export async function subscribeToStockNotifications(
   database: Database,
   ctx: Pick<SiteContext, 'site' | 'credentialId'>,
   input: StockSignupInput,
   now = Date.now(),
+  budget: MailBudget = {},
 ): Promise<SignupOutcome> {
   const { site, credentialId } = ctx;
   const choice = await chooseSignupMarket(database, site, { market: input.market, locale: input.locale });
 
-  return database.transaction(async (tx) => {
+  return heldBack(database.transaction(async (tx) => {
     const [variant] = await tx
       .select({ id: productVariants.id, productHandle: products.handle })
       .from(productVariants)
@@ -89,6 +92,7 @@ export async function subscribeToStockNotifications(
       })
       .returning({ id: stockSubscriptions.id });
     if (!subscription) return { created: false, consentId };
+    if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
 
     await enqueueConfirmation(tx, {
       topic: OUTBOX_TOPICS.stockConfirmation,
@@ -102,5 +106,5 @@ export async function subscribeToStockNotifications(
       extra: { flow: { id: flow.id, handle: flow.handle, channel: flow.channel }, variantId: variant.id, productHandle: variant.productHandle },
     });
     return { created: true, subscriptionId: subscription.id, consentId };
-  });
+  }));
 }

@@ -12,4 +12,6 @@ export type SignupInput = {
  */
 export type SignupOutcome =
   | { created: true; subscriptionId: string; consentId: string }
-  | { created: false; consentId: string };
+  | { created: false; consentId: string }
+  /** The confirmation mail was over its daily budget (mail-budget.ts): nothing was stored. */
+  | { created: false; held: true };

@@ -54,3 +54,10 @@ export const checkoutStrings = (t: Dictionary): CheckoutStrings => pick(t, CHECK
 const SEARCH_BOX = ['search', 'searchLabel', 'searchPlaceholder', 'searchSuggestions', 'searchSuggestionCount', 'searchNoSuggestions'] as const;
 export type SearchBoxStrings = Pick<Dictionary, (typeof SEARCH_BOX)[number]>;
 export const searchBoxStrings = (t: Dictionary): SearchBoxStrings => pick(t, SEARCH_BOX);
+
+const CONFIRM = [
+  'confirmText', 'confirmButton', 'confirming', 'confirmedNewsletter', 'confirmedStock', 'confirmedStockNotified', 'confirmedUnsubscribed',
+  'linkInvalid', 'linkExpired', 'tryAgainLater', 'busyText',
+] as const;
+export type ConfirmStrings = Pick<Dictionary, (typeof CONFIRM)[number]>;
+export const confirmStrings = (t: Dictionary): ConfirmStrings => pick(t, CONFIRM);

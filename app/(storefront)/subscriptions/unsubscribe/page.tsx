@@ -9,7 +9,9 @@ type Props = { searchParams: Promise<{ token?: string | string[] }> };
 
 export async function generateMetadata(): Promise<Metadata> {
   const { site, t } = await shop();
-  return { title: `${t.unsubscribeTitle} | ${site.name}`, robots: { index: false, follow: false }, referrer: 'no-referrer' };
+  // The token never goes to another site as a Referer; same-origin, so the button's form POST
+  // without JavaScript carries a real Origin (see the confirm page).
+  return { title: `${t.unsubscribeTitle} | ${site.name}`, robots: { index: false, follow: false }, referrer: 'same-origin' };
 }
 
 /**
