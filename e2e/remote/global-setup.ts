@@ -35,18 +35,18 @@ export default async function globalSetup() {
   }
 
   const { storefront } = JSON.parse(readFileSync(join(data, 'credentials.json'), 'utf8')) as { storefront: string };
-  const instanceEnv = (port: number) => ({
+  const instanceEnv = () => ({
     ...env,
     SITE_API_CREDENTIAL: storefront,
-    SITE_API_BASE_URL: `http://127.0.0.1:${port}`,
+    // No SITE_API_BASE_URL: the shop calls its API in-process, as on a serverless platform.
     // As on the file-backed e2e server: specs change the catalog all the time.
     PAGE_RENDER_AHEAD: 'off',
     // No file beside the database here: the mails go to the run's folder.
     MAIL_EML_DIR: join(data, 'outbox'),
   });
   const instances = await Promise.all([
-    startInstance(server.url, instanceEnv(ports.a), 120_000, ports.a),
-    startInstance(server.url, instanceEnv(ports.b), 120_000, ports.b),
+    startInstance(server.url, instanceEnv(), 120_000, ports.a),
+    startInstance(server.url, instanceEnv(), 120_000, ports.b),
   ]);
   console.log(`remote run: ${server.url} (libSQL test server), next start on :${ports.a} and :${ports.b}`);
 
