@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import type { ProductSort } from '@/lib/contract/operations/reads';
 import { DomainError } from '@/lib/platform/errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { MarketChoice } from '../markets';
-import { cacheable, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
+import { cacheable, searchMatchCache, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
 import { orderOf, passes, sortKey, titleCollator, type IndexFilter, type ListIndex } from './list-index';
 
 /**
@@ -109,21 +109,22 @@ function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | 
   ];
 }
 const TIERS = 8;
-/** The most products of a level read at a time (the list's filters are checked in memory). */
-const MAX_SLICE = 4096;
 
 /** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
 const inIndex = (query: IndexQuery, locale: string) => sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
   where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`;
 
-async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
-  return (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
+/**
+ * The products (seq) an index query matches, kept per catalog version and locale: a search
+ * asked again with other filters or another page reads nothing from the index.
+ */
+async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, locale: string): Promise<number[]> {
+  const read = async () => (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
+  if (!cacheable(database)) return read();
+  return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${query.table}|${query.match}`, read)) as number[];
 }
 
-/**
- * From this level on, a word's remaining tiers are read at once: a query that gets this deep
- * has few matches in titles, and one statement is cheaper than five.
- */
+/** From this level on, a word's remaining tiers are read at once (a query that gets this deep has few matches in titles). */
 const READ_ALL_FROM = 3;
 
 /** One word of a query, its tiers read from the index as levels need them. */
@@ -141,17 +142,14 @@ class WordTiers {
     return this.read >= TIERS - 1;
   }
 
-  async upTo(database: DbOrTx, level: number): Promise<void> {
+  async upTo(database: DbOrTx, site: SearchSite, level: number): Promise<void> {
     const until = level >= READ_ALL_FROM ? TIERS - 1 : Math.min(level, TIERS - 1);
-    const parts: SQL[] = [];
     for (let t = this.read + 1; t <= until; t += 1) {
       const query = this.queries[t];
-      if (query) parts.push(sql`select rowid >> 8 as seq, ${t} as tier from ${sql.raw(query.table)} where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${this.locale}))`);
+      if (!query) continue;
+      for (const seq of await matching(database, site, query, this.locale)) if (!(this.best.get(seq)! <= t)) this.best.set(seq, t);
     }
     this.read = Math.max(this.read, until);
-    if (parts.length === 0) return;
-    const rows = await database.all<{ seq: number; tier: number }>(sql.join(parts, sql` union all `));
-    for (const { seq, tier } of rows) if (!(this.best.get(seq)! <= tier)) this.best.set(seq, tier);
   }
 }
 
@@ -166,7 +164,7 @@ async function parseSearch(database: DbOrTx, site: SearchSite, q: string): Promi
 }
 
 /** Every product (seq) whose document in the locale matches every word, in any tier. */
-async function matchingAll(database: DbOrTx, search: Search, locale: string): Promise<number[]> {
+async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, locale: string): Promise<number[]> {
   let found: Set<number> | null = null;
   const last = search.words.length - 1;
   for (const [i, word] of search.words.entries()) {
@@ -174,7 +172,7 @@ async function matchingAll(database: DbOrTx, search: Search, locale: string): Pr
     const queries = [inWords([i === last ? `${q}*` : q, ...search.typos[i]!.map(phrase)].join(' OR '))];
     if (word.length >= 3) queries.push(inText(q));
     const mine = new Set<number>();
-    for (const query of queries) for (const seq of await matching(database, query, locale)) if (!found || found.has(seq)) mine.add(seq);
+    for (const query of queries) for (const seq of await matching(database, site, query, locale)) if (!found || found.has(seq)) mine.add(seq);
     found = mine;
     if (found.size === 0) break;
   }
@@ -183,8 +181,12 @@ async function matchingAll(database: DbOrTx, search: Search, locale: string): Pr
 
 /** The products (seq) a search matches in the locale (none when the query has no words). */
 export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
-  const search = await parseSearch(database, site, q);
-  return search ? matchingAll(database, search, locale) : [];
+  const read = async () => {
+    const search = await parseSearch(database, site, q);
+    return search ? matchingAll(database, site, search, locale) : [];
+  };
+  if (!cacheable(database)) return read();
+  return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${queryWords(q).join(' ')}`, read)) as number[];
 }
 
 export type SortedListRequest = { limit: number; cursor?: string; q?: string; sort?: ProductSort };
@@ -286,7 +288,7 @@ export async function sortedPageOfProducts(
     return relevantPage(database, site, choice.locale, search, request.limit, kind, list, after as [number, string] | undefined);
   }
   let filter = list.filter;
-  if (search) filter = { ...filter, scope: withinMatches(index, filter.scope, matches ?? (await matchingAll(database, search, choice.locale))) };
+  if (search) filter = { ...filter, scope: withinMatches(index, filter.scope, matches ?? (await searchMatches(database, site, request.q!, choice.locale))) };
   // Without q, "relevance" has nothing to rank by: every product ties, so handle order.
   const order = orderOf(index, sort);
   const compareKey = compareKeys(sort, choice.locale);
@@ -345,13 +347,14 @@ function remains(words: WordTiers[], smallest: WordTiers, level: number): boolea
 /**
  * A page in relevance order, after the cursor's (score, handle). Levels are visited in order
  * of score; at each, every word's tiers up to that score are read (a product at level s has no
- * word in a tier above s), the products whose tiers sum to s are the level, and SQL takes them
- * in handle order through the list's other conditions until the page (and one more, to know
- * there is a next page) is full.
+ * word in a tier above s), the products whose tiers sum to s are the level, and they are taken
+ * in handle order (the list index's own order) through the list's filters, in memory, until
+ * the page (and one more, to know there is a next page) is full. So a filter that passes few
+ * products costs one read of each tier, not a read of the index per slice of products.
  */
 async function relevantPage(
   database: DbOrTx,
-  site: { id: string },
+  site: SearchSite,
   locale: string,
   search: Search,
   limit: number,
@@ -361,47 +364,38 @@ async function relevantPage(
 ): Promise<PageOfPositions> {
   const { index, filter } = list;
   const found: { position: number; score: number }[] = [];
-  /**
-   * The level's products of the Site (`members`, a condition on product_search_ids i) in
-   * handle order, from the index's own copy of handles, through the list's filters (over the
-   * list index) a slice at a time until the page is full: twice what the page still needs,
-   * then doubling.
-   */
-  const take = async (from: SQL, members: SQL, level: number) => {
-    let after1: string | undefined = after && level === after[0] ? after[1] : undefined;
-    let size = 2 * (limit + 1 - found.length);
-    while (found.length <= limit) {
-      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from ${from}
-        where ${members} and i.site_id = ${site.id} ${after1 === undefined ? sql`` : sql`and i.handle > ${after1}`} order by i.handle limit ${size}`);
-      if (slice.length === 0) return;
-      for (const { seq } of slice) {
-        const p = index.bySeq.get(seq);
-        if (p !== undefined && passes(index, filter, p)) found.push({ position: p, score: level });
-        if (found.length > limit) return;
-      }
-      if (slice.length < size) return;
-      after1 = slice.at(-1)!.handle;
-      size = Math.min(size * 2, MAX_SLICE);
+  const take = (seqs: Iterable<number>, level: number) => {
+    const afterHandle = after && level === after[0] ? after[1] : undefined;
+    // A product matches once per document (its locale's and its options'): once is enough.
+    const positions: number[] = [];
+    for (const seq of new Set(seqs)) {
+      const p = index.bySeq.get(seq);
+      if (p !== undefined && (afterHandle === undefined || index.handles[p]! > afterHandle) && passes(index, filter, p)) positions.push(p);
+    }
+    positions.sort((a, b) => a - b);
+    for (const p of positions) {
+      if (found.length > limit) return;
+      found.push({ position: p, score: level });
     }
   };
   const last = search.words.length - 1;
   const start = after ? after[0] : 0;
   if (search.words.length === 1) {
-    // One word: a level is one tier less the tiers below it, found by SQLite from the index
-    // itself, so a broad word (`q=m`) never brings its thousands of matches into JavaScript.
+    // One word: a level is one tier less the tiers below it.
     const tiers = wordTiers(search.words[0]!, true, search.typos[0]!);
-    for (let level = Math.max(start, 0); level < TIERS && found.length <= limit; level += 1) {
+    const below = new Set<number>();
+    for (let level = 0; level < TIERS && found.length <= limit; level += 1) {
       const tier = tiers[level];
       if (!tier) continue;
-      const below = tiers.slice(0, level).filter((t): t is IndexQuery => t !== null);
-      const members = sql.join([sql`i.seq in (${inIndex(tier, locale)})`, ...below.map((t) => sql`i.seq not in (${inIndex(t, locale)})`)], sql` and `);
-      await take(sql`product_search_ids i`, members, level);
+      const seqs = (await matching(database, site, tier, locale)).filter((seq) => !below.has(seq));
+      if (level >= start) take(seqs, level);
+      for (const seq of seqs) below.add(seq);
     }
   } else {
     const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
     const top = (TIERS - 1) * words.length;
     for (let level = start; level <= top && found.length <= limit; level += 1) {
-      for (const word of words) await word.upTo(database, level);
+      for (const word of words) await word.upTo(database, site, level);
       const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);
       const seqs: number[] = [];
       for (const seq of smallest!.best.keys()) {
@@ -413,7 +407,7 @@ async function relevantPage(
         if (words.every((w) => w.complete) && !remains(words, smallest!, level)) break;
         continue;
       }
-      await take(sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value`, sql`1`, level);
+      take(seqs, level);
     }
   }
   const page = found.slice(0, limit);
