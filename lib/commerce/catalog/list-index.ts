@@ -251,15 +251,22 @@ function failures(index: ListIndex, filter: IndexFilter, p: number): number {
     if (!any) failed |= AVAILABLE_BIT;
   }
   if (filter.range) {
+    const { min, max } = filter.range;
     let any = false;
-    for (let v = from; v < to && !any; v++) any = index.amount[v]! >= filter.range.min && index.amount[v]! <= filter.range.max;
+    for (let v = from; v < to && !any; v++) any = index.amount[v]! >= min && index.amount[v]! <= max;
     if (!any) failed |= PRICE_BIT;
   }
-  filter.groups.forEach((group, g) => {
-    let any = false;
-    for (let o = index.firstOption[from]!; o < index.firstOption[to]! && !any; o++) any = group.values.has(index.optionValue[o]!);
-    if (!any) failed |= groupBit(g);
-  });
+  const groups = filter.groups;
+  if (groups.length > 0) {
+    const first = index.firstOption[from]!;
+    const end = index.firstOption[to]!;
+    for (let g = 0; g < groups.length; g++) {
+      const values = groups[g]!.values;
+      let any = false;
+      for (let o = first; o < end && !any; o++) any = values.has(index.optionValue[o]!);
+      if (!any) failed |= groupBit(g);
+    }
+  }
   return failed;
 }
 
@@ -282,28 +289,31 @@ export function optionGroupsOf(index: ListIndex, groups: Map<string, string[]>):
  * values (as the locale shows them), how many are available or not, and the price range.
  */
 export function facetsFrom(index: ListIndex, filter: IndexFilter, currency: string): ProductFacets {
-  const counts = new Map<number, number>();
-  const nameSeen = new Set<number>();
-  const ownBit = new Map<number, number>();
+  const values = index.valueText.length;
+  const counts = new Int32Array(values);
+  // The last product each value was seen on (+1), so a product counts a value once.
+  const seenOn = new Int32Array(values);
+  const nameSeen = new Uint8Array(index.names.length);
+  const ownBit = new Int32Array(index.names.length);
   filter.groups.forEach((group, g) => {
-    if (group.nameId >= 0) ownBit.set(group.nameId, (ownBit.get(group.nameId) ?? 0) | groupBit(g));
+    if (group.nameId >= 0) ownBit[group.nameId]! |= groupBit(g);
   });
   let available = 0;
   let unavailable = 0;
   let min = Infinity;
   let max = -Infinity;
-  const seen = new Set<number>();
   for (let p = 0; p < index.size; p++) {
     if (filter.scope !== null && filter.scope[p] !== 1) continue;
     const failed = failures(index, filter, p);
     const from = index.firstVariant[p]!;
     const to = index.firstVariant[p + 1]!;
-    seen.clear();
-    for (let o = index.firstOption[from]!; o < index.firstOption[to]!; o++) seen.add(index.optionValue[o]!);
-    for (const value of seen) {
+    for (let o = index.firstOption[from]!, end = index.firstOption[to]!; o < end; o++) {
+      const value = index.optionValue[o]!;
+      if (seenOn[value] === p + 1) continue;
+      seenOn[value] = p + 1;
       const name = index.valueName[value]!;
-      nameSeen.add(name);
-      if ((failed & ~(ownBit.get(name) ?? 0)) === 0) counts.set(value, (counts.get(value) ?? 0) + 1);
+      nameSeen[name] = 1;
+      if ((failed & ~ownBit[name]!) === 0) counts[value]! += 1;
     }
     if ((failed & ~AVAILABLE_BIT) === 0) {
       let any = false;
@@ -320,16 +330,19 @@ export function facetsFrom(index: ListIndex, filter: IndexFilter, currency: stri
   }
   const collator = new Intl.Collator(index.locale, { numeric: true });
   const byName = new Map<number, { value: string; count: number }[]>();
-  for (const [value, count] of counts) {
+  for (let value = 0; value < values; value++) {
+    if (counts[value] === 0) continue;
     const name = index.valueName[value]!;
+    const entry = { value: index.valueText[value]!, count: counts[value]! };
     const list = byName.get(name);
-    if (list) list.push({ value: index.valueText[value]!, count });
-    else byName.set(name, [{ value: index.valueText[value]!, count }]);
+    if (list) list.push(entry);
+    else byName.set(name, [entry]);
   }
-  const options = [...nameSeen]
-    .map((name) => index.names[name]!)
-    .sort()
-    .map((name) => ({ name, values: (byName.get(index.names.indexOf(name)) ?? []).sort((a, b) => collator.compare(a.value, b.value)) }));
+  const options = index.names
+    .map((name, id) => ({ name, id }))
+    .filter(({ id }) => nameSeen[id] === 1)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ name, id }) => ({ name, values: (byName.get(id) ?? []).sort((a, b) => collator.compare(a.value, b.value)) }));
   return {
     options: options.filter((o) => o.values.length > 0),
     availability: { available, unavailable },
