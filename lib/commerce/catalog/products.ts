@@ -148,7 +148,7 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
   const byId = new Map(rows.map((r) => [r.id, r]));
   const data = await summarise(database, positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined), choice, site.defaultLocale);
   if (!request.facets) return { data, page };
-  // The collection is where the facets are counted, not a faceted choice: it always applies.
+  // Facets count over the list's scope (search, handles, variants, collection), each with every filter but its own.
   const inScope = matches ? { ...filter, scope: withinMatches(index, filter.scope, matches) } : filter;
   return { data, page, facets: facetsFrom(index, inScope, choice.market.currency) };
 }
