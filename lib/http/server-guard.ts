@@ -81,8 +81,9 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
 }
 
 /**
- * Shop pages of one shopper rendering or in line at once: a visitor looping on expensive pages
- * (a search with a new price each time) from many connections holds two places, not the gate.
+ * Shop pages of one shopper rendering or in line at once (PAGE_RENDERS_PER_SHOPPER): a visitor
+ * looping on expensive pages (a search with a new price each time) from many connections
+ * holds two places, not the gate.
  */
 const PAGE_RENDERS_PER_SHOPPER = 2;
 
