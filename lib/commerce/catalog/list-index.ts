@@ -54,6 +54,12 @@ export type ListIndex = {
 const CHUNK = 500;
 /** Indexes kept (a Site's markets × locales in use), least recently used out first. */
 const MAX_INDEXES = 8;
+/**
+ * And at most this many products and variants in them together (~25 MB of heap; 10,000
+ * products with 35,000 variants weigh 45,000): a catalog of 100,000 keeps one or two.
+ */
+const MAX_WEIGHT = 400_000;
+const weight = (index: ListIndex) => index.size + index.amount.length;
 
 const kept = new Map<string, ListIndex>();
 const building = new Map<string, Promise<ListIndex>>();
@@ -73,7 +79,13 @@ export async function listIndex(database: DbOrTx, site: { id: string; catalogVer
   if (!running) {
     running = buildIndex(database, site, choice).then((index) => {
       kept.set(key, index);
-      while (kept.size > MAX_INDEXES) kept.delete(kept.keys().next().value!);
+      let total = 0;
+      for (const held of kept.values()) total += weight(held);
+      while (kept.size > 1 && (kept.size > MAX_INDEXES || total > MAX_WEIGHT)) {
+        const [oldest, held] = kept.entries().next().value!;
+        kept.delete(oldest);
+        total -= weight(held);
+      }
       return index;
     });
     building.set(key, running);
@@ -111,13 +123,16 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   const names: string[] = [];
   const nameIds = new Map<string, number>();
   const valueIds = new Map<string, number>();
+  const byName = new Map<string, Map<string, number>>();
   const intern = (name: string, value: string): number => {
-    const key = `${name}\u0000${value}`;
-    let id = valueIds.get(key);
+    let values = byName.get(name);
+    if (!values) byName.set(name, (values = new Map()));
+    let id = values.get(value);
     if (id === undefined) {
       let nameId = nameIds.get(name);
       if (nameId === undefined) nameIds.set(name, (nameId = names.push(name) - 1));
-      valueIds.set(key, (id = valueText.push(value) - 1));
+      values.set(value, (id = valueText.push(value) - 1));
+      valueIds.set(`${name}\u0000${value}`, id);
       valueName.push(nameId);
     }
     return id;
