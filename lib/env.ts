@@ -70,6 +70,11 @@ const Env = z.object({
   PAGE_RENDERS: z.coerce.number().int().min(1).max(256).optional(),
   PAGE_RENDER_LINE: z.coerce.number().int().min(0).max(100_000).default(512),
   /**
+   * Of those renders and that line, the places one shopper (their address, as TRUSTED_PROXY_HOPS
+   * finds it) holds at once; the rest of theirs wait behind their own (lib/http/render-gate.ts).
+   */
+  PAGE_RENDERS_PER_SHOPPER: z.coerce.number().int().min(1).max(256).default(2),
+  /**
    * `off`: product pages are not kept in the database (docs/storefront.md), only in Next's
    * page cache in memory. PAGE_RENDER_AHEAD `off`: kept pages are rendered when first
    * viewed only, never ahead of shoppers after a catalog change.

@@ -20,7 +20,10 @@ export async function startServer(): Promise<void> {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
-  guardServer({ pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE });
+  guardServer({
+    pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE,
+    pageRendersPerShopper: settings.PAGE_RENDERS_PER_SHOPPER, trustedHops: settings.TRUSTED_PROXY_HOPS,
+  });
   const { registerPageCache } = await import('./security/page-cache-handler.mjs');
   const { keepRenderedPage } = await import('./storefront-page-store');
   registerPageCache({ onPage: keepRenderedPage });

@@ -2,21 +2,25 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RenderGate } from '@/lib/http/render-gate';
-import { isRenderedPage } from '@/lib/http/server-guard';
+import { isRenderedPage, shopperOf } from '@/lib/http/server-guard';
 
 /**
  * A real HTTP server whose "render" is held open until the test ends it, behind a gate of
  * 2 with a line of 2: the tests watch who starts, in which order, and who is refused.
  */
-function gatedServer() {
-  const gate = new RenderGate(2, 2);
+function gatedServer(perShopper?: number) {
+  const gate = new RenderGate(2, 2, perShopper);
   const started: string[] = [];
   const open = new Map<string, ServerResponse>();
   const server: Server = createServer((req, res) => {
     const name = req.url!.slice(1);
+    // The shopper is the name's first letter here (the server guard uses the address).
     const admitted = gate.admit(req, res, () => {
       started.push(name);
       open.set(name, res);
+    }, perShopper === undefined ? null : name[0]!, () => {
+      res.writeHead(503, { 'Retry-After': '2' });
+      res.end();
     });
     if (!admitted) {
       res.writeHead(503, { 'Retry-After': '2' });
@@ -105,6 +109,48 @@ describe('RenderGate', () => {
     for (const name of ['b', 'later']) open.get(name)!.end();
     expect(await later.status).toBe(200);
     await until(() => gate.rendering === 0);
+  });
+});
+
+describe('RenderGate, per shopper', () => {
+  it('gives one shopper one place at a time: their other pages wait behind their own, another shopper renders beside them', async () => {
+    const { gate, started, open, server } = gatedServer(1);
+    servers.push(server);
+    const port = await listen(server);
+    // Shopper x (a visitor looping on an expensive search) opens three connections at once.
+    const x1 = get(port, 'x1');
+    await until(() => started.length === 1);
+    const x2 = get(port, 'x2');
+    await until(() => gate.waitingOf('x') === 1);
+    const x3 = get(port, 'x3');
+    await until(() => gate.waitingOf('x') === 2);
+    const x4 = get(port, 'x4');
+    // x's line holds 2 (maxWaiting): the fourth is refused at once.
+    expect(await x4.status).toBe(503);
+    expect(gate.rendering).toBe(1);
+    // Shopper y renders at once, beside x's one page, though the gate has room for two.
+    const y1 = get(port, 'y1');
+    await until(() => started.includes('y1'));
+    expect(started).toEqual(['x1', 'y1']);
+    // When x's page ends, x's next one starts, in order.
+    open.get('x1')!.end();
+    await until(() => started.includes('x2'));
+    open.get('y1')!.end();
+    open.get('x2')!.end();
+    await until(() => started.includes('x3'));
+    open.get('x3')!.end();
+    expect(await Promise.all([x1.status, y1.status, x2.status, x3.status])).toEqual([200, 200, 200, 200]);
+    await until(() => gate.rendering === 0);
+  });
+
+  it('names the shopper as the storefront does: the address, IPv6 by /64, behind trusted proxies the outermost one\'s', () => {
+    const req = (remoteAddress: string, xff?: string) => ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as never;
+    expect(shopperOf(req('203.0.113.7'), 0)).toBe('203.0.113.7');
+    expect(shopperOf(req('::ffff:203.0.113.7'), 0)).toBe('203.0.113.7');
+    expect(shopperOf(req('2001:db8:1:2:aaaa::1'), 0)).toBe(shopperOf(req('2001:db8:1:2:bbbb::9'), 0));
+    expect(shopperOf(req('2001:db8:1:2::1'), 0)).not.toBe(shopperOf(req('2001:db8:1:3::1'), 0));
+    expect(shopperOf(req('10.0.0.1', '198.51.100.9, 203.0.113.7'), 1)).toBe('203.0.113.7');
+    expect(shopperOf(req('10.0.0.1', 'forged'), 0)).toBe('10.0.0.1');
   });
 });
 

@@ -10,6 +10,7 @@ import { requestIdFrom } from './request-id';
 import { RenderGate } from './render-gate';
 import { SHOP_PAGE } from '@/lib/storefront-routing';
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 
 /**
  * The one hook on the HTTP server's own 'request' event — the only code of ours that runs
@@ -31,13 +32,13 @@ import { availableParallelism } from 'node:os';
  *   line, and past a full line the answer is 503 with Retry-After (lib/http/render-gate.ts).
  *   The API is never held: the pages' own reads of it must go through.
  */
-export function guardServer(settings: { pageRenders?: number; pageRenderLine: number }): void {
+export function guardServer(settings: { pageRenders?: number; pageRenderLine: number; pageRendersPerShopper?: number; trustedHops?: number }): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
   proto[PATCHED] = true;
   if (!peerStamp()) setPeerStamp(randomBytes(18).toString('base64url'));
   const stamp = peerStamp()!;
-  const gate = new RenderGate(settings.pageRenders ?? 2 * availableParallelism(), settings.pageRenderLine);
+  const gate = new RenderGate(settings.pageRenders ?? 2 * availableParallelism(), settings.pageRenderLine, settings.pageRendersPerShopper ?? PAGE_RENDERS_PER_SHOPPER);
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request') {
@@ -63,7 +64,8 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
         return true;
       }
       if (reading && isRenderedPage(req.url ?? '/')) {
-        if (!gate.admit(req, res, () => Reflect.apply(emit, this, [event, ...args]))) refuse(req, res, busy());
+        const shopper = shopperOf(req, settings.trustedHops ?? 0);
+        if (!gate.admit(req, res, () => Reflect.apply(emit, this, [event, ...args]), shopper, () => refuse(req, res, busy()))) refuse(req, res, busy());
         return true;
       }
     }
@@ -76,6 +78,38 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as typeof proto.emit;
+}
+
+/**
+ * Shop pages of one shopper rendering or in line at once (PAGE_RENDERS_PER_SHOPPER): a visitor
+ * looping on expensive pages (a search with a new price each time) from many connections
+ * holds two places, not the gate.
+ */
+const PAGE_RENDERS_PER_SHOPPER = 2;
+
+/**
+ * The shopper a page request comes from, as the storefront names them to the API
+ * (shopperAddress): the socket's address, or behind `trustedHops` proxies the address the
+ * outermost one saw. IPv6 addresses count per /64, as the API's shopper budgets do.
+ */
+export function shopperOf(req: Pick<IncomingMessage, 'headers' | 'socket'>, trustedHops: number): string | null {
+  let address = req.socket?.remoteAddress;
+  if (trustedHops > 0) {
+    const header = req.headers['x-forwarded-for'];
+    const listed = typeof header === 'string' ? header.split(',').map((a) => a.trim()) : [];
+    const chain = [...listed, address ?? ''];
+    address = chain[chain.length - 1 - trustedHops] ?? address;
+  }
+  if (!address || isIP(address) === 0) return null;
+  if (address.startsWith('::ffff:') && isIP(address.slice(7)) === 4) return address.slice(7);
+  if (isIP(address) === 6) {
+    const [head = '', tail = ''] = address.split('::');
+    const left = head ? head.split(':') : [];
+    const right = tail ? tail.split(':') : [];
+    const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+    return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  }
+  return address;
 }
 
 /**

@@ -1,5 +1,5 @@
 // npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import]
-//                 [--skip-lighthouse] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
+//                 [--skip-lighthouse] [--skip-list-attack] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
 //
 // Seeds fresh 10k- and 1k-product databases, builds and starts the production server and the
 // reference (a bare Next app in its own process, scripts/bench/reference-app), and measures
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { changeOnePrice, makeFixture, type Fixture } from './fixture';
 import { curve, measureInterleaved, sequentialLatency } from './load';
+import { listAttack, type ListAttack } from './list-attack';
 import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
 import { buildReference, savePage, startReference } from './reference';
@@ -35,6 +36,7 @@ const { values: flags } = parseArgs({
     'skip-mixed': { type: 'boolean', default: false },
     'skip-catalog-import': { type: 'boolean', default: false },
     'skip-lighthouse': { type: 'boolean', default: false },
+    'skip-list-attack': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
     // What `npm start` uses: a heap cap, and how V8 sizes the heap under it (docs/operating.md).
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
   let warmCurve: { rps: number[]; errors: number } | undefined;
   let mixed: MixedResult | undefined;
   let lighthouse: LighthouseRow[] | undefined;
+  let attack: ListAttack | undefined;
   let liveAfterReads: Memory | null = null;
   let big: Fixture | undefined;
   let small: Fixture | undefined;
@@ -215,6 +218,12 @@ async function main(): Promise<void> {
         log('Lighthouse: the shop\'s pages and the reference\'s static page, 3 runs each, mobile and desktop …');
         const pages = [...(await storefrontPages(server.base)), { label: 'bare Next static page (reference)', url: `${reference.base}/` }];
         lighthouse = await lighthouseTable(pages, { runs: flags.quick ? 1 : 3, log });
+      }
+      if (!flags['skip-list-attack']) {
+        // Changes one price (the first list request after it builds the list index): after the
+        // scenarios, the memory figures and Lighthouse, as page_changed is.
+        log('list attack: the worst list requests uncached, and a shopper\'s product pages while one visitor loops on the worst search page …');
+        attack = await listAttack(server.base, big!, big!.credentials[1]!, flags.quick ? 4 : 10, log);
       }
     }, BIG_LAST);
     rows = measured.rows;
@@ -263,7 +272,16 @@ async function main(): Promise<void> {
     console.log(`Product pages rendered ahead (an instance of their own, one at a time): ${ahead.pages.toLocaleString('en')} in ${ahead.seconds} s, ` +
       `peak RSS ${ahead.peakRssMb} MB; the page rows are served from them, page_render renders a language none was rendered in.`);
   }
+  if (attack) {
+    const { worstP50, firstAfterChange, probe } = attack;
+    console.log(
+      `\nList attack (issue #42), ${BIG.toLocaleString('en')} products: worst list request uncached p50 ${worstP50.ms} ms (${worstP50.kind}); ` +
+        `first after a catalog change ${firstAfterChange.ms} ms. A shopper's product page p50 idle ${probe.idle.p50} ms, ` +
+        `while one visitor loops on the worst search page ${probe.attackerC1.p50} ms (c=1), ${probe.attackerC8.p50} ms (c=8)`,
+    );
+  }
   console.log(jsonLine(report));
+  if (attack) console.log(JSON.stringify({ listAttack: attack }));
   if (!flags['skip-catalog-import']) {
     // A merchant's import of the big catalog (its own script), once every server is stopped.
     log(`catalog export → import → export of ${BIG} products …`);

@@ -9,8 +9,9 @@ import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache, versionKey } from '@/lib/platform/cache/memo';
-import { searchMatches, sortedPageOfProducts, type SortedListRequest } from './search';
-import { facetsOf, narrowingConditions, narrowingKey, type Narrowing } from './narrowing';
+import { searchMatches, sortedPageOfProducts, withinMatches, type SortedListRequest } from './search';
+import { checkNarrowing, hasNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
+import { facetsFrom, listIndex, passes, type IndexFilter, type ListIndex } from './list-index';
 import { displayedOptions } from './option-texts';
 import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
@@ -124,30 +125,62 @@ export function pageKey(database: DbOrTx, kind: string, site: Site, choice: Mark
 export type ProductListPage = Page<ProductSummary> & { facets?: ProductFacets };
 
 export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
-  // Built (and its amounts checked: 422s) before the cache, so a bad request is never a cache entry.
-  const narrowing = narrowingConditions(site.id, site.defaultLocale, choice, request);
+  // Checked (its amounts: 422s) before the cache, so a bad request is never a cache entry.
+  checkNarrowing(choice, request);
   // The page, its summaries and facets from one snapshot.
-  const read = () => readTransaction(database, (tx) => readProductPage(tx, site, choice, request, narrowing));
+  const read = () => readTransaction(database, (tx) => readProductPage(tx, site, choice, request));
   if (!cacheable(database)) return read();
   const searched = request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
   const key = pageKey(database, 'products', site, choice, request, filterKey(request) + searched + narrowingKey(request));
   return pageCache.through(key, read) as Promise<ProductListPage>;
 }
 
-async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest, narrowing: SQL[]): Promise<ProductListPage> {
-  const base = [soldIn(choice.market.id), ...filterConditions(request)];
-  // Without q and sort the list keeps its cheap keyset read in handle order.
-  const { rows, page } =
+/**
+ * A page of the products list. Without search, sort, narrowing and facets it is a keyset read
+ * in handle order; anything else is filtered, sorted and counted over the list index
+ * (list-index.ts), so no request reads more than its page's rows, whatever it asks.
+ */
+async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
+  if (request.q === undefined && request.sort === undefined && !hasNarrowing(request) && !request.facets) {
+    const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
+    return { data: await summarise(database, rows, choice, site.defaultLocale), page };
+  }
+  const index = await listIndex(database, site, choice);
+  const keyed = request.sort !== undefined && request.sort !== 'relevance';
+  // The search's products, once, when the order or the facets need them (relevance pages by level).
+  const matches = request.q !== undefined && (keyed || request.facets) ? await searchMatches(database, site, request.q, choice.locale) : undefined;
+  const filter = await indexFilterOf(database, site, choice, index, request);
+  const { positions, page } =
     request.q === undefined && request.sort === undefined
-      ? await pageOfProducts(database, site, choice, request, 'products', narrowing)
-      : await sortedPageOfProducts(database, site, choice, request, [...base, ...narrowing]);
-  const data = await summarise(database, rows, choice, site.defaultLocale);
+      ? sortedPageOfHandles(index, filter, request)
+      : await sortedPageOfProducts(database, site, choice, request, { index, filter }, matches);
+  const rows = positions.length === 0 ? [] : await database.select().from(products).where(inArray(products.id, positions.map((p) => index.ids[p]!)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const data = await summarise(database, positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined), choice, site.defaultLocale);
   if (!request.facets) return { data, page };
-  const matches = request.q === undefined ? undefined : await searchMatches(database, site, request.q, choice.locale);
-  // The collection is where the facets are counted, not a faceted choice: it always applies.
-  const inCollection = narrowingConditions(site.id, site.defaultLocale, choice, { collection: request.collection });
-  // No soldIn: facets are counted from the variants priced in the market, so a product not sold there has none.
-  return { data, page, facets: await facetsOf(database, choice, site.defaultLocale, [isPublished(site.id), ...filterConditions(request), ...inCollection], request, matches) };
+  // Facets count over the list's scope (search, handles, variants, collection), each with every filter but its own.
+  const inScope = matches ? { ...filter, scope: withinMatches(index, filter.scope, matches) } : filter;
+  return { data, page, facets: facetsFrom(index, inScope, choice.market.currency) };
+}
+
+/** A page in handle order (the index's own) of the products the filters pass, after the cursor's handle. */
+function sortedPageOfHandles(index: ListIndex, filter: IndexFilter, request: PageRequest) {
+  const after = decodeCursor(request.cursor, 'products', 'string');
+  let p = 0;
+  if (after !== undefined) {
+    let hi = index.size;
+    while (p < hi) {
+      const mid = (p + hi) >> 1;
+      if (index.handles[mid]! > after) hi = mid;
+      else p = mid + 1;
+    }
+  }
+  const positions: number[] = [];
+  for (; p < index.size && positions.length <= request.limit; p++) if (passes(index, filter, p)) positions.push(p);
+  const more = positions.length > request.limit;
+  if (more) positions.pop();
+  const last = positions.at(-1);
+  return { positions, page: { limit: request.limit, nextCursor: more && last !== undefined ? encodeCursor('products', index.handles[last]!) : null } };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */

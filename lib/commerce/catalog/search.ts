@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, inArray, sql, type SQL } from 'drizzle-orm';
-import { products } from '@/db/schema';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import type { ProductSort } from '@/lib/contract/operations/reads';
 import { DomainError } from '@/lib/platform/errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { MarketChoice } from '../markets';
-import { isPublished } from '../published';
-import { cacheable, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
+import { cacheable, searchMatchCache, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
+import { orderOf, passes, sortKey, titleCollator, type IndexFilter, type ListIndex } from './list-index';
 
 /**
  * Product search and sorted lists over the index of migration 0010 (scripts/search-triggers.mjs):
@@ -83,9 +82,6 @@ async function typoCandidates(database: DbOrTx, site: SearchSite, word: string):
   return terms.filter((t) => t !== w && Math.abs(t.length - w.length) <= 1 && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
 }
 
-/** products.id spelled out: drizzle writes a selected field's columns unqualified. */
-const productId = sql.raw('"products"."id"');
-const productHandle = sql.raw('"products"."handle"');
 
 const phrase = (word: string) => `"${word}"`;
 type IndexQuery = { table: 'product_search_text' | 'product_search_words'; match: string };
@@ -113,21 +109,22 @@ function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | 
   ];
 }
 const TIERS = 8;
-/** The most products of a level put through the list's conditions at a time. */
-const MAX_SLICE = 512;
 
 /** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
 const inIndex = (query: IndexQuery, locale: string) => sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
   where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`;
 
-async function matching(database: DbOrTx, query: IndexQuery, locale: string): Promise<number[]> {
-  return (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
+/**
+ * The products (seq) an index query matches, kept per catalog version and locale: a search
+ * asked again with other filters or another page reads nothing from the index.
+ */
+async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, locale: string): Promise<number[]> {
+  const read = async () => (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
+  if (!cacheable(database)) return read();
+  return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${query.table}|${query.match}`, read)) as number[];
 }
 
-/**
- * From this level on, a word's remaining tiers are read at once: a query that gets this deep
- * has few matches in titles, and one statement is cheaper than five.
- */
+/** From this level on, a word's remaining tiers are read at once (a query that gets this deep has few matches in titles). */
 const READ_ALL_FROM = 3;
 
 /** One word of a query, its tiers read from the index as levels need them. */
@@ -145,17 +142,14 @@ class WordTiers {
     return this.read >= TIERS - 1;
   }
 
-  async upTo(database: DbOrTx, level: number): Promise<void> {
+  async upTo(database: DbOrTx, site: SearchSite, level: number): Promise<void> {
     const until = level >= READ_ALL_FROM ? TIERS - 1 : Math.min(level, TIERS - 1);
-    const parts: SQL[] = [];
     for (let t = this.read + 1; t <= until; t += 1) {
       const query = this.queries[t];
-      if (query) parts.push(sql`select rowid >> 8 as seq, ${t} as tier from ${sql.raw(query.table)} where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${this.locale}))`);
+      if (!query) continue;
+      for (const seq of await matching(database, site, query, this.locale)) if (!(this.best.get(seq)! <= t)) this.best.set(seq, t);
     }
     this.read = Math.max(this.read, until);
-    if (parts.length === 0) return;
-    const rows = await database.all<{ seq: number; tier: number }>(sql.join(parts, sql` union all `));
-    for (const { seq, tier } of rows) if (!(this.best.get(seq)! <= tier)) this.best.set(seq, tier);
   }
 }
 
@@ -170,7 +164,7 @@ async function parseSearch(database: DbOrTx, site: SearchSite, q: string): Promi
 }
 
 /** Every product (seq) whose document in the locale matches every word, in any tier. */
-async function matchingAll(database: DbOrTx, search: Search, locale: string): Promise<number[]> {
+async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, locale: string): Promise<number[]> {
   let found: Set<number> | null = null;
   const last = search.words.length - 1;
   for (const [i, word] of search.words.entries()) {
@@ -178,37 +172,28 @@ async function matchingAll(database: DbOrTx, search: Search, locale: string): Pr
     const queries = [inWords([i === last ? `${q}*` : q, ...search.typos[i]!.map(phrase)].join(' OR '))];
     if (word.length >= 3) queries.push(inText(q));
     const mine = new Set<number>();
-    for (const query of queries) for (const seq of await matching(database, query, locale)) if (!found || found.has(seq)) mine.add(seq);
+    for (const query of queries) for (const seq of await matching(database, site, query, locale)) if (!found || found.has(seq)) mine.add(seq);
     found = mine;
     if (found.size === 0) break;
   }
   return [...(found ?? [])];
 }
 
-/** The condition that products.id is one of these products (seq). */
-const amongSeqs = (seqs: number[]) =>
-  sql`${productId} in (select product_id from product_search_ids where seq in (select value from json_each(${JSON.stringify(seqs)})))`;
-
-/**
- * `products` as the products (seq) of a search: a FROM that starts at the matches and reaches
- * products through their ids (CROSS JOIN keeps SQLite from scanning the Site's products and
- * testing each against the list instead).
- */
-export const productsAmong = (seqs: number[]) =>
-  sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value cross join products on ${productId} = i.product_id`;
-
 /** The products (seq) a search matches in the locale (none when the query has no words). */
 export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
-  const search = await parseSearch(database, site, q);
-  return search ? matchingAll(database, search, locale) : [];
+  const read = async () => {
+    const search = await parseSearch(database, site, q);
+    return search ? matchingAll(database, site, search, locale) : [];
+  };
+  if (!cacheable(database)) return read();
+  return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${queryWords(q).join(' ')}`, read)) as number[];
 }
 
 export type SortedListRequest = { limit: number; cursor?: string; q?: string; sort?: ProductSort };
-type Keyed = { row: typeof products.$inferSelect; score: number | null; price: number | null; title: string };
 type Key = string | number | null;
 
-/** Each order's key for a product, and how two keys compare (ties go by handle). */
-function orderOf(sort: ProductSort, locale: string): { key: (r: Keyed) => Key; compare: (a: Key, b: Key) => number } {
+/** How two keys of an order compare (ties go by handle, after this). */
+function compareKeys(sort: ProductSort, locale: string): (a: Key, b: Key) => number {
   const num = (desc: boolean) => (a: Key, b: Key) => {
     // A product with no price in the market sorts last either way (it is not sold there anyway).
     if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
@@ -216,16 +201,14 @@ function orderOf(sort: ProductSort, locale: string): { key: (r: Keyed) => Key; c
   };
   switch (sort) {
     case 'relevance':
-      return { key: (r) => r.score, compare: num(false) };
     case 'price-asc':
-      return { key: (r) => r.price, compare: num(false) };
+      return num(false);
     case 'price-desc':
-      return { key: (r) => r.price, compare: num(true) };
     case 'newest':
-      return { key: (r) => r.row.createdAt, compare: num(true) };
+      return num(true);
     case 'title-asc': {
-      const collator = new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
-      return { key: (r) => r.title, compare: (a, b) => collator.compare(String(a), String(b)) };
+      const collator = titleCollator(locale);
+      return (a, b) => collator.compare(String(a), String(b));
     }
   }
 }
@@ -272,56 +255,83 @@ function readCursor(cursor: string | undefined, kind: string): [Key, string] | u
   return [key as Key, parsed[1]];
 }
 
-type PageOfRows = { rows: (typeof products.$inferSelect)[]; page: { limit: number; nextCursor: string | null } };
+/** A page as positions in the list index. */
+type PageOfPositions = { positions: number[]; page: { limit: number; nextCursor: string | null } };
+
+/** The list a sorted page is taken from: the index, and the products in it the request keeps. */
+export type IndexedList = { index: ListIndex; filter: IndexFilter };
 
 /**
  * One page of published products sold in the market, searched and/or sorted. A search in
- * relevance order is paged in SQL level by level (`relevantPage`); the other orders read the
- * matching products and their keys in one query and order them here (a locale's collation is
- * not SQLite's), taking the page after the cursor's (key, handle).
+ * relevance order is paged level by level (`relevantPage`); the other orders walk the index's
+ * order of the sort (made once per catalog version: a locale's collation is not SQLite's) from
+ * the cursor's (key, handle), keeping the products the filters pass, until the page is full.
+ * `matches` are the search's products (seq), which the caller gives when it has them.
  */
 export async function sortedPageOfProducts(
   database: DbOrTx,
   site: SearchSite & { defaultLocale: string },
   choice: MarketChoice,
   request: SortedListRequest,
-  base: SQL[],
-): Promise<PageOfRows> {
+  list: IndexedList,
+  matches?: number[],
+): Promise<PageOfPositions> {
   const sort: ProductSort = request.sort ?? 'relevance';
   const kind = cursorKind(sort, choice, request.q);
   const after = readCursor(request.cursor, kind);
-  const empty = { rows: [], page: { limit: request.limit, nextCursor: null } };
+  const empty = { positions: [], page: { limit: request.limit, nextCursor: null } };
   const search = request.q === undefined ? null : await parseSearch(database, site, request.q);
   if (request.q !== undefined && search === null) return empty;
+  const { index } = list;
   if (search && sort === 'relevance') {
     if (after && typeof after[0] !== 'number') throw invalidCursor();
-    return relevantPage(database, site, choice.locale, search, request.limit, kind, base, after as [number, string] | undefined);
+    return relevantPage(database, site, choice.locale, search, request.limit, kind, list, after as [number, string] | undefined);
   }
-  const among = search ? amongSeqs(await matchingAll(database, search, choice.locale)) : undefined;
-  const title = sql<string>`coalesce(
-    (select title from product_translations t where t.product_id = ${productId} and t.locale = ${choice.locale}),
-    (select title from product_translations t where t.product_id = ${productId} and t.locale = ${site.defaultLocale}),
-    ${productHandle})`;
-  const price = sql<number | null>`(select min(vp.amount) from product_variants v inner join variant_prices vp on vp.variant_id = v.id
-    where v.product_id = ${productId} and vp.market_id = ${choice.market.id})`;
-  const matching: Keyed[] = await database
-    .select({ row: products, score: sql<null>`null`, price, title })
-    .from(products)
-    .where(and(isPublished(site.id), ...base, among));
+  let filter = list.filter;
+  if (search) filter = { ...filter, scope: withinMatches(index, filter.scope, matches ?? (await searchMatches(database, site, request.q!, choice.locale))) };
   // Without q, "relevance" has nothing to rank by: every product ties, so handle order.
-  const order = orderOf(sort, choice.locale);
-  const compare = (a: Key, ah: string, b: Key, bh: string) => order.compare(a, b) || (ah < bh ? -1 : ah > bh ? 1 : 0);
-  const keyed = matching.map((r) => ({ r, key: order.key(r) }));
-  keyed.sort((a, b) => compare(a.key, a.r.row.handle, b.key, b.r.row.handle));
-  const start = after ? keyed.findIndex((x) => compare(x.key, x.r.row.handle, after[0], after[1]) > 0) : 0;
-  if (start < 0) return empty;
-  const slice = keyed.slice(start, start + request.limit);
-  const more = start + request.limit < keyed.length;
-  const last = slice.at(-1);
-  return {
-    rows: slice.map((x) => x.r.row),
-    page: { limit: request.limit, nextCursor: more && last ? encodeCursor(kind, JSON.stringify([last.key, last.r.row.handle])) : null },
+  const order = orderOf(index, sort);
+  const compareKey = compareKeys(sort, choice.locale);
+  const compare = (p: number, key: Key, handle: string) => {
+    const h = index.handles[p]!;
+    return compareKey(sortKey(index, sort, p), key) || (h < handle ? -1 : h > handle ? 1 : 0);
   };
+  // The first position after the cursor's (key, handle): the order is sorted by the same comparison.
+  let lo = 0;
+  if (after) {
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(order[mid]!, after[0], after[1]) > 0) hi = mid;
+      else lo = mid + 1;
+    }
+  }
+  const positions: number[] = [];
+  let more = false;
+  for (let i = lo; i < order.length; i++) {
+    const p = order[i]!;
+    if (!passes(index, filter, p)) continue;
+    if (positions.length === request.limit) {
+      more = true;
+      break;
+    }
+    positions.push(p);
+  }
+  const last = positions.at(-1);
+  return {
+    positions,
+    page: { limit: request.limit, nextCursor: more && last !== undefined ? encodeCursor(kind, JSON.stringify([sortKey(index, sort, last), index.handles[last]!])) : null },
+  };
+}
+
+/** The scope narrowed to a search's products (seq). */
+export function withinMatches(index: ListIndex, scope: Uint8Array | null, seqs: number[]): Uint8Array {
+  const mine = new Uint8Array(index.size);
+  for (const seq of seqs) {
+    const p = index.bySeq.get(seq);
+    if (p !== undefined && (scope === null || scope[p] === 1)) mine[p] = 1;
+  }
+  return mine;
 }
 
 /** Whether any product could still score `level` or more (every word's tiers read). */
@@ -337,61 +347,55 @@ function remains(words: WordTiers[], smallest: WordTiers, level: number): boolea
 /**
  * A page in relevance order, after the cursor's (score, handle). Levels are visited in order
  * of score; at each, every word's tiers up to that score are read (a product at level s has no
- * word in a tier above s), the products whose tiers sum to s are the level, and SQL takes them
- * in handle order through the list's other conditions until the page (and one more, to know
- * there is a next page) is full.
+ * word in a tier above s), the products whose tiers sum to s are the level, and they are taken
+ * in handle order (the list index's own order) through the list's filters, in memory, until
+ * the page (and one more, to know there is a next page) is full. So a filter that passes few
+ * products costs one read of each tier, not a read of the index per slice of products.
  */
 async function relevantPage(
   database: DbOrTx,
-  site: { id: string },
+  site: SearchSite,
   locale: string,
   search: Search,
   limit: number,
   kind: string,
-  base: SQL[],
+  list: IndexedList,
   after: [number, string] | undefined,
-): Promise<PageOfRows> {
-  const found: { id: string; handle: string; score: number }[] = [];
-  /**
-   * The level's products of the Site (`members`, a condition on product_search_ids i) in
-   * handle order, from the index's own copy of handles, through the list's conditions a slice
-   * at a time until the page is full: twice what the page still needs, then doubling (most
-   * pass the list's conditions; a filtered list takes more).
-   */
-  const take = async (from: SQL, members: SQL, level: number) => {
-    let after1: string | undefined = after && level === after[0] ? after[1] : undefined;
-    let size = 2 * (limit + 1 - found.length);
-    while (found.length <= limit) {
-      const slice = await database.all<{ seq: number; handle: string }>(sql`select i.seq, i.handle from ${from}
-        where ${members} and i.site_id = ${site.id} ${after1 === undefined ? sql`` : sql`and i.handle > ${after1}`} order by i.handle limit ${size}`);
-      if (slice.length === 0) return;
-      const rows = await database.all<{ id: string; handle: string }>(sql`select ${productId} as id, ${productHandle} as handle
-        from ${productsAmong(slice.map((r) => r.seq))}
-        where ${and(isPublished(site.id), ...base)} order by ${productHandle} limit ${limit + 1 - found.length}`);
-      for (const r of rows) found.push({ ...r, score: level });
-      if (slice.length < size) return;
-      after1 = slice.at(-1)!.handle;
-      size = Math.min(size * 2, MAX_SLICE);
+): Promise<PageOfPositions> {
+  const { index, filter } = list;
+  const found: { position: number; score: number }[] = [];
+  const take = (seqs: Iterable<number>, level: number) => {
+    const afterHandle = after && level === after[0] ? after[1] : undefined;
+    // A product matches once per document (its locale's and its options'): once is enough.
+    const positions: number[] = [];
+    for (const seq of new Set(seqs)) {
+      const p = index.bySeq.get(seq);
+      if (p !== undefined && (afterHandle === undefined || index.handles[p]! > afterHandle) && passes(index, filter, p)) positions.push(p);
+    }
+    positions.sort((a, b) => a - b);
+    for (const p of positions) {
+      if (found.length > limit) return;
+      found.push({ position: p, score: level });
     }
   };
   const last = search.words.length - 1;
   const start = after ? after[0] : 0;
   if (search.words.length === 1) {
-    // One word: a level is one tier less the tiers below it, found by SQLite from the index
-    // itself, so a broad word (`q=m`) never brings its thousands of matches into JavaScript.
+    // One word: a level is one tier less the tiers below it.
     const tiers = wordTiers(search.words[0]!, true, search.typos[0]!);
-    for (let level = Math.max(start, 0); level < TIERS && found.length <= limit; level += 1) {
+    const below = new Set<number>();
+    for (let level = 0; level < TIERS && found.length <= limit; level += 1) {
       const tier = tiers[level];
       if (!tier) continue;
-      const below = tiers.slice(0, level).filter((t): t is IndexQuery => t !== null);
-      const members = sql.join([sql`i.seq in (${inIndex(tier, locale)})`, ...below.map((t) => sql`i.seq not in (${inIndex(t, locale)})`)], sql` and `);
-      await take(sql`product_search_ids i`, members, level);
+      const seqs = (await matching(database, site, tier, locale)).filter((seq) => !below.has(seq));
+      if (level >= start) take(seqs, level);
+      for (const seq of seqs) below.add(seq);
     }
   } else {
     const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
     const top = (TIERS - 1) * words.length;
     for (let level = start; level <= top && found.length <= limit; level += 1) {
-      for (const word of words) await word.upTo(database, level);
+      for (const word of words) await word.upTo(database, site, level);
       const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);
       const seqs: number[] = [];
       for (const seq of smallest!.best.keys()) {
@@ -403,16 +407,13 @@ async function relevantPage(
         if (words.every((w) => w.complete) && !remains(words, smallest!, level)) break;
         continue;
       }
-      await take(sql`json_each(${JSON.stringify(seqs)}) cross join product_search_ids i on i.seq = json_each.value`, sql`1`, level);
+      take(seqs, level);
     }
   }
   const page = found.slice(0, limit);
-  const byId = new Map(
-    page.length === 0 ? [] : (await database.select().from(products).where(inArray(products.id, page.map((p) => p.id)))).map((r) => [r.id, r]),
-  );
   const end = page.at(-1);
   return {
-    rows: page.map((p) => byId.get(p.id)!),
-    page: { limit, nextCursor: found.length > limit && end ? encodeCursor(kind, JSON.stringify([end.score, end.handle])) : null },
+    positions: page.map((f) => f.position),
+    page: { limit, nextCursor: found.length > limit && end ? encodeCursor(kind, JSON.stringify([end.score, index.handles[end.position]!])) : null },
   };
 }
