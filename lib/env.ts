@@ -94,7 +94,8 @@ const Env = z.object({
   MAIL_EML_DIR: z.string().min(1).optional(),
   /** `off`: this process does not drain the outbox in the background (cron runs `npm run outbox -- drain`). */
   OUTBOX_DRAIN: z.enum(['on', 'off']).default('on'),
-  OUTBOX_DRAIN_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(3000),
+  /** Between drain passes when this process queued nothing (its own messages go within half a second). */
+  OUTBOX_DRAIN_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(15_000),
   /** Attempts before a message is parked as `failed`, and the first retry delay (it doubles, up to an hour). */
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),

@@ -45,9 +45,21 @@ function onTimer(job: Job, everyMs: number, frontDoor: string): Timers {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> | null = null;
   let stopped = false;
+  let lastPass = Date.now();
+  let lastWake = job.wake?.moved();
+  // Work arrived here, or the idle time is up (or the job does not wait for work).
+  const due = () => {
+    if (!job.wake) return true;
+    const moved = job.wake.moved();
+    if (moved === lastWake && Date.now() - lastPass < job.wake.idleEveryMs()) return false;
+    lastWake = moved;
+    lastPass = Date.now();
+    return true;
+  };
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
+      if (!due()) return schedule();
       current = runner
         .pass({ deadline: Date.now() + PASS_BUDGET_MS, stopped: () => stopped, frontDoor })
         .then((summary) => report(job, summary))

@@ -23,5 +23,11 @@ export type Job = {
   about: string;
   /** Time between passes under `next start`; null: this process does not run it on a timer. */
   everyMs: () => number | null;
+  /**
+   * A job that waits for work: a count that moves when there is some (read from memory, for
+   * free). A timer tick then passes only when it moved, or when `idleEveryMs` went by
+   * without a pass, for work that came from elsewhere.
+   */
+  wake?: { moved: () => number; idleEveryMs: () => number };
   start: () => JobRunner;
 };

@@ -1,5 +1,5 @@
 // npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import]
-//                 [--skip-lighthouse] [--skip-list-attack] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
+//                 [--skip-lighthouse] [--skip-list-attack] [--skip-remote] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
 //
 // Seeds fresh 10k- and 1k-product databases, builds and starts the production server and the
 // reference (a bare Next app in its own process, scripts/bench/reference-app), and measures
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { changeOnePrice, makeFixture, type Fixture } from './fixture';
 import { curve, measureInterleaved, sequentialLatency } from './load';
 import { listAttack, type ListAttack } from './list-attack';
+import { printRemote, remoteRoundTrips } from './remote';
 import { mixedRun, type MixedResult } from './mixed';
 import { runToCompletion, stopAll } from './processes';
 import { buildReference, savePage, startReference } from './reference';
@@ -37,6 +38,7 @@ const { values: flags } = parseArgs({
     'skip-catalog-import': { type: 'boolean', default: false },
     'skip-lighthouse': { type: 'boolean', default: false },
     'skip-list-attack': { type: 'boolean', default: false },
+    'skip-remote': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
     // What `npm start` uses: a heap cap, and how V8 sizes the heap under it (docs/operating.md).
@@ -282,6 +284,13 @@ async function main(): Promise<void> {
   }
   console.log(jsonLine(report));
   if (attack) console.log(JSON.stringify({ listAttack: attack }));
+  if (!flags['skip-remote']) {
+    // Round trips to a remote libSQL database (issue #43), on servers of its own.
+    log('remote: round trips per action to a libSQL test server at 0 and 20 ms a round trip, and an idle instance …');
+    const remote = await remoteRoundTrips({ products: 1000, latencies: [0, 20], idleSeconds: flags.quick ? 20 : 60, runs: flags.quick ? 3 : 5, log });
+    printRemote(remote);
+    console.log(JSON.stringify({ remote }));
+  }
   if (!flags['skip-catalog-import']) {
     // A merchant's import of the big catalog (its own script), once every server is stopped.
     log(`catalog export → import → export of ${BIG} products …`);

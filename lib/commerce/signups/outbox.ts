@@ -11,6 +11,18 @@ export const OUTBOX_TOPICS = {
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
+const QUEUED = Symbol.for('site-delivery.outbox-queued-here');
+
+/**
+ * How many messages this process has queued so far: the background drain passes soon after
+ * it moves, and otherwise only now and then (messages queued elsewhere, retries due), so an
+ * idle instance does not poll the database. Process-wide (globalThis): signups run in the
+ * routes' bundles, the drain in instrumentation's.
+ */
+export function messagesQueuedHere(): number {
+  return (globalThis as { [QUEUED]?: number })[QUEUED] ?? 0;
+}
+
 /**
  * Queues one message in the transactional outbox. Call it inside the transaction that
  * makes the change it announces: the message exists if and only if the change does.
@@ -28,6 +40,8 @@ export async function enqueueOutboxMessage(
     createdAt: message.at,
     nextAttemptAt: message.at,
   });
+  const store = globalThis as { [QUEUED]?: number };
+  store[QUEUED] = (store[QUEUED] ?? 0) + 1;
 }
 
 /**

@@ -7,6 +7,7 @@ import { preparedCredential, preparedCredentialNow } from '@/lib/platform/auth/p
 import type { Scope } from '@/lib/contract/operation';
 import { DomainError } from '@/lib/platform/errors';
 import { newId } from '@/lib/platform/ids';
+import { noteCatalogVersion } from '@/lib/platform/cache/seen-versions';
 
 export type { Scope };
 
@@ -123,6 +124,7 @@ export async function authenticateCredential(database: DbOrTx, token: string): P
   const a = Buffer.from(row.tokenHash, 'hex');
   const b = Buffer.from(presented, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  noteCatalogVersion(row.site.id, row.site.catalogVersion);
   // The scope is also in the token; the stored one is authoritative.
   return { credentialId: row.credentialId, scope: row.scope, site: row.site };
 }
