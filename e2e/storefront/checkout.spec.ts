@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { currentVariantId, expect, expectAccessible, openProduct, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
+import { currentVariantId, deliverHomeAndPay, expect, expectAccessible, fillAddress, openProduct, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
 
 async function addToCart(page: Page, handle: string, option: string | RegExp) {
   await openProduct(page, `/products/${handle}`);
@@ -12,27 +12,6 @@ async function addToCart(page: Page, handle: string, option: string | RegExp) {
 async function sessionsWith(variantId: string): Promise<string[]> {
   const rows = await queryDb<{ session_id: string }>('select distinct session_id from checkout_session_lines where variant_id = ?', [variantId]);
   return rows.map((r) => r.session_id);
-}
-
-/** The contact step's fields, as a shopper types them (Kim at example.com). */
-async function fillAddress(page: Page, a: { lastName: string; line1: string; postalCode: string; city: string }) {
-  const form = page.getByRole('region', { name: /Shipping address/ });
-  await form.getByLabel('E-mail address').fill('kim@example.com');
-  await form.getByLabel('First name').fill('Kim');
-  await form.getByLabel('Last name').fill(a.lastName);
-  await page.getByRole('combobox', { name: 'Street address' }).fill(a.line1);
-  await page.getByLabel('Postal code').fill(a.postalCode);
-  await page.getByLabel('City').fill(a.city);
-}
-
-/** Home delivery, the first speed, then payment: lands on the confirmation. */
-async function deliverHomeAndPay(page: Page) {
-  const delivery = page.getByRole('region', { name: 'Delivery' });
-  await delivery.getByRole('group', { name: 'Home delivery' }).getByRole('radio').first().check();
-  await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
-  await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
 }
 
 test.describe('checkout', () => {

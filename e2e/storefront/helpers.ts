@@ -127,3 +127,38 @@ export async function currentVariantId(page: Page): Promise<string> {
   if (!offer) throw new Error(`no offer for SKU ${sku}`);
   return new URL(offer.url).searchParams.get('variant')!;
 }
+
+/**
+ * Types into the header's box until it has hydrated and shows suggestions: text typed into
+ * server HTML before React takes over is not seen by it, so the condition is the listbox.
+ */
+export async function typeUntilSuggested(page: Page, text: string) {
+  const box = page.getByRole('combobox', { name: 'Search products' });
+  await expect(async () => {
+    await box.fill('');
+    await box.pressSequentially(text);
+    await expect(page.getByRole('listbox', { name: 'Suggestions' })).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  return box;
+}
+
+/** The contact step's fields, as a shopper types them (Kim at example.com). */
+export async function fillAddress(page: Page, a: { lastName: string; line1: string; postalCode: string; city: string }) {
+  const form = page.getByRole('region', { name: /Shipping address/ });
+  await form.getByLabel('E-mail address').fill('kim@example.com');
+  await form.getByLabel('First name').fill('Kim');
+  await form.getByLabel('Last name').fill(a.lastName);
+  await page.getByRole('combobox', { name: 'Street address' }).fill(a.line1);
+  await page.getByLabel('Postal code').fill(a.postalCode);
+  await page.getByLabel('City').fill(a.city);
+}
+
+/** Home delivery, the first speed, then payment: lands on the confirmation. */
+export async function deliverHomeAndPay(page: Page) {
+  const delivery = page.getByRole('region', { name: 'Delivery' });
+  await delivery.getByRole('group', { name: 'Home delivery' }).getByRole('radio').first().check();
+  await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
+  await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+}

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectAccessible, openProduct, shot, test, useLocale } from './helpers';
+import { deliverHomeAndPay, expect, expectAccessible, openProduct, shot, test, useLocale } from './helpers';
 
 // The shop as a shopper sees it: nothing that looks unfinished (issue #25), at both widths.
 const WIDTHS = [1280, 390] as const;
@@ -322,11 +322,7 @@ test.describe('checkout on a phone and the confirmation', () => {
       const city = await page.getByLabel('City').inputValue();
       await page.getByRole('button', { name: 'Save and continue' }).click();
       await expect(page.getByText('Saved.')).toBeVisible();
-      const delivery = page.getByRole('region', { name: 'Delivery' });
-      await delivery.getByRole('group', { name: 'Home delivery' }).getByRole('radio').first().check();
-      await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
-      await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
-      await page.getByRole('button', { name: 'Continue to payment' }).click();
+      await deliverHomeAndPay(page);
       await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation$`));
 
       const reference = page.getByRole('region', { name: 'Order reference' });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { BASE_URL, expect, expectAccessible, shot, test, useLocale } from './helpers';
+import { BASE_URL, expect, expectAccessible, shot, test, typeUntilSuggested, useLocale } from './helpers';
 
 /** A card's price as a number: "From 1,234.00 kr", "189,00 kr", "€12.50" (thousands separators dropped). */
 function priceOf(text: string): number {
@@ -34,20 +34,6 @@ async function countBeside(checkbox: Locator): Promise<number> {
 async function shownCount(page: Page): Promise<number> {
   const text = (await page.locator('#list-count').textContent()) ?? '';
   return Number(/(\d+)/.exec(text)?.[1]);
-}
-
-/**
- * Types into the header's box until it has hydrated and shows suggestions: text typed into
- * server HTML before React takes over is not seen by it, so the condition is the listbox.
- */
-async function typeUntilSuggested(page: Page, text: string) {
-  const box = page.getByRole('combobox', { name: 'Search products' });
-  await expect(async () => {
-    await box.fill('');
-    await box.pressSequentially(text);
-    await expect(page.getByRole('listbox', { name: 'Suggestions' })).toBeVisible({ timeout: 3_000 });
-  }).toPass({ timeout: 30_000 });
-  return box;
 }
 
 test.describe('search', () => {
