@@ -106,6 +106,13 @@ const Env = z.object({
   JOBS: z.enum(['timers', 'cron']).default('timers'),
   /** The Bearer secret of /api/cron/<name> (Vercel Cron sends it); unset, those routes answer 404. */
   CRON_SECRET: z.string().min(16).optional(),
+  /**
+   * Set for `next start` by `npm start`: Next then leaves SIGTERM to the server's own clean
+   * shutdown (lib/server/shutdown.ts) instead of exiting at once.
+   */
+  NEXT_MANUAL_SIG_HANDLE: z.string().optional(),
+  /** On SIGTERM, how long requests in flight and running jobs may take before the process exits. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   /** Set by Next itself; the background drain does not start while `next build` runs. */
   NEXT_PHASE: z.string().optional(),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */

@@ -9,7 +9,8 @@ import { guardServer } from '@/lib/http/server-guard';
  * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page,
  *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
  * - the background jobs on their timers (lib/jobs: the outbox drain, rendering product pages
- *   ahead, sweeps), unless JOBS=cron.
+ *   ahead, sweeps), unless JOBS=cron;
+ * - a clean stop on SIGTERM (lib/server/shutdown.ts), when Next leaves the signal to us.
  */
 export async function startServer(): Promise<void> {
   let settings;
@@ -28,5 +29,9 @@ export async function startServer(): Promise<void> {
   const { keepRenderedPage } = await import('./storefront-page-store');
   registerPageCache({ onPage: keepRenderedPage });
   const { startJobTimers } = await import('./jobs/timers');
-  startJobTimers();
+  const timers = startJobTimers();
+  if (settings.NEXT_MANUAL_SIG_HANDLE) {
+    const { stopCleanlyOnSigterm } = await import('./server/shutdown');
+    stopCleanlyOnSigterm({ graceMs: settings.SHUTDOWN_GRACE_MS, stopJobs: async () => timers?.stop() });
+  }
 }

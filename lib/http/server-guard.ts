@@ -12,6 +12,13 @@ import { SHOP_PAGE } from '@/lib/storefront-routing';
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 
+const servers = new Set<Server>();
+
+/** The HTTP servers of this process that have taken a connection (to close them on shutdown). */
+export function servingServers(): ReadonlySet<Server> {
+  return servers;
+}
+
 /**
  * The one hook on the HTTP server's own 'request' event — the only code of ours that runs
  * before Next turns a request into a WHATWG Request:
@@ -41,6 +48,7 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
   const gate = new RenderGate(settings.pageRenders ?? 2 * availableParallelism(), settings.pageRenderLine, settings.pageRendersPerShopper ?? PAGE_RENDERS_PER_SHOPPER);
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'connection') servers.add(this);
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       req.headers[PEER_HEADER] = peerHeaderValue(stamp, req.socket?.remoteAddress, req.headers['x-forwarded-for'] !== undefined);

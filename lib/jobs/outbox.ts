@@ -25,7 +25,7 @@ export const outboxJob: Job = {
     const mailer = configuredMailer();
     const options = { database: db(), drainer: drainerId(), ...drainSettings(mailer) };
     return {
-      pass: async () => ({ ...(await drainOutbox(options)) }),
+      pass: async (context) => ({ ...(await drainOutbox({ ...options, stopped: context.stopped })) }),
       close: () => mailer.close(),
     };
   },

@@ -25,6 +25,8 @@ export type DrainOptions = {
   maxMessages?: number;
   now?: () => number;
   log?: (line: string) => void;
+  /** True once the process is shutting down: the pass claims no further batch. */
+  stopped?: () => boolean;
 };
 
 export type DrainResult = { sent: number; retried: number; failed: number; skipped: number };
@@ -46,13 +48,13 @@ export function drainerId(): string {
 export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const {
     database, mailer, origin, from, retry = DEFAULT_RETRY, leaseMs = 5 * 60_000, batchSize = 5, maxMessages = 500,
-    now = Date.now, log = console.log,
+    now = Date.now, log = console.log, stopped = () => false,
   } = options;
   const drainer = options.drainer ?? drainerId();
   const result: DrainResult = { sent: 0, retried: 0, failed: 0, skipped: 0 };
   let handled = 0;
 
-  while (handled < maxMessages) {
+  while (handled < maxMessages && !stopped()) {
     const batch = await claimDueMessages(database, { drainer, now: now(), leaseMs, limit: Math.min(batchSize, maxMessages - handled) });
     if (batch.length === 0) break;
     for (const message of batch) {

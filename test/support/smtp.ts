@@ -8,6 +8,8 @@ export type TestSmtp = {
   port: number;
   url: string;
   received: Received[];
+  /** Recipients of each message whose data has arrived, before the server answers it (with delayMs, that long before). */
+  arriving: string[][];
   start(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -19,11 +21,13 @@ export type TestSmtp = {
 export async function testSmtp(options: { delayMs?: number } = {}): Promise<TestSmtp> {
   const port = await freePort();
   const received: Received[] = [];
+  const arriving: string[][] = [];
   let server: SMTPServer | null = null;
   return {
     port,
     url: `smtp://127.0.0.1:${port}`,
     received,
+    arriving,
     async start() {
       server = new SMTPServer({
         authOptional: true,
@@ -33,6 +37,7 @@ export async function testSmtp(options: { delayMs?: number } = {}): Promise<Test
           const chunks: Buffer[] = [];
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () => {
+            arriving.push(session.envelope.rcptTo.map((r) => r.address));
             const finish = () => {
               received.push({
                 raw: Buffer.concat(chunks).toString('utf8'),

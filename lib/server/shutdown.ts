@@ -1,0 +1,46 @@
+import 'server-only';
+import type { Server } from 'node:http';
+import { db } from '@/lib/db';
+import { servingServers } from '@/lib/http/server-guard';
+
+/**
+ * A clean stop on SIGTERM (what an orchestrator or a deploy sends before it kills a process):
+ * take no new connection, let the requests in flight finish, let the jobs finish their pass
+ * and stop (the outbox claims no further batch, so no mail is left half sent or sent twice),
+ * close the database, and exit 0 — all within `graceMs`, after which the process exits anyway
+ * (a message still leased then goes out again after its lease, as after a crash).
+ * Only when Next leaves the signal to us (NEXT_MANUAL_SIG_HANDLE, which `npm start` sets):
+ * otherwise Next's own handler exits at once.
+ */
+export function stopCleanlyOnSigterm(options: { graceMs: number; stopJobs: () => Promise<void> }): void {
+  process.once('SIGTERM', () => {
+    const started = Date.now();
+    console.log(`[server] SIGTERM: no new connections; finishing requests in flight and jobs (at most ${options.graceMs} ms)`);
+    const drained = Promise.all([...servingServers()].map(closeServer));
+    const finished = Promise.all([drained, options.stopJobs()]).then(() => true);
+    const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), options.graceMs).unref());
+    void Promise.race([finished, late])
+      .then((done) => {
+        if (!done) console.warn(`[server] shutdown: still busy after ${options.graceMs} ms; exiting anyway`);
+        db().$client.close();
+        console.log(`[server] stopped in ${Date.now() - started} ms`);
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        console.error('[server] shutdown failed', error);
+        process.exit(1);
+      });
+  });
+}
+
+/** Resolves once the server has no connection left; idle keep-alive ones are closed as they become idle. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(idle);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
