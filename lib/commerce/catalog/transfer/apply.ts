@@ -46,22 +46,27 @@ export type Applied = { ok: true; catalogVersion: number } | { ok: false; inUse:
  *
  * Each write fires the catalog-version triggers, so every running instance sees the new
  * catalog on its next request; no change, no write, no new version. Each changed product's
- * search documents are written once, before the commit (db/search-index.ts); merging the
- * index afterwards changes no answer, so it is a transaction of its own.
+ * search documents are written once, before the commit (db/search-index.ts). Merging the
+ * index after a large change changes no answer: over a network it is a transaction of its
+ * own, so the catalog's lock is shorter by it; in a local file it stays in the batch, where
+ * it costs ~1 s less at 10,000 products (the pages it merges were just written).
  *
  * When the import removes variants, whether a restock signup, a checkout session or a bundle
  * still names one is asked inside the write (those are written while the shop runs): the
- * transaction then takes one request more for the question and one for the commit.
+ * transaction then takes three requests more: opening it, the question, and the commit.
  */
 export async function applyChanges(database: Database, siteId: string, changes: CatalogChanges, removedVariantIds: string[]): Promise<Applied> {
+  const client = database.$client;
+  const merge = changes.products.insert.length + changes.products.update.length >= MERGE_FROM;
+  const mergeLater = merge && client.protocol !== 'file';
   const statements: InStatement[] = [
     SEARCH_INDEX_DEFER,
     ...writeStatements(changes),
     ...SEARCH_INDEX_FLUSH,
+    ...(merge && !mergeLater ? SEARCH_INDEX_MERGE : []),
     SEARCH_INDEX_RESUME,
     { sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] },
   ];
-  const client = database.$client;
   let results: ResultSet[];
   if (removedVariantIds.length === 0) {
     results = await client.batch(statements, 'write');
@@ -82,7 +87,7 @@ export async function applyChanges(database: Database, siteId: string, changes: 
       tx.close();
     }
   }
-  if (changes.products.insert.length + changes.products.update.length >= MERGE_FROM) {
+  if (mergeLater) {
     // The catalog has committed; a merge that fails (the lock taken too long) leaves the index
     // correct, in more segments, for FTS5's own merging to reduce.
     await client.batch(SEARCH_INDEX_MERGE, 'write').catch(() => undefined);
