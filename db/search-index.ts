@@ -11,12 +11,23 @@ import type { Transaction } from '@libsql/client';
  * commits is always indexed.
  */
 export async function deferSearchIndex<T>(tx: Transaction, work: () => Promise<T>): Promise<T> {
-  await tx.execute('INSERT INTO product_search_bulk (id) VALUES (1)');
+  await tx.execute(SEARCH_INDEX_DEFER);
   const result = await work();
-  await flushSearchIndex(tx);
-  await tx.execute('DELETE FROM product_search_bulk');
+  const noted = Number((await tx.execute('SELECT count(*) AS n FROM product_search_pending')).rows[0]?.n ?? 0);
+  if (noted > 0) {
+    for (const sql of SEARCH_INDEX_FLUSH) await tx.execute(sql);
+    if (noted >= MERGE_FROM) for (const sql of SEARCH_INDEX_MERGE) await tx.execute(sql);
+  }
+  await tx.execute(SEARCH_INDEX_RESUME);
   return result;
 }
+
+/**
+ * The same as statements, for a writer that sends its writes as one batch (which cannot
+ * branch): DEFER first, then the writes, FLUSH (a no-op when nothing was noted), RESUME.
+ */
+export const SEARCH_INDEX_DEFER = 'INSERT INTO product_search_bulk (id) VALUES (1)';
+export const SEARCH_INDEX_RESUME = 'DELETE FROM product_search_bulk';
 
 const NOTED = 'SELECT product_id FROM product_search_pending';
 
@@ -31,22 +42,19 @@ const NOTED = 'SELECT product_id FROM product_search_pending';
  * proportion to the whole index (~0.8 s at 10,000 products), so small writes leave it to
  * FTS5's own incremental merging.
  */
-const MERGE_FROM = 500;
+export const MERGE_FROM = 500;
 
-async function flushSearchIndex(tx: Transaction): Promise<void> {
-  const noted = Number((await tx.execute('SELECT count(*) AS n FROM product_search_pending')).rows[0]?.n ?? 0);
-  if (noted === 0) return;
-  for (const table of ['product_search_text', 'product_search_words']) {
-    await tx.execute(
-      `DELETE FROM ${table} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${NOTED}))`,
-    );
-  }
-  await tx.execute(`INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`);
-  await tx.execute(
-    `INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
-  );
-  await tx.execute('DELETE FROM product_search_pending');
-  if (noted >= MERGE_FROM) {
-    for (const table of ['product_search_text', 'product_search_words']) await tx.execute(`INSERT INTO ${table} (${table}) VALUES ('optimize')`);
-  }
-}
+/** Each changed product's documents written again, in rowid order (see above). */
+export const SEARCH_INDEX_FLUSH: string[] = [
+  ...['product_search_text', 'product_search_words'].map((table) =>
+    `DELETE FROM ${table} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${NOTED}))`),
+  `INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
+  `INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
+  'DELETE FROM product_search_pending',
+];
+
+/**
+ * Each index merged into one segment. It changes no answer, only how fast one is read, so
+ * a writer that counts its lock time may run it in a transaction of its own afterwards.
+ */
+export const SEARCH_INDEX_MERGE: string[] = ['product_search_text', 'product_search_words'].map((table) => `INSERT INTO ${table} (${table}) VALUES ('optimize')`);

@@ -1,4 +1,4 @@
-import type { InValue, Transaction } from '@libsql/client';
+import type { InStatement, InValue, Transaction } from '@libsql/client';
 import { getTableColumns, getTableName, is, SQL } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -51,7 +51,7 @@ export type SeedSummary = {
 export const DEFAULT_CHECKOUT_BASE_URL = '/checkout';
 
 /** SQLite allows 32766 bound variables per statement; stay clear of it. */
-const MAX_BOUND_VARIABLES = 30_000;
+export const MAX_BOUND_VARIABLES = 30_000;
 
 /** Children before parents, so foreign keys hold at every step. Covers every table. */
 export const WIPE_ORDER: SQLiteTable[] = [
@@ -215,7 +215,13 @@ async function insertSite(tx: Transaction, { def, site, rows }: BuiltSite, check
  * exactly as the query builder would write them.
  */
 export async function insertChunked<T extends SQLiteTable>(tx: Transaction, table: T, rows: T['$inferInsert'][]): Promise<number> {
-  if (rows.length === 0) return 0;
+  for (const statement of insertStatements(table, rows)) await tx.execute(statement);
+  return rows.length;
+}
+
+/** The statements of `insertChunked`, for a writer that sends them in a batch. */
+export function insertStatements<T extends SQLiteTable>(table: T, rows: T['$inferInsert'][]): InStatement[] {
+  if (rows.length === 0) return [];
   const columns = Object.entries(getTableColumns(table)).map(([key, column]) => {
     if (is(column.default, SQL)) throw new Error(`Seed cannot insert SQL default of ${getTableName(table)}.${key}`);
     const fallback = column.default !== undefined ? column.default : (column.defaultFn?.() ?? null);
@@ -224,6 +230,7 @@ export async function insertChunked<T extends SQLiteTable>(tx: Transaction, tabl
   const head = `INSERT INTO "${getTableName(table)}" (${columns.map((c) => `"${c.name}"`).join(', ')}) VALUES `;
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const size = Math.max(1, Math.floor(MAX_BOUND_VARIABLES / columns.length));
+  const statements: InStatement[] = [];
   for (let start = 0; start < rows.length; start += size) {
     const chunk = rows.slice(start, start + size);
     const args: InValue[] = [];
@@ -234,7 +241,7 @@ export async function insertChunked<T extends SQLiteTable>(tx: Transaction, tabl
         args.push(value === null || value === undefined ? null : (column.mapToDriverValue(value) as InValue));
       }
     }
-    await tx.execute({ sql: head + Array(chunk.length).fill(tuple).join(', '), args });
+    statements.push({ sql: head + Array(chunk.length).fill(tuple).join(', '), args });
   }
-  return rows.length;
+  return statements;
 }

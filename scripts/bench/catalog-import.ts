@@ -3,6 +3,9 @@
 // A merchant's 10k-product catalog: seeds the benchmark catalog, exports it, imports the
 // file into an empty Site of a fresh database in a child process of its own (so its peak
 // RSS is the import's alone), exports again and compares the bytes. Prints one JSON line.
+// With --latency MS the import's database is behind a simulated network (each request
+// delayed MS, as to a remote libSQL server; test/support/network-client.ts), and the line
+// gives its requests and its longest hold of the write lock.
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +17,10 @@ import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { seedDatabase } from '@/db/seed';
 import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
+import { longestLock, overNetwork } from '../../test/support/network-client';
 
 const { values: flags } = parseArgs({
-  options: { products: { type: 'string', default: '10000' }, child: { type: 'string' }, file: { type: 'string' } },
+  options: { products: { type: 'string', default: '10000' }, child: { type: 'string' }, file: { type: 'string' }, latency: { type: 'string' } },
 });
 
 /** Every catalog row, both Sites: what is left is Sites, markets and the rest of the shop. */
@@ -41,23 +45,39 @@ async function exported(database: Database): Promise<string> {
   return parts.join('');
 }
 
-async function child(url: string, file: string): Promise<void> {
-  const database = await open(url);
+async function child(url: string, file: string, latencyMs: number | null): Promise<void> {
+  const local = await open(url);
+  const network = latencyMs === null ? null : overNetwork(local, latencyMs);
+  const database = network?.database ?? local;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   // bytes, as the command reads them (it checks they are UTF-8 as it decodes)
   const parsed = await readCatalogDocument(createReadStream(file, { highWaterMark: 1 << 20 }));
   if (!parsed.ok) throw new Error(`the exported file does not validate: ${JSON.stringify(parsed.issues.slice(0, 5))}`);
   const result = await importCatalog(database, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo' });
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   if (!result.ok) throw new Error(`import refused: ${JSON.stringify(result.issues.slice(0, 5))}`);
   // maxRSS is in KiB on Linux
-  console.log(JSON.stringify({ seconds, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), plan: result.plan }));
-  database.$client.close();
+  const lock = network ? longestLock(network.log) : null;
+  console.log(JSON.stringify({
+    seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), plan: result.plan,
+    network: network && lock && {
+      latencyMs, requests: network.log.requests, writeRequests: network.log.writeRequests,
+      longestLockMs: Math.round(lock.ms), longestLockNetworkMs: Math.round(lock.networkMs),
+    },
+  }));
+  local.$client.close();
 }
 
-function runChild(url: string, file: string): Promise<{ seconds: number; peakRssMb: number; plan: { products: { created: number } } }> {
+type ChildResult = {
+  seconds: number; cpuSeconds: number; peakRssMb: number; plan: { products: { created: number } };
+  network: { latencyMs: number; requests: number; writeRequests: number; longestLockMs: number; longestLockNetworkMs: number } | null;
+};
+
+function runChild(url: string, file: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...CLI_NODE_FLAGS, '--conditions=react-server', '--import', 'tsx', new URL(import.meta.url).pathname, '--child', url, '--file', file], {
+    const proc = spawn(process.execPath, [...CLI_NODE_FLAGS, '--conditions=react-server', '--import', 'tsx', new URL(import.meta.url).pathname, '--child', url, '--file', file, ...(flags.latency ? ['--latency', flags.latency] : [])], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     });
@@ -97,11 +117,17 @@ async function main(): Promise<void> {
       seedSeconds: Math.round(seedSeconds * 10) / 10,
       exportSeconds: Math.round(exportSeconds * 10) / 10,
       importSeconds: Math.round(imported.seconds * 10) / 10,
+      importCpuSeconds: Math.round(imported.cpuSeconds * 10) / 10,
       importPeakRssMb: imported.peakRssMb,
       productsCreated: imported.plan.products.created,
       roundTripIdentical: first === second,
+      ...(imported.network ? { network: imported.network } : {}),
     };
-    console.error(`catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s, peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`);
+    console.error(`catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s (${result.importCpuSeconds} s of CPU), peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`);
+    if (result.network) {
+      const n = result.network;
+      console.error(`  at ${n.latencyMs} ms a request: ${n.requests} requests, ${n.writeRequests} of them writes; longest write lock ${n.longestLockMs} ms, ${n.longestLockNetworkMs} ms of it on the network`);
+    }
     console.log(JSON.stringify({ catalogImport: result }));
     if (!result.roundTripIdentical) process.exitCode = 1;
   } finally {
@@ -109,5 +135,5 @@ async function main(): Promise<void> {
   }
 }
 
-if (flags.child) await child(flags.child, flags.file!);
+if (flags.child) await child(flags.child, flags.file!, flags.latency ? Number(flags.latency) : null);
 else await main();

@@ -2,7 +2,7 @@ import type { Transaction } from '@libsql/client';
 import type { Database } from '@/db/client';
 import { CatalogCollection, CatalogDocument, CatalogProduct, type CatalogMarket } from '@/lib/contract/catalog-document';
 import { z } from 'zod';
-import { applyChanges, inCatalogTransaction, onTransaction, variantsInUse } from './apply';
+import { applyChanges, inCatalogTransaction, onTransaction } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
 import { CatalogInputError, count, decodeCatalogText, importLimits, unstorableText, type ImportLimits } from './input';
@@ -145,8 +145,8 @@ type Planned =
  *
  * The checks and the plan read a snapshot in a read transaction, which takes no lock:
  * reading and comparing a 10k catalog takes seconds, and holding the write lock that long
- * would make the running shop's own writes (checkouts, signups) wait. The write
- * transaction then only writes the planned rows. Should another writer have added a row
+ * would make the running shop's own writes (checkouts, signups) wait. The write then only
+ * sends the planned rows, as one batch (apply.ts). Should another writer have added a row
  * the plan did not know of (a second import at the same moment), a constraint fails, the
  * write rolls back whole, and the import plans again from a fresh snapshot.
  */
@@ -160,14 +160,9 @@ export async function importCatalog(database: Database, source: ImportSource, op
       return { ok: true, plan, applied: false, catalogVersion: { before: site.catalogVersion, after: site.catalogVersion } };
     }
     try {
-      return await inCatalogTransaction<ImportResult>(database, 'write', async (tx) => {
-        // signups and checkouts are written while the shop runs: asked inside the write
-        const inUse = await variantsInUse(tx, planned.removedVariantIds, rewrittenBundleItems(planned.changes));
-        if (inUse.size > 0) return fail(inUseIssues(planned, inUse), source.lineOf);
-        await applyChanges(tx, planned.changes);
-        const after = await currentVersion(tx, site.id);
-        return { commit: true, result: { ok: true as const, plan, applied: true, catalogVersion: { before: site.catalogVersion, after } } };
-      });
+      const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds);
+      if (!applied.ok) return fail(inUseIssues(planned, applied.inUse), source.lineOf).result;
+      return { ok: true, plan, applied: true, catalogVersion: { before: site.catalogVersion, after: applied.catalogVersion } };
     } catch (error) {
       if (attempt < 3 && String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) continue;
       throw error;
@@ -225,15 +220,4 @@ function inUseIssues(planned: Extract<Planned, { ok: true }>, inUse: Map<string,
 function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined) {
   const located = lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
   return { commit: false, result: { ok: false as const, issues: located } };
-}
-
-async function currentVersion(tx: Transaction, siteId: string): Promise<number> {
-  const result = await tx.execute({ sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] });
-  return Number(result.rows[0]?.v ?? 0);
-}
-
-/** Bundle items the import deletes or re-points: a variant they name may go. */
-function rewrittenBundleItems(changes: CatalogChanges): Set<string> {
-  const key = (r: Record<string, unknown>) => `${String(r.bundleId)}\u0000${String(r.position)}`;
-  return new Set([...changes.bundleItems.delete, ...changes.bundleItems.update].map(key));
 }

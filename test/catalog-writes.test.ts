@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { getTableName } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '@/db/client';
+import { WIPE_ORDER } from '@/db/seed';
+import { createCheckoutSession } from '@/lib/commerce/checkout';
+import { documentSource, exportCatalog, importCatalog, stockSource } from '@/lib/commerce/catalog/transfer';
+import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
+import type { CatalogDocument } from '@/lib/contract/catalog-document';
+import { freshDatabase, type TestDatabase } from './support/database';
+import { longestLock, overNetwork } from './support/network-client';
+
+// Imports and stock commands against a database a network away (docs/catalog.md, "How an
+// import is written"): every request costs LATENCY, and a write transaction holds the lock
+// across its round trips, as on a remote libSQL server.
+const LATENCY = 20;
+/** What a checkout on another instance may wait for the lock before it fails (503). */
+const CHECKOUT_WAIT_MS = 2_000;
+
+let t: TestDatabase;
+let original: CatalogDocument;
+const others: Database[] = [];
+
+beforeAll(async () => {
+  t = await freshDatabase({ seed: { products: 200 } });
+  original = await exportCatalog(t.database, 'demo');
+});
+
+afterAll(() => {
+  for (const other of others) other.$client.close();
+});
+
+/** Another instance of the shop on the same database. */
+function anotherInstance(): Database {
+  const other = openDatabase({ url: t.url, busyTimeoutMs: CHECKOUT_WAIT_MS });
+  others.push(other);
+  return other;
+}
+
+/** The benchmark catalog's products (db/seed/bench.ts): their handles end in their number. */
+const isBench = (handle: string) => /-\d+$/.test(handle);
+
+const clone = (doc: CatalogDocument): CatalogDocument => JSON.parse(JSON.stringify(doc)) as CatalogDocument;
+
+/** The first `n` bench products with a new Swedish title and stock, tagged so each call changes them again. */
+function changed(doc: CatalogDocument, n: number, tag: string): CatalogDocument {
+  const out = clone(doc);
+  for (const p of out.products.filter((p) => isBench(p.handle)).slice(0, n)) {
+    p.texts['sv-SE']!.title = `${p.texts['sv-SE']!.title.replace(/ \(.*\)$/, '')} (${tag})`;
+    for (const v of p.variants) v.stock = { policy: 'deny', lowStockThreshold: 5, ...v.stock, quantity: (v.stock?.quantity ?? 0) + 1 };
+  }
+  return out;
+}
+
+/** `count` new products, copies of a bench product under new handles and SKUs. */
+function withNewProducts(doc: CatalogDocument, count: number, tag: string): CatalogDocument {
+  const out = clone(doc);
+  const model = out.products.find((p) => isBench(p.handle) && p.bundles.length === 0)!;
+  for (let i = 0; i < count; i++) {
+    const p = JSON.parse(JSON.stringify(model)) as typeof model;
+    p.handle = `${tag}-${i}`;
+    for (const v of p.variants) v.sku = `${tag.toUpperCase()}-${i}-${v.sku}`;
+    out.products.push(p);
+  }
+  return out;
+}
+
+async function dump(database: Database): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of WIPE_ORDER) {
+    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
+    hash.update(getTableName(table)).update(JSON.stringify(result.rows));
+  }
+  return hash.digest('hex');
+}
+
+describe('how an import is written over a network', () => {
+  it('sends a 200-product change as a few requests, holding the lock only while the server writes', async () => {
+    const doc = changed(original, 200, 'v2');
+    // a dropped variant: the in-use check runs inside the write, one request more
+    const dropped = doc.products.find((p) => isBench(p.handle) && p.variants.length > 1 && p.bundles.length === 0
+      && !doc.products.some((q) => q.bundles.some((b) => b.items.some((i) => p.variants.some((v) => v.sku === i.sku)))))!;
+    const gone = dropped.variants.pop()!;
+    dropped.options = dropped.options.map((o) => ({ ...o, values: o.values.filter((value) => dropped.variants.some((v) => v.options[o.name] === value)) }));
+    for (const texts of Object.values(dropped.texts)) {
+      for (const [name, optionTexts] of Object.entries(texts.options ?? {})) {
+        for (const value of Object.keys(optionTexts.values ?? {})) {
+          if (!dropped.options.find((o) => o.name === name)!.values.includes(value)) delete optionTexts.values![value];
+        }
+      }
+    }
+
+    const { database, log } = overNetwork(t.database, LATENCY);
+    const result = await importCatalog(database, documentSource(doc), { siteHandle: 'demo' });
+    expect(result.ok && result.plan.products.updated).toBe(200);
+    expect(result.ok && result.plan.variants.removed).toBe(1);
+    // row by row this was ~1,300 requests, the lock held for all of their round trips
+    expect(log.writeRequests).toBeLessThanOrEqual(4);
+    const lock = longestLock(log);
+    // What the lock costs over a network is its round trips (timed in npm run bench:catalog -- --latency).
+    expect(lock.requests).toBeLessThanOrEqual(4);
+    const [row] = (await t.database.$client.execute({ sql: 'SELECT count(*) AS n FROM product_variants WHERE sku = ?', args: [gone.sku] })).rows;
+    expect(Number(row!.n)).toBe(0);
+    original = await exportCatalog(t.database, 'demo');
+  });
+
+  it('sends a stock command as one request', async () => {
+    const skus = original.products.filter((p) => isBench(p.handle)).slice(0, 20).map((p) => p.variants[0]!.sku);
+    const { database, log } = overNetwork(t.database, LATENCY);
+    const result = await importCatalog(database, stockSource(skus.map((sku, i) => ({ sku, quantity: 1000 + i }))), { siteHandle: 'demo' });
+    expect(result.ok && result.plan.variants.updated).toBe(20);
+    expect(log.writeRequests).toBe(1);
+    expect(longestLock(log).networkMs).toBe(0);
+  });
+
+  it('lets checkouts on another instance through while a large change is written', async () => {
+    const other = anotherInstance();
+    const context = (await authenticateCredential(other, (await createCredential(other, { siteHandle: 'demo', scope: 'core' })).token))!;
+    const sku = original.products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!.sku;
+    const variantId = String((await other.$client.execute({ sql: 'SELECT id FROM product_variants WHERE sku = ?', args: [sku] })).rows[0]!.id);
+
+    const { database } = overNetwork(t.database, LATENCY);
+    let importing = true;
+    const imported = importCatalog(database, documentSource(withNewProducts(changed(original, 200, 'v3'), 100, 'checkout-run')), { siteHandle: 'demo' })
+      .finally(() => (importing = false));
+    const outcomes: string[] = [];
+    while (importing) {
+      outcomes.push(await createCheckoutSession(other, context, { lines: [{ variantId, quantity: 1 }] }, { ttlSeconds: 600 })
+        .then(() => 'created', (error: unknown) => String((error as { code?: unknown }).code ?? error)));
+    }
+    const result = await imported;
+    expect(result.ok && result.plan.products).toMatchObject({ created: 100, updated: 200 });
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o !== 'created')).toEqual([]);
+    original = await exportCatalog(t.database, 'demo');
+  });
+
+  it('never shows a reader on another instance half of an import', async () => {
+    const other = anotherInstance();
+    const siteId = String((await other.$client.execute("SELECT id FROM sites WHERE handle = 'demo'")).rows[0]!.id);
+    // one statement: one snapshot
+    const observe = async () => {
+      const { rows } = await other.$client.execute({
+        sql: `SELECT (SELECT count(*) FROM products WHERE site_id = ?1) AS products, (SELECT count(*) FROM product_variants WHERE site_id = ?1) AS variants,
+          (SELECT count(*) FROM product_translations WHERE title LIKE '%(v5)') AS retitled, (SELECT catalog_version FROM sites WHERE id = ?1) AS version`,
+        args: [siteId],
+      });
+      return JSON.stringify([rows[0]!.products, rows[0]!.variants, rows[0]!.retitled]);
+    };
+    const before = await observe();
+    const { database } = overNetwork(t.database, LATENCY);
+    let importing = true;
+    const imported = importCatalog(database, documentSource(withNewProducts(changed(original, 200, 'v5'), 50, 'reader-run')), { siteHandle: 'demo' })
+      .finally(() => (importing = false));
+    const seen = new Set<string>();
+    while (importing) {
+      seen.add(await observe());
+      // a local read answers without leaving the microtask queue: let the import's timers run
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const result = await imported;
+    expect(result.ok && result.applied).toBe(true);
+    const after = await observe();
+    expect(after).not.toBe(before);
+    expect([...seen].filter((s) => s !== before && s !== after)).toEqual([]);
+    original = await exportCatalog(t.database, 'demo');
+  });
+
+  it('leaves the catalog as it was when the write fails at its last product', async () => {
+    const doc = withNewProducts(changed(original, 200, 'v4'), 20, 'failing-run');
+    const last = doc.products.filter((p) => isBench(p.handle)).slice(0, 200).at(-1)!;
+    const lastId = String((await t.database.$client.execute({ sql: 'SELECT id FROM products WHERE handle = ?', args: [last.handle] })).rows[0]!.id);
+    // the last product's texts are among the last rows written
+    await t.database.$client.execute(`CREATE TRIGGER fail_last_texts BEFORE UPDATE ON product_translations WHEN NEW.product_id = '${lastId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    try {
+      const before = await dump(t.database);
+      const { database, log } = overNetwork(t.database, LATENCY);
+      await expect(importCatalog(database, documentSource(doc), { siteHandle: 'demo' })).rejects.toThrow(/injected failure/);
+      expect(log.writeRequests).toBeGreaterThan(0);
+      expect(await dump(t.database)).toBe(before);
+    } finally {
+      await t.database.$client.execute('DROP TRIGGER fail_last_texts');
+    }
+  });
+});
