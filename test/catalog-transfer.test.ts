@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
-import { seedDatabase, WIPE_ORDER } from '@/db/seed';
+import { seedDatabase } from '@/db/seed';
 import { getPublishedProduct, listCollections } from '@/lib/commerce/catalog';
 import {
   catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, exportCatalogTo, importCatalog, parseCatalogDocument,
@@ -19,6 +18,7 @@ import { DomainError } from '@/lib/platform/errors';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { catalogJsonSchemaText, type CatalogDocument } from '@/lib/contract/catalog-document';
 import { PRODUCT_SLICE } from '@/lib/commerce/catalog/transfer/state';
+import { contentDigest } from './support/database';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -41,14 +41,6 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function dump(database: Database): Promise<string> {
-  const hash = createHash('sha256');
-  for (const table of WIPE_ORDER) {
-    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
-    hash.update(getTableName(table)).update(JSON.stringify(result.rows));
-  }
-  return hash.digest('hex');
-}
 
 async function version(database: Database, handle = 'demo'): Promise<number> {
   const [row] = await database.select({ v: schema.sites.catalogVersion }).from(schema.sites).where(eq(schema.sites.handle, handle));
@@ -114,7 +106,7 @@ describe('export and import of the catalog document', () => {
 
   it('importing the same file again changes nothing, and the catalog version does not move', async () => {
     const before = await version(database);
-    const hash = await dump(database);
+    const hash = await contentDigest(database);
     for (let i = 0; i < 2; i += 1) {
       const result = await importText(database, original);
       expect(result.ok && result.applied).toBe(false);
@@ -122,14 +114,14 @@ describe('export and import of the catalog document', () => {
       expect(result.ok && result.plan.products.unchanged).toBe(PRODUCTS);
     }
     expect(await version(database)).toBe(before);
-    expect(await dump(database)).toBe(hash);
+    expect(await contentDigest(database)).toBe(hash);
   });
 
   it('a dry run plans the change and writes nothing', async () => {
     const doc = clone(JSON.parse(original) as CatalogDocument);
     doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!.prices.se!.amount = '123.00';
     doc.products.push({ ...clone(doc).products[0]!, handle: 'brand-new-lamp', variants: doc.products[0]!.variants.map((v) => ({ ...v, sku: `NEW-${v.sku}` })), bundles: [] });
-    const hash = await dump(database);
+    const hash = await contentDigest(database);
     const before = await version(database);
     const result = await importText(database, JSON.stringify(doc), { dryRun: true });
     expect(result.ok).toBe(true);
@@ -138,7 +130,7 @@ describe('export and import of the catalog document', () => {
     expect(result.plan.products).toMatchObject({ created: 1, updated: 1 });
     expect(result.plan.variants.updated).toBe(1);
     expect(result.plan.rowWrites).toBeGreaterThan(0);
-    expect(await dump(database)).toBe(hash);
+    expect(await contentDigest(database)).toBe(hash);
     expect(await version(database)).toBe(before);
   });
 
@@ -252,7 +244,7 @@ describe('export and import of the catalog document', () => {
     p(withBundles).bundles[0]!.titles = { 'fr-FR': 'Café pour deux' };
     p(12).images[0]!.alts = { 'fr-FR': 'Une image' };
     (doc.collections[1]!.image as { alts?: Record<string, string> }).alts = { 'nb-NO': 'Et bilde' };
-    const hash = await dump(database);
+    const hash = await contentDigest(database);
 
     // the schema's errors come first, all of them; the Site's checks need a valid file
     const schemaErrors = await importText(database, JSON.stringify(doc, null, 2));
@@ -290,7 +282,7 @@ describe('export and import of the catalog document', () => {
     expect(at('/products/11/variants/0/prices/se/compareAt')!.expected).toMatch(/not below the price/);
     const member = issues.find((i) => i.pointer.startsWith('/collections/0/products/'));
     expect(member).toMatchObject({ handle: doc.collections[0]!.handle, field: 'products' });
-    expect(await dump(database)).toBe(hash);
+    expect(await contentDigest(database)).toBe(hash);
   });
 
   it('names the line of broken JSON', async () => {
@@ -365,11 +357,11 @@ describe('stock changes', () => {
     const database = await freshDatabase();
     expect(parseStockArgs(['NOPE', 'X=-1', 'Y=1.5']).issues.map((i) => i.pointer)).toEqual(['/0', '/1', '/2']);
     const mug = await shown(database, 'fjord-ceramic-mug');
-    const hash = await dump(database);
+    const hash = await contentDigest(database);
     const result = await importCatalog(database, stockSource(parseStockArgs([`${mug.variants[0]!.sku}=3`, 'NO-SUCH-SKU=4']).changes), { siteHandle: 'demo' });
     expect(result.ok).toBe(false);
     expect((result as { issues: CatalogIssue[] }).issues).toEqual([expect.objectContaining({ pointer: '/1', field: 'sku' })]);
-    expect(await dump(database)).toBe(hash);
+    expect(await contentDigest(database)).toBe(hash);
   });
 });
 
@@ -445,7 +437,7 @@ describe('Shopify product CSV', () => {
 
   it('refuses a broken CSV with the line of each error', async () => {
     const database = await freshDatabase();
-    const hash = await dump(database);
+    const hash = await contentDigest(database);
     const lines = readFileSync(FIXTURE, 'utf8').trimEnd().split('\n');
     const sweaterEnd = lines.findIndex((l) => l.startsWith('nordic-wool-sweater,,,'));
     const bad = [...lines];
@@ -458,7 +450,7 @@ describe('Shopify product CSV', () => {
     const result = await importCatalog(database, shopifySource(await readShopifyCsv(Readable.from([bad.join('\n')]))), { siteHandle: 'demo' });
     expect(result.ok).toBe(false);
     expect((result as { issues: CatalogIssue[] }).issues).toEqual([expect.objectContaining({ line: sweaterEnd + 1, field: 'amount', handle: 'nordic-wool-sweater' })]);
-    expect(await dump(database)).toBe(hash);
+    expect(await contentDigest(database)).toBe(hash);
   });
 });
 

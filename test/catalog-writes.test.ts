@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
-import { getTableName } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { WIPE_ORDER } from '@/db/seed';
 import { createCheckoutSession } from '@/lib/commerce/checkout';
 import { documentSource, exportCatalog, importCatalog, stockSource } from '@/lib/commerce/catalog/transfer';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
-import { freshDatabase, type TestDatabase } from './support/database';
+import { contentDigest, freshDatabase, type TestDatabase } from './support/database';
 import { longestLock, overNetwork } from './support/network-client';
 
 // Imports and stock commands against a database a network away (docs/catalog.md, "How an
@@ -65,14 +62,6 @@ function withNewProducts(doc: CatalogDocument, count: number, tag: string): Cata
   return out;
 }
 
-async function dump(database: Database): Promise<string> {
-  const hash = createHash('sha256');
-  for (const table of WIPE_ORDER) {
-    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
-    hash.update(getTableName(table)).update(JSON.stringify(result.rows));
-  }
-  return hash.digest('hex');
-}
 
 describe('how an import is written over a network', () => {
   it('sends a 200-product change as a few requests, holding the lock only while the server writes', async () => {
@@ -173,11 +162,11 @@ describe('how an import is written over a network', () => {
     // the last product's texts are among the last rows written
     await t.database.$client.execute(`CREATE TRIGGER fail_last_texts BEFORE UPDATE ON product_translations WHEN NEW.product_id = '${lastId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
     try {
-      const before = await dump(t.database);
+      const before = await contentDigest(t.database);
       const { database, log } = overNetwork(t.database, LATENCY);
       await expect(importCatalog(database, documentSource(doc), { siteHandle: 'demo' })).rejects.toThrow(/injected failure/);
       expect(log.writeRequests).toBeGreaterThan(0);
-      expect(await dump(t.database)).toBe(before);
+      expect(await contentDigest(t.database)).toBe(before);
     } finally {
       await t.database.$client.execute('DROP TRIGGER fail_last_texts');
     }

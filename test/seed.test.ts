@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { isDatabaseEmpty, KEPT_BY_WIPE, seedDatabase, seededSiteId, WIPE_ORDER, type SeedSummary } from '@/db/seed';
 import { createCredential } from '@/lib/platform/auth/credentials';
+import { contentDigest } from './support/database';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -31,14 +31,6 @@ function status(level: { quantity: number; lowStockThreshold: number; policy: st
   return level.policy === 'preorder' ? 'preorder' : 'out_of_stock';
 }
 
-async function dump(database: Database): Promise<string> {
-  const hash = createHash('sha256');
-  for (const table of WIPE_ORDER) {
-    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
-    hash.update(getTableName(table)).update(JSON.stringify(result.rows));
-  }
-  return hash.digest('hex');
-}
 
 let database: Database;
 let summary: SeedSummary;
@@ -316,17 +308,17 @@ describe('wipe and determinism', () => {
   });
 
   it('reseeding wipes credentials and gives byte-identical data', async () => {
-    const before = await dump(database);
+    const before = await contentDigest(database);
     const productIds = (await productsOf(DEMO)).map((p) => p.id).sort();
     await createCredential(database, { siteHandle: 'demo', scope: 'core' });
     await seedDatabase(database, { checkoutBaseUrl: 'https://checkout.example/checkout' });
     expect(await database.select().from(schema.credentials)).toEqual([]);
     expect((await productsOf(DEMO)).map((p) => p.id).sort()).toEqual(productIds);
-    expect(await dump(database)).toBe(before);
+    expect(await contentDigest(database)).toBe(before);
 
     const other = await freshDatabase();
     await seedDatabase(other, { checkoutBaseUrl: 'https://checkout.example/checkout' });
-    expect(await dump(other)).toBe(before);
+    expect(await contentDigest(other)).toBe(before);
   });
 
   it('builds a larger benchmark catalogue with --products', async () => {

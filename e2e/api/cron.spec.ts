@@ -1,14 +1,11 @@
 // Background jobs without a long-lived process: an instance with JOBS=cron runs no timers,
 // and a platform's cron (GET /api/cron/<name> with the CRON_SECRET) makes the work happen.
 // Its own instance, on a copy of the e2e database, sending to a real SMTP server.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { Client } from '@libsql/client';
 import { creds, expectProblem } from '../support/api';
-import { copyDatabase, killInstance, mainDatabaseUrl, rawClient, startInstance, type Instance } from '../support/instances';
-import { testSmtp, waitFor, type TestSmtp } from '../support/mail';
+import type { Instance } from '../support/instances';
+import { instanceWithMail, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
 import { consent, freshEmail, NEWSLETTER } from '../support/signups';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -17,27 +14,21 @@ const SECRET = 'cron-secret-for-the-e2e-run-0123456789';
 let smtp: TestSmtp;
 let instance: Instance;
 let database: Client;
+let mailing: MailingInstance;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  smtp = await testSmtp();
-  await smtp.start();
-  const copy = await copyDatabase(mainDatabaseUrl(), join(mkdtempSync(join(tmpdir(), 'sd-cron-e2e-')), 'site.db'));
-  instance = await startInstance(copy, {
+  mailing = await instanceWithMail('cron', {
     JOBS: 'cron',
     CRON_SECRET: SECRET,
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Nordlys Home & Goods <shop@nordlys.example>',
     // Were the timers on, the outbox would be drained five times a second.
     OUTBOX_DRAIN_INTERVAL_MS: '200',
   });
-  database = rawClient(copy);
+  ({ smtp, instance, database } = mailing);
 });
 
 test.afterAll(async () => {
-  database?.close();
-  if (instance) await killInstance(instance);
-  await smtp?.stop();
+  await mailing?.stop();
 });
 
 const cron = (request: APIRequestContext, name: string, secret?: string) =>

@@ -1,13 +1,10 @@
 // The mails a shopper gets, followed in Chromium: a server instance of its own (on a copy
 // of the e2e database, so a restock here changes nothing the other tests see) sends through
 // a real SMTP server started by this test.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@libsql/client';
 import { creds } from '../support/api';
-import { copyDatabase, freePort, type Instance, killInstance, mainDatabaseUrl, rawClient, startInstance } from '../support/instances';
-import { header, linkTo, target, testSmtp, waitFor, type TestSmtp } from '../support/mail';
+import { freePort, type Instance } from '../support/instances';
+import { header, instanceWithMail, linkTo, target, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
 import { consent, freshEmail } from '../support/signups';
 import { expect, test, expectAccessible, shot } from './helpers';
 
@@ -16,34 +13,28 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 let smtp: TestSmtp;
 let instance: Instance;
 let database: Client;
+let mailing: MailingInstance;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  smtp = await testSmtp();
-  await smtp.start();
-  const copy = await copyDatabase(mainDatabaseUrl(), join(mkdtempSync(join(tmpdir(), 'sd-mail-e2e-')), 'site.db'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  instance = await startInstance(copy, {
+  mailing = await instanceWithMail('mail', {
     SITE_API_CREDENTIAL: creds().storefront,
     SITE_API_BASE_URL: origin,
     STOREFRONT_ORIGIN: origin,
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Nordlys Home & Goods <shop@nordlys.example>',
     OUTBOX_DRAIN_INTERVAL_MS: '300',
     // One proxy in front: a browser context names its shopper with X-Forwarded-For.
     TRUSTED_PROXY_HOPS: '1',
     SIGNUP_MAILS_PER_SHOPPER: '4',
-  }, 90_000, port);
-  database = rawClient(copy);
+  }, { port });
+  ({ smtp, instance, database } = mailing);
   // The copy starts with no mail counted (the shared server's shoppers are not this one's).
   await database.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'mail:%'");
 });
 
 test.afterAll(async () => {
-  database?.close();
-  if (instance) await killInstance(instance);
-  await smtp?.stop();
+  await mailing?.stop();
 });
 
 /** The mails the instance has sent to `email` so far, once there are at least `count`. */

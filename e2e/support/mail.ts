@@ -1,6 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { header, links, part, waitFor } from '../../test/support/smtp';
+import type { Client } from '@libsql/client';
+import { header, links, part, testSmtp, waitFor, type TestSmtp } from '../../test/support/smtp';
+import { copyDatabase, killInstance, mainDatabaseUrl, rawClient, startInstance, type Instance } from './instances';
 
 export { header, links, part, waitFor };
 export { testSmtp, type TestSmtp } from '../../test/support/smtp';
@@ -31,4 +34,30 @@ export function emlMailsTo(email: string, folder = join(process.env.E2E_DATA_DIR
     return [];
   }
   return files.map((f) => readFileSync(join(folder, f), 'utf8')).filter((raw) => (header(raw, 'To') ?? '').includes(email));
+}
+
+export type MailingInstance = { smtp: TestSmtp; instance: Instance; database: Client; stop: () => Promise<void> };
+
+/**
+ * A `next start` of its own on a copy of the e2e database (so what it sends and changes stays
+ * its own), sending through a real SMTP server of its own, with a raw client on the copy.
+ */
+export async function instanceWithMail(
+  name: string,
+  env: Record<string, string>,
+  options: { smtpDelayMs?: number; port?: number } = {},
+): Promise<MailingInstance> {
+  const smtp = await testSmtp({ delayMs: options.smtpDelayMs });
+  await smtp.start();
+  const copy = await copyDatabase(mainDatabaseUrl(), join(mkdtempSync(join(tmpdir(), `sd-${name}-e2e-`)), 'site.db'));
+  const instance = await startInstance(copy, { SMTP_URL: smtp.url, MAIL_FROM: 'Nordlys Home & Goods <shop@nordlys.example>', ...env }, 90_000, options.port);
+  const database = rawClient(copy);
+  return {
+    smtp, instance, database,
+    async stop() {
+      database.close();
+      await killInstance(instance);
+      await smtp.stop();
+    },
+  };
 }

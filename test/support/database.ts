@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, getTableName } from 'drizzle-orm';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { seedDatabase, type SeedOptions } from '@/db/seed';
+import { seedDatabase, WIPE_ORDER, type SeedOptions } from '@/db/seed';
 import { productVariants, products, sites } from '@/db/schema';
 
 export type TestDatabase = { database: Database; url: string; file: string; dir: string };
@@ -35,4 +36,14 @@ export async function firstVariantOf(database: Database, siteHandle: string): Pr
     .orderBy(asc(productVariants.position))
     .limit(1);
   return row!.id;
+}
+
+/** A digest of every catalog and signup row (the tables a reseed wipes): equal digests, equal data. */
+export async function contentDigest(database: Database): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of WIPE_ORDER) {
+    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
+    hash.update(getTableName(table)).update(JSON.stringify(result.rows));
+  }
+  return hash.digest('hex');
 }
