@@ -11,8 +11,12 @@
 export const MARKET_COOKIE = 'market';
 export const LOCALE_COOKIE = 'locale';
 
-/** The shop's pages, rendered on request (or a product page from the page cache). */
-export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search)?$/;
+/**
+ * The shop's pages, rendered on request (or a product page from the page cache): each gets the
+ * render gate, the shopper's read limit and the outage page. test/storefront-pages.test.ts
+ * holds it equal to the page folders of app/(storefront).
+ */
+export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/[^/]+(?:\/confirmation)?|search|subscriptions\/(?:confirm|unsubscribe))?$/;
 
 type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string };
 
