@@ -1,0 +1,71 @@
+// Canaries for the few places the shop leans on Next.js or Node internals rather than a
+// public API (docs/architecture.md, "Framework internals"). Each fails on an upgrade that
+// moves the behaviour relied on, so the upgrade stops here instead of in production.
+// The page cache's subclass of Next's file-system cache is exercised through Next's own
+// IncrementalCache in content-security-policy.test.ts.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { guardServer } from '@/lib/http/server-guard';
+
+vi.mock('server-only', () => ({}));
+
+const require = createRequire(import.meta.url);
+const nextSource = (path: string) => readFileSync(require.resolve(`next/dist/${path}`), 'utf8');
+
+describe('the Next.js the internals were checked against', () => {
+  it('is pinned exactly, and installed at the pin', () => {
+    const pin = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies.next;
+    expect(pin).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((require('next/package.json') as { version: string }).version).toBe(pin);
+  });
+
+  it('still has the files the shop names by path: the CLI npm start runs, the cache it extends', () => {
+    expect(existsSync(require.resolve('next/dist/bin/next'))).toBe(true);
+    const fileSystemCache = require('next/dist/server/lib/incremental-cache/file-system-cache.js') as { default: { prototype: object } };
+    for (const method of ['get', 'set', 'revalidateTag']) expect(typeof Reflect.get(fileSystemCache.default.prototype, method), method).toBe('function');
+  });
+
+  it('takes the page cache from the global handler slot when next.config names none', () => {
+    const source = nextSource('server/lib/incremental-cache/index.js');
+    expect(source).toContain("Symbol.for('@next/cache-handlers')");
+    expect(source).toMatch(/globalCacheHandler[^\n]*\.FetchCache/);
+  });
+
+  it('leaves SIGTERM to the application when NEXT_MANUAL_SIG_HANDLE is set (lib/server/shutdown.ts)', () => {
+    expect(nextSource('server/lib/start-server.js')).toMatch(/if \(!process\.env\.NEXT_MANUAL_SIG_HANDLE\) \{\s*process\.on\('SIGINT', cleanup\);\s*process\.on\('SIGTERM', cleanup\);/);
+  });
+
+  it('serves over a node:http Server, whose request event the server guard sees', () => {
+    expect(nextSource('server/lib/start-server.js')).toMatch(/_http\.default\.createServer\(requestListener\)/);
+  });
+});
+
+describe('the server guard on Node\'s http.Server.prototype.emit', () => {
+  let server: Server | undefined;
+  afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+  it('answers before the listener, on a server made as Next makes it', async () => {
+    guardServer({ pageRenderLine: 8 });
+    const seen: string[] = [];
+    server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.end('listener');
+    });
+    await new Promise<void>((listening) => server!.listen(0, '127.0.0.1', listening));
+    const { port } = server.address() as AddressInfo;
+    const send = (method: string, path: string) => new Promise<{ status: number; body: string }>((answered, failed) => {
+      const req = request({ host: '127.0.0.1', port, method, path }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => answered({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', failed).end();
+    });
+    // Node's fetch refuses TRACE; the guard answers it for every path (405), as it does `*`.
+    expect((await send('TRACE', '/products')).status).toBe(405);
+    expect(await send('GET', '/healthz')).toEqual({ status: 200, body: 'listener' });
+    expect(seen).toEqual(['GET /healthz']);
+  });
+});
