@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { PHASE_DEVELOPMENT_SERVER, PHASE_PRODUCTION_BUILD } from 'next/constants.js';
 import { API_POLICY, HSTS } from './lib/security/content-security-policy.mjs';
+import { copyDocsAssets } from './app/docs/assets.mjs';
 
 /**
  * Headers every answer gets, whatever produced it (route, page, static file, error). Pages
@@ -54,6 +56,8 @@ const nextConfig = {
       { source: '/site/v1/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
       // The storefront's own JSON endpoints are no documents either.
       { source: '/shop-api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
+      // The reference's files carry the renderer's version in their names (app/docs/assets.mjs).
+      { source: '/docs/assets/:file*', headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }] },
     ];
   },
   reactStrictMode: true,
@@ -84,4 +88,11 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * `next build` and `next dev` (however started: npm run build, npm start's build step, the
+ * tests, the bench) first copy the API reference's files into public/ (app/docs/assets.mjs).
+ */
+export default function config(phase) {
+  if (phase === PHASE_PRODUCTION_BUILD || phase === PHASE_DEVELOPMENT_SERVER) copyDocsAssets();
+  return nextConfig;
+}

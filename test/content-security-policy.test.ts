@@ -108,7 +108,8 @@ describe('registerPageCache', () => {
 
   it('is how the page cache is set up: next.config names no cacheHandler, which Next would import on every request', async () => {
     const configFile = '../next.config.mjs'; // plain JavaScript, untyped
-    const { default: nextConfig } = (await import(configFile)) as { default: Record<string, unknown> };
+    const { default: configFor } = (await import(configFile)) as { default: (phase: string) => Record<string, unknown> };
+    const nextConfig = configFor('phase-production-server');
     expect(nextConfig).toHaveProperty('cacheMaxMemorySize');
     expect(nextConfig).not.toHaveProperty('cacheHandler');
   });

@@ -1,24 +1,25 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { inlineSources } from '@/lib/security/content-security-policy.mjs';
+import swaggerUi from 'swagger-ui-dist/package.json';
+import { versionedName } from './assets.mjs';
 
-/** The renderer's version names its files, so browsers keep them until it changes. */
-const version = (JSON.parse(readFileSync(join(process.cwd(), 'node_modules', 'swagger-ui-dist', 'package.json'), 'utf8')) as { version: string }).version;
+const { version } = swaggerUi;
 
 // GET /docs — the human API reference: Swagger UI (swagger-ui-dist, a maintained renderer)
-// over the generated OpenAPI document. "Try it out" is off: credentials belong on servers.
+// over the generated OpenAPI document; its files are static, copied in at build time
+// (./assets.mjs), under names that carry the renderer's version.
+// "Try it out" is off: credentials belong on servers.
 const html = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Site Delivery API reference</title>
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css?v=${version}">
+  <link rel="stylesheet" href="/docs/assets/${versionedName('swagger-ui.css', version)}">
   <style>body{margin:0} .topbar{display:none}</style>
 </head>
 <body>
   <main id="reference" aria-label="Site Delivery API reference"></main>
-  <script src="/docs/assets/swagger-ui-bundle.js?v=${version}"></script>
+  <script src="/docs/assets/${versionedName('swagger-ui-bundle.js', version)}"></script>
   <script>
     window.ui = SwaggerUIBundle({
       url: '/site/v1/openapi.json',

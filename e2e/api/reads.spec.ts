@@ -412,17 +412,19 @@ test.describe('the description', () => {
     const res = await request.get('/docs');
     expect(res.status()).toBe(200);
     expect(await res.text()).toContain('/site/v1/openapi.json');
-    expect((await request.get('/docs/assets/swagger-ui-bundle.js')).status()).toBe(200);
     expect((await request.get('/docs/assets/..%2Fpackage.json')).status()).toBe(404);
   });
 });
 
-test('the reference\'s files are versioned, kept for good by browsers, and answer 304 to their ETag', async ({ request }) => {
+test('the reference\'s files are static, named by their version, kept for good by browsers, and answer 304 to their ETag', async ({ request }) => {
   const html = await (await request.get('/docs')).text();
-  const src = /src="(\/docs\/assets\/swagger-ui-bundle\.js\?v=[^"]+)"/.exec(html)?.[1];
+  const src = /src="(\/docs\/assets\/swagger-ui-bundle-\d+\.\d+\.\d+\.js)"/.exec(html)?.[1];
+  const href = /href="(\/docs\/assets\/swagger-ui-\d+\.\d+\.\d+\.css)"/.exec(html)?.[1];
   expect(src).toBeTruthy();
+  expect((await request.get(href!)).headers()['content-type']).toContain('text/css');
   const first = await request.get(src!);
   expect(first.status()).toBe(200);
+  expect(first.headers()['content-type']).toContain('javascript');
   expect(first.headers()['cache-control']).toContain('immutable');
   const again = await request.get(src!, { headers: { 'If-None-Match': first.headers().etag! } });
   expect(again.status()).toBe(304);

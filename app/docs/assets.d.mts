@@ -1,0 +1,2 @@
+export function versionedName(file: string, version: string): string;
+export function copyDocsAssets(): string[];
