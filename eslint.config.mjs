@@ -16,7 +16,7 @@ const restrict = (files, patterns = []) => ({ files, rules: { 'no-restricted-imp
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next*/**', '**/.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**']),
+  globalIgnores(['.next*/**', '**/.next*/**', 'out/**', 'build/**', 'next-env.d.ts', 'data/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**', 'public/docs/**']),
   restrict(['app/**', 'lib/**', 'proxy.ts', 'instrumentation.ts']),
   // The domain never reaches up into the app, the framework or HTTP.
   restrict(['lib/commerce/**'], [
@@ -28,7 +28,7 @@ export default defineConfig([
     files: ['db/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['@/app/*', '@/lib/*'], message: 'db/ is below everything of ours.' },
+        { group: ['@/app/*', '@/lib/*', '!@/lib/process-state'], message: 'db/ is below everything of ours (but the process\'s named state, lib/process-state).' },
         { group: ['next', 'next/*'], message: 'db/ is framework-free.' },
       ] }],
     },
@@ -67,4 +67,14 @@ export default defineConfig([
     // the same, spelled as relative paths
     { group: ['**/../db', '**/../db/**', '**/lib/commerce', '**/lib/commerce/**', '**/lib/http/**', '**/lib/platform/**', '**/lib/db', '**/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
   ]),
+  // Process-wide state has one owner (lib/process-state.ts): every slot named, with why it
+  // must be one per process and who writes it. Nothing else reaches for globalThis.
+  {
+    files: ['app/**', 'lib/**', 'db/**', 'proxy.ts', 'instrumentation.ts'],
+    ignores: ['lib/process-state.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'globalThis', message: 'Process-wide state lives in lib/process-state.ts (processSlot).' }],
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='global']", message: 'Process-wide state lives in lib/process-state.ts (processSlot).' }],
+    },
+  },
 ]);

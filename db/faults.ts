@@ -1,3 +1,4 @@
+import { processSlot } from '@/lib/process-state';
 /**
  * Storage faults: the database errors that say nothing about the request and everything
  * about the disk or another process, so the API answers them 503 with Retry-After (the
@@ -99,7 +100,7 @@ export const FAULT_CLEARED_AFTER_MS = 1_000;
 type Entry = { since: number; lastLogged: number; lastFailed: number; count: number };
 type FaultLog = { active: Map<StorageFault, Entry> };
 // One log per process, however many bundled copies of this module there are.
-const log = ((globalThis as { __storageFaultLog?: FaultLog }).__storageFaultLog ??= { active: new Map() });
+const log = processSlot<FaultLog>('storageFaults', () => ({ active: new Map() }));
 
 /**
  * Says once (then at most every FAULT_LOG_INTERVAL_MS) that a kind of fault is happening:

@@ -1,14 +1,15 @@
 import 'server-only';
 import { openDatabase, type Database } from '@/db/client';
 import { env } from './env';
+import { processSlot } from '@/lib/process-state';
 
 // One client per process (per server instance). It holds connections only, no shared state.
-const holder = globalThis as unknown as { __siteDb?: Database };
+const holder = processSlot<{ database?: Database }>('database', () => ({}));
 
 export function db(): Database {
-  if (!holder.__siteDb) {
+  if (!holder.database) {
     const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS, DATABASE_TIMEOUT_MS } = env();
-    holder.__siteDb = openDatabase({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS, timeoutMs: DATABASE_TIMEOUT_MS });
+    holder.database = openDatabase({ url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS, timeoutMs: DATABASE_TIMEOUT_MS });
   }
-  return holder.__siteDb;
+  return holder.database;
 }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * Where a request came from, for the storefront to name its shopper to the API
@@ -12,16 +13,15 @@ import { isIP } from 'node:net';
  */
 export const PEER_HEADER = 'x-site-peer';
 
-type PeerHolder = { __sitePeerStamp?: string };
-const holder = globalThis as unknown as PeerHolder;
+const holder = processSlot<{ stamp?: string }>('peerStamp', () => ({}));
 
 /** The stamp of this process, once the server guard is installed (else undefined). */
 export function peerStamp(): string | undefined {
-  return holder.__sitePeerStamp;
+  return holder.stamp;
 }
 
 export function setPeerStamp(stamp: string): void {
-  holder.__sitePeerStamp ??= stamp;
+  holder.stamp ??= stamp;
 }
 
 /** What the server guard writes: the stamp, the socket's address, and whether the client sent X-Forwarded-For. */

@@ -1,5 +1,6 @@
 import { serialiseReads, type ReadLog } from '@/lib/site-client';
 import type { PageKey } from './storefront-routing';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * The read logs of cached product pages being rendered, until the page cache hands the page
@@ -8,8 +9,7 @@ import type { PageKey } from './storefront-routing';
  * never kept (a 404, an error) leaves its log behind; the oldest go past LOGS.
  */
 const LOGS = 256;
-const holder = globalThis as unknown as { __pageReadLogs?: Map<string, ReadLog[]> };
-const pending = (holder.__pageReadLogs ??= new Map());
+const pending = processSlot('pageReadLogs', () => new Map<string, ReadLog[]>());
 
 export function pageReadsId(key: Pick<PageKey, 'origin' | 'market' | 'locale'>, catalog: string, handle: string): string {
   return JSON.stringify([key.origin, key.market, key.locale, catalog, handle]);

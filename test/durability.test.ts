@@ -9,6 +9,7 @@ import { migrateDatabase } from '@/db/migrate';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
 import { BACKSTOP_PAGES, CHECKPOINT_WORKER_SOURCE, checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from '@/db/driver/checkpointer';
+import { processSlot } from '@/lib/process-state';
 
 const freshUrl = () => `file:${join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'site.db')}`;
 
@@ -214,7 +215,7 @@ describe('the local database', () => {
   it('keeps one checkpoint worker per file while any client has it open, and stops it with the last', async () => {
     const url = freshUrl();
     const file = resolve(url.slice('file:'.length));
-    const workers = (globalThis as { __sqliteCheckpointers?: Map<string, unknown> }).__sqliteCheckpointers!;
+    const workers = processSlot('sqliteCheckpointers', () => new Map<string, unknown>());
     const first = openDatabase({ url });
     const second = openDatabase({ url });
     await migrateDatabase(first, url);

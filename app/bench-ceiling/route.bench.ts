@@ -1,4 +1,5 @@
 import { env } from '@/lib/env';
+import { exposedGc } from '@/lib/process-state';
 
 /**
  * GET /bench-ceiling?memory=1 — the server's memory for `npm run bench`, after a full GC
@@ -13,7 +14,7 @@ export function GET(req: Request): Response {
   if (env().BENCH_CEILING !== '1' || new URL(req.url).searchParams.get('memory') !== '1') {
     return new Response('Not Found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
   }
-  const collect = (globalThis as { gc?: () => void }).gc;
+  const collect = exposedGc();
   if (collect) collect();
   return Response.json({ ...process.memoryUsage(), collected: Boolean(collect) }, { headers: { 'Cache-Control': 'no-store' } });
 }

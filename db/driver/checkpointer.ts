@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * WAL checkpoints on a thread of their own, so they never stall the event loop.
@@ -71,7 +72,7 @@ parentPort.postMessage({ started: true });
 `;
 
 type Entry = { worker: Worker; users: number; failed: boolean; listeners: Set<() => void> };
-const running = ((globalThis as { __sqliteCheckpointers?: Map<string, Entry> }).__sqliteCheckpointers ??= new Map());
+const running = processSlot('sqliteCheckpointers', () => new Map<string, Entry>());
 
 /** Starts (or joins) the checkpoint worker for a database file. */
 export function checkpointerFor(path: string, options: { intervalMs?: number } = {}): Checkpointer {

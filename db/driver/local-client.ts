@@ -4,6 +4,7 @@ import { createClient, LibsqlError, type Client, type Config, type InArgs, type 
 import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from '../faults';
 import { createStatementCachingClient } from './statement-cache';
+import { processSlot } from '@/lib/process-state';
 
 /** The local client, and a view of it whose writes never wait for another process's lock. */
 export type LocalClient = Client & { impatient: Client };
@@ -481,7 +482,7 @@ class Slots {
 }
 
 // One queue per database file and process, even for several clients (or bundled copies of this module).
-const queues = ((globalThis as { __sqliteWriteQueues?: Map<string, WriteQueue> }).__sqliteWriteQueues ??= new Map());
+const queues = processSlot('sqliteWriteQueues', () => new Map<string, WriteQueue>());
 function writeQueueFor(url: string): WriteQueue {
   const key = resolve(url.replace(/^file:/, '').replace(/\?.*$/, ''));
   let queue = queues.get(key);

@@ -2,9 +2,10 @@ import 'server-only';
 import { env } from '@/lib/env';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 import { JOBS, type Job } from './index';
+import { processSlot } from '@/lib/process-state';
 
 type Timers = { stop: () => Promise<void> };
-const holder = globalThis as unknown as { __jobTimers?: Timers };
+const holder = processSlot<{ timers?: Timers }>('jobTimers', () => ({}));
 
 /** A timer's pass may take this long before it leaves the rest to the next pass. */
 const PASS_BUDGET_MS = 5 * 60_000;
@@ -22,7 +23,7 @@ export function startJobTimers(only?: readonly string[]): Timers | null {
     console.log('[jobs] JOBS=cron: no background timers; a cron calls /api/cron/<name>');
     return null;
   }
-  if (holder.__jobTimers) return holder.__jobTimers;
+  if (holder.timers) return holder.timers;
   const frontDoor = `http://127.0.0.1:${settings.PORT}`;
   const running = JOBS.filter((job) => !only || only.includes(job.name)).flatMap((job) => {
     const everyMs = job.everyMs();
@@ -32,10 +33,10 @@ export function startJobTimers(only?: readonly string[]): Timers | null {
   const timers: Timers = {
     async stop() {
       await Promise.all(running.map((r) => r.stop()));
-      if (holder.__jobTimers === timers) holder.__jobTimers = undefined;
+      if (holder.timers === timers) holder.timers = undefined;
     },
   };
-  holder.__jobTimers = timers;
+  holder.timers = timers;
   return timers;
 }
 

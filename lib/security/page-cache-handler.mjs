@@ -10,6 +10,7 @@
 // API calls included (docs/performance.md).
 import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
 import { hashPolicy } from './content-security-policy.mjs';
+import { registerNextCacheHandler } from '../process-state';
 
 const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 const HEADER = 'content-security-policy';
@@ -56,6 +57,5 @@ function withPolicy(value) {
  */
 export function registerPageCache(options = {}) {
   onPage = options.onPage ?? null;
-  const slot = Symbol.for('@next/cache-handlers');
-  globalThis[slot] = { ...globalThis[slot], FetchCache: PageCacheHandler };
+  registerNextCacheHandler('FetchCache', PageCacheHandler);
 }

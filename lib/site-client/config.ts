@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * Where the API lives and the Site credential to present. Read on every call (not at
@@ -26,7 +27,7 @@ function isLoopback(url: string): boolean {
 }
 
 type ShopperSource = () => Promise<string | null>;
-const holder = globalThis as unknown as { __siteClientShopper?: ShopperSource };
+const holder = processSlot<{ source?: ShopperSource }>('siteClientShopper', () => ({}));
 
 /**
  * How the client learns the shopper of the request it runs in, for calls that do not name
@@ -34,9 +35,9 @@ const holder = globalThis as unknown as { __siteClientShopper?: ShopperSource };
  * credential's. A front end sets it once; without it such calls name no shopper.
  */
 export function nameShoppersWith(source: ShopperSource): void {
-  holder.__siteClientShopper = source;
+  holder.source = source;
 }
 
 export async function currentShopper(): Promise<string | null> {
-  return (await holder.__siteClientShopper?.()) ?? null;
+  return (await holder.source?.()) ?? null;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { fetchSite } from './catalog';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * Whether the API answers, as far as this process knows: the proxy asks before a shop page
@@ -8,18 +9,16 @@ import { fetchSite } from './catalog';
  *
  * A healthy answer is used at once and checked again in the background at most once a
  * second, so the check costs a page nothing; after a failure, requests wait for a fresh
- * check (one at a time, shared). The state lives on globalThis because the proxy and the
+ * check (one at a time, shared). The state is process-wide (lib/process-state) because the proxy and the
  * pages are separate bundles in the one process, and a page that finds the API failing
  * says so here (noteApiFailure), so the very next request checks again.
  */
 const RECHECK_MS = 1000;
 
 type Health = { up: boolean | null; checkedAt: number; probe: Promise<boolean> | null };
-const KEY = Symbol.for('site-delivery.site-api-health');
 
 function health(): Health {
-  const store = globalThis as { [KEY]?: Health };
-  return (store[KEY] ??= { up: null, checkedAt: 0, probe: null });
+  return processSlot<Health>('siteApiHealth', () => ({ up: null, checkedAt: 0, probe: null }));
 }
 
 export async function siteApiAnswers(): Promise<boolean> {

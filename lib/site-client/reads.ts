@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { clientConfig } from './config';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * The reads of /site/v1 one render made: path and query (below /site/v1) → the answer's
@@ -18,16 +19,16 @@ export type ReadLog = Map<string, string>;
 export const UNCHECKABLE = 'uncheckable';
 
 type LogSource = () => ReadLog | null;
-const holder = globalThis as unknown as { __siteClientReadLog?: LogSource };
+const holder = processSlot<{ source?: LogSource }>('siteClientReadLog', () => ({}));
 
 /** How the client finds the log of the render it runs in; a front end sets it once. */
 export function logReadsWith(source: LogSource): void {
-  holder.__siteClientReadLog = source;
+  holder.source = source;
 }
 
 /** Notes a read in the current render's log, if there is one. */
 export function noteRead(path: string, tag: string): void {
-  const log = holder.__siteClientReadLog?.();
+  const log = holder.source?.();
   if (!log) return;
   const known = log.get(path);
   log.set(path, known === undefined || known === tag ? tag : UNCHECKABLE);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * Shoppers the API has just refused for their own budget (429 `rate_limited` under a
@@ -9,17 +10,15 @@ import 'server-only';
  * a render (~20 ms of CPU), a log line and a misleading "could not load" page each. Other
  * shoppers, and the health of the API, are not touched: the API answers; one shopper is
  * over budget. Per process and only a hint: another instance finds out from the API itself
- * on its first page. Held on globalThis (the proxy and the pages are separate bundles),
+ * on its first page. Process-wide (lib/process-state: the proxy and the pages are separate bundles),
  * bounded, oldest out first.
  */
-const KEY = Symbol.for('site-delivery.limited-shoppers');
 const MAX_SHOPPERS = 10_000;
 /** The API's windows are at most an hour; a Retry-After beyond that is not believed. */
 const MAX_WAIT_SECONDS = 3600;
 
 function limited(): Map<string, number> {
-  const store = globalThis as { [KEY]?: Map<string, number> };
-  return (store[KEY] ??= new Map());
+  return processSlot('limitedShoppers', () => new Map<string, number>());
 }
 
 export function noteShopperLimited(shopper: string, retryAfterSeconds: number, now = Date.now()): void {

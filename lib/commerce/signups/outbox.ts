@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { outboxMessages } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
+import { processSlot } from '@/lib/process-state';
 
 /** Topics a notification worker drains; the payload carries the references the message is rendered from. */
 export const OUTBOX_TOPICS = {
@@ -11,16 +12,16 @@ export const OUTBOX_TOPICS = {
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
-const QUEUED = Symbol.for('site-delivery.outbox-queued-here');
+const queuedHere = () => processSlot('messagesQueued', () => ({ count: 0 }));
 
 /**
  * How many messages this process has queued so far: the background drain passes soon after
  * it moves, and otherwise only now and then (messages queued elsewhere, retries due), so an
- * idle instance does not poll the database. Process-wide (globalThis): signups run in the
+ * idle instance does not poll the database. Process-wide (lib/process-state): signups run in the
  * routes' bundles, the drain in instrumentation's.
  */
 export function messagesQueuedHere(): number {
-  return (globalThis as { [QUEUED]?: number })[QUEUED] ?? 0;
+  return queuedHere().count;
 }
 
 /**
@@ -40,8 +41,7 @@ export async function enqueueOutboxMessage(
     createdAt: message.at,
     nextAttemptAt: message.at,
   });
-  const store = globalThis as { [QUEUED]?: number };
-  store[QUEUED] = (store[QUEUED] ?? 0) + 1;
+  queuedHere().count += 1;
 }
 
 /**

@@ -1,16 +1,15 @@
+import { processSlot } from '@/lib/process-state';
 /**
  * The newest catalog version this process has seen per Site, from the credential lookup
  * every request makes. Work that follows catalog changes (rendering pages ahead) looks here
  * for free and asks the database only when it moved, or now and then: an idle instance
- * then sends a hosted database next to nothing. Process-wide (globalThis), because requests
+ * then sends a hosted database next to nothing. Process-wide (lib/process-state), because requests
  * run in the routes' bundles and background jobs in instrumentation's.
  */
-const KEY = Symbol.for('site-delivery.seen-catalog-versions');
 type Seen = { versions: Map<string, number>; changes: number };
 
 function seen(): Seen {
-  const store = globalThis as { [KEY]?: Seen };
-  return (store[KEY] ??= { versions: new Map(), changes: 0 });
+  return processSlot<Seen>('seenCatalogVersions', () => ({ versions: new Map(), changes: 0 }));
 }
 
 export function noteCatalogVersion(siteId: string, version: number): void {

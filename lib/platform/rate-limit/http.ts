@@ -7,6 +7,7 @@ import {
 import { withoutWaiting } from '@/db/client';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
+import { processSlot } from '@/lib/process-state';
 
 export type RateLimitInput = {
   credentialId: string;
@@ -33,8 +34,7 @@ export function shopperPolicyFor(kind: RateLimitKind): RateLimitPolicy {
 }
 
 // One set of leases per process, however many route bundles carry a copy of this module.
-const holder = globalThis as unknown as { __rateLimitLeases?: RateLimitLeases };
-const leases = (holder.__rateLimitLeases ??= new RateLimitLeases());
+const leases = processSlot('rateLimitLeases', () => new RateLimitLeases());
 
 /**
  * Counts the request against its budgets in the database (claimed in leases: see

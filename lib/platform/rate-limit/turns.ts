@@ -1,4 +1,5 @@
 import { DomainError } from '@/lib/platform/errors';
+import { processSlot } from '@/lib/process-state';
 
 /**
  * Turns per shopper for reads that cost more than a lookup (the products list: searches,
@@ -14,8 +15,7 @@ const IN_FLIGHT = 2;
 const QUEUE = 8;
 
 type Line = { running: number; waiting: (() => void)[] };
-const holder = globalThis as unknown as { __shopperTurns?: Map<string, Line> };
-const lines = (holder.__shopperTurns ??= new Map());
+const lines = processSlot('shopperTurns', () => new Map<string, Line>());
 
 export async function inShopperTurn<T>(shopper: string | null, work: () => Promise<T>): Promise<T> {
   if (shopper === null) return work();
