@@ -22,7 +22,7 @@ export default defineConfig([
   restrict(['lib/commerce/**'], [
     { group: ['@/app/*', '../app/*', '../../app/*'], message: 'lib/commerce never imports from app/.' },
     { group: ['next', 'next/*'], message: 'The domain is framework-free.' },
-    { group: ['@/lib/http/*', '@/lib/platform/*/http'], message: 'The domain knows no HTTP: the route wrapper and the platform\'s HTTP sides call it, not the other way.' },
+    { group: ['@/lib/http/*', '@/lib/api/*', '@/lib/server/*', '@/lib/platform/*/http'], message: 'The domain knows no HTTP: the route wrapper and the platform\'s HTTP sides call it, not the other way.' },
   ]),
   {
     files: ['db/**'],
@@ -37,7 +37,12 @@ export default defineConfig([
   // route wrapper; they know nothing of the shop.
   restrict(['lib/platform/**'], [
     { group: ['@/app/*', '@/lib/commerce', '@/lib/commerce/*', '@/lib/site-client', '@/lib/site-client/*'], message: 'lib/platform never imports the shop\'s domain or the app.' },
+    { group: ['@/lib/api/*', '@/lib/server/*'], message: 'lib/platform serves the route wrapper (lib/api) and the server (lib/server); they call it, not the other way.' },
     { group: ['next', 'next/*'], message: 'lib/platform is framework-free.' },
+  ]),
+  // lib/http is small HTTP helpers every layer may use: they import nothing of ours.
+  restrict(['lib/http/**'], [
+    { group: ['@/*', '../*', '../../*'], message: 'lib/http imports nothing of ours.' },
   ]),
   // The contract is what every layer agrees on, so it depends on none of them.
   restrict(['lib/contract/**'], [
@@ -63,9 +68,9 @@ export default defineConfig([
   // the client reaches this deployment's API routes only through app/site/v1/_routes (in-process).
   restrict(['app/(storefront)/**', 'app/storefront-cache/**', 'lib/site-client/**'], [
     { group: ['@/app/site/*', '!@/app/site/v1', '@/app/site/v1/*', '!@/app/site/v1/_routes'], message: 'The API is called through lib/site-client, which reaches its routes only through app/site/v1/_routes.' },
-    { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/http/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
+    { group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/api/*', '@/lib/server/*', '@/lib/platform/*', '@/lib/db', '@/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
     // the same, spelled as relative paths
-    { group: ['**/../db', '**/../db/**', '**/lib/commerce', '**/lib/commerce/**', '**/lib/http/**', '**/lib/platform/**', '**/lib/db', '**/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
+    { group: ['**/../db', '**/../db/**', '**/lib/commerce', '**/lib/commerce/**', '**/lib/api/**', '**/lib/server/**', '**/lib/platform/**', '**/lib/db', '**/lib/storefront-page-key'], message: 'The storefront uses lib/site-client only.' },
   ]),
   // Process-wide state has one owner (lib/process-state.ts): every slot named, with why it
   // must be one per process and who writes it. Nothing else reaches for globalThis.

@@ -1,13 +1,13 @@
 /**
  * Runs once when a server instance starts (Next's instrumentation hook), before it answers
- * any request Next hands to our code: lib/server-start.ts says what it starts. Node runtime
+ * any request Next hands to our code: lib/server/start.ts says what it starts. Node runtime
  * only. The import sits inside the runtime check so that Next, which also compiles this file
  * for the Edge runtime and reads NEXT_RUNTIME at build time, drops it there: the Edge build
  * then never sees the Node APIs the server's start uses.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const { startServer } = await import('./lib/server-start');
+    const { startServer } = await import('./lib/server/start');
     await startServer();
   }
 }

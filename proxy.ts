@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { problemResponse } from '@/lib/http/problems';
+import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
 import { siteApiAnswers } from '@/lib/site-client/health';
 import { productPageKey } from '@/lib/storefront-page-key';

@@ -63,7 +63,7 @@ const Env = z.object({
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /**
-   * Shop pages one process renders at once (lib/http/render-gate.ts); the rest wait in a
+   * Shop pages one process renders at once (lib/server/render-gate.ts); the rest wait in a
    * line of PAGE_RENDER_LINE, and past that are answered 503 with Retry-After. Unset: twice
    * the CPUs the process may use.
    */
@@ -71,7 +71,7 @@ const Env = z.object({
   PAGE_RENDER_LINE: z.coerce.number().int().min(0).max(100_000).default(512),
   /**
    * Of those renders and that line, the places one shopper (their address, as TRUSTED_PROXY_HOPS
-   * finds it) holds at once; the rest of theirs wait behind their own (lib/http/render-gate.ts).
+   * finds it) holds at once; the rest of theirs wait behind their own (lib/server/render-gate.ts).
    */
   PAGE_RENDERS_PER_SHOPPER: z.coerce.number().int().min(1).max(256).default(2),
   /**

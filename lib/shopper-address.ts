@@ -8,7 +8,7 @@ import { processSlot } from '@/lib/process-state';
  * Next fills `X-Forwarded-For` with the socket's address only when the client sent none,
  * and keeps whatever the client wrote otherwise: that header alone cannot tell a shopper's
  * real address from one they typed. So the server records the socket's address itself
- * (guardServer in lib/http/server-guard.ts, from instrumentation.ts) in a header of its own, stamped with a
+ * (guardServer in lib/server/server-guard.ts, from instrumentation.ts) in a header of its own, stamped with a
  * per-process secret: a client can send a header of that name, but not with the stamp.
  */
 export const PEER_HEADER = 'x-site-peer';

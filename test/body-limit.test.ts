@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/body-limit';
-import { readJsonBody } from '@/lib/http/body';
+import { BodyTooLarge, readBodyCapped, readTextCapped } from '@/lib/http/body-limit';
+import { readJsonBody } from '@/lib/api/body';
 import { DomainError } from '@/lib/platform/errors';
-import { malformedPathRefusalFor, originTarget, PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/http/server-guard';
+import { malformedPathRefusalFor, originTarget, PAGE_BODY_LIMIT, pageBodyRefusal, unservedMethodAnswer } from '@/lib/server/server-guard';
 
 /** A body that never ends (as a chunked upload need not), counting what was pulled from it. */
 function endless(headers: Record<string, string> = {}, chunkBytes = 64 * 1024) {

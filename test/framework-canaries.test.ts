@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { guardServer } from '@/lib/http/server-guard';
+import { guardServer } from '@/lib/server/server-guard';
 
 vi.mock('server-only', () => ({}));
 

@@ -8,7 +8,7 @@ import {
   purgeExpiredIdempotencyKeys, releaseIdempotencyKey,
 } from '@/lib/platform/idempotency/store';
 import { answerOf, commitDeferred, runIdempotent, type IdempotencyInput, type IdempotentRun } from '@/lib/platform/idempotency/http';
-import { bodyTextOf } from '@/lib/http/reply';
+import { bodyTextOf } from '@/lib/http/body-text';
 import { freshDatabase } from './support/database';
 
 // lib/http is server-only; this test is the server.

@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RenderGate } from '@/lib/http/render-gate';
-import { isRenderedPage, shopperOf } from '@/lib/http/server-guard';
+import { RenderGate } from '@/lib/server/render-gate';
+import { isRenderedPage, shopperOf } from '@/lib/server/server-guard';
 
 /**
  * A real HTTP server whose "render" is held open until the test ends it, behind a gate of

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardServer } from '@/lib/http/server-guard';
+import { guardServer } from '@/lib/server/server-guard';
 import { PEER_HEADER, shopperAddress } from '@/lib/shopper-address';
 
 // A real HTTP server, as `next start` runs one: what a handler sees of each request.

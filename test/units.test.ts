@@ -4,7 +4,7 @@ import { availabilityStatus, bestStatus, canSell, describeAvailability } from '@
 import { decodeCursor, encodeCursor } from '@/lib/commerce/cursor';
 import { DomainError } from '@/lib/platform/errors';
 import { newId, newTimeOrderedId } from '@/lib/platform/ids';
-import { zodFieldErrors } from '@/lib/http/problems';
+import { zodFieldErrors } from '@/lib/contract/problem-answers';
 import { etagMatches, strongEtag } from '@/lib/platform/cache/http';
 import { z } from 'zod';
 

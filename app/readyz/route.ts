@@ -1,4 +1,4 @@
-import { problemResponse } from '@/lib/http/problems';
+import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
 import { readiness } from '@/lib/server/health';
 

@@ -255,7 +255,7 @@ test.describe('availability', () => {
   });
 
   test('a long query asked again is validated again the same way, by the operation it is sent to', async ({ request }) => {
-    // Long queries' parses are kept by their text (lib/http/route.ts): only successes, per operation.
+    // Long queries' parses are kept by their text (lib/api/route.ts): only successes, per operation.
     const tooLong = `/commerce/availability?variantIds=var_a,${'b'.repeat(300)}`;
     const pad = `&pad=${'x'.repeat(300)}`;
     for (let i = 0; i < 2; i += 1) {

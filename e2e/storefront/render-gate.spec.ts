@@ -3,7 +3,7 @@ import { creds, get } from '../support/api';
 import { startOwnServer, type OwnServer } from './own-server';
 import { expect, test } from './helpers';
 
-// Shop pages pass a gate (lib/http/render-gate.ts): PAGE_RENDERS at once, a line of
+// Shop pages pass a gate (lib/server/render-gate.ts): PAGE_RENDERS at once, a line of
 // PAGE_RENDER_LINE, and 503 + Retry-After past it, so a burst of uncached pages costs the
 // shoppers some waiting and never the process. Each server here renders every view
 // (PAGE_CACHE_MB=0) on the e2e database.

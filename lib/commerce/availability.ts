@@ -108,7 +108,7 @@ export type AvailabilityStatuses = {
 /**
  * Whole batch answers per (Site, catalog version, the ids asked for), frozen: a storefront
  * asks for the same variants again and again (a product page's, a cart's), and while the
- * catalog stands still the answer is the same — so is its serialised form (lib/http/route.ts
+ * catalog stands still the answer is the same — so is its serialised form (lib/api/route.ts
  * keeps those bytes with the answer). Up to 2,000 answers / ~12 MB of heap (an answer of
  * 100 statuses, ~10 KB of JSON, weighs ~3× its JSON with its serialised bytes: some 400 of them).
  */
@@ -117,7 +117,7 @@ const batches = new BoundedCache<AvailabilityStatuses>(2000, 12 * 1024 * 1024, 3
 /**
  * A list of ids with duplicates folded (order kept), and its text as a cache key. The
  * route hands the same frozen list to every request with the same query
- * (lib/http/route.ts), so this is worked out once per list, not once per request.
+ * (lib/api/route.ts), so this is worked out once per list, not once per request.
  */
 const folded = new WeakMap<readonly string[], { unique: string[]; key: string }>();
 

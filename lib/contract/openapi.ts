@@ -50,7 +50,7 @@ const BuyerHeaders = z.object({
   'Site-Buyer-IP': z.string().max(45).optional().meta({ description: 'The shopper\'s IP address, sent by a server-side caller: it adds a per-shopper rate-limit budget to the credential\'s (reads and writes). Never stored.' }),
 });
 
-// uri_too_long: the server refuses any request target past its limit before routing it (lib/http/server-guard.ts).
+// uri_too_long: the server refuses any request target past its limit before routing it (lib/server/server-guard.ts).
 const ALWAYS: ProblemCode[] = ['unauthorized', 'uri_too_long', 'rate_limited', 'internal_error', 'service_unavailable'];
 
 /** The codes an operation can answer: its own, and those every operation of its kind can. */

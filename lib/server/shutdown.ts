@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Server } from 'node:http';
 import { db } from '@/lib/db';
-import { servingServers } from '@/lib/http/server-guard';
+import { servingServers } from './server-guard';
 
 /**
  * A clean stop on SIGTERM (what an orchestrator or a deploy sends before it kills a process):

@@ -1,5 +1,5 @@
 import 'server-only';
-import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
+import { BodyTooLarge, readTextCapped } from '@/lib/http/body-limit';
 import { PROBLEMS, type ProblemCode } from '@/lib/contract/problems';
 import { SiteApiError, type FieldError } from '@/lib/site-client';
 

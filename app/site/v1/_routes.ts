@@ -1,4 +1,4 @@
-import type { RouteHandler } from '@/lib/http/route';
+import type { RouteHandler } from '@/lib/api/route';
 import * as site from './site/route';
 import * as storefront from './commerce/storefront/route';
 import * as catalog from './commerce/catalog/route';

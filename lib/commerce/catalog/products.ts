@@ -33,7 +33,7 @@ export function soldIn(marketId: string) {
 }
 
 /**
- * The key a product's answer is kept under (the route keeps its bytes: lib/http/reply.ts,
+ * The key a product's answer is kept under (the route keeps its bytes: lib/api/reply.ts,
  * okKept): the Site's catalog version, market, locale and handle. None inside a transaction,
  * whose reads may see its own uncommitted writes.
  */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import { HttpFailure } from '@/lib/http/failure';
-import { problemResponse } from '@/lib/http/problems';
+import { problemResponse } from '@/lib/contract/problem-answers';
 import { authenticateCredential, type SiteContext } from './credentials';
 
 /**

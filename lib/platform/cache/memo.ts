@@ -135,7 +135,7 @@ export class VersionedMemo<V> {
  * Rough heap footprint of a JSON-like value: its JSON length times V8's overhead for its
  * objects and strings, which depends on their shape: many small objects (a product) take
  * several times their JSON, a list page about twice, plus the serialised answer the route
- * keeps beside it (lib/http/route.ts). docs/operating.md#memory has the measurements.
+ * keeps beside it (lib/api/route.ts). docs/operating.md#memory has the measurements.
  */
 export function estimateBytes(value: unknown, heapPerJsonByte = 8): number {
   return JSON.stringify(value).length * heapPerJsonByte;
@@ -185,7 +185,7 @@ const MB = 1024 * 1024;
 export type Answer = { readonly text: string; readonly etag: string };
 
 /**
- * Answers kept as their bytes (lib/http/reply.ts, okKept): products by handle, the read
+ * Answers kept as their bytes (lib/api/reply.ts, okKept): products by handle, the read
  * shoppers spread over the whole catalog. An answer weighs its text plus its key and entry
  * (~300 bytes), so a whole catalog fits where its parsed objects, several times their
  * JSON, held only the hot few thousand.

@@ -7,7 +7,7 @@ import {
   readIdempotencyKey, recordStatement, releaseIdempotencyKey, type KeyState, type StoredResponse,
 } from '@/lib/platform/idempotency/store';
 import { db } from '@/lib/db';
-import { bodyTextOf } from '@/lib/http/reply';
+import { bodyTextOf } from '@/lib/http/body-text';
 
 export type IdempotencyInput = { credentialId: string; key: string | null; method: string; path: string; bodyText: string };
 

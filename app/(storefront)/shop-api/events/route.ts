@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
+import { BodyTooLarge, readTextCapped } from '@/lib/http/body-limit';
 import { track } from '../../_lib/analytics';
 import { crossSite, refusal, sameOrigin } from '../../_lib/bff';
 

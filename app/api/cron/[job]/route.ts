@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { env } from '@/lib/env';
-import { problemResponse } from '@/lib/http/problems';
+import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
-import { endpoint, toProblem, type RouteHandler } from '@/lib/http/route';
+import { endpoint, toProblem, type RouteHandler } from '@/lib/api/route';
 import { jobNamed, runJobOnce } from '@/lib/jobs';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { endpoint } from '@/lib/http/route';
+import { endpoint } from '@/lib/api/route';
 import { requestIdFor } from '@/lib/http/request-id';
 import { buildOpenApiDocument } from '@/lib/contract/openapi';
 import { etagMatches, strongEtag } from '@/lib/platform/cache/http';

@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { getSite } from '@/lib/contract/operations/reads';
 import { Site } from '@/lib/contract/catalog';
 import { readSite } from '@/lib/commerce/catalog';

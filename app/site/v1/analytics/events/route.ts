@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { accepted } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { accepted } from '@/lib/api/reply';
 import { submitAnalyticsEvents } from '@/lib/contract/operations/analytics';
 import { AnalyticsReceipt } from '@/lib/contract/analytics';
 import { recordAnalyticsEvents } from '@/lib/commerce/analytics';

@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { getAvailabilityBatch } from '@/lib/contract/operations/reads';
 import { AvailabilityBatch } from '@/lib/contract/catalog';
 import { readAvailabilityStatuses } from '@/lib/commerce/availability';

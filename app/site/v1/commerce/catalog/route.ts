@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { listCatalog as listCatalogOperation } from '@/lib/contract/operations/reads';
 import { CatalogPage } from '@/lib/contract/catalog';
 import { listCatalog } from '@/lib/commerce/catalog';

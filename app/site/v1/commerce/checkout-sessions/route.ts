@@ -1,6 +1,6 @@
 import { after } from 'next/server';
-import { endpoint, route } from '@/lib/http/route';
-import { created } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { created } from '@/lib/api/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CheckoutSession } from '@/lib/contract/checkout';
 import { maybeSweepExpiredCheckoutSessions, planCheckoutSession, sessionEtag, toCheckoutSession } from '@/lib/commerce/checkout';

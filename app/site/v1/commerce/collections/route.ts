@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { listCollections as listCollectionsOperation } from '@/lib/contract/operations/reads';
 import { CollectionPage } from '@/lib/contract/catalog';
 import { listCollections } from '@/lib/commerce/catalog';

@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { listProducts as listProductsOperation } from '@/lib/contract/operations/reads';
 import { ProductListPage } from '@/lib/contract/catalog';
 import { listProducts } from '@/lib/commerce/catalog';

@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { getStorefront } from '@/lib/contract/operations/reads';
 import { StorefrontSnapshot } from '@/lib/contract/catalog';
 import { readStorefrontSnapshot } from '@/lib/commerce/catalog';

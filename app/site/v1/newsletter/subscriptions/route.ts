@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { accepted } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { accepted } from '@/lib/api/reply';
 import { createNewsletterSubscription } from '@/lib/contract/operations/signups';
 import { SignupReceipt } from '@/lib/contract/signups';
 import { requireConsent, subscribeToNewsletter } from '@/lib/commerce/signups';

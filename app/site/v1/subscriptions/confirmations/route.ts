@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { confirmSubscription } from '@/lib/contract/operations/signups';
 import { SubscriptionState } from '@/lib/contract/signups';
 import { confirmSubscription as confirm } from '@/lib/commerce/signups';

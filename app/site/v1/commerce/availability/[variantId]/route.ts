@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { getAvailability } from '@/lib/contract/operations/reads';
 import { Availability } from '@/lib/contract/catalog';
 import { readVariantAvailability } from '@/lib/commerce/availability';

@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CheckoutSession } from '@/lib/contract/checkout';
 import { getCheckoutSession, sessionEtag, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';

@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import { getCollection as getCollectionOperation } from '@/lib/contract/operations/reads';
 import { Collection } from '@/lib/contract/catalog';
 import { getCollection } from '@/lib/commerce/catalog';

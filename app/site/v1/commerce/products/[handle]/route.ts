@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { okKept } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { okKept } from '@/lib/api/reply';
 import { getProduct } from '@/lib/contract/operations/reads';
 import { Product } from '@/lib/contract/catalog';
 import { getPublishedProduct, productKey } from '@/lib/commerce/catalog';

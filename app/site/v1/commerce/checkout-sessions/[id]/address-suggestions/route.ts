@@ -1,5 +1,5 @@
-import { endpoint, route } from '@/lib/http/route';
-import { ok } from '@/lib/http/reply';
+import { endpoint, route } from '@/lib/api/route';
+import { ok } from '@/lib/api/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { AddressSuggestions } from '@/lib/contract/checkout';
 import { suggestAddresses } from '@/lib/commerce/checkout';

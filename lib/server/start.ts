@@ -1,10 +1,10 @@
 import { env } from '@/lib/env';
-import { guardServer } from '@/lib/http/server-guard';
+import { guardServer } from './server-guard';
 
 /**
  * What a server instance starts before it answers any request Next hands to our code
  * (called from instrumentation.ts, Node runtime only):
- * - the server guard (lib/http/server-guard.ts): the shopper's socket address in a header
+ * - the server guard (lib/server/server-guard.ts): the shopper's socket address in a header
  *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
  * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page,
  *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
@@ -25,13 +25,13 @@ export async function startServer(): Promise<void> {
     pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE,
     pageRendersPerShopper: settings.PAGE_RENDERS_PER_SHOPPER, trustedHops: settings.TRUSTED_PROXY_HOPS,
   });
-  const { registerPageCache } = await import('./security/page-cache-handler.mjs');
-  const { keepRenderedPage } = await import('./storefront-page-store');
+  const { registerPageCache } = await import('@/lib/security/page-cache-handler.mjs');
+  const { keepRenderedPage } = await import('@/lib/storefront-page-store');
   registerPageCache({ onPage: keepRenderedPage });
-  const { startJobTimers } = await import('./jobs/timers');
+  const { startJobTimers } = await import('@/lib/jobs/timers');
   const timers = startJobTimers();
   if (settings.NEXT_MANUAL_SIG_HANDLE) {
-    const { stopCleanlyOnSigterm } = await import('./server/shutdown');
+    const { stopCleanlyOnSigterm } = await import('./shutdown');
     stopCleanlyOnSigterm({ graceMs: settings.SHUTDOWN_GRACE_MS, stopJobs: async () => timers?.stop() });
   }
 }

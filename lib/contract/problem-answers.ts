@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import { PROBLEMS, type FieldError, type ProblemCode } from '@/lib/contract/problems';
+import { PROBLEMS, type FieldError, type ProblemCode } from './problems';
 
 export const PROBLEM_TYPE_BASE = 'https://site-delivery.dev/problems/';
 

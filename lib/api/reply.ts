@@ -56,9 +56,3 @@ export function created(body: unknown, location: string, options: Omit<Reply, 's
 export function accepted(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}): Reply {
   return { status: 202, body, cache: 'none', ...options };
 }
-
-/**
- * The exact body text of a Response this service made, so a wrapper that needs it (the
- * idempotency store) does not read the body stream back and build a second Response.
- */
-export const bodyTextOf = new WeakMap<Response, string>();

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { operations } from '@/lib/contract/operations';
-import { allowedMethods } from './methods';
+import { allowedMethods } from '@/lib/http/methods';
 import { PROBLEMS } from '@/lib/contract/problems';
 import { PEER_HEADER, peerHeaderValue, peerStamp, setPeerStamp } from '@/lib/shopper-address';
-import { PROBLEM_TYPE_BASE, problemResponse } from './problems';
-import { requestIdFrom } from './request-id';
+import { PROBLEM_TYPE_BASE, problemResponse } from '@/lib/contract/problem-answers';
+import { requestIdFrom } from '@/lib/http/request-id';
 import { RenderGate } from './render-gate';
 import { SHOP_PAGE } from '@/lib/storefront-routing';
 import { availableParallelism } from 'node:os';
@@ -36,7 +36,7 @@ export function servingServers(): ReadonlySet<Server> {
  *   as it streams in, but past its limit it answers 500 and still drains the whole upload.
  *   The API and the shop's endpoints read their bodies with a cap of their own.
  * - Shop pages pass a RenderGate: at most PAGE_RENDERS render at once, the rest wait in
- *   line, and past a full line the answer is 503 with Retry-After (lib/http/render-gate.ts).
+ *   line, and past a full line the answer is 503 with Retry-After (lib/server/render-gate.ts).
  *   The API is never held: the pages' own reads of it must go through.
  */
 export function guardServer(settings: { pageRenders?: number; pageRenderLine: number; pageRendersPerShopper?: number; trustedHops?: number }): void {
@@ -245,7 +245,7 @@ export async function unservedMethodAnswer(method: string, path: string, request
 /** The shop's forms and server actions send a few hundred bytes; Next's own limit is set to the same. */
 export const PAGE_BODY_LIMIT = 32 * 1024;
 
-/** Paths whose handlers read bodies with their own cap (lib/body-limit.ts). */
+/** Paths whose handlers read bodies with their own cap (lib/http/body-limit.ts). */
 const CAPPED_READERS = /^\/(?:site\/v1|shop-api)(?:\/|$)/;
 
 /** Exported for the tests: the refusal of a body sent to a page, or null to let it through. */

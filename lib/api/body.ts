@@ -1,5 +1,5 @@
 import { DomainError } from '@/lib/platform/errors';
-import { BodyTooLarge, readTextCapped } from '@/lib/body-limit';
+import { BodyTooLarge, readTextCapped } from '@/lib/http/body-limit';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

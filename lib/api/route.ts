@@ -6,18 +6,19 @@ import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
 import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
 import { authenticate } from '@/lib/platform/auth/http';
-import { HttpFailure } from './failure';
+import { HttpFailure } from '@/lib/http/failure';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { CACHE_PROFILES, etagMatches, strongEtag } from '@/lib/platform/cache/http';
-import { problemResponse, zodFieldErrors } from './problems';
-import { requestIdFor } from './request-id';
+import { problemResponse, zodFieldErrors } from '@/lib/contract/problem-answers';
+import { requestIdFor } from '@/lib/http/request-id';
 import { readJsonBody } from './body';
-import { allowedMethods } from './methods';
+import { allowedMethods } from '@/lib/http/methods';
 import { applyRateLimit } from '@/lib/platform/rate-limit/http';
 import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from '@/lib/platform/idempotency/http';
-import { bodyTextOf, type Reply } from './reply';
-import { publicOrigin, stringifyWithLinks } from './links';
+import { bodyTextOf } from '@/lib/http/body-text';
+import type { Reply } from './reply';
+import { publicOrigin, stringifyWithLinks } from '@/lib/http/links';
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
