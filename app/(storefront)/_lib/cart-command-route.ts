@@ -1,5 +1,5 @@
 import 'server-only';
-import { crossSite, json, readForm, sameOrigin, seeOther, wantsJson } from './bff';
+import { crossSite, json, readForm, sameOrigin, seeOther, wantsJson } from './shop-endpoints';
 import type { CartCommandResult } from './cart-commands';
 
 /**

@@ -1,6 +1,6 @@
 import { cookies } from 'next/headers';
 import { fetchSite } from '@/lib/site-client';
-import { seeOther } from '../_lib/bff';
+import { seeOther } from '../_lib/shop-endpoints';
 import { LOCALE_COOKIE, MARKET_COOKIE, secureCookies } from '../_lib/shop';
 
 const YEAR = 365 * 86400;

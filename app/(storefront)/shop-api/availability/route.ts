@@ -1,6 +1,6 @@
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { MAX_AVAILABILITY_BATCH } from '@/lib/contract/operations/reads';
-import { fromError, json, refusal } from '../../_lib/bff';
+import { fromError, json, refusal } from '../../_lib/shop-endpoints';
 
 const VARIANT_ID = /^[A-Za-z0-9_-]{1,80}$/;
 

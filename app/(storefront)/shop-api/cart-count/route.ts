@@ -1,4 +1,4 @@
-import { crossSite, json, sameOrigin } from '../../_lib/bff';
+import { crossSite, json, sameOrigin } from '../../_lib/shop-endpoints';
 import { itemCount, readCart } from '../../_lib/cart';
 
 // GET /shop-api/cart-count — the header of a cached page asks how many items the cart holds.

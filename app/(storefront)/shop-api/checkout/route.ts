@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SiteApiError, startCheckout } from '@/lib/site-client';
 import { track } from '../../_lib/analytics';
-import { crossSite, sameOrigin, seeOther } from '../../_lib/bff';
+import { crossSite, sameOrigin, seeOther } from '../../_lib/shop-endpoints';
 import { isCartEmpty, itemCount, newNonce, readCart, writeCart, type Cart } from '../../_lib/cart';
 import { buyerIp, locality } from '../../_lib/shop';
 

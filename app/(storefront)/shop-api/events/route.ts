@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BodyTooLarge, readTextCapped } from '@/lib/http/body-limit';
 import { track } from '../../_lib/analytics';
-import { crossSite, refusal, sameOrigin } from '../../_lib/bff';
+import { crossSite, refusal, sameOrigin } from '../../_lib/shop-endpoints';
 
 const handle = z.string().regex(/^[a-z0-9][a-z0-9-]{0,199}$/);
 

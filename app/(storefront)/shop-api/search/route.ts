@@ -1,5 +1,5 @@
 import { isSiteApiError, searchProducts, type FieldError } from '@/lib/site-client';
-import { crossSite, json, problem, sameOrigin } from '../../_lib/bff';
+import { crossSite, json, problem, sameOrigin } from '../../_lib/shop-endpoints';
 import { formatMoney } from '../../_lib/format';
 import { shop } from '../../_lib/shop';
 

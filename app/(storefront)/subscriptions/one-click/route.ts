@@ -1,5 +1,5 @@
 import { isSiteApiError, unsubscribeByToken } from '@/lib/site-client';
-import { seeOther } from '../../_lib/bff';
+import { seeOther } from '../../_lib/shop-endpoints';
 import { buyerIp } from '../../_lib/shop';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;

@@ -1,5 +1,5 @@
 import { suggestAddresses } from '@/lib/site-client';
-import { crossSite, fromError, json, refusal, sameOrigin } from '../../../../_lib/bff';
+import { crossSite, fromError, json, refusal, sameOrigin } from '../../../../_lib/shop-endpoints';
 
 // GET /shop-api/checkout/{id}/address-suggestions?q= — the address field's suggestions as the shopper types.
 export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
