@@ -38,6 +38,9 @@ export default defineConfig({
         browserName: 'chromium',
         launchOptions: { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS },
         screenshot: 'only-on-failure',
+        // A browser reading English in Sweden (the default market): Chromium's own en-US would
+        // open every test in the US market (docs/storefront.md, "Market and language on a first visit").
+        locale: 'en-SE',
       },
     },
   ],

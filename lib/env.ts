@@ -63,6 +63,16 @@ const Env = z.object({
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /**
+   * The platform's header that names the visitor's country (`x-vercel-ip-country` on Vercel,
+   * `cf-ipcountry` behind Cloudflare). Set, a first visit opens the shop in the market that
+   * sells to that country (docs/storefront.md). Unset (the default): no such header is
+   * believed, since anyone can send one where the platform does not set it.
+   */
+  TRUST_COUNTRY_HEADER: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a header name, e.g. x-vercel-ip-country').transform((v) => v.toLowerCase()).optional(),
+  ),
+  /**
    * Shop pages one process renders at once (lib/server/render-gate.ts); the rest wait in a
    * line of PAGE_RENDER_LINE, and past that are answered 503 with Retry-After. Unset: twice
    * the CPUs the process may use.

@@ -5,7 +5,7 @@ import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { warnSometimes } from '@/lib/warn-sometimes';
-import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, parseOrigin, requestOrigin, type PageKey } from './storefront-routing';
+import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, parseOrigin, requestOrigin, type PageKey } from './storefront-routing';
 
 /** What the proxy knows about a request: its cookies and headers. */
 export type ShopperRequest = {
@@ -38,6 +38,7 @@ export async function productPageKey(request: ShopperRequest): Promise<PageKey |
       market: request.cookies.get(MARKET_COOKIE)?.value,
       locale: request.cookies.get(LOCALE_COOKIE)?.value,
       acceptLanguage: request.headers.get('accept-language'),
+      country: countryFrom(request.headers, settings.TRUST_COUNTRY_HEADER),
     });
     if (!choice) return null;
     return { origin, market: choice.market.id, locale: choice.locale, siteId: site.id, catalogVersion: site.catalogVersion };

@@ -42,6 +42,19 @@ function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult,
   else console.log(`Nothing to change: the catalog already matches (version stays ${result.catalogVersion.before}).`);
 }
 
+/**
+ * What `stock` did, in its own terms: the SKUs it was given and which quantities changed.
+ * No file was read and no collection, bundle or other product was looked at, so the import
+ * plan's rows and notes about those would only mislead. Only the given SKUs' quantities can
+ * change, so the variants the plan updated are exactly the quantities that changed.
+ */
+function printStock(site: string, given: number, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>): void {
+  const changed = plan.variants.updated;
+  console.log(`Stock for Site "${site}": ${given} SKU(s) given, ${changed} quantity(ies) changed, ${given - changed} already as given.`);
+  if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
+  else console.log(`Nothing to change (catalog version stays ${result.catalogVersion.before}).`);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
@@ -116,7 +129,8 @@ async function main(argv: string[]): Promise<number> {
     printIssues(result.issues);
     return 1;
   }
-  printPlan(values.site, result.plan, result, dryRun);
+  if (command === 'stock') printStock(values.site, positionals.length, result.plan, result);
+  else printPlan(values.site, result.plan, result, dryRun);
   return 0;
 }
 

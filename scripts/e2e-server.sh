@@ -16,4 +16,6 @@ export SITE_API_CREDENTIAL
 # Specs on this shared server change the catalog all the time; rendering every page ahead
 # after each change would only load it. e2e/storefront/page-cache.spec.ts runs it on its own instances.
 export PAGE_RENDER_AHEAD=off
+# As on Vercel: a first visit's market may come from this header (e2e/storefront/polish.spec.ts sends it).
+export TRUST_COUNTRY_HEADER=x-vercel-ip-country
 exec npx next start -p "$PORT" -H 127.0.0.1

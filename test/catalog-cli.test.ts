@@ -135,11 +135,16 @@ describe('npm run catalog', () => {
     expect(applied.out).toMatch(/Applied: \d+ row\(s\) written in one transaction/);
   });
 
-  it('stock SKU=QTY sets quantities and prints the plan', async () => {
-    const [variant] = await database.select().from(schema.productVariants).limit(1);
-    const { code, out, err } = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`]);
+  it('stock SKU=QTY sets quantities and says what it did, nothing about files it was not given', async () => {
+    const [variant, other] = await database.select().from(schema.productVariants).limit(2);
+    const [before] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, other!.id));
+    const { code, out, err } = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`, `${other!.sku}=${before!.quantity}`]);
     expect(code, err).toBe(0);
-    expect(out).toMatch(/variants\s+created 0, updated 1/);
+    expect(out).toMatch(/^Stock for Site "demo": 2 SKU\(s\) given, 1 quantity\(ies\) changed, 1 already as given\.\nApplied: \d+ row\(s\) written in one transaction; catalog version \d+ → \d+\./);
+    // no import plan: no file, collections, bundles or products it was not given
+    expect(out).not.toMatch(/file|collection|bundle|products\s+created|note:/i);
+    const again = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`]);
+    expect(again.out).toBe('Stock for Site "demo": 1 SKU(s) given, 0 quantity(ies) changed, 1 already as given.\nNothing to change (catalog version stays ' + /stays (\d+)/.exec(again.out)![1] + ').\n');
     const [level] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, variant!.id));
     expect(level!.quantity).toBe(42);
     expect(run('catalog.ts', ['stock', '--site', 'demo', 'NO-SUCH=1']).code).toBe(1);

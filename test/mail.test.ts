@@ -9,7 +9,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import {
-  consents, newsletterSubscriptions, notificationFlows, outboxMessages, products, productVariants, sites, stockSubscriptions,
+  consents, newsletterSubscriptions, notificationFlows, outboxMessages, products, productVariants, sites, stockSubscriptions, variantPrices,
 } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
@@ -20,6 +20,8 @@ import {
 import { claimDueMessages, requeueFailedMessages } from '@/lib/commerce/signups/outbox';
 import { drainOutbox, messageIdFor, type DrainOptions } from '@/lib/mail/drain';
 import { emlMailer, smtpMailer, type Mailer } from '@/lib/mail/transport';
+import { renderMail } from '@/lib/mail/render';
+import type { OutgoingMessage } from '@/lib/commerce/signups/messages';
 import { header, links, part, testSmtp, waitFor, type TestSmtp } from './support/smtp';
 import { freshDatabase } from './support/database';
 
@@ -86,8 +88,8 @@ async function variantOf(productHandle: string, position = 1) {
 }
 
 /** Signs up and confirms through the mail, as a shopper would. */
-async function activeStockSubscriber(variantId: string, email: string, locale = 'en-SE') {
-  await subscribeToStockNotifications(database, demo, { variantId, email, consent, locale });
+async function activeStockSubscriber(variantId: string, email: string, locale = 'en-SE', market?: string) {
+  await subscribeToStockNotifications(database, demo, { variantId, email, consent, locale, market });
   await drain();
   const mail = mailsTo(email).at(-1)!;
   const state = await confirmSubscription(database, demo.site.id, tokenTo(part(mail.raw, 'text/plain')!, '/subscriptions/confirm'));
@@ -229,6 +231,50 @@ describe('back in stock', () => {
 
     const subs = await database.select().from(stockSubscriptions).where(inArray(stockSubscriptions.email, [activeEn, activeSv, pending]));
     expect(Object.fromEntries(subs.map((s) => [s.email, s.status]))).toEqual({ [activeEn]: 'notified', [activeSv]: 'notified', [pending]: 'pending_confirmation' });
+  });
+
+  it('shows the product’s picture, its variant and its price in the subscriber’s market', async () => {
+    const variant = await variantOf('fjord-ceramic-mug', 2);
+    const who = { se: address('price-se'), de: address('price-de'), us: address('price-us') };
+    await raw.execute({ sql: 'UPDATE inventory_levels SET quantity = 0 WHERE variant_id = ?', args: [variant.id] });
+    await activeStockSubscriber(variant.id, who.se, 'sv-SE', 'se');
+    await activeStockSubscriber(variant.id, who.de, 'de-DE', 'de');
+    await activeStockSubscriber(variant.id, who.us, 'en-US', 'us');
+    smtp.received.length = 0;
+    await raw.execute({ sql: 'UPDATE inventory_levels SET quantity = 5 WHERE variant_id = ?', args: [variant.id] });
+    expect(await drain()).toMatchObject({ sent: 3, failed: 0 });
+
+    const prices = Object.fromEntries((await database.select().from(variantPrices).where(eq(variantPrices.variantId, variant.id))).map((p) => [p.marketId, p.amount]));
+    // minor units to the decimal string Intl is given, by string arithmetic
+    const decimal = (minor: number) => `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+    const shown = (minor: number, locale: string, currency: string) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(decimal(minor) as `${number}`);
+    const cases = [
+      { email: who.se, locale: 'sv-SE', price: shown(prices.se!, 'sv-SE', 'SEK'), currency: /kr/, variant: /Sand|Vit|Grå|Blå|Grön|Svart/ },
+      { email: who.de, locale: 'de-DE', price: shown(prices.de!, 'de-DE', 'EUR'), currency: /€/, variant: /Sand|Weiß|Grau|Blau|Grün|Schwarz/ },
+      { email: who.us, locale: 'en-US', price: shown(prices.us!, 'en-US', 'USD'), currency: /\$/, variant: /Sand|White|Grey|Blue|Green|Black/ },
+    ];
+    for (const c of cases) {
+      const mail = mailsTo(c.email)[0]!.raw;
+      const text = part(mail, 'text/plain')!;
+      const html = part(mail, 'text/html')!;
+      expect(c.price, c.locale).toMatch(c.currency);
+      expect(text, c.locale).toContain(c.price);
+      expect(html, c.locale).toContain(c.price.replace(/&/g, '&amp;'));
+      // the variant on a line of its own, in the subscriber's language
+      const lines = text.split('\n');
+      const title = lines.findIndex((l) => l === lines.find((x) => /Fjord/.test(x) && !/[.:]/.test(x)));
+      expect(lines[title + 1], c.locale).toMatch(c.variant);
+      expect(lines[title + 2], c.locale).toBe(c.price);
+      // the product's picture: the shop's own file, at one address for everyone, linked to the product
+      const img = /<a href="([^"]+)"><img src="([^"]+)" alt="([^"]*)" width="120" height="120"/.exec(html);
+      expect(img, c.locale).not.toBeNull();
+      expect(img![2]).toMatch(new RegExp(`^${ORIGIN}/products/[a-z-]+\\.svg$`));
+      expect(img![3]).toMatch(/Fjord/);
+      expect(target(img![1]!.replace(/&amp;/g, '&'))).toBe(`${ORIGIN}/products/fjord-ceramic-mug?variant=${variant.id}`);
+    }
+    // One picture for all three: nothing in its address says who opened the mail.
+    const pictures = new Set(Object.values(who).map((e) => /<img src="([^"]+)"/.exec(part(mailsTo(e)[0]!.raw, 'text/html')!)![1]));
+    expect(pictures.size).toBe(1);
   });
 
   it('publishing a product with stock counts too, and so does a first stock level', async () => {
@@ -425,5 +471,61 @@ describe('delivery', () => {
     expect(part(mine, 'text/plain')).toContain('Bestätigen');
     expect(lines.some((l) => l.includes(folder) && l.endsWith('.eml'))).toBe(true);
     expect(lines).toHaveLength(files.length);
+  });
+});
+
+describe('the words of every mail', () => {
+  const message = (template: OutgoingMessage['template'], locale: string): OutgoingMessage => ({
+    outboxId: 1, siteId: 'site', shopName: 'Nordlys Home & Goods', to: 'a@example.se', locale, template, flowHandle: 'back-in-stock-email',
+    product: {
+      title: 'Fjord Ceramic Mug', variantTitle: 'Sand',
+      price: { amount: '129.00', currency: 'SEK' },
+      image: { url: `${ORIGIN}/products/mug-sand.svg`, alt: 'Fjord Ceramic Mug in sand', width: 800, height: 800 },
+    },
+    links: {
+      shop: `${ORIGIN}/visit?to=%2F`, confirm: `${ORIGIN}/subscriptions/confirm?token=x`, product: `${ORIGIN}/products/fjord-ceramic-mug`,
+      unsubscribe: `${ORIGIN}/subscriptions/unsubscribe?token=y`, oneClickUnsubscribe: `${ORIGIN}/subscriptions/one-click?token=y`,
+    },
+  });
+  /**
+   * The words a reader sees, per sentence: a line, a paragraph or a sentence's end separates
+   * them; an inline link or a colon does not ("Avsluta: <a>Avsluta prenumerationen</a>").
+   */
+  const sentences = (body: string) => body
+    .replace(/<\/(p|td|title)>|<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .toLowerCase()
+    .split(/[\n.!?]/)
+    .map((sentence) => sentence.match(/[\p{L}\p{N}-]+/gu) ?? []);
+
+  it('never says a word twice in a row (“Avsluta: Avsluta prenumerationen”), in any language', () => {
+    for (const locale of ['en-SE', 'sv-SE', 'de-DE']) {
+      for (const template of ['newsletter_confirmation', 'stock_confirmation', 'back_in_stock'] as const) {
+        const mail = renderMail(message(template, locale));
+        for (const [name, body] of [['text', mail.text], ['html', mail.html]] as const) {
+          const repeats = sentences(body).flatMap((list) => list.filter((w, i) => i > 0 && w === list[i - 1]));
+          expect(repeats, `${locale} ${template} ${name}`).toEqual([]);
+        }
+        // the unsubscribe link is named once, by its own words
+        expect(mail.text.split('\n').filter((l) => l.includes('/subscriptions/unsubscribe'))).toHaveLength(1);
+      }
+    }
+    expect(renderMail(message('back_in_stock', 'sv-SE')).text).toContain('Vill du inte ha de här mejlen? Avsluta prenumerationen: https://');
+    expect(renderMail(message('back_in_stock', 'de-DE')).text).toContain('Sie möchten diese E-Mails nicht mehr? Abmelden: https://');
+    expect(renderMail(message('back_in_stock', 'en-SE')).text).toContain('Don’t want these e-mails? Unsubscribe: https://');
+  });
+
+  it('shows a price in the subscriber’s locale, and leaves out what the product does not have', () => {
+    const full = renderMail(message('back_in_stock', 'de-DE'));
+    expect(full.text).toMatch(/Fjord Ceramic Mug\nSand\n129,00\sSEK\n/);
+    const bare = message('back_in_stock', 'en-SE');
+    bare.product = { title: 'Linen Tote Bag', variantTitle: null, price: null, image: null };
+    const mail = renderMail(bare);
+    expect(mail.html).not.toMatch(/<img/);
+    expect(mail.text).toContain('Linen Tote Bag\n\n');
+    // confirmations carry no picture
+    expect(renderMail(message('stock_confirmation', 'en-SE')).html).not.toMatch(/<img/);
   });
 });

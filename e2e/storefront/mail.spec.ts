@@ -4,7 +4,7 @@
 import type { Client } from '@libsql/client';
 import { creds } from '../support/api';
 import { freePort, type Instance } from '../support/instances';
-import { header, instanceWithMail, linkTo, target, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
+import { header, instanceWithMail, linkTo, part, target, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
 import { consent, freshEmail } from '../support/signups';
 import { expect, test, expectAccessible, shot } from './helpers';
 
@@ -150,6 +150,22 @@ test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in
   const mails = await mailsTo(confirmed, 2);
   const news = mails[1]!;
   expect(header(news, 'Subject')).toMatch(/^Aurora Wolldecke .* ist wieder vorrätig$/);
+  // The product as the subscriber will find it: picture, variant and the price in their market (EUR, written in German).
+  const minor = Number((await row("SELECT amount FROM variant_prices WHERE variant_id = ? AND market_id = 'de'", [variant]))!.amount);
+  const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(`${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}` as `${number}`);
+  const text = part(news, 'text/plain')!;
+  const html = part(news, 'text/html')!;
+  const lines = text.split(/\r?\n/);
+  const at = lines.indexOf('Aurora Wolldecke');
+  expect(lines.slice(at + 1, at + 3), text).toEqual([expect.stringMatching(/^(Grau|Ocker)$/), euros]);
+  const picture = /<img src="([^"]+)" alt="([^"]+)"/.exec(html);
+  expect(picture![1]).toMatch(new RegExp(`^${instance.baseURL}/products/[a-z-]+\\.svg$`));
+  const image = await request.get(picture![1]!);
+  expect(image.status()).toBe(200);
+  expect(image.headers()['content-type']).toContain('image/svg+xml');
+  // No label said twice (the footer used to read "Abmelden: Abmelden").
+  expect(text).toContain('Sie möchten diese E-Mails nicht mehr? Abmelden: http');
+  expect(html).not.toMatch(/Abmelden:\s*<a[^>]*>Abmelden/);
   expect(await row('SELECT status FROM stock_subscriptions WHERE email = ?', [confirmed])).toMatchObject({ status: 'notified' });
   expect(await row('SELECT status FROM stock_subscriptions WHERE email = ?', [pending])).toMatchObject({ status: 'pending_confirmation' });
 

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import { deliverHomeAndPay, expect, expectAccessible, openProduct, shot, test, useLocale } from './helpers';
 
 // The shop as a shopper sees it: nothing that looks unfinished (issue #25), at both widths.
@@ -245,43 +245,92 @@ test.describe('navigation', () => {
   });
 });
 
-test.describe('language on a first visit', () => {
-  test('follows Accept-Language when the market offers it, says so in the footer, and a chosen language wins', async ({ browser }) => {
-    const visit = async (locale: string, path = '/') => {
-      const context = await browser.newContext({ locale });
-      const page = await context.newPage();
-      await page.goto(path);
-      return { context, page };
-    };
-    // The default market (Sweden) offers Swedish and English.
-    let { context, page } = await visit('en-GB');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'en-SE');
-    await expect(page.getByRole('contentinfo')).toContainText('Shown in English');
+test.describe('market and language on a first visit', () => {
+  // The demo Site: Sweden (default; sv-SE, en-SE), Germany & Austria (de-DE, en-DE), the US (en-US).
+  // No cookies in these contexts: what the browser sends decides, until the shopper chooses.
+  const visit = async (browser: Browser, options: BrowserContextOptions, path = '/') => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    await page.goto(path);
+    return { context, page };
+  };
+  const shows = async (page: Page, pair: string, language: string) => {
+    await expect(page.locator('html')).toHaveAttribute('lang', pair.split('|')[1]!);
+    await expect(page.locator('#preference')).toHaveValue(pair);
+    await expect(page.getByRole('contentinfo')).toContainText(language);
+  };
+
+  test('comes from the browser’s region, then its language, and a chosen one wins', async ({ browser }) => {
+    // An Austrian browser: the market that sells to AT, in German and euros.
+    let { context, page } = await visit(browser, { locale: 'de-AT' });
+    await shows(page, 'de|de-DE', 'Angezeigt auf Deutsch');
     await context.close();
 
-    ({ context, page } = await visit('sv-SE'));
-    await expect(page.locator('html')).toHaveAttribute('lang', 'sv-SE');
-    await expect(page.getByRole('contentinfo')).toContainText('Visas på svenska');
+    ({ context, page } = await visit(browser, { locale: 'de-DE' }));
+    await shows(page, 'de|de-DE', 'Angezeigt auf Deutsch');
     await context.close();
 
-    // Not offered here: the Site's default language.
-    ({ context, page } = await visit('fr-FR'));
-    await expect(page.locator('html')).toHaveAttribute('lang', 'sv-SE');
+    // France has no market: the default market, in its English rather than Swedish.
+    ({ context, page } = await visit(browser, { locale: 'fr-FR' }));
+    await shows(page, 'se|en-SE', 'Shown in English');
     await context.close();
 
-    // A product page comes from the page cache: its key follows the same rule.
-    ({ context, page } = await visit('en-US', '/products/fjord-ceramic-mug'));
-    await expect(page.locator('html')).toHaveAttribute('lang', 'en-SE');
-    await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
-    await expect(page.getByRole('contentinfo')).toContainText('Shown in English');
+    // English from a country no market sells to: the default market offers English.
+    ({ context, page } = await visit(browser, { locale: 'en-GB' }));
+    await shows(page, 'se|en-SE', 'Shown in English');
     await context.close();
 
-    // A language the shopper chose (the locale cookie) wins over the browser's.
-    ({ context } = await visit('en-US'));
+    ({ context, page } = await visit(browser, { locale: 'sv-SE' }));
+    await shows(page, 'se|sv-SE', 'Visas på svenska');
+    await context.close();
+
+    // A choice the shopper made (the cookies) wins over the browser's.
+    ({ context } = await visit(browser, { locale: 'de-AT' }));
     await useLocale(context, 'se', 'sv-SE');
     page = await context.newPage();
     await page.goto('/');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'sv-SE');
+    await shows(page, 'se|sv-SE', 'Visas på svenska');
+    await context.close();
+  });
+
+  test('is kept apart in the page cache: a product page rendered for one browser is never shown to another', async ({ browser }) => {
+    const product = '/products/fjord-ceramic-mug';
+    const price = (page: Page) => page.locator('.product-info .price').first();
+    for (let round = 0; round < 2; round++) {
+      let { context, page } = await visit(browser, { locale: 'de-AT' }, product);
+      await shows(page, 'de|de-DE', 'Angezeigt auf Deutsch');
+      await expect(price(page)).toContainText('€');
+      await expect(page.getByRole('button', { name: 'In den Warenkorb' })).toBeVisible();
+      // the market's prices include VAT; its shipping costs are a link away
+      await expect(page.getByTestId('price-note')).toHaveText('inkl. MwSt., zzgl. Versand');
+      await expect(page.getByTestId('price-note').getByRole('link', { name: 'Versand' })).toHaveAttribute('href', '/shipping');
+      await context.close();
+
+      ({ context, page } = await visit(browser, { locale: 'fr-FR' }, product));
+      await shows(page, 'se|en-SE', 'Shown in English');
+      await expect(price(page)).toContainText('kr');
+      await expect(page.getByRole('button', { name: 'Add to cart' })).toBeVisible();
+      await expect(page.getByTestId('price-note')).toHaveText('incl. VAT, plus shipping');
+      await context.close();
+    }
+  });
+
+  test('comes from the platform’s country header when the server trusts it', async ({ browser }) => {
+    // The e2e server trusts x-vercel-ip-country (scripts/e2e-server.sh), and no other.
+    let { context, page } = await visit(browser, { locale: 'de-AT', extraHTTPHeaders: { 'x-vercel-ip-country': 'US' } }, '/products/fjord-ceramic-mug');
+    await shows(page, 'us|en-US', 'Shown in English');
+    await expect(page.locator('.product-info .price').first()).toContainText('$');
+    // US prices are without tax (the market's taxInclusive is false)
+    await expect(page.getByTestId('price-note')).toHaveText('excl. tax, plus shipping');
+    await expect(page.getByTestId('price-note').getByRole('link', { name: 'shipping' })).toHaveAttribute('href', '/shipping');
+    await context.close();
+
+    ({ context, page } = await visit(browser, { locale: 'en-US', extraHTTPHeaders: { 'x-vercel-ip-country': 'AT' } }));
+    await shows(page, 'de|en-DE', 'Shown in English');
+    await context.close();
+
+    ({ context, page } = await visit(browser, { locale: 'de-AT', extraHTTPHeaders: { 'cf-ipcountry': 'US' } }));
+    await shows(page, 'de|de-DE', 'Angezeigt auf Deutsch');
     await context.close();
   });
 });

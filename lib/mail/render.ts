@@ -1,19 +1,55 @@
 import { CONFIRM_TOKEN_TTL_MS } from '@/lib/commerce/signups/tokens';
-import type { OutgoingMessage } from '@/lib/commerce/signups/messages';
+import type { MailImage, OutgoingMessage } from '@/lib/commerce/signups/messages';
+import type { Money } from '@/lib/contract/common';
 import { fill, mailLanguage, mailTexts } from './texts';
 
 export type RenderedMail = { subject: string; text: string; html: string; language: string };
 
 type Texts = ReturnType<typeof mailTexts>;
-type Parts = { subject: string; intro: string; action: { label: string; url: string } | null; hint: string };
+/** The product a back-in-stock mail is about: its picture, name, variant and price in the subscriber's market. */
+type Item = { title: string; variant: string | null; price: string | null; image: MailImage | null; url: string | null };
+type Parts = { subject: string; intro: string; item?: Item; action: { label: string; url: string } | null; hint: string };
 type StockTemplate = (m: OutgoingMessage, t: Texts, v: Record<string, string | number>) => Parts;
 
 const standardBackInStock: StockTemplate = (m, t, v) => ({
   subject: fill(t.backInStockSubject, v),
   intro: fill(t.backInStockIntro, v),
+  item: m.product
+    ? {
+      title: m.product.title,
+      variant: m.product.variantTitle,
+      price: m.product.price ? formatPrice(m.product.price, m.locale) : null,
+      image: m.product.image ?? null,
+      url: m.links.product,
+    }
+    : undefined,
   action: m.links.product ? { label: t.backInStockAction, url: m.links.product } : null,
   hint: t.backInStockHint,
 });
+
+/** A price as the subscriber's locale writes it (`1 299,00 kr`, `89,00 €`); the decimal string goes to Intl as a string, exact. */
+function formatPrice(money: Money, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency }).format(money.amount as `${number}`);
+  } catch {
+    return `${money.amount} ${money.currency}`;
+  }
+}
+
+/** The product block of the HTML part: picture (linked to the product), name, variant and price. */
+function itemHtml(item: Item): string {
+  const width = 120;
+  const picture = item.image
+    ? `<img src="${escape(item.image.url)}" alt="${escape(item.image.alt)}" width="${width}" height="${Math.round((width * item.image.height) / Math.max(1, item.image.width))}" style="display:block;border:0;border-radius:6px;background:#f1ede6">`
+    : '';
+  const linked = picture && item.url ? `<a href="${escape(item.url)}">${picture}</a>` : picture;
+  return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 8px"><tr>
+${linked ? `<td style="padding:0 16px 0 0;vertical-align:top">${linked}</td>` : ''}<td style="vertical-align:top">
+<p style="margin:0;font-weight:600">${escape(item.title)}</p>
+${item.variant ? `<p style="margin:2px 0 0;color:#5f5d57">${escape(item.variant)}</p>` : ''}
+${item.price ? `<p style="margin:8px 0 0;font-weight:600">${escape(item.price)}</p>` : ''}
+</td></tr></table>`;
+}
 
 /**
  * A stock flow's handle picks the wording of its back-in-stock mail. A Site's own e-mail flow
@@ -42,8 +78,9 @@ const escape = (s: string) =>
 
 /**
  * Plain text and HTML with the same content, in the subscriber's language and the shop's
- * colours. No images, no remote content, no tracking: every link goes to the shop and
- * carries nothing but a token (or the market and language a product page is shown in).
+ * colours. No tracking: every link goes to the shop and carries nothing but a token (or the
+ * market and language a product page is shown in). The one picture, the product's in a
+ * back-in-stock mail, is the shop's own at the same address for every recipient.
  */
 export function renderMail(m: OutgoingMessage): RenderedMail {
   const t = mailTexts(m.locale);
@@ -55,12 +92,13 @@ export function renderMail(m: OutgoingMessage): RenderedMail {
     '',
     p.intro,
     '',
+    ...(p.item ? [p.item.title, ...(p.item.variant ? [p.item.variant] : []), ...(p.item.price ? [p.item.price] : []), ''] : []),
     ...(p.action ? [`${p.action.label}: ${p.action.url}`, ''] : []),
     p.hint,
     '',
     '-- ', // the signature separator mail programs recognise
     footer,
-    `${t.unsubscribeText} ${m.links.unsubscribe}`,
+    `${t.unsubscribeText} ${t.unsubscribeAction}: ${m.links.unsubscribe}`,
     '',
   ].join('\n');
 
@@ -77,6 +115,7 @@ export function renderMail(m: OutgoingMessage): RenderedMail {
 <tr><td style="padding:28px 32px">
 <p style="margin:0 0 20px;font-family:'Iowan Old Style','Palatino Linotype',Palatino,Georgia,serif;font-size:22px;font-weight:600"><a href="${escape(m.links.shop)}" style="color:#1f1e1c;text-decoration:none">${escape(m.shopName)}</a></p>
 <p style="margin:0 0 16px">${escape(p.intro)}</p>
+${p.item ? itemHtml(p.item) : ''}
 ${button}
 <p style="margin:0;color:#5f5d57;font-size:14px">${escape(p.hint)}</p>
 </td></tr></table>

@@ -1,6 +1,8 @@
 /**
  * The words of the shop's mails in the storefront's three languages. `{shop}`, `{product}`
  * and `{days}` are filled in; every language has every key (the type says so).
+ * `unsubscribeText` is the question only: the link's own words (`unsubscribeAction`) follow
+ * it, so no label is said twice ("Avsluta: Avsluta prenumerationen").
  */
 const en = {
   newsletterConfirmSubject: 'Confirm your subscription to the {shop} newsletter',
@@ -13,7 +15,7 @@ const en = {
   backInStockIntro: 'Good news: {product} is back in stock at {shop}. This is the one e-mail you asked for; your alert has now ended.',
   backInStockAction: 'See it in the shop',
   backInStockHint: 'Stock can run out quickly, so we cannot hold it for you.',
-  unsubscribeText: 'Don’t want these e-mails? Unsubscribe:',
+  unsubscribeText: 'Don’t want these e-mails?',
   unsubscribeAction: 'Unsubscribe',
   footer: 'You get this e-mail because of a signup at {shop}.',
 } as const;
@@ -31,7 +33,7 @@ const sv: MailTexts = {
   backInStockIntro: 'Goda nyheter: {product} finns i lager igen hos {shop}. Det här är det enda mejlet du bad om; din bevakning är nu avslutad.',
   backInStockAction: 'Se den i butiken',
   backInStockHint: 'Lagret kan ta slut fort, så vi kan inte reservera den åt dig.',
-  unsubscribeText: 'Vill du inte ha de här mejlen? Avsluta:',
+  unsubscribeText: 'Vill du inte ha de här mejlen?',
   unsubscribeAction: 'Avsluta prenumerationen',
   footer: 'Du får det här mejlet på grund av en anmälan hos {shop}.',
 };
@@ -47,7 +49,7 @@ const de: MailTexts = {
   backInStockIntro: 'Gute Nachricht: {product} ist bei {shop} wieder vorrätig. Das ist die eine E-Mail, um die Sie gebeten haben; Ihre Benachrichtigung ist damit beendet.',
   backInStockAction: 'Im Shop ansehen',
   backInStockHint: 'Der Vorrat kann schnell vergriffen sein; wir können nichts für Sie zurücklegen.',
-  unsubscribeText: 'Sie möchten diese E-Mails nicht mehr? Abmelden:',
+  unsubscribeText: 'Sie möchten diese E-Mails nicht mehr?',
   unsubscribeAction: 'Abmelden',
   footer: 'Sie erhalten diese E-Mail wegen einer Anmeldung bei {shop}.',
 };

@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import type { AvailabilityBatch } from '@/lib/contract/catalog';
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import { signUpForRestock } from '../_actions/signups';
@@ -31,6 +31,8 @@ type Props = {
   options: { name: string; values: string[] }[];
   variants: VariantView[];
   initialAvailability: AvailabilityView | null;
+  /** Under the price: what it includes (rendered on the server, product-view.tsx). */
+  priceNote?: ReactNode;
   t: PurchaseStrings;
 };
 
@@ -58,7 +60,7 @@ export function ProductPurchase(props: Props) {
   );
 }
 
-function Purchase({ productHandle, options, variants, initialAvailability, t }: Props) {
+function Purchase({ productHandle, options, variants, initialAvailability, priceNote, t }: Props) {
   const id = useId();
   const { options: selection, setOptions: setSelection } = useSelection();
   const ids = useMemo(() => variants.map((v) => v.id), [variants]);
@@ -101,6 +103,7 @@ function Purchase({ productHandle, options, variants, initialAvailability, t }: 
             </>
           ) : null}
         </p>
+        {priceNote}
         <p><span className={`badge badge-${status}`} data-testid="availability">{availabilityLabel(status, t)}</span></p>
       </div>
 

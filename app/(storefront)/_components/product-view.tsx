@@ -59,10 +59,26 @@ type Props = {
   bundles: BundleView[];
   /** The variant to show first; otherwise the first one in stock. `?variant=` also picks one in the browser. */
   variantId?: string;
+  /** Whether the market's prices include tax (its `taxInclusive`): the note under the price says so. */
+  taxInclusive: boolean;
 };
 
+/**
+ * "inkl. MwSt., zzgl. Versand" under the price, from the market's own data, with the shipping
+ * costs of each market a link away (/shipping). The same for every variant and shopper of
+ * the market, so it may be part of a cached page.
+ */
+export function PriceNote({ taxInclusive, t }: { taxInclusive: boolean; t: Dictionary }) {
+  const [before, after = ''] = (taxInclusive ? t.priceTaxIncluded : t.priceTaxExcluded).split('{shipping}');
+  return (
+    <p className="price-note muted" data-testid="price-note">
+      {before}<Link href="/shipping" prefetch={false}>{t.priceShipping}</Link>{after}
+    </p>
+  );
+}
+
 /** The product page's content, the same whether the page renders on request or comes from the page cache. */
-export function ProductView({ product: p, t, locale, origin, availability, bundles, variantId }: Props) {
+export function ProductView({ product: p, t, locale, origin, availability, bundles, variantId, taxInclusive }: Props) {
   const initial =
     p.variants.find((v) => v.id === variantId) ??
     p.variants.find((v) => v.availability !== 'out_of_stock') ??
@@ -92,6 +108,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
               options={p.options}
               variants={variants}
               initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
+              priceNote={<PriceNote taxInclusive={taxInclusive} t={t} />}
               t={purchaseStrings(t)}
             />
           ) : null}

@@ -6,7 +6,7 @@ import { unstable_rethrow } from 'next/navigation';
 import { env } from '@/lib/env';
 import { shopperAddress } from '@/lib/shopper-address';
 import { fetchSite, fetchStorefront, nameShoppersWith } from '@/lib/site-client';
-import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, requestOrigin as originOf } from '@/lib/storefront-routing';
+import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, requestOrigin as originOf, type Wanted } from '@/lib/storefront-routing';
 import { dictionary, uiLanguage, type Dictionary, type UiLanguage } from './i18n';
 
 export { LOCALE_COOKIE, MARKET_COOKIE };
@@ -29,7 +29,7 @@ export const site = cache(() => fetchSite());
  * The shop for a wanted market and locale: the pair when the Site still offers it, else the
  * Site's defaults (the same rule the proxy uses to pick a cached page, lib/storefront-routing.ts).
  */
-export function shopIn(of: Site, wanted: { market?: string; locale?: string; acceptLanguage?: string | null }): Shop {
+export function shopIn(of: Site, wanted: Wanted): Shop {
   const choice = chooseLocality(of.markets, of.defaultMarket, wanted);
   if (!choice) throw new Error('The Site has no markets');
   const lang = uiLanguage(choice.locale);
@@ -37,9 +37,10 @@ export function shopIn(of: Site, wanted: { market?: string; locale?: string; acc
 }
 
 /**
- * The shopper's market and locale for this request: the cookie's choice when the Site
- * still offers it; without a locale cookie (a first visit) the browser's Accept-Language
- * when the market offers that language; else the Site's defaults — so plain URLs always work.
+ * The shopper's market and locale for this request: the cookies' choice when the Site
+ * still offers it; on a first visit the market of the visitor's country (a trusted platform
+ * header) or of their browser's Accept-Language; else the Site's defaults — so plain URLs
+ * always work. The rule is chooseLocality's, the one the page cache's key is made with.
  */
 export const shop = cache(async (): Promise<Shop> => {
   const [current, jar, list] = await Promise.all([site(), cookies(), headers()]);
@@ -47,6 +48,7 @@ export const shop = cache(async (): Promise<Shop> => {
     market: jar.get(MARKET_COOKIE)?.value,
     locale: jar.get(LOCALE_COOKIE)?.value,
     acceptLanguage: list.get('accept-language'),
+    country: countryFrom(list, env().TRUST_COUNTRY_HEADER),
   });
 });
 

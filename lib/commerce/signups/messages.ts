@@ -1,11 +1,14 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
-  newsletterSubscriptions, notificationFlows, productTranslations, productVariants, products, sites, stockSubscriptions,
+  markets, newsletterSubscriptions, notificationFlows, productImages, productTranslations, productVariants, products, sites, stockSubscriptions, variantPrices,
 } from '@/db/schema';
+import type { Money } from '@/lib/contract/common';
 import type { Database, DbOrTx } from '@/db/client';
 import { OUTBOX_TOPICS, type OutboxMessage } from './outbox';
 import { mintToken, type SubscriptionKind } from './tokens';
 import { displayedVariantTitle } from '../catalog/option-texts';
+import { imageShowing } from '../catalog/parts';
+import { toMoney } from '../money';
 
 export type MessageTemplate = 'newsletter_confirmation' | 'stock_confirmation' | 'back_in_stock';
 
@@ -23,9 +26,18 @@ export type OutgoingMessage = {
   template: MessageTemplate;
   /** The stock flow the subscription chose: it picks the wording of a stock mail. */
   flowHandle: string | null;
-  product: { title: string; variantTitle: string | null } | null;
+  product: {
+    title: string;
+    variantTitle: string | null;
+    /** Back in stock only: the variant's price in the subscriber's market (null where it has none). */
+    price?: Money | null;
+    /** Back in stock only: the variant's picture (else the product's first), an absolute URL on the shop's origin. */
+    image?: MailImage | null;
+  } | null;
   links: { shop: string; confirm: string | null; product: string | null; unsubscribe: string; oneClickUnsubscribe: string };
 };
+
+export type MailImage = { url: string; alt: string; width: number; height: number };
 
 export type Composition = { send: OutgoingMessage } | { skip: string };
 
@@ -107,6 +119,20 @@ export async function composeMessage(database: Database, message: OutboxMessage,
       // A product without options has one variant whose title says nothing ("Default").
       const variantTitle = displayedVariantTitle(variant.variantTitle, variant.variantOptions, variant.options, text?.options);
       product = { title, variantTitle: variant.options.length > 0 ? variantTitle : null };
+      if (route.template === 'back_in_stock') {
+        const [priced] = await tx
+          .select({ amount: variantPrices.amount, currency: markets.currency })
+          .from(variantPrices)
+          .innerJoin(markets, and(eq(markets.siteId, sub.siteId), eq(markets.id, variantPrices.marketId)))
+          .where(and(eq(variantPrices.variantId, sub.variantId), eq(variantPrices.marketId, marketId)));
+        const images = await tx
+          .select({ url: productImages.url, alt: productImages.alt, alts: productImages.alts, width: productImages.width, height: productImages.height })
+          .from(productImages)
+          .where(eq(productImages.productId, variant.productId))
+          .orderBy(asc(productImages.position));
+        product.price = priced ? toMoney(priced.amount, priced.currency) : null;
+        product.image = mailImage(images, Object.values(variant.variantOptions), locale, base);
+      }
       productLink = visit(`/products/${encodeURIComponent(variant.handle)}?variant=${encodeURIComponent(sub.variantId)}`);
     }
     if (sub.flowId) {
@@ -140,4 +166,23 @@ export async function composeMessage(database: Database, message: OutboxMessage,
       },
     };
   });
+}
+
+/**
+ * The picture of the variant (the product's image whose alt text names one of its option
+ * values, as the product page picks it), else the product's first, with its alt text in the
+ * subscriber's locale. Only an image on the shop's own origin or an absolute https URL is
+ * used: the same address for every recipient, so loading it tells nobody who opened the mail.
+ */
+function mailImage(
+  images: { url: string; alt: string; alts: Record<string, string> | null; width: number; height: number }[],
+  values: string[],
+  locale: string,
+  base: string,
+): MailImage | null {
+  const shown = imageShowing(images, values);
+  const image = (shown && images.find((i) => i.url === shown.url)) ?? images[0];
+  if (!image) return null;
+  const url = image.url.startsWith('/') && !image.url.startsWith('//') ? `${base}${image.url}` : /^https:\/\//i.test(image.url) ? image.url : null;
+  return url ? { url, alt: image.alts?.[locale] ?? image.alt, width: image.width, height: image.height } : null;
 }

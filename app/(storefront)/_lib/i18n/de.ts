@@ -202,4 +202,8 @@ export const de: Dictionary = {
   filterApply: 'Anwenden',
   // related
   moreFrom: 'Mehr aus {collection}',
+  // price note (product page): what the price includes, and where shipping costs are
+  priceTaxIncluded: 'inkl. MwSt., zzgl. {shipping}',
+  priceTaxExcluded: 'zzgl. Steuern und {shipping}',
+  priceShipping: 'Versand',
 };

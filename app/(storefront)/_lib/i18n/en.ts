@@ -202,4 +202,8 @@ export const en = {
   filterApply: 'Apply',
   // related
   moreFrom: 'More from {collection}',
+  // price note (product page): what the price includes, and where shipping costs are
+  priceTaxIncluded: 'incl. VAT, plus {shipping}',
+  priceTaxExcluded: 'excl. tax, plus {shipping}',
+  priceShipping: 'shipping',
 } as const;

@@ -202,4 +202,8 @@ export const sv: Dictionary = {
   filterApply: 'Använd',
   // related
   moreFrom: 'Mer från {collection}',
+  // price note (product page): what the price includes, and where shipping costs are
+  priceTaxIncluded: 'inkl. moms, {shipping} tillkommer',
+  priceTaxExcluded: 'exkl. skatt, {shipping} tillkommer',
+  priceShipping: 'frakt',
 };

@@ -39,6 +39,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
         availability={availability}
         bundles={bundleViews(p, locale, names)}
         variantId={typeof wanted === 'string' ? wanted : undefined}
+        taxInclusive={market.taxInclusive}
       />
       <RelatedProducts product={p} where={{ market: market.id, locale }} t={t} />
     </>

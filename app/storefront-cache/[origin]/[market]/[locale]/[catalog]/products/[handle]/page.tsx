@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
 import { RelatedProducts } from '@/app/(storefront)/_components/related-products';
 import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
+import { shopIn } from '@/app/(storefront)/_lib/shop';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
 import { siteFor } from '@/app/storefront-cache/_lib/chrome';
 import { originOf, type CachedPageParams } from '@/app/storefront-cache/_lib/params';
@@ -36,9 +37,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CachedProductPage({ params }: Props) {
   const all = await params;
   logPageReads(all);
-  const { origin, market, locale, handle } = all;
+  const { origin, market, locale, handle, catalog } = all;
   const where = { market, locale };
-  const p = await productIn(handle, where);
+  // The Site read is shared by every page of the key (siteFor); the layout checked the pair.
+  const [current, p] = await Promise.all([siteFor(catalog), productIn(handle, where)]);
+  const { taxInclusive } = shopIn(current, where).market;
   // Unlike the page rendered on request, no fallback: a page missing its bundle names would
   // be kept for the whole catalog version; a failure here is a 500 that is not kept, and the
   // next request renders the page anew. No availability read either: a stock level read now
@@ -55,6 +58,7 @@ export default async function CachedProductPage({ params }: Props) {
         origin={originOf(origin)}
         availability={null}
         bundles={bundleViews(p, locale, names)}
+        taxInclusive={taxInclusive}
       />
       <RelatedProducts product={p} where={where} t={t} required />
     </>
