@@ -172,11 +172,14 @@ export async function storefrontPages(base: string): Promise<LighthousePage[]> {
   const variantId = /\?variant=([A-Za-z0-9_-]+)/.exec(productHtml)?.[1];
   if (!variantId) throw new Error(`no variant on ${base}/products/${product}`);
   const cart = serializeCart({ nonce: newNonce(), lines: [{ variantId, quantity: 1, productHandle: product }], bundles: [] });
+  // A first visit opens the market the browser's languages point to; Lighthouse's Chrome says
+  // en-US. A Swedish shopper's browser lands in the default market, whose pages are kept.
+  const shopper = { 'Accept-Language': 'sv-SE,sv;q=0.9,en;q=0.8' };
   return [
-    { label: 'home', url: new URL('/', base).href },
-    { label: 'product', url: new URL(`/products/${product}`, base).href },
-    { label: 'collection', url: new URL(`/collections/${collection}`, base).href },
-    { label: 'cart (1 item)', url: new URL('/cart', base).href, headers: { Cookie: `cart=${cart}` } },
+    { label: 'home', url: new URL('/', base).href, headers: shopper },
+    { label: 'product', url: new URL(`/products/${product}`, base).href, headers: shopper },
+    { label: 'collection', url: new URL(`/collections/${collection}`, base).href, headers: shopper },
+    { label: 'cart (1 item)', url: new URL('/cart', base).href, headers: { ...shopper, Cookie: `cart=${cart}` } },
   ];
 }
 
