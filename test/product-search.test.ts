@@ -389,6 +389,30 @@ describe('product filters and facets', () => {
     expect((await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', sort: 'newest', facets: 'true' }))).data[0]!.match).toBeUndefined();
   });
 
+  it('sorts a variant-filtered list by the prices of the variants that passed (the prices its cards show)', async () => {
+    let differs = false;
+    const large = ['Storlek:Stor', 'Storlek:L', 'Storlek:Ø 45 cm', 'Storlek:Ø 24 cm', 'Storlek:1 kg', 'Storlek:170×240 cm'];
+    for (const query of [{ option: large }, { option: large, available: 'true' }]) {
+      for (const sort of ['price-asc', 'price-desc'] as const) {
+        const s = await site();
+        const shown: number[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await listProducts(database, s, se, ProductListQuery.parse({ ...query, sort, limit: '2', ...(cursor ? { cursor } : {}) }));
+          for (const p of page.data) {
+            shown.push(Number(p.match!.priceRange.min.amount));
+            if (p.match!.priceRange.min.amount !== p.priceRange.min.amount) differs = true;
+          }
+          cursor = page.page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(shown.length, JSON.stringify(query)).toBeGreaterThan(1);
+        expect(shown, `${sort} ${JSON.stringify(query)}`).toEqual([...shown].sort((a, b) => (sort === 'price-asc' ? a - b : b - a)));
+      }
+    }
+    // The case that matters: some product's large variant costs more than its cheapest.
+    expect(differs).toBe(true);
+  });
+
   it('rejects bad filters with clear errors', async () => {
     const s = await site();
     expect(ProductListQuery.safeParse({ option: ['Color'] }).success).toBe(false);

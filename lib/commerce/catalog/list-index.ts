@@ -302,6 +302,26 @@ export function matchingVariants(index: ListIndex, filter: IndexFilter, p: numbe
   return ids;
 }
 
+/**
+ * The index as a variant-filtered list sorts it by price: each product's lowest price among the
+ * variants that pass the filters, the price its card shows (ProductMatch), so a list under
+ * Size:Large sorts by the large ones' prices. A copy for the request, with the price orders
+ * made anew (the others are shared); the index itself is unchanged.
+ */
+export function pricedByMatches(index: ListIndex, filter: IndexFilter): ListIndex {
+  const minPrice = index.minPrice.slice();
+  for (let p = 0; p < index.size; p++) {
+    if (filter.scope !== null && filter.scope[p] !== 1) continue;
+    let min = Infinity;
+    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, v) === 0) min = Math.min(min, index.amount[v]!);
+    if (min !== Infinity) minPrice[p] = min;
+  }
+  const orders = { ...index.orders };
+  delete orders['price-asc'];
+  delete orders['price-desc'];
+  return { ...index, minPrice, orders };
+}
+
 /** The option filters by name (`Color` → [Sand, Sage]) as value ids of the index. */
 export function optionGroupsOf(index: ListIndex, groups: Map<string, string[]>): IndexFilter['groups'] {
   return [...groups].map(([name, values]) => ({

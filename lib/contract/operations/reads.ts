@@ -87,7 +87,7 @@ export const ProductSearchQuery = z.object({
     .optional()
     .meta({
       description:
-        'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market), ' +
+        'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market; with `available`, `priceMin`/`priceMax` or `option`, the lowest among the variants that pass them, as `match` shows), ' +
         '`newest`, `title-asc` (in the locale\'s collation). Ties are in handle order. Without `q` and `sort`: handle order.',
     }),
 });
