@@ -268,21 +268,36 @@ export function filtersVariants(filter: IndexFilter): boolean {
   return filter.available || filter.range !== undefined || filter.groups.length > 0;
 }
 
+/**
+ * The option filters as bits per value id: which groups a value meets, and all the groups.
+ * Made once per filter (a Set lookup per option of every variant cost twice the time).
+ */
+type GroupMasks = { byValue: Int32Array; all: number };
+const masks = new WeakMap<IndexFilter, GroupMasks>();
+
+function masksOf(index: ListIndex, filter: IndexFilter): GroupMasks {
+  let made = masks.get(filter);
+  if (!made) {
+    const byValue = new Int32Array(index.valueText.length);
+    let all = 0;
+    filter.groups.forEach((group, g) => {
+      all |= groupBit(g);
+      for (const value of group.values) byValue[value]! |= groupBit(g);
+    });
+    masks.set(filter, (made = { byValue, all }));
+  }
+  return made;
+}
+
 /** The filters the variant (a position in the index's variant arrays) fails, as bits (0: it passes all). */
-function variantFailures(index: ListIndex, filter: IndexFilter, v: number): number {
+function variantFailures(index: ListIndex, filter: IndexFilter, groups: GroupMasks, v: number): number {
   let failed = 0;
   if (filter.available && index.purchasable[v] !== 1) failed |= AVAILABLE_BIT;
   if (filter.range && (index.amount[v]! < filter.range.min || index.amount[v]! > filter.range.max)) failed |= PRICE_BIT;
-  const groups = filter.groups;
-  if (groups.length > 0) {
-    const first = index.firstOption[v]!;
-    const end = index.firstOption[v + 1]!;
-    for (let g = 0; g < groups.length; g++) {
-      const values = groups[g]!.values;
-      let any = false;
-      for (let o = first; o < end && !any; o++) any = values.has(index.optionValue[o]!);
-      if (!any) failed |= groupBit(g);
-    }
+  if (groups.all !== 0) {
+    let met = 0;
+    for (let o = index.firstOption[v]!, end = index.firstOption[v + 1]!; o < end; o++) met |= groups.byValue[index.optionValue[o]!]!;
+    failed |= groups.all & ~met;
   }
   return failed;
 }
@@ -291,14 +306,16 @@ function variantFailures(index: ListIndex, filter: IndexFilter, v: number): numb
 export function passes(index: ListIndex, filter: IndexFilter, p: number): boolean {
   if (filter.scope !== null && filter.scope[p] !== 1) return false;
   if (!filtersVariants(filter)) return true;
-  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, v) === 0) return true;
+  const groups = masksOf(index, filter);
+  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) return true;
   return false;
 }
 
 /** The ids of the product's variants that pass every filter (in display order). */
 export function matchingVariants(index: ListIndex, filter: IndexFilter, p: number): string[] {
   const ids: string[] = [];
-  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, v) === 0) ids.push(index.variantIds[v]!);
+  const groups = masksOf(index, filter);
+  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) ids.push(index.variantIds[v]!);
   return ids;
 }
 
@@ -310,10 +327,11 @@ export function matchingVariants(index: ListIndex, filter: IndexFilter, p: numbe
  */
 export function pricedByMatches(index: ListIndex, filter: IndexFilter): ListIndex {
   const minPrice = index.minPrice.slice();
+  const groups = masksOf(index, filter);
   for (let p = 0; p < index.size; p++) {
     if (filter.scope !== null && filter.scope[p] !== 1) continue;
     let min = Infinity;
-    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, v) === 0) min = Math.min(min, index.amount[v]!);
+    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) min = Math.min(min, index.amount[v]!);
     if (min !== Infinity) minPrice[p] = min;
   }
   const orders = { ...index.orders };
@@ -340,14 +358,14 @@ export function optionGroupsOf(index: ListIndex, groups: Map<string, string[]>):
 export function facetsFrom(index: ListIndex, filter: IndexFilter, currency: string): ProductFacets {
   const values = index.valueText.length;
   const counts = new Int32Array(values);
-  // The last product each value was seen (or counted) on (+1), so a product counts a value once.
-  const seenOn = new Int32Array(values);
+  // The last product each value was counted on (+1), so a product counts a value once.
   const countedOn = new Int32Array(values);
   const nameSeen = new Uint8Array(index.names.length);
   const ownBit = new Int32Array(index.names.length);
   filter.groups.forEach((group, g) => {
     if (group.nameId >= 0) ownBit[group.nameId]! |= groupBit(g);
   });
+  const groups = masksOf(index, filter);
   let available = 0;
   let unavailable = 0;
   let min = Infinity;
@@ -358,14 +376,13 @@ export function facetsFrom(index: ListIndex, filter: IndexFilter, currency: stri
     let otherwise = false;
     let buyable = false;
     for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) {
-      const failed = variantFailures(index, filter, v);
+      const failed = variantFailures(index, filter, groups, v);
       for (let o = index.firstOption[v]!, end = index.firstOption[v + 1]!; o < end; o++) {
         const value = index.optionValue[o]!;
-        if (seenOn[value] !== p + 1) {
-          seenOn[value] = p + 1;
-          nameSeen[index.valueName[value]!] = 1;
-        }
-        if (countedOn[value] !== p + 1 && (failed & ~ownBit[index.valueName[value]!]!) === 0) {
+        if (countedOn[value] === p + 1) continue;
+        const name = index.valueName[value]!;
+        nameSeen[name] = 1;
+        if ((failed & ~ownBit[name]!) === 0) {
           countedOn[value] = p + 1;
           counts[value]! += 1;
         }
