@@ -277,22 +277,23 @@ test.describe('search', () => {
     await expect(page.getByRole('main').getByRole('heading', { level: 2 }).first()).toHaveText('Morning Coffee Set');
   });
 
-  test('all products sorts and filters like search, newest first by default', async ({ page, context }) => {
-    await useLocale(context);
+  test('all products sorts and filters like search, by name in the shopper’s language by default', async ({ page, context }) => {
+    // By name in German, not by handle (an English word in every language).
+    await useLocale(context, 'de', 'de-DE');
     await page.goto('/products');
-    await expect(filters(page).getByLabel('Sort by')).toHaveValue('');
-    await expect(filters(page).getByLabel('Sort by').locator('option:checked')).toHaveText('Newest');
-    // Newest first, not by handle (an English word in every language).
-    const handles = await page.getByRole('main').locator('.product-grid > li > a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.replace('/products/', '')));
-    expect(handles.length).toBe(24);
-    const created = new Map(
-      (await queryDb<{ handle: string; created_at: number }>(`select handle, created_at from products where handle in (${handles.map(() => '?').join(',')})
-        and site_id = (select id from sites where handle = 'demo')`, handles)).map((r) => [r.handle, Number(r.created_at)]),
-    );
-    const times = handles.map((h) => created.get(h)!);
-    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const sortDe = page.getByRole('form', { name: 'Filter' }).getByLabel('Sortieren nach');
+    await expect(sortDe).toHaveValue('');
+    await expect(sortDe.locator('option:checked')).toHaveText('Name, A–Z');
+    const grid = page.getByRole('main').locator('.product-grid > li');
+    const titles = await grid.getByRole('heading', { level: 2 }).allTextContents();
+    const handles = await grid.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.replace('/products/', '')));
+    expect(titles.length).toBe(24);
+    const collator = new Intl.Collator('de-DE', { sensitivity: 'base', numeric: true });
+    expect(titles).toEqual([...titles].sort(collator.compare));
     expect(handles).not.toEqual([...handles].sort());
 
+    await useLocale(context);
+    await page.goto('/products');
     await filters(page).getByLabel('Sort by').selectOption({ label: 'Price, low to high' });
     const inStock = filters(page).getByRole('checkbox', { name: /^In stock only/ });
     const stockCount = await countBeside(inStock);

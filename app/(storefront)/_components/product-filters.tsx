@@ -29,12 +29,12 @@ const SORTS: { value: Exclude<ProductSort, 'relevance'>; label: (t: Dictionary) 
 ];
 
 /** A list's order without `sort`. */
-export type ListOrder = 'relevance' | 'featured' | 'newest';
+export type ListOrder = 'relevance' | 'featured' | 'title-asc';
 
 const DEFAULT_LABEL: Record<ListOrder, (t: Dictionary) => string> = {
   relevance: (t) => t.sortRelevance,
   featured: (t) => t.sortFeatured,
-  newest: (t) => t.sortNewest,
+  'title-asc': (t) => t.sortTitleAsc,
 };
 
 type Props = {
@@ -44,7 +44,7 @@ type Props = {
   facets: ProductFacets | undefined;
   /**
    * What the list shows without `sort`: the search's best match (the search page, whose form
-   * also holds the words), the collection's own order, or the newest first (all products).
+   * also holds the words), the collection's own order, or by name (all products).
    */
   defaultOrder: ListOrder;
   t: Dictionary;

@@ -10,10 +10,11 @@ export const dynamic = 'force-dynamic';
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /**
- * All products, newest first unless `sort` says otherwise: a shop's order that means the same
- * in every language (the API's order without `sort` is by handle, an English word).
+ * All products by name, A–Z in the shopper's language, unless `sort` says otherwise: the whole
+ * catalog to browse (new arrivals have a collection of their own). The API's order without
+ * `sort` is by handle, an English word, whatever the language.
  */
-const DEFAULT_SORT = 'newest';
+const DEFAULT_SORT = 'title-asc';
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   const [{ site, t }, raw] = await Promise.all([shop(), searchParams]);
