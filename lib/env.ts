@@ -87,10 +87,11 @@ const Env = z.object({
   /**
    * `off`: product pages are not kept in the database (docs/storefront.md), only in Next's
    * page cache in memory. PAGE_RENDER_AHEAD `off`: kept pages are rendered when first
-   * viewed only, never ahead of shoppers after a catalog change.
+   * viewed only, never ahead of shoppers after a catalog change. Unset, it is on in
+   * production only: `next dev` renders nothing ahead unless `on` asks (lib/jobs/render-ahead.ts).
    */
   PAGE_STORE: z.enum(['on', 'off']).default('on'),
-  PAGE_RENDER_AHEAD: z.enum(['on', 'off']).default('on'),
+  PAGE_RENDER_AHEAD: z.enum(['on', 'off']).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /**
    * The mail server for the shop's mails (docs/mail.md): `smtp://user:pass@host:587`

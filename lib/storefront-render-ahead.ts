@@ -40,7 +40,8 @@ const OTHER_BUILD_GRACE_MS = 10 * 60_000;
  * and the addresses kept pages were asked at before (the most asked first). Several
  * instances may do this at once; each starts at a random handle and skips pages another
  * has kept meanwhile, so they mostly share the work. A pass that runs out of time or is
- * stopped leaves the rest to the next (lib/jobs runs it on a timer, from cron or once).
+ * stopped leaves the rest to the next (lib/jobs runs it on a timer, from cron or once; the
+ * timer runs under `next dev` only when PAGE_RENDER_AHEAD=on asks: lib/jobs/render-ahead.ts).
  * Skipped with PAGE_RENDER_AHEAD=off or PAGE_STORE=off, during `next build`, or when the
  * pages' API is another server.
  */

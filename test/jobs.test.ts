@@ -15,6 +15,7 @@ import { consumeRateLimit } from '@/lib/platform/rate-limit/store';
 import { db } from '@/lib/db';
 import { JOBS, jobNamed, runJobOnce } from '@/lib/jobs';
 import { startJobTimers } from '@/lib/jobs/timers';
+import { renderAheadJob, rendersAheadOnTimer } from '@/lib/jobs/render-ahead';
 import { firstVariantOf } from './support/database';
 
 vi.mock('server-only', () => ({}));
@@ -77,5 +78,16 @@ describe('jobs', () => {
 
   it('render-ahead: says why it did nothing where it cannot render (no storefront credential)', async () => {
     expect(await once('render-ahead', 'http://127.0.0.1:9')).toEqual({ skipped: 'no SITE_API_CREDENTIAL' });
+  });
+
+  it('render-ahead: on its timer in production only, unless PAGE_RENDER_AHEAD says otherwise (next dev renders nothing ahead)', () => {
+    const production = { NODE_ENV: 'production', PAGE_STORE: 'on', PAGE_RENDER_AHEAD: undefined } as const;
+    expect(rendersAheadOnTimer(production)).toBe(true);
+    expect(rendersAheadOnTimer({ ...production, NODE_ENV: 'development' })).toBe(false);
+    expect(rendersAheadOnTimer({ ...production, NODE_ENV: 'development', PAGE_RENDER_AHEAD: 'on' })).toBe(true);
+    expect(rendersAheadOnTimer({ ...production, PAGE_RENDER_AHEAD: 'off' })).toBe(false);
+    expect(rendersAheadOnTimer({ ...production, PAGE_RENDER_AHEAD: 'on', PAGE_STORE: 'off' })).toBe(false);
+    // This process sets neither (NODE_ENV is vitest's 'test'): the job has no timer here.
+    expect(renderAheadJob.everyMs()).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
-import { getCollection, listCatalog, listProducts } from '@/lib/commerce/catalog';
+import { getCollection, getPublishedProduct, listCatalog, listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
 import { PRODUCT_SORTS, ProductListQuery } from '@/lib/contract/operations/reads';
 import { withinOneEdit } from '@/lib/commerce/catalog/search';
@@ -293,11 +293,13 @@ describe('product filters and facets', () => {
   });
 
   type Filter = { available?: boolean; min?: number; max?: number; options?: Record<string, string[]>; collection?: Set<string> };
-  const passes = (p: Brute, f: Filter, except = '') =>
-    (except === 'available' || !f.available || p.variants.some((v) => v.purchasable)) &&
-    (except === 'price' || (f.min === undefined && f.max === undefined) || p.variants.some((v) => v.price >= (f.min ?? 0) && v.price <= (f.max ?? Infinity))) &&
-    Object.entries(f.options ?? {}).every(([name, values]) => except === `option:${name}` || p.variants.some((v) => values.includes(v.options[name]!))) &&
-    (!f.collection || f.collection.has(p.handle));
+  // The filters hold for one variant together (a product passes when one of its variants passes them all).
+  const variantPasses = (v: Brute['variants'][number], f: Filter, except = '') =>
+    (except === 'available' || !f.available || v.purchasable) &&
+    (except === 'price' || (f.min === undefined && f.max === undefined) || (v.price >= (f.min ?? 0) && v.price <= (f.max ?? Infinity))) &&
+    Object.entries(f.options ?? {}).every(([name, values]) => except === `option:${name}` || values.includes(v.options[name]!));
+  const passing = (p: Brute, f: Filter, except = '') => (!f.collection || f.collection.has(p.handle) ? p.variants.filter((v) => variantPasses(v, f, except)) : []);
+  const passes = (p: Brute, f: Filter, except = '') => passing(p, f, except).length > 0;
 
   const cases: { query: Record<string, string | string[]>; filter: () => Filter; empty?: boolean }[] = [
     { query: { available: 'true' }, filter: () => ({ available: true }) },
@@ -310,6 +312,9 @@ describe('product filters and facets', () => {
     { query: { option: ['Färg:Sand', 'Storlek:Stor'] }, filter: () => ({ options: { 'Färg': ['Sand'], Storlek: ['Stor'] } }), empty: true },
     { query: { collection: 'kitchen' }, filter: () => ({ collection: kitchen }) },
     { query: { collection: 'kitchen', available: 'true', option: ['Färg:Vit'], priceMin: '100' }, filter: () => ({ collection: kitchen, available: true, options: { 'Färg': ['Vit'] }, min: 10000 }) },
+    // the tote bag's black variant is sold out: under Svart it is not in stock, though its natural one is
+    { query: { option: ['Färg:Svart'], available: 'true' }, filter: () => ({ options: { 'Färg': ['Svart'] }, available: true }) },
+    { query: { option: ['Färg:Svart'], priceMax: '299' }, filter: () => ({ options: { 'Färg': ['Svart'] }, max: 29900 }) },
   ];
 
   it('each filter and combination matches a brute-force count, across pages and sorts', async () => {
@@ -335,17 +340,17 @@ describe('product filters and facets', () => {
       const facets = page.facets!;
       const avail = catalog.filter((p) => passes(p, f, 'available'));
       expect(facets.availability, JSON.stringify(query)).toEqual({
-        available: avail.filter((p) => p.variants.some((v) => v.purchasable)).length,
-        unavailable: avail.filter((p) => !p.variants.some((v) => v.purchasable)).length,
+        available: avail.filter((p) => passing(p, f, 'available').some((v) => v.purchasable)).length,
+        unavailable: avail.filter((p) => !passing(p, f, 'available').some((v) => v.purchasable)).length,
       });
-      const priced = catalog.filter((p) => passes(p, f, 'price')).flatMap((p) => p.variants.map((v) => v.price));
+      const priced = catalog.flatMap((p) => passing(p, f, 'price').map((v) => v.price));
       expect(facets.price && [Math.round(Number(facets.price.min.amount) * 100), Math.round(Number(facets.price.max.amount) * 100)], JSON.stringify(query)).toEqual(
         priced.length ? [Math.min(...priced), Math.max(...priced)] : null,
       );
       for (const name of ['Färg', 'Storlek']) {
         const counts: Record<string, number> = {};
-        for (const p of catalog.filter((x) => passes(x, f, `option:${name}`))) {
-          for (const value of new Set(p.variants.map((v) => v.options[name]).filter(Boolean))) counts[value!] = (counts[value!] ?? 0) + 1;
+        for (const p of catalog) {
+          for (const value of new Set(passing(p, f, `option:${name}`).map((v) => v.options[name]).filter(Boolean))) counts[value!] = (counts[value!] ?? 0) + 1;
         }
         const got = Object.fromEntries((facets.options.find((o) => o.name === name)?.values ?? []).map((v) => [v.value, v.count]));
         expect(got, `${name} ${JSON.stringify(query)}`).toEqual(counts);
@@ -357,6 +362,55 @@ describe('product filters and facets', () => {
     expect(wool.facets!.availability.available + wool.facets!.availability.unavailable).toBe(wool.data.length);
     // no facets unless asked for
     expect((await listProducts(database, s, se, ProductListQuery.parse({ available: 'true' }))).facets).toBeUndefined();
+  });
+
+  it('shows the variants a filter matched: under Svart the tote bag is its sold-out black variant, in picture, price and stock, and counted so', async () => {
+    const s = await site();
+    const black = (await getPublishedProduct(database, s, 'linen-tote-bag', se)).variants.find((v) => v.options['Färg'] === 'Svart')!;
+    expect(black.availability).toBe('out_of_stock');
+    expect(black.image).not.toBeNull();
+    const page = await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', option: ['Färg:Svart'], facets: 'true' }));
+    const [bag] = page.data;
+    // The product as a whole can still be bought (its natural variant)...
+    expect(bag!.availability).not.toBe('out_of_stock');
+    // ...but what the filter matched cannot.
+    expect(bag!.match).toEqual({
+      variantIds: [black.id], image: black.image, priceRange: { min: black.price, max: black.price }, compareAtPrice: black.compareAtPrice, availability: 'out_of_stock',
+    });
+    expect(bag!.match!.image!.url).not.toBe(bag!.featuredImage!.url);
+    expect(page.facets!.availability).toEqual({ available: 0, unavailable: 1 });
+    expect(await search({ handles: 'linen-tote-bag', option: ['Färg:Svart'], available: 'true' })).toEqual([]);
+    // in stock only: the bag is there, as its natural variant
+    const natural = (await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', available: 'true' }))).data[0]!;
+    expect(natural.match?.availability).not.toBe('out_of_stock');
+    expect(natural.match?.variantIds).not.toContain(black.id);
+    // Without a variant filter there is nothing matched to show.
+    expect((await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag' }))).data[0]!.match).toBeUndefined();
+    expect((await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', sort: 'newest', facets: 'true' }))).data[0]!.match).toBeUndefined();
+  });
+
+  it('sorts a variant-filtered list by the prices of the variants that passed (the prices its cards show)', async () => {
+    let differs = false;
+    const large = ['Storlek:Stor', 'Storlek:L', 'Storlek:Ø 45 cm', 'Storlek:Ø 24 cm', 'Storlek:1 kg', 'Storlek:170×240 cm'];
+    for (const query of [{ option: large }, { option: large, available: 'true' }]) {
+      for (const sort of ['price-asc', 'price-desc'] as const) {
+        const s = await site();
+        const shown: number[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await listProducts(database, s, se, ProductListQuery.parse({ ...query, sort, limit: '2', ...(cursor ? { cursor } : {}) }));
+          for (const p of page.data) {
+            shown.push(Number(p.match!.priceRange.min.amount));
+            if (p.match!.priceRange.min.amount !== p.priceRange.min.amount) differs = true;
+          }
+          cursor = page.page.nextCursor ?? undefined;
+        } while (cursor);
+        expect(shown.length, JSON.stringify(query)).toBeGreaterThan(1);
+        expect(shown, `${sort} ${JSON.stringify(query)}`).toEqual([...shown].sort((a, b) => (sort === 'price-asc' ? a - b : b - a)));
+      }
+    }
+    // The case that matters: some product's large variant costs more than its cheapest.
+    expect(differs).toBe(true);
   });
 
   it('rejects bad filters with clear errors', async () => {

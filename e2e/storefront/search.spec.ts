@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { BASE_URL, expect, expectAccessible, shot, test, typeUntilSuggested, useLocale } from './helpers';
+import { BASE_URL, expect, expectAccessible, queryDb, shot, test, typeUntilSuggested, useLocale } from './helpers';
 
 /** A card's price as a number: "From 1,234.00 kr", "189,00 kr", "€12.50" (thousands separators dropped). */
 function priceOf(text: string): number {
@@ -275,5 +275,64 @@ test.describe('search', () => {
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect(page).toHaveURL(/\/collections\/kitchen$/);
     await expect(page.getByRole('main').getByRole('heading', { level: 2 }).first()).toHaveText('Morning Coffee Set');
+  });
+
+  test('all products sorts and filters like search, by name in the shopper’s language by default', async ({ page, context }) => {
+    // By name in German, not by handle (an English word in every language).
+    await useLocale(context, 'de', 'de-DE');
+    await page.goto('/products');
+    const sortDe = page.getByRole('form', { name: 'Filter' }).getByLabel('Sortieren nach');
+    await expect(sortDe).toHaveValue('');
+    await expect(sortDe.locator('option:checked')).toHaveText('Name, A–Z');
+    const grid = page.getByRole('main').locator('.product-grid > li');
+    const titles = await grid.getByRole('heading', { level: 2 }).allTextContents();
+    const handles = await grid.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.replace('/products/', '')));
+    expect(titles.length).toBe(24);
+    const collator = new Intl.Collator('de-DE', { sensitivity: 'base', numeric: true });
+    expect(titles).toEqual([...titles].sort(collator.compare));
+    expect(handles).not.toEqual([...handles].sort());
+
+    await useLocale(context);
+    await page.goto('/products');
+    await filters(page).getByLabel('Sort by').selectOption({ label: 'Price, low to high' });
+    const inStock = filters(page).getByRole('checkbox', { name: /^In stock only/ });
+    const stockCount = await countBeside(inStock);
+    await inStock.check();
+    await filters(page).getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/\/products\?sort=price-asc&available=true$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'All products' })).toBeVisible();
+    await expect(page.locator('#list-count')).toHaveText(`${stockCount} products`);
+    const shown = await cards(page);
+    expect(shown.map((c) => c.price)).toEqual([...shown.map((c) => c.price)].sort((a, b) => a - b));
+    // ?sort= in a link is honoured too.
+    await page.goto('/products?sort=price-desc');
+    const dear = await cards(page);
+    expect(dear.map((c) => c.price)).toEqual([...dear.map((c) => c.price)].sort((a, b) => b - a));
+  });
+
+  test('a filter on a colour shows each product as its variant of that colour, and counts it so', async ({ page, context }) => {
+    await useLocale(context);
+    const bag = (p: Page) => p.getByRole('main').locator('.product-grid > li').filter({ has: p.getByRole('heading', { name: 'Linen Tote Bag', exact: true }) });
+    await page.goto('/products?option=Color%3ANatural');
+    const natural = await bag(page).locator('img').getAttribute('src');
+    await expect(bag(page).locator('.badge')).not.toHaveClass(/badge-out_of_stock/);
+
+    // The bag's black variant is sold out (its natural one is not): under Black the card is the black one.
+    await page.goto('/products?option=Color%3ABlack');
+    await expect(bag(page).locator('.badge')).toHaveClass(/badge-out_of_stock/);
+    const black = await bag(page).locator('img').getAttribute('src');
+    expect(black).not.toBe(natural);
+    const variant = (await queryDb<{ id: string }>(`select v.id from product_variants v join products p on p.id = v.product_id
+      where p.handle = 'linen-tote-bag' and json_extract(v.options, '$.Color') = 'Black'`))[0]!.id;
+    await expect(bag(page).getByRole('link')).toHaveAttribute('href', `/products/linen-tote-bag?variant=${variant}`);
+    // "In stock only" counts the black variants that can be bought: the bag is not among them.
+    const inStock = filters(page).getByRole('checkbox', { name: /^In stock only/ });
+    const stockCount = await countBeside(inStock);
+    await inStock.check();
+    await filters(page).getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/\/products\?available=true&option=Color%3ABlack$/);
+    await expect(page.locator('#list-count')).toHaveText(`${stockCount} products`);
+    await expect(bag(page)).toHaveCount(0);
+    await expect(page.getByRole('main').locator('.product-grid > li .badge-out_of_stock')).toHaveCount(0);
   });
 });

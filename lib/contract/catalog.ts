@@ -29,6 +29,24 @@ export type Site = z.infer<typeof Site>;
 
 export const PriceRange = z.object({ min: Money, max: Money }).meta({ id: 'PriceRange' });
 
+/**
+ * On a list narrowed by variant filters: the product as the filters see it, so a front end
+ * shows the black bag's picture, price and stock under Color:Black, not the beige one's.
+ */
+export const ProductMatch = z
+  .object({
+    variantIds: z.array(z.string()).meta({ description: 'The product\'s variants that pass every variant filter of the list, in display order (at least one).' }),
+    image: Image.nullable().meta({ description: 'The image that shows the first of them that has one (as a Variant\'s `image` is found); null when none does: show `featuredImage` then.' }),
+    priceRange: PriceRange.meta({ description: 'The lowest and highest price among them.' }),
+    compareAtPrice: Money.nullable().meta({ description: 'The compare-at price of the lowest-priced of them, when it has one.' }),
+    availability: AvailabilityStatus.meta({ description: 'The best status among them.' }),
+  })
+  .meta({
+    id: 'ProductMatch',
+    description: 'The variants of a product that a list\'s `available`, `priceMin`/`priceMax` and `option` filters matched together, and what they look like.',
+  });
+export type ProductMatch = z.infer<typeof ProductMatch>;
+
 export const ProductSummary = z
   .object({
     id: z.string(),
@@ -39,6 +57,11 @@ export const ProductSummary = z
     compareAtPrice: Money.nullable().meta({ description: 'The lowest variant\'s compare-at price, when it has one.' }),
     availability: AvailabilityStatus.meta({ description: 'The best status among the product\'s variants.' }),
     updatedAt: Timestamp,
+    match: ProductMatch.optional().meta({
+      description:
+        'Only in a products list filtered by `available`, `priceMin`/`priceMax` or `option`: the variants that passed those filters and their image, price and availability, ' +
+        'to show instead of the whole product\'s. The other fields still describe the whole product.',
+    }),
   })
   .meta({ id: 'ProductSummary' });
 export type ProductSummary = z.infer<typeof ProductSummary>;

@@ -11,20 +11,26 @@ import { AvailabilityBadge } from './availability-badge';
 type Heading = 'h2' | 'h3';
 type Props = { product: ProductSummary; locale: string; t: Dictionary; priority?: boolean; heading?: Heading };
 
+/**
+ * In a list filtered by variant (Color: Black), the card is the variants the filters matched:
+ * their picture, price and availability, and a link that opens the product on the first of
+ * them; otherwise the whole product.
+ */
 export function ProductCard({ product, locale, t, priority = false, heading: Title = 'h3' }: Props) {
-  const { min, max } = product.priceRange;
+  const { match } = product;
+  const shown = match ?? product;
+  const image = match?.image ?? product.featuredImage;
+  const { min, max } = shown.priceRange;
   const ranged = min.amount !== max.amount;
-  const onSale = product.compareAtPrice !== null;
+  const onSale = shown.compareAtPrice !== null;
+  const href = match ? `/products/${product.handle}?variant=${encodeURIComponent(match.variantIds[0]!)}` : `/products/${product.handle}`;
   return (
     <li className="product-card">
-      <Link href={`/products/${product.handle}`}>
+      <Link href={href}>
         <div className="thumb">
-          {product.featuredImage ? (
+          {image ? (
             // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
-            <img
-              src={product.featuredImage.url} alt="" width={product.featuredImage.width} height={product.featuredImage.height}
-              loading={priority ? 'eager' : 'lazy'}
-            />
+            <img src={image.url} alt="" width={image.width} height={image.height} loading={priority ? 'eager' : 'lazy'} />
           ) : null}
         </div>
         <Title className="card-title">{product.title}</Title>
@@ -33,9 +39,9 @@ export function ProductCard({ product, locale, t, priority = false, heading: Tit
         <span className={onSale ? 'price-sale' : undefined}>
           {ranged ? `${t.from} ` : ''}{formatMoney(min, locale)}
         </span>
-        {product.compareAtPrice ? <WasPrice price={formatMoney(product.compareAtPrice, locale)} t={t} /> : null}
+        {shown.compareAtPrice ? <WasPrice price={formatMoney(shown.compareAtPrice, locale)} t={t} /> : null}
       </p>
-      <AvailabilityBadge status={product.availability} t={t} />
+      <AvailabilityBadge status={shown.availability} t={t} />
     </li>
   );
 }

@@ -4,7 +4,7 @@ import { fill, type Dictionary } from '../_lib/i18n';
 import { listHref, resultCount, type ListParam, type ListState } from '../_lib/search';
 import { Pagination } from './pagination';
 import { ProductGrid } from './product-card';
-import { ActiveFilterLinks, ProductFilters, activeFilters } from './product-filters';
+import { ActiveFilterLinks, ProductFilters, activeFilters, type ListOrder } from './product-filters';
 
 type Props = {
   path: string;
@@ -16,7 +16,7 @@ type Props = {
   facets: ProductFacets | undefined;
   /** URL parameters whose values could not be used (named in a message above the list). */
   refused: ListParam[];
-  defaultOrder: 'relevance' | 'featured';
+  defaultOrder: ListOrder;
   /** Collections to suggest when nothing matches. */
   collections: { handle: string; title: string }[];
   t: Dictionary;
@@ -26,7 +26,7 @@ type Props = {
 
 /**
  * A product list with its sort, filters, result count, pages and an honest empty state:
- * the search page and the collection pages share it.
+ * the search page, the collection pages and all products share it.
  */
 export function ProductListing({ path, state, products, cursor, nextCursor, facets, refused, defaultOrder, collections, t, locale, currency }: Props) {
   const count = resultCount(state, facets);

@@ -35,6 +35,8 @@ export type ListIndex = {
   bySeq: Map<number, number>;
   /** Variants of product p are firstVariant[p] … firstVariant[p + 1] - 1. */
   firstVariant: Int32Array;
+  /** Per variant: its id (a list answer names the variants a filter matched). */
+  variantIds: string[];
   amount: Float64Array;
   purchasable: Uint8Array;
   /** Displayed option values of variant v are optionValue[firstOption[v] … firstOption[v + 1] - 1]. */
@@ -114,6 +116,7 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   const byHandle = new Map<string, number>();
   const bySeq = new Map<number, number>();
   const firstVariant: number[] = [];
+  const variantIds: string[] = [];
   const amount: number[] = [];
   const purchasable: number[] = [];
   const firstOption: number[] = [];
@@ -152,8 +155,8 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
       order by p.handle limit ${CHUNK}`);
     if (rows.length === 0) break;
     const lastHandle = rows.at(-1)!.handle;
-    const variants = await database.all<{ product_id: string; options: string; amount: number; purchasable: number }>(sql`
-      select v.product_id, v.options, vp.amount, coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
+    const variants = await database.all<{ id: string; product_id: string; options: string; amount: number; purchasable: number }>(sql`
+      select v.id, v.product_id, v.options, vp.amount, coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
       from products p
       inner join product_variants v on v.product_id = p.id
       inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
@@ -180,6 +183,7 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
       firstVariant.push(amount.length);
       let min = Infinity;
       for (const v of mine) {
+        variantIds.push(v.id);
         amount.push(v.amount);
         min = Math.min(min, v.amount);
         purchasable.push(v.purchasable === 1 ? 1 : 0);
@@ -196,7 +200,7 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   firstOption.push(optionValue.length);
   return {
     size: ids.length, ids, handles, titles, createdAt, minPrice, byId, byHandle, bySeq,
-    firstVariant: Int32Array.from(firstVariant), amount: Float64Array.from(amount), purchasable: Uint8Array.from(purchasable),
+    firstVariant: Int32Array.from(firstVariant), variantIds, amount: Float64Array.from(amount), purchasable: Uint8Array.from(purchasable),
     firstOption: Int32Array.from(firstOption), optionValue: Int32Array.from(optionValue),
     valueName, valueText, names, valueIds, orders: {}, locale: choice.locale,
   };
@@ -240,8 +244,12 @@ export function orderOf(index: ListIndex, sort: ProductSort): Int32Array {
 
 /**
  * The narrowing filters over the index: which products are in scope (the search's matches, the
- * handles, variants and collection named; null: all) and the filters each product is checked
+ * handles, variants and collection named; null: all) and the filters each variant is checked
  * against, each a bit, so a facet can be counted with every filter but its own.
+ *
+ * The filters hold for one variant together: a product passes when one of its variants is
+ * purchasable, priced in the range and has a value of every option asked for. So a bag whose
+ * black variant is sold out is not "in stock" under Color:Black because its beige one is.
  */
 export type IndexFilter = {
   scope: Uint8Array | null;
@@ -255,39 +263,81 @@ const AVAILABLE_BIT = 1;
 const PRICE_BIT = 2;
 const groupBit = (g: number) => 4 << g;
 
-/** The filters the product fails, as bits (0: it passes all). */
-function failures(index: ListIndex, filter: IndexFilter, p: number): number {
+/** Whether the filter looks at variants at all (without, every product in scope passes). */
+export function filtersVariants(filter: IndexFilter): boolean {
+  return filter.available || filter.range !== undefined || filter.groups.length > 0;
+}
+
+/**
+ * The option filters as bits per value id: which groups a value meets, and all the groups.
+ * Made once per filter (a Set lookup per option of every variant cost twice the time).
+ */
+type GroupMasks = { byValue: Int32Array; all: number };
+const masks = new WeakMap<IndexFilter, GroupMasks>();
+
+function masksOf(index: ListIndex, filter: IndexFilter): GroupMasks {
+  let made = masks.get(filter);
+  if (!made) {
+    const byValue = new Int32Array(index.valueText.length);
+    let all = 0;
+    filter.groups.forEach((group, g) => {
+      all |= groupBit(g);
+      for (const value of group.values) byValue[value]! |= groupBit(g);
+    });
+    masks.set(filter, (made = { byValue, all }));
+  }
+  return made;
+}
+
+/** The filters the variant (a position in the index's variant arrays) fails, as bits (0: it passes all). */
+function variantFailures(index: ListIndex, filter: IndexFilter, groups: GroupMasks, v: number): number {
   let failed = 0;
-  const from = index.firstVariant[p]!;
-  const to = index.firstVariant[p + 1]!;
-  if (filter.available) {
-    let any = false;
-    for (let v = from; v < to && !any; v++) any = index.purchasable[v] === 1;
-    if (!any) failed |= AVAILABLE_BIT;
-  }
-  if (filter.range) {
-    const { min, max } = filter.range;
-    let any = false;
-    for (let v = from; v < to && !any; v++) any = index.amount[v]! >= min && index.amount[v]! <= max;
-    if (!any) failed |= PRICE_BIT;
-  }
-  const groups = filter.groups;
-  if (groups.length > 0) {
-    const first = index.firstOption[from]!;
-    const end = index.firstOption[to]!;
-    for (let g = 0; g < groups.length; g++) {
-      const values = groups[g]!.values;
-      let any = false;
-      for (let o = first; o < end && !any; o++) any = values.has(index.optionValue[o]!);
-      if (!any) failed |= groupBit(g);
-    }
+  if (filter.available && index.purchasable[v] !== 1) failed |= AVAILABLE_BIT;
+  if (filter.range && (index.amount[v]! < filter.range.min || index.amount[v]! > filter.range.max)) failed |= PRICE_BIT;
+  if (groups.all !== 0) {
+    let met = 0;
+    for (let o = index.firstOption[v]!, end = index.firstOption[v + 1]!; o < end; o++) met |= groups.byValue[index.optionValue[o]!]!;
+    failed |= groups.all & ~met;
   }
   return failed;
 }
 
-/** Whether the product at a position is in scope and passes every filter. */
+/** Whether the product at a position is in scope and has a variant that passes every filter. */
 export function passes(index: ListIndex, filter: IndexFilter, p: number): boolean {
-  return (filter.scope === null || filter.scope[p] === 1) && failures(index, filter, p) === 0;
+  if (filter.scope !== null && filter.scope[p] !== 1) return false;
+  if (!filtersVariants(filter)) return true;
+  const groups = masksOf(index, filter);
+  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) return true;
+  return false;
+}
+
+/** The ids of the product's variants that pass every filter (in display order). */
+export function matchingVariants(index: ListIndex, filter: IndexFilter, p: number): string[] {
+  const ids: string[] = [];
+  const groups = masksOf(index, filter);
+  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) ids.push(index.variantIds[v]!);
+  return ids;
+}
+
+/**
+ * The index as a variant-filtered list sorts it by price: each product's lowest price among the
+ * variants that pass the filters, the price its card shows (ProductMatch), so a list under
+ * Size:Large sorts by the large ones' prices. A copy for the request, with the price orders
+ * made anew (the others are shared); the index itself is unchanged.
+ */
+export function pricedByMatches(index: ListIndex, filter: IndexFilter): ListIndex {
+  const minPrice = index.minPrice.slice();
+  const groups = masksOf(index, filter);
+  for (let p = 0; p < index.size; p++) {
+    if (filter.scope !== null && filter.scope[p] !== 1) continue;
+    let min = Infinity;
+    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) min = Math.min(min, index.amount[v]!);
+    if (min !== Infinity) minPrice[p] = min;
+  }
+  const orders = { ...index.orders };
+  delete orders['price-asc'];
+  delete orders['price-desc'];
+  return { ...index, minPrice, orders };
 }
 
 /** The option filters by name (`Color` → [Sand, Sage]) as value ids of the index. */
@@ -300,48 +350,54 @@ export function optionGroupsOf(index: ListIndex, groups: Map<string, string[]>):
 }
 
 /**
- * Facets over the products in scope, each counted with every filter but its own: the option
- * values (as the locale shows them), how many are available or not, and the price range.
+ * Facets over the products in scope, each counted with every filter but its own, by the
+ * variants that pass the others: the option values (as the locale shows them), how many
+ * products are available or not, and the price range. Under Color:Black a product counts as
+ * available only when a black variant is, and the price range is the black variants'.
  */
 export function facetsFrom(index: ListIndex, filter: IndexFilter, currency: string): ProductFacets {
   const values = index.valueText.length;
   const counts = new Int32Array(values);
-  // The last product each value was seen on (+1), so a product counts a value once.
-  const seenOn = new Int32Array(values);
+  // The last product each value was counted on (+1), so a product counts a value once.
+  const countedOn = new Int32Array(values);
   const nameSeen = new Uint8Array(index.names.length);
   const ownBit = new Int32Array(index.names.length);
   filter.groups.forEach((group, g) => {
     if (group.nameId >= 0) ownBit[group.nameId]! |= groupBit(g);
   });
+  const groups = masksOf(index, filter);
   let available = 0;
   let unavailable = 0;
   let min = Infinity;
   let max = -Infinity;
   for (let p = 0; p < index.size; p++) {
     if (filter.scope !== null && filter.scope[p] !== 1) continue;
-    const failed = failures(index, filter, p);
-    const from = index.firstVariant[p]!;
-    const to = index.firstVariant[p + 1]!;
-    for (let o = index.firstOption[from]!, end = index.firstOption[to]!; o < end; o++) {
-      const value = index.optionValue[o]!;
-      if (seenOn[value] === p + 1) continue;
-      seenOn[value] = p + 1;
-      const name = index.valueName[value]!;
-      nameSeen[name] = 1;
-      if ((failed & ~ownBit[name]!) === 0) counts[value]! += 1;
-    }
-    if ((failed & ~AVAILABLE_BIT) === 0) {
-      let any = false;
-      for (let v = from; v < to && !any; v++) any = index.purchasable[v] === 1;
-      if (any) available++;
-      else unavailable++;
-    }
-    if ((failed & ~PRICE_BIT) === 0) {
-      for (let v = from; v < to; v++) {
+    // Whether a variant passing every filter but availability exists, and whether one of them can be bought.
+    let otherwise = false;
+    let buyable = false;
+    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) {
+      const failed = variantFailures(index, filter, groups, v);
+      for (let o = index.firstOption[v]!, end = index.firstOption[v + 1]!; o < end; o++) {
+        const value = index.optionValue[o]!;
+        if (countedOn[value] === p + 1) continue;
+        const name = index.valueName[value]!;
+        nameSeen[name] = 1;
+        if ((failed & ~ownBit[name]!) === 0) {
+          countedOn[value] = p + 1;
+          counts[value]! += 1;
+        }
+      }
+      if ((failed & ~AVAILABLE_BIT) === 0) {
+        otherwise = true;
+        if (index.purchasable[v] === 1) buyable = true;
+      }
+      if ((failed & ~PRICE_BIT) === 0) {
         min = Math.min(min, index.amount[v]!);
         max = Math.max(max, index.amount[v]!);
       }
     }
+    if (buyable) available++;
+    else if (otherwise) unavailable++;
   }
   const collator = new Intl.Collator(index.locale, { numeric: true });
   const byName = new Map<number, { value: string; count: number }[]>();

@@ -100,7 +100,7 @@ function variantsQuery(database: DbOrTx) {
 export async function loadVariants(database: DbOrTx, ids: string[], choice: MarketChoice) {
   const rows = ids.length ? await prepared(database, 'catalog.variants', variantsQuery).all({ ids: idList(ids), marketId: choice.market.id }) : [];
   const { currency } = choice.market;
-  const out = new Map<string, (Omit<Variant, 'image'> & { amount: number })[]>();
+  const out = new Map<string, PricedVariant[]>();
   for (const r of rows) {
     const level = r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! };
     const variant = {
@@ -181,29 +181,54 @@ export async function loadProductCollections(database: DbOrTx, productId: string
   return [...out.values()];
 }
 
-/** The list view of products: title, first image, price range, best availability. */
-export async function summarise(database: DbOrTx, rows: ProductRow[], choice: MarketChoice, siteDefaultLocale: string): Promise<ProductSummary[]> {
+type PricedVariant = Omit<Variant, 'image'> & { amount: number };
+
+/** Price range, the cheapest one's compare-at price and the best availability of some variants (at least one). */
+function looks(vs: PricedVariant[]) {
+  const cheapest = vs.reduce((a, b) => (b.amount < a.amount ? b : a));
+  const dearest = vs.reduce((a, b) => (b.amount > a.amount ? b : a));
+  return {
+    priceRange: { min: cheapest.price, max: dearest.price },
+    compareAtPrice: cheapest.compareAtPrice,
+    availability: bestStatus(vs.map((v) => v.availability as AvailabilityStatus)),
+  };
+}
+
+/**
+ * The list view of products: title, first image, price range, best availability. With
+ * `matches` (product id → the ids of its variants a list's filters matched), each product named
+ * there also gets `match`: those variants' image, price range and availability.
+ */
+export async function summarise(
+  database: DbOrTx, rows: ProductRow[], choice: MarketChoice, siteDefaultLocale: string, matches?: ReadonlyMap<string, readonly string[]>,
+): Promise<ProductSummary[]> {
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([
     loadTranslations(database, ids, choice.locale, siteDefaultLocale),
-    loadImages(database, ids, true, choice.locale),
+    // A matched variant's image may be any of the product's.
+    loadImages(database, ids, matches === undefined, choice.locale),
     loadVariants(database, ids, choice),
   ]);
   return rows.flatMap((row) => {
     const vs = variants.get(row.id) ?? [];
     if (vs.length === 0) return []; // not sold in this market
-    const cheapest = vs.reduce((a, b) => (b.amount < a.amount ? b : a));
-    const dearest = vs.reduce((a, b) => (b.amount > a.amount ? b : a));
-    return [{
+    const summary: ProductSummary = {
       id: row.id,
       handle: row.handle,
       title: texts.get(row.id)?.title ?? row.handle,
       featuredImage: images.get(row.id)?.[0] ?? null,
-      priceRange: { min: cheapest.price, max: dearest.price },
-      compareAtPrice: cheapest.compareAtPrice,
-      availability: bestStatus(vs.map((v) => v.availability as AvailabilityStatus)),
+      ...looks(vs),
       updatedAt: iso(row.updatedAt),
-    }];
+    };
+    const wanted = matches?.get(row.id);
+    const matched = wanted ? vs.filter((v) => wanted.includes(v.id)) : [];
+    if (matched.length > 0) {
+      const own = images.get(row.id) ?? [];
+      let image: Image | null = null;
+      for (const v of matched) if ((image = imageShowing(own, Object.values(v.options)))) break;
+      summary.match = { variantIds: matched.map((v) => v.id), image, ...looks(matched) };
+    }
+    return [summary];
   });
 }
 

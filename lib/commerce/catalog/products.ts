@@ -11,7 +11,7 @@ import { isPublished } from '../published';
 import { cacheable, pageCache, versionKey } from '@/lib/platform/cache/memo';
 import { searchMatches, sortedPageOfProducts, withinMatches, type SortedListRequest } from './search';
 import { checkNarrowing, hasNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
-import { facetsFrom, listIndex, passes, type IndexFilter, type ListIndex } from './list-index';
+import { facetsFrom, filtersVariants, listIndex, matchingVariants, passes, pricedByMatches, type IndexFilter, type ListIndex } from './list-index';
 import { displayedOptions } from './option-texts';
 import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
 
@@ -150,13 +150,17 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
   // The search's products, once, when the order or the facets need them (relevance pages by level).
   const matches = request.q !== undefined && (keyed || request.facets) ? await searchMatches(database, site, request.q, choice.locale) : undefined;
   const filter = await indexFilterOf(database, site, choice, index, request);
+  // Filtered by variant, a price order is by the prices of the variants that passed (what the cards show).
+  const priced = (request.sort === 'price-asc' || request.sort === 'price-desc') && filtersVariants(filter) ? pricedByMatches(index, filter) : index;
   const { positions, page } =
     request.q === undefined && request.sort === undefined
       ? sortedPageOfHandles(index, filter, request)
-      : await sortedPageOfProducts(database, site, choice, request, { index, filter }, matches);
+      : await sortedPageOfProducts(database, site, choice, request, { index: priced, filter }, matches);
   const rows = positions.length === 0 ? [] : await database.select().from(products).where(inArray(products.id, positions.map((p) => index.ids[p]!)));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const data = await summarise(database, positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined), choice, site.defaultLocale);
+  // Filtered by variant, each product shows the variants that passed (its `match`).
+  const matched = filtersVariants(filter) ? new Map(positions.map((p) => [index.ids[p]!, matchingVariants(index, filter, p)])) : undefined;
+  const data = await summarise(database, positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined), choice, site.defaultLocale, matched);
   if (!request.facets) return { data, page };
   // Facets count over the list's scope (search, handles, variants, collection), each with every filter but its own.
   const inScope = matches ? { ...filter, scope: withinMatches(index, filter.scope, matches) } : filter;

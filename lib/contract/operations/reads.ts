@@ -87,7 +87,7 @@ export const ProductSearchQuery = z.object({
     .optional()
     .meta({
       description:
-        'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market), ' +
+        'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market; with `available`, `priceMin`/`priceMax` or `option`, the lowest among the variants that pass them, as `match` shows), ' +
         '`newest`, `title-asc` (in the locale\'s collation). Ties are in handle order. Without `q` and `sort`: handle order.',
     }),
 });
@@ -102,9 +102,10 @@ const Amount = (which: string) =>
     .meta({ description: `${which} variant price, inclusive: a decimal string in the market's currency (e.g. \`199.00\`).` });
 
 /**
- * Narrowing filters for the products list. Each is a property of the product: it has a variant
- * (priced in the market) that is purchasable, priced in the range, or has the option value.
- * Values of one option are OR, different options and different filters AND.
+ * Narrowing filters for the products list. They hold for one variant together: a product is
+ * listed when one of its variants (priced in the market) is purchasable, priced in the range
+ * and has a value of each option asked for. Values of one option are OR, different options and
+ * different filters AND. Each listed product's `match` shows the variants that passed.
  */
 export const ProductNarrowingQuery = z.object({
   available: z.enum(['true']).optional().meta({ description: '`true`: only products with a variant that can be bought now (in stock, low stock or preorder).' }),
@@ -117,7 +118,7 @@ export const ProductNarrowingQuery = z.object({
     .optional()
     .meta({ description: `\`Name:Value\` (e.g. \`Color:Sand\`), repeatable up to ${MAX_OPTION_FILTERS} times: values of one option are OR, different options AND. Names and values are matched exactly, as the locale shows them (the product\'s \`options\` and the facets give them): \`Färg:Vit\` in \`sv-SE\`, \`Farbe:Weiß\` in \`de-DE\`.` }),
   collection: z.string().min(1).max(200).optional().meta({ description: 'Only products in the published collection with this handle.' }),
-  facets: z.enum(['true']).optional().meta({ description: '`true`: add `facets`, counts over the filtered list, each facet counted without its own filter.' }),
+  facets: z.enum(['true']).optional().meta({ description: '`true`: add `facets`, counts over the filtered list, each facet counted without its own filter, by the variants that pass the others.' }),
 });
 export type ProductNarrowingQuery = z.infer<typeof ProductNarrowingQuery>;
 

@@ -200,6 +200,9 @@ export const de: Dictionary = {
   filterPriceTo: 'Preis bis {price}',
   filterClear: 'Filter zurücksetzen',
   filterApply: 'Anwenden',
+  // a list page on a phone: the filters folded behind one button
+  filterAndSort: 'Filtern und sortieren',
+  filtersInEffect: '{count} aktiv',
   // related
   moreFrom: 'Mehr aus {collection}',
   // price note (product page): what the price includes, and where shipping costs are

@@ -200,6 +200,9 @@ export const en = {
   filterPriceTo: 'Price up to {price}',
   filterClear: 'Clear filters',
   filterApply: 'Apply',
+  // a list page on a phone: the filters folded behind one button
+  filterAndSort: 'Filter and sort',
+  filtersInEffect: '{count} in effect',
   // related
   moreFrom: 'More from {collection}',
   // price note (product page): what the price includes, and where shipping costs are

@@ -200,6 +200,9 @@ export const sv: Dictionary = {
   filterPriceTo: 'Pris upp till {price}',
   filterClear: 'Rensa filter',
   filterApply: 'Använd',
+  // a list page on a phone: the filters folded behind one button
+  filterAndSort: 'Filtrera och sortera',
+  filtersInEffect: '{count} valda',
   // related
   moreFrom: 'Mer från {collection}',
   // price note (product page): what the price includes, and where shipping costs are
