@@ -67,8 +67,8 @@ export function withinOneEdit(a: string, b: string): boolean {
 /** The Site's catalog as of the request, which keys the search memos. */
 type SearchSite = { id: string; catalogVersion: number };
 
-/** What a search reads besides the index itself: the index's words, and the locales with documents. */
-type Lexicon = { key: string; vocabulary: Vocabulary; locales: string[] };
+/** What a search reads besides the index itself: the index's words, and the locales with documents (by slot). */
+type Lexicon = { key: string; vocabulary: Vocabulary; locales: { slot: number; locale: string }[] };
 
 const lexicons = new WeakMap<object, Lexicon>();
 const loadingLexicons = new WeakMap<object, { key: string; promise: Promise<Lexicon> }>();
@@ -87,7 +87,7 @@ async function lexiconOf(database: DbOrTx): Promise<Lexicon> {
   const key = structure?.key ?? '';
   const read = async (): Promise<Lexicon> => {
     const terms = (await database.all<{ term: string }>(sql`select term from product_search_vocab`)).map((r) => r.term);
-    const locales = (await database.all<{ locale: string }>(sql`select locale from product_search_locales where slot > 0 order by slot`)).map((r) => r.locale);
+    const locales = await database.all<{ slot: number; locale: string }>(sql`select slot, locale from product_search_locales where slot > 0 order by slot`);
     return { key, vocabulary: new Vocabulary(terms), locales };
   };
   if (!cacheable(database)) return read();
@@ -128,6 +128,7 @@ type Scope = 'own' | 'others';
 type IndexQuery = { table: 'product_search_text' | 'product_search_words'; match: string; scope: Scope };
 const inText = (match: string): IndexQuery => ({ table: 'product_search_text', match, scope: 'own' });
 const inWords = (match: string, scope: Scope = 'own'): IndexQuery => ({ table: 'product_search_words', match, scope });
+const inOthers = (match: string) => inWords(match, 'others');
 
 /** One word of a query and the indexed words it stands for, in the shopper's language or in the others. */
 type SearchWord = { word: string; forms: string[]; parts: string[]; typos: string[] };
@@ -157,38 +158,43 @@ function wordTiers(search: Search, i: number): IndexQuery[][] {
   ];
   const other = search.others[i];
   if (other) {
-    // Another language's word as written or inflected, or a part of its compounds: not its
-    // prefixes or typos, which in a language the shopper did not choose find mostly noise.
+    // Another language's word as written or inflected, or a part of its compounds, in titles:
+    // what a product is called. Not in descriptions, whose common words ("is", "die", "set")
+    // match most documents of a language the shopper did not choose, nor as prefixes or typos,
+    // which there find mostly noise.
     const otherExact = anyOf([other.word, ...other.forms]);
-    tiers.push(
-      [inWords(`title : (${otherExact})`, 'others')],
-      other.parts.length > 0 ? [inWords(`title : (${anyOf(other.parts)})`, 'others')] : [],
-      [inWords(`body : (${otherExact})`, 'others')],
-      other.parts.length > 0 ? [inWords(`body : (${anyOf(other.parts)})`, 'others')] : [],
-    );
+    tiers.push([inOthers(`title : (${otherExact})`)], other.parts.length > 0 ? [inOthers(`title : (${anyOf(other.parts)})`)] : []);
   }
   return tiers;
 }
 
 /**
  * The products (seq) whose document matches the index query: in the locale or slot 0 (own),
- * or in any other locale (others; another Site's locales hold none of this Site's products).
+ * or in a locale of another language (others: the slots given; another Site's locales hold
+ * none of this Site's products). Each product once: a word shared by every language (a name)
+ * would otherwise come back once per document.
  */
-const inIndex = (query: IndexQuery, locale: string) => sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
-  where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) ${sql.raw(query.scope === 'own' ? 'in' : 'not in')} (0, (select slot from product_search_locales where locale = ${locale}))`;
+const inIndex = (query: IndexQuery, search: Search) => sql`select distinct rowid >> 8 as seq from ${sql.raw(query.table)}
+  where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in ${
+    query.scope === 'own'
+      ? sql`(0, (select slot from product_search_locales where locale = ${search.locale}))`
+      : sql`(${sql.join(search.otherSlots.map((slot) => sql`${slot}`), sql`, `)})`
+  }`;
 
 /**
  * The products (seq) an index query matches, kept per catalog version and locale: a search
  * asked again with other filters or another page reads nothing from the index.
  */
-async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, locale: string): Promise<number[]> {
-  const read = async () => (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
+async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, search: Search): Promise<number[]> {
+  const read = async () => (await database.all<{ seq: number }>(inIndex(query, search))).map((r) => r.seq);
   if (!cacheable(database)) return read();
-  return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${query.scope}|${query.table}|${query.match}`, read)) as number[];
+  return (await searchMatchCache.through(`${versionKey(database, site)}|${search.locale}|${query.scope}|${query.table}|${query.match}`, read)) as number[];
 }
 
 /** From this level on, a word's remaining tiers are read at once (a query that gets this deep has few matches in titles). */
 const READ_ALL_FROM = 3;
+/** A word's tiers in the shopper's own language; the other languages' follow. */
+const OWN_TIERS = 8;
 
 /** One word of a query, its tiers read from the index as levels need them. */
 class WordTiers {
@@ -198,7 +204,7 @@ class WordTiers {
 
   constructor(
     private readonly queries: IndexQuery[][],
-    private readonly locale: string,
+    private readonly search: Search,
   ) {}
 
   get tiers(): number {
@@ -210,31 +216,36 @@ class WordTiers {
   }
 
   async upTo(database: DbOrTx, site: SearchSite, level: number): Promise<void> {
+    // The shopper's own tiers at once from READ_ALL_FROM on; the other languages' only as the
+    // levels reach them (a page full from the shopper's language never reads them).
     const top = this.queries.length - 1;
-    const until = level >= READ_ALL_FROM ? top : Math.min(level, top);
+    const until = level >= READ_ALL_FROM ? Math.max(Math.min(level, top), Math.min(OWN_TIERS - 1, top)) : Math.min(level, top);
     for (let t = this.read + 1; t <= until; t += 1)
       for (const query of this.queries[t]!)
-        for (const seq of await matching(database, site, query, this.locale)) if (!(this.best.get(seq)! <= t)) this.best.set(seq, t);
+        for (const seq of await matching(database, site, query, this.search)) if (!(this.best.get(seq)! <= t)) this.best.set(seq, t);
     this.read = Math.max(this.read, until);
   }
 }
 
 /** A query's words, each with what it stands for in the shopper's language and (when the Site has others) in the others. */
-type Search = { words: string[]; own: SearchWord[]; others: (OtherWord | null)[] };
+type Search = { locale: string; words: string[]; own: SearchWord[]; others: (OtherWord | null)[]; otherSlots: number[] };
 
 async function parseSearch(database: DbOrTx, q: string, locale: string): Promise<Search | null> {
   const words = queryWords(q);
   if (words.length === 0) return null;
   const { vocabulary, locales } = await lexiconOf(database);
   const language = languageOf(locale);
-  const otherLanguages = [...new Set(locales.filter((l) => l !== locale).map(languageOf))];
+  // The Site's other languages: a locale of the shopper's language in another market (en-DE
+  // for en-SE) holds the same words, already searched.
+  const otherLocales = locales.filter((l) => languageOf(l.locale) !== language);
+  const otherLanguages = [...new Set(otherLocales.map((l) => languageOf(l.locale)))];
   const own: SearchWord[] = [];
   const others: (OtherWord | null)[] = [];
   for (const word of words) {
     const w = folded(word);
     const typos = w.length >= TYPO_MIN_LENGTH ? typoCandidates(vocabulary, w) : [];
     own.push({ word, ...vocabulary.expand(w, language), typos });
-    if (!locales.some((l) => l !== locale)) {
+    if (otherLocales.length === 0) {
       others.push(null);
       continue;
     }
@@ -248,11 +259,11 @@ async function parseSearch(database: DbOrTx, q: string, locale: string): Promise
     }
     others.push({ word, forms: [...forms], parts: [...parts] });
   }
-  return { words, own, others };
+  return { locale, words, own, others, otherSlots: otherLocales.map((l) => l.slot) };
 }
 
 /** Every product (seq) whose document in the locale, or in another language, matches every word, in any tier. */
-async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, locale: string): Promise<number[]> {
+async function matchingAll(database: DbOrTx, site: SearchSite, search: Search): Promise<number[]> {
   let found: Set<number> | null = null;
   const last = search.words.length - 1;
   for (const [i, word] of search.words.entries()) {
@@ -261,10 +272,10 @@ async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, l
     const own = search.own[i]!;
     const other = search.others[i];
     queries.push(inWords([i === last ? `${q}*` : q, ...[...own.forms, ...own.parts, ...own.typos].map(phrase)].join(' OR ')));
-    if (other) queries.push(inWords(anyOf([other.word, ...other.forms, ...other.parts]), 'others'));
+    if (other) queries.push(inOthers(`title : (${anyOf([other.word, ...other.forms, ...other.parts])})`));
     if (word.length >= 3) queries.push(inText(`extra : ${q}`));
     const mine = new Set<number>();
-    for (const query of queries) for (const seq of await matching(database, site, query, locale)) if (!found || found.has(seq)) mine.add(seq);
+    for (const query of queries) for (const seq of await matching(database, site, query, search)) if (!found || found.has(seq)) mine.add(seq);
     found = mine;
     if (found.size === 0) break;
   }
@@ -275,7 +286,7 @@ async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, l
 export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
   const read = async () => {
     const search = await parseSearch(database, q, locale);
-    return search ? matchingAll(database, site, search, locale) : [];
+    return search ? matchingAll(database, site, search) : [];
   };
   if (!cacheable(database)) return read();
   return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${queryWords(q).join(' ')}`, read)) as number[];
@@ -377,7 +388,7 @@ export async function sortedPageOfProducts(
   const { index } = list;
   if (search && sort === 'relevance') {
     if (after && typeof after[0] !== 'number') throw invalidCursor();
-    return relevantPage(database, site, choice.locale, search, request.limit, kind, list, after as [number, string] | undefined);
+    return relevantPage(database, site, search, request.limit, kind, list, after as [number, string] | undefined);
   }
   let filter = list.filter;
   if (search) filter = { ...filter, scope: withinMatches(index, filter.scope, matches ?? (await searchMatches(database, site, request.q!, choice.locale))) };
@@ -447,7 +458,6 @@ function remains(words: WordTiers[], smallest: WordTiers, level: number): boolea
 async function relevantPage(
   database: DbOrTx,
   site: SearchSite,
-  locale: string,
   search: Search,
   limit: number,
   kind: string,
@@ -479,12 +489,12 @@ async function relevantPage(
       const tier = tiers[level]!;
       if (tier.length === 0) continue;
       const seqs: number[] = [];
-      for (const query of tier) for (const seq of await matching(database, site, query, locale)) if (!below.has(seq)) seqs.push(seq);
+      for (const query of tier) for (const seq of await matching(database, site, query, search)) if (!below.has(seq)) seqs.push(seq);
       if (level >= start) take(seqs, level);
       for (const seq of seqs) below.add(seq);
     }
   } else {
-    const words = search.words.map((_, i) => new WordTiers(wordTiers(search, i), locale));
+    const words = search.words.map((_, i) => new WordTiers(wordTiers(search, i), search));
     const top = words.reduce((sum, w) => sum + w.tiers - 1, 0);
     for (let level = start; level <= top && found.length <= limit; level += 1) {
       for (const word of words) await word.upTo(database, site, level);
