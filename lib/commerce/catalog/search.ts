@@ -15,15 +15,16 @@ import { orderOf, passes, sortKey, titleCollator, type IndexFilter, type ListInd
  * (option values, SKUs), rowid `seq * 256 + slot` (seq numbers the product in
  * product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
  * product_search_text (trigram: substrings of 3+ characters of the title and of the option
- * values and SKUs, so prefixes and words inside compounds) and product_search_words
- * (unicode61: whole words and 1–2 character prefixes of the title and of the body; its
- * vocabulary gives the candidates for a typo).
+ * values and SKUs; read for the option values and SKUs) and product_search_words (unicode61:
+ * whole words and 1–2 character prefixes of the title and of the body; its vocabulary gives
+ * each query word's forms, the compounds it is a part of, and its typos: stemming.ts).
  *
  * Relevance: each word of the query has a tier per product (lower is better: title before
- * body, and within each exact word before prefix or inner part before typo) and a product's
- * score is the sum. A page in relevance order is found level by level (score 0, 1, 2, …),
- * each word's tiers read from the index only as far as the level needs, so a broad query
- * (`q=m`) reads its few title tiers for the first page, not every document that has an m-word.
+ * body, and within each exact word or form before prefix or compound part before typo; then
+ * the Site's other languages' titles) and a product's score is the sum. A page in relevance
+ * order is found level by level (score 0, 1, 2, …), each word's tiers read from the index only
+ * as far as the level needs, so a broad query (`q=m`) reads its few title tiers for the first
+ * page, not every document that has an m-word. See docs/performance.md ("Search").
  */
 
 /** At most this many words of a query count (a longer query is a paste, not a search). */
