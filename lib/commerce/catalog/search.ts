@@ -91,7 +91,8 @@ async function lexiconOf(database: DbOrTx): Promise<Lexicon> {
     const locales = await database.all<{ slot: number; locale: string }>(sql`select slot, locale from product_search_locales where slot > 0 order by slot`);
     return { key, vocabulary: new Vocabulary(terms), locales };
   };
-  if (!cacheable(database)) return read();
+  // Without a structure record (never seen; a later FTS5 could move it) nothing tells a change, so nothing is kept.
+  if (!cacheable(database) || key === '') return read();
   const owner = baseDatabase(database);
   const kept = lexicons.get(owner);
   if (kept?.key === key) return kept;
