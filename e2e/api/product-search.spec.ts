@@ -19,6 +19,23 @@ test.describe('GET /commerce/products: search, sort, filters, facets', () => {
     expect((await list(request, 'q=becher&market=de&locale=de-DE')).data.map((p) => p.handle)).toContain('fjord-ceramic-mug');
   });
 
+  test('finds word forms and whole compound parts in each language, and other languages below', async ({ request }) => {
+    const handles = async (query: string) => (await list(request, `${query}&limit=50`)).data.map((p) => p.handle);
+    expect(await handles('q=mugs&locale=en-SE')).toContain('fjord-ceramic-mug');
+    expect(await handles('q=bags&locale=en-SE')).toContain('linen-tote-bag');
+    expect(await handles('q=muggar')).toContain('fjord-ceramic-mug');
+    expect(await handles('q=vaser')).toContain('skog-ceramic-vase');
+    expect(await handles('q=kudde')).toContain('lofoten-cushion-cover');
+    expect(await handles('q=handdukar')).toContain('bastu-sauna-towel');
+    expect(await handles('q=Lampen&market=de&locale=de-DE')).toContain('filament-led-bulb');
+    expect(await handles('q=Handt%C3%BCcher&market=de&locale=de-DE')).toContain('waffle-bath-towel');
+    const wolle = await handles('q=Wolle&market=de&locale=de-DE');
+    expect(wolle).toContain('aurora-wool-throw');
+    expect(wolle).not.toContain('organic-cotton-tee'); // Baumwolle is cotton
+    expect(await handles('q=mugg&locale=en-SE')).toContain('fjord-ceramic-mug'); // a typo, forgiven from four letters
+    expect(await handles('q=keramikmugg&locale=en-SE')).toContain('fjord-ceramic-mug'); // Swedish, asked in English
+  });
+
   // Each answers as its words, lower-cased (FTS5's operators are upper-case words and
   // punctuation): a query that used them as operators would answer otherwise, or fail.
   for (const q of ['%22', '*', '-', ':', '(', 'NEAR', 'OR', 'mug%20OR', 'NEAR(mug%20kettle)', 'title%3Amug', '%5E', '%27%20OR%201%3D1--', '%22mug', 'mug*', '-mug']) {

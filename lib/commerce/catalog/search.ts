@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '@/db/client';
 import type { ProductSort } from '@/lib/contract/operations/reads';
 import { DomainError } from '@/lib/platform/errors';
 import { decodeCursor, encodeCursor } from '../cursor';
 import type { MarketChoice } from '../markets';
-import { cacheable, searchMatchCache, versionKey, vocabularyCache } from '@/lib/platform/cache/memo';
+import { baseDatabase, type DbOrTx } from '@/db/client';
+import { cacheable, searchMatchCache, versionKey } from '@/lib/platform/cache/memo';
+import { languageOf, Vocabulary } from './stemming';
 import { orderOf, passes, sortKey, titleCollator, type IndexFilter, type ListIndex } from './list-index';
 
 /**
@@ -14,21 +15,22 @@ import { orderOf, passes, sortKey, titleCollator, type IndexFilter, type ListInd
  * (option values, SKUs), rowid `seq * 256 + slot` (seq numbers the product in
  * product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
  * product_search_text (trigram: substrings of 3+ characters of the title and of the option
- * values and SKUs, so prefixes and words inside compounds) and product_search_words
- * (unicode61: whole words and 1–2 character prefixes of the title and of the body; its
- * vocabulary gives the candidates for a typo).
+ * values and SKUs; read for the option values and SKUs) and product_search_words (unicode61:
+ * whole words and 1–2 character prefixes of the title and of the body; its vocabulary gives
+ * each query word's forms, the compounds it is a part of, and its typos: stemming.ts).
  *
  * Relevance: each word of the query has a tier per product (lower is better: title before
- * body, and within each exact word before prefix or inner part before typo) and a product's
- * score is the sum. A page in relevance order is found level by level (score 0, 1, 2, …),
- * each word's tiers read from the index only as far as the level needs, so a broad query
- * (`q=m`) reads its few title tiers for the first page, not every document that has an m-word.
+ * body, and within each exact word or form before prefix or compound part before typo; then
+ * the Site's other languages' titles) and a product's score is the sum. A page in relevance
+ * order is found level by level (score 0, 1, 2, …), each word's tiers read from the index only
+ * as far as the level needs, so a broad query (`q=m`) reads its few title tiers for the first
+ * page, not every document that has an m-word. See docs/performance.md ("Search").
  */
 
 /** At most this many words of a query count (a longer query is a paste, not a search). */
 const MAX_WORDS = 8;
 /** Words this long forgive one typo (as Meilisearch and Algolia do by default). */
-const TYPO_MIN_LENGTH = 5;
+const TYPO_MIN_LENGTH = 4;
 const MAX_TYPO_CANDIDATES = 20;
 
 /**
@@ -63,69 +65,138 @@ export function withinOneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-/** The Site's catalog as of the request, which keys the vocabulary memo. */
+/** The Site's catalog as of the request, which keys the search memos. */
 type SearchSite = { id: string; catalogVersion: number };
 
+/** What a search reads besides the index itself: the index's words, and the locales with documents (by slot). */
+type Lexicon = { key: string; vocabulary: Vocabulary; locales: { slot: number; locale: string }[] };
+
+const lexicons = new WeakMap<object, Lexicon>();
+const loadingLexicons = new WeakMap<object, { key: string; promise: Promise<Lexicon> }>();
+
 /**
- * Indexed terms one edit from the word. Looked up among terms with the same first letter (a
- * range read on the vocabulary): a typo in the first letter is rare and would mean a scan.
- * A letter's terms are kept per catalog version (outside a transaction, whose own writes are
- * not for sharing).
+ * The index's vocabulary, kept per database until the index changes. It is keyed by the
+ * words index's structure record (FTS5's list of segments, rowid 10 of its data table), which
+ * every write to the index changes and nothing else does: a change of stock or price moves
+ * the catalog version but not the vocabulary, and reading every word of FTS5's vocabulary
+ * table walks every document list (~100 ms of CPU at 10,000 products), so it is read once per
+ * change of the texts. Inside a transaction the vocabulary is read fresh and not kept: it
+ * may hold the transaction's own words.
  */
-async function typoCandidates(database: DbOrTx, site: SearchSite, word: string): Promise<string[]> {
+async function lexiconOf(database: DbOrTx): Promise<Lexicon> {
+  const [structure] = await database.all<{ key: string | null }>(sql`select hex(block) as key from product_search_words_data where id = 10`);
+  const key = structure?.key ?? '';
+  const read = async (): Promise<Lexicon> => {
+    const terms = (await database.all<{ term: string }>(sql`select term from product_search_vocab`)).map((r) => r.term);
+    const locales = await database.all<{ slot: number; locale: string }>(sql`select slot, locale from product_search_locales where slot > 0 order by slot`);
+    return { key, vocabulary: new Vocabulary(terms), locales };
+  };
+  // Without a structure record (never seen; a later FTS5 could move it) nothing tells a change, so nothing is kept.
+  if (!cacheable(database) || key === '') return read();
+  const owner = baseDatabase(database);
+  const kept = lexicons.get(owner);
+  if (kept?.key === key) return kept;
+  const loading = loadingLexicons.get(owner);
+  if (loading?.key === key) return loading.promise;
+  const promise = read().then((lexicon) => {
+    lexicons.set(owner, lexicon);
+    return lexicon;
+  });
+  loadingLexicons.set(owner, { key, promise });
+  try {
+    return await promise;
+  } finally {
+    if (loadingLexicons.get(owner)?.promise === promise) loadingLexicons.delete(owner);
+  }
+}
+
+/**
+ * Indexed words one edit from the word, among those with the same first letter (a typo in the
+ * first letter is rare, and would mean every word).
+ */
+function typoCandidates(vocabulary: Vocabulary, word: string): string[] {
   const w = folded(word);
   const first = String.fromCodePoint(w.codePointAt(0)!);
-  const next = String.fromCodePoint(w.codePointAt(0)! + 1);
-  const read = async () =>
-    (await database.all<{ term: string }>(sql`select term from product_search_vocab where term >= ${first} and term < ${next} and length(term) >= ${TYPO_MIN_LENGTH - 1}`)).map((r) => r.term);
-  const terms = cacheable(database) ? ((await vocabularyCache.through(`${versionKey(database, site)}|${first}`, read)) as string[]) : await read();
-  return terms.filter((t) => t !== w && Math.abs(t.length - w.length) <= 1 && withinOneEdit(w, t)).slice(0, MAX_TYPO_CANDIDATES);
+  return vocabulary
+    .withPrefix(first)
+    .filter((t) => t !== w && t.length >= TYPO_MIN_LENGTH - 1 && Math.abs(t.length - w.length) <= 1 && withinOneEdit(w, t))
+    .slice(0, MAX_TYPO_CANDIDATES);
 }
-
 
 const phrase = (word: string) => `"${word}"`;
-type IndexQuery = { table: 'product_search_text' | 'product_search_words'; match: string };
-const inText = (match: string): IndexQuery => ({ table: 'product_search_text', match });
-const inWords = (match: string): IndexQuery => ({ table: 'product_search_words', match });
+const anyOf = (words: string[]) => words.map(phrase).join(' OR ');
+/** Which documents an index query reads: the shopper's locale (and slot 0), or the Site's other languages. */
+type Scope = 'own' | 'others';
+type IndexQuery = { table: 'product_search_text' | 'product_search_words'; match: string; scope: Scope };
+const inText = (match: string): IndexQuery => ({ table: 'product_search_text', match, scope: 'own' });
+const inWords = (match: string, scope: Scope = 'own'): IndexQuery => ({ table: 'product_search_words', match, scope });
+const inOthers = (match: string) => inWords(match, 'others');
+
+/** One word of a query and the indexed words it stands for, in the shopper's language or in the others. */
+type SearchWord = { word: string; forms: string[]; parts: string[]; typos: string[] };
+type OtherWord = { word: string; forms: string[]; parts: string[] };
 
 /**
- * The index queries of one word's tiers, by tier (null: the tier does not apply to the word).
- * Tier 2 and 5 are the trigram's inner parts (3+ characters); the description is in the
- * words table only, so a part of a description word is no match (see docs/catalog.md).
+ * The index queries of one word's tiers, by tier (an empty list: the tier does not apply to the
+ * word): exact word or form, prefix, compound part — in the title, then in the body — then a
+ * typo. The option values and SKUs (slot 0) keep the trigram's inner parts (a code's middle, a
+ * colour inside "Midnattsblå"). Every tier once in the shopper's locale, then once more in the
+ * Site's other languages, below all of the first (see docs/catalog.md).
  */
-function wordTiers(word: string, last: boolean, typos: string[]): (IndexQuery | null)[] {
-  const q = phrase(word);
-  const orTypos = typos.map(phrase).join(' OR ');
-  const long = word.length >= 3;
-  return [
-    inWords(`title : ${q}`),
-    last ? inWords(`title : ${q}*`) : null,
-    long ? inText(`title : ${q}`) : null,
-    inWords(`body : ${q}`),
-    last ? inWords(`body : ${q}*`) : null,
-    long ? inText(`extra : ${q}`) : null,
-    typos.length > 0 ? inWords(`title : (${orTypos})`) : null,
-    typos.length > 0 ? inWords(`body : (${orTypos})`) : null,
+function wordTiers(search: Search, i: number): IndexQuery[][] {
+  const last = i === search.words.length - 1;
+  const own = search.own[i]!;
+  const q = phrase(own.word);
+  const exact = anyOf([own.word, ...own.forms]);
+  const tiers: IndexQuery[][] = [
+    [inWords(`title : (${exact})`)],
+    last ? [inWords(`title : ${q}*`)] : [],
+    own.parts.length > 0 ? [inWords(`title : (${anyOf(own.parts)})`)] : [],
+    [inWords(`body : (${exact})`)],
+    last ? [inWords(`body : ${q}*`)] : [],
+    [...(own.parts.length > 0 ? [inWords(`body : (${anyOf(own.parts)})`)] : []), ...(own.word.length >= 3 ? [inText(`extra : ${q}`)] : [])],
+    own.typos.length > 0 ? [inWords(`title : (${anyOf(own.typos)})`)] : [],
+    own.typos.length > 0 ? [inWords(`body : (${anyOf(own.typos)})`)] : [],
   ];
+  const other = search.others[i];
+  if (other) {
+    // Another language's word as written or inflected, or a part of its compounds, in titles:
+    // what a product is called. Not in descriptions, whose common words ("is", "die", "set")
+    // match most documents of a language the shopper did not choose, nor as prefixes or typos,
+    // which there find mostly noise.
+    const otherExact = anyOf([other.word, ...other.forms]);
+    tiers.push([inOthers(`title : (${otherExact})`)], other.parts.length > 0 ? [inOthers(`title : (${anyOf(other.parts)})`)] : []);
+  }
+  return tiers;
 }
-const TIERS = 8;
 
-/** The products (seq) whose document in the locale, or whose option/SKU document (slot 0), matches the index query. */
-const inIndex = (query: IndexQuery, locale: string) => sql`select rowid >> 8 as seq from ${sql.raw(query.table)}
-  where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in (0, (select slot from product_search_locales where locale = ${locale}))`;
+/**
+ * The products (seq) whose document matches the index query: in the locale or slot 0 (own),
+ * or in a locale of another language (others: the slots given; another Site's locales hold
+ * none of this Site's products). Each product once: a word shared by every language (a name)
+ * would otherwise come back once per document.
+ */
+const inIndex = (query: IndexQuery, search: Search) => sql`select distinct rowid >> 8 as seq from ${sql.raw(query.table)}
+  where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in ${
+    query.scope === 'own'
+      ? sql`(0, (select slot from product_search_locales where locale = ${search.locale}))`
+      : sql`(${sql.join(search.otherSlots.map((slot) => sql`${slot}`), sql`, `)})`
+  }`;
 
 /**
  * The products (seq) an index query matches, kept per catalog version and locale: a search
  * asked again with other filters or another page reads nothing from the index.
  */
-async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, locale: string): Promise<number[]> {
-  const read = async () => (await database.all<{ seq: number }>(inIndex(query, locale))).map((r) => r.seq);
+async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, search: Search): Promise<number[]> {
+  const read = async () => (await database.all<{ seq: number }>(inIndex(query, search))).map((r) => r.seq);
   if (!cacheable(database)) return read();
-  return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${query.table}|${query.match}`, read)) as number[];
+  return (await searchMatchCache.through(`${versionKey(database, site)}|${search.locale}|${query.scope}|${query.table}|${query.match}`, read)) as number[];
 }
 
 /** From this level on, a word's remaining tiers are read at once (a query that gets this deep has few matches in titles). */
 const READ_ALL_FROM = 3;
+/** A word's tiers in the shopper's own language; the other languages' follow. */
+const OWN_TIERS = 8;
 
 /** One word of a query, its tiers read from the index as levels need them. */
 class WordTiers {
@@ -134,45 +205,79 @@ class WordTiers {
   private read = -1;
 
   constructor(
-    private readonly queries: (IndexQuery | null)[],
-    private readonly locale: string,
+    private readonly queries: IndexQuery[][],
+    private readonly search: Search,
   ) {}
 
+  get tiers(): number {
+    return this.queries.length;
+  }
+
   get complete(): boolean {
-    return this.read >= TIERS - 1;
+    return this.read >= this.queries.length - 1;
   }
 
   async upTo(database: DbOrTx, site: SearchSite, level: number): Promise<void> {
-    const until = level >= READ_ALL_FROM ? TIERS - 1 : Math.min(level, TIERS - 1);
-    for (let t = this.read + 1; t <= until; t += 1) {
-      const query = this.queries[t];
-      if (!query) continue;
-      for (const seq of await matching(database, site, query, this.locale)) if (!(this.best.get(seq)! <= t)) this.best.set(seq, t);
-    }
+    // The shopper's own tiers at once from READ_ALL_FROM on; the other languages' only as the
+    // levels reach them (a page full from the shopper's language never reads them).
+    const top = this.queries.length - 1;
+    const until = level >= READ_ALL_FROM ? Math.max(Math.min(level, top), Math.min(OWN_TIERS - 1, top)) : Math.min(level, top);
+    for (let t = this.read + 1; t <= until; t += 1)
+      for (const query of this.queries[t]!)
+        for (const seq of await matching(database, site, query, this.search)) if (!(this.best.get(seq)! <= t)) this.best.set(seq, t);
     this.read = Math.max(this.read, until);
   }
 }
 
-type Search = { words: string[]; typos: string[][] };
+/** A query's words, each with what it stands for in the shopper's language and (when the Site has others) in the others. */
+type Search = { locale: string; words: string[]; own: SearchWord[]; others: (OtherWord | null)[]; otherSlots: number[] };
 
-async function parseSearch(database: DbOrTx, site: SearchSite, q: string): Promise<Search | null> {
+async function parseSearch(database: DbOrTx, q: string, locale: string): Promise<Search | null> {
   const words = queryWords(q);
   if (words.length === 0) return null;
-  const typos: string[][] = [];
-  for (const w of words) typos.push(w.length >= TYPO_MIN_LENGTH ? await typoCandidates(database, site, w) : []);
-  return { words, typos };
+  const { vocabulary, locales } = await lexiconOf(database);
+  const language = languageOf(locale);
+  // The Site's other languages: a locale of the shopper's language in another market (en-DE
+  // for en-SE) holds the same words, already searched.
+  const otherLocales = locales.filter((l) => languageOf(l.locale) !== language);
+  const otherLanguages = [...new Set(otherLocales.map((l) => languageOf(l.locale)))];
+  const own: SearchWord[] = [];
+  const others: (OtherWord | null)[] = [];
+  for (const word of words) {
+    const w = folded(word);
+    const typos = w.length >= TYPO_MIN_LENGTH ? typoCandidates(vocabulary, w) : [];
+    own.push({ word, ...vocabulary.expand(w, language), typos });
+    if (otherLocales.length === 0) {
+      others.push(null);
+      continue;
+    }
+    // In the other languages: the word's forms and parts by each of their stemmers.
+    const forms = new Set<string>();
+    const parts = new Set<string>();
+    for (const other of otherLanguages) {
+      const e = vocabulary.expand(w, other);
+      for (const f of e.forms) forms.add(f);
+      for (const p of e.parts) parts.add(p);
+    }
+    others.push({ word, forms: [...forms], parts: [...parts] });
+  }
+  return { locale, words, own, others, otherSlots: otherLocales.map((l) => l.slot) };
 }
 
-/** Every product (seq) whose document in the locale matches every word, in any tier. */
-async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, locale: string): Promise<number[]> {
+/** Every product (seq) whose document in the locale, or in another language, matches every word, in any tier. */
+async function matchingAll(database: DbOrTx, site: SearchSite, search: Search): Promise<number[]> {
   let found: Set<number> | null = null;
   const last = search.words.length - 1;
   for (const [i, word] of search.words.entries()) {
     const q = phrase(word);
-    const queries = [inWords([i === last ? `${q}*` : q, ...search.typos[i]!.map(phrase)].join(' OR '))];
-    if (word.length >= 3) queries.push(inText(q));
+    const queries: IndexQuery[] = [];
+    const own = search.own[i]!;
+    const other = search.others[i];
+    queries.push(inWords([i === last ? `${q}*` : q, ...[...own.forms, ...own.parts, ...own.typos].map(phrase)].join(' OR ')));
+    if (other) queries.push(inOthers(`title : (${anyOf([other.word, ...other.forms, ...other.parts])})`));
+    if (word.length >= 3) queries.push(inText(`extra : ${q}`));
     const mine = new Set<number>();
-    for (const query of queries) for (const seq of await matching(database, site, query, locale)) if (!found || found.has(seq)) mine.add(seq);
+    for (const query of queries) for (const seq of await matching(database, site, query, search)) if (!found || found.has(seq)) mine.add(seq);
     found = mine;
     if (found.size === 0) break;
   }
@@ -182,8 +287,8 @@ async function matchingAll(database: DbOrTx, site: SearchSite, search: Search, l
 /** The products (seq) a search matches in the locale (none when the query has no words). */
 export async function searchMatches(database: DbOrTx, site: SearchSite, q: string, locale: string): Promise<number[]> {
   const read = async () => {
-    const search = await parseSearch(database, site, q);
-    return search ? matchingAll(database, site, search, locale) : [];
+    const search = await parseSearch(database, q, locale);
+    return search ? matchingAll(database, site, search) : [];
   };
   if (!cacheable(database)) return read();
   return (await searchMatchCache.through(`${versionKey(database, site)}|${locale}|${queryWords(q).join(' ')}`, read)) as number[];
@@ -280,12 +385,12 @@ export async function sortedPageOfProducts(
   const kind = cursorKind(sort, choice, request.q);
   const after = readCursor(request.cursor, kind);
   const empty = { positions: [], page: { limit: request.limit, nextCursor: null } };
-  const search = request.q === undefined ? null : await parseSearch(database, site, request.q);
+  const search = request.q === undefined ? null : await parseSearch(database, request.q, choice.locale);
   if (request.q !== undefined && search === null) return empty;
   const { index } = list;
   if (search && sort === 'relevance') {
     if (after && typeof after[0] !== 'number') throw invalidCursor();
-    return relevantPage(database, site, choice.locale, search, request.limit, kind, list, after as [number, string] | undefined);
+    return relevantPage(database, site, search, request.limit, kind, list, after as [number, string] | undefined);
   }
   let filter = list.filter;
   if (search) filter = { ...filter, scope: withinMatches(index, filter.scope, matches ?? (await searchMatches(database, site, request.q!, choice.locale))) };
@@ -355,7 +460,6 @@ function remains(words: WordTiers[], smallest: WordTiers, level: number): boolea
 async function relevantPage(
   database: DbOrTx,
   site: SearchSite,
-  locale: string,
   search: Search,
   limit: number,
   kind: string,
@@ -378,22 +482,22 @@ async function relevantPage(
       found.push({ position: p, score: level });
     }
   };
-  const last = search.words.length - 1;
   const start = after ? after[0] : 0;
   if (search.words.length === 1) {
     // One word: a level is one tier less the tiers below it.
-    const tiers = wordTiers(search.words[0]!, true, search.typos[0]!);
+    const tiers = wordTiers(search, 0);
     const below = new Set<number>();
-    for (let level = 0; level < TIERS && found.length <= limit; level += 1) {
-      const tier = tiers[level];
-      if (!tier) continue;
-      const seqs = (await matching(database, site, tier, locale)).filter((seq) => !below.has(seq));
+    for (let level = 0; level < tiers.length && found.length <= limit; level += 1) {
+      const tier = tiers[level]!;
+      if (tier.length === 0) continue;
+      const seqs: number[] = [];
+      for (const query of tier) for (const seq of await matching(database, site, query, search)) if (!below.has(seq)) seqs.push(seq);
       if (level >= start) take(seqs, level);
       for (const seq of seqs) below.add(seq);
     }
   } else {
-    const words = search.words.map((w, i) => new WordTiers(wordTiers(w, i === last, search.typos[i]!), locale));
-    const top = (TIERS - 1) * words.length;
+    const words = search.words.map((_, i) => new WordTiers(wordTiers(search, i), search));
+    const top = words.reduce((sum, w) => sum + w.tiers - 1, 0);
     for (let level = start; level <= top && found.length <= limit; level += 1) {
       for (const word of words) await word.upTo(database, site, level);
       const [smallest] = [...words].sort((a, b) => a.best.size - b.best.size);

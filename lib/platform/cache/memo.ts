@@ -203,12 +203,6 @@ export function answerWeight(answer: Answer): number {
  */
 export const pageCache = new BoundedCache<unknown>(1000, 16 * MB, 3);
 /**
- * The search index's vocabulary by first letter (typo candidates): reading a letter's terms
- * from FTS5's vocabulary table walks every one of their document lists (~4 ms for one letter
- * at 10,000 products), the same for every query until the catalog changes.
- */
-export const vocabularyCache = new BoundedCache<unknown>(200, 4 * MB);
-/**
  * A search's matching products (their search numbers) per catalog version, locale and words:
  * what a search sorted by price or title, or counted into facets, reads from the index, the
  * same however the request filters (a new priceMax each time reads nothing more).
