@@ -1,0 +1,135 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { inventoryLevels, orderLines, orders, outboxMessages, paymentEvents, products, productVariants, sites } from '@/db/schema';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { createCheckoutSession, deliveryOptions, getCheckoutSession, prepareCheckoutPayment, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
+import { orderByNumber, orderForSession, orderNumberPrefix, recordPaymentEvent, sandboxPaymentAction } from '@/lib/commerce/orders';
+import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
+import { freshDatabase } from './support/database';
+
+let database: Database;
+let demo: SiteContext;
+
+async function variant(productHandle: string, title: string): Promise<string> {
+  const rows = await database
+    .select({ id: productVariants.id, title: productVariants.title })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(and(eq(products.siteId, demo.site.id), eq(products.handle, productHandle)))
+    .orderBy(asc(productVariants.position));
+  return rows.find((r) => r.title === title)!.id;
+}
+
+const stock = async (variantId: string) =>
+  (await database.select({ q: inventoryLevels.quantity }).from(inventoryLevels).where(eq(inventoryLevels.variantId, variantId)))[0]!.q;
+const setStock = (variantId: string, quantity: number) =>
+  database.update(inventoryLevels).set({ quantity, policy: 'deny' }).where(eq(inventoryLevels.variantId, variantId));
+const versions = async () => (await database.select({ catalog: sites.catalogVersion, stock: sites.stockVersion }).from(sites).where(eq(sites.id, demo.site.id)))[0]!;
+
+/** A session ready to pay and its sandbox payment: lines, address, delivery, prepare-payment. */
+async function pending(lines: { variantId: string; quantity: number }[], email = 'kim@example.com') {
+  const session = await createCheckoutSession(database, demo, { lines }, { ttlSeconds: 86_400 });
+  const shippingAddress = UpdateCheckoutSessionBody.parse({
+    shippingAddress: { firstName: 'Kim', lastName: 'Berg', line1: 'Main 1', postalCode: '11151', city: 'Stockholm', country: 'SE' },
+  }).shippingAddress!;
+  await updateCheckoutSession(database, demo.site, session.id, { email, shippingAddress }, {});
+  await deliveryOptions(database, demo.site, session.id, { select: 'ship_se_standard' });
+  return prepareCheckoutPayment(database, demo.site, session.id, {});
+}
+
+const pay = (p: Awaited<ReturnType<typeof pending>>) =>
+  sandboxPaymentAction(database, { sessionId: p.session.id, clientToken: p.payment.clientToken, action: 'pay' });
+
+beforeAll(async () => {
+  ({ database } = await freshDatabase());
+  demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token))!;
+});
+
+describe('order numbers', () => {
+  it('are the initials of the shop, else of its handle', () => {
+    expect(orderNumberPrefix('Nordlys Home & Goods', 'demo')).toBe('NHG');
+    expect(orderNumberPrefix('Öland', 'oland-outlet')).toBe('OO');
+    expect(orderNumberPrefix('', 'x')).toBe('X');
+  });
+});
+
+describe('completing a paid session', () => {
+  it('records the order as charged, takes the stock down, moves the session to completed and queues the receipt and notice', async () => {
+    const mug = await variant('fjord-ceramic-mug', 'White');
+    await setStock(mug, 48);
+    const before = await versions();
+    const p = await pending([{ variantId: mug, quantity: 2 }]);
+    const result = await pay(p);
+    expect(result).toMatchObject({ outcome: 'completed', order: { oversold: false } });
+    expect(result!.order!.number).toMatch(/^NHG-1\d{4}$/);
+    expect(await stock(mug)).toBe(46);
+    expect((await versions()).stock).toBeGreaterThan(before.stock);
+
+    const session = await getCheckoutSession(database, demo.site, p.session.id);
+    expect(session.status).toBe('completed');
+    const order = (await orderByNumber(database, demo.site.id, result!.order!.number))!;
+    expect(order).toMatchObject({ sessionId: session.id, provider: 'sandbox', paymentReference: p.payment.reference, total: session.total, tax: session.tax, currency: 'SEK', oversold: false });
+    expect(order.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.oversoldQuantity])).toEqual([[mug, 2, session.lines[0]!.unitPrice, 0]]);
+    expect((await orderByNumber(database, demo.site.id, String(order.seq)))?.id).toBe(order.id);
+
+    // The extended read names the order.
+    const view = CheckoutSession.parse(toCheckoutSession(session, demo.site, await orderForSession(database, demo.site.id, session.id)));
+    expect(view).toMatchObject({ status: 'completed', order: { number: order.number } });
+
+    const queued = await database.select().from(outboxMessages).where(eq(outboxMessages.aggregateId, order.id));
+    expect(queued.map((m) => m.topic).sort()).toEqual(['order.confirmation', 'order.merchant_notice']);
+  });
+
+  it('changes nothing twice: a repeated or late event is recorded as such', async () => {
+    const mug = await variant('fjord-ceramic-mug', 'Midnight');
+    await setStock(mug, 10);
+    const p = await pending([{ variantId: mug, quantity: 1 }]);
+    const first = await pay(p);
+    expect(first?.outcome).toBe('completed');
+    expect((await pay(p))?.outcome).toBe('duplicate');
+    const late = await recordPaymentEvent(database, { provider: 'sandbox', eventId: 'evt_other', type: 'x', kind: 'succeeded', sessionId: p.session.id, reference: p.payment.reference });
+    expect(late.outcome).toBe('already_completed');
+    expect(await stock(mug)).toBe(9);
+    expect(await database.select().from(orders).where(eq(orders.sessionId, p.session.id))).toHaveLength(1);
+  });
+
+  it('records an event for an unknown session and changes nothing', async () => {
+    const result = await recordPaymentEvent(database, { provider: 'stripe', eventId: 'evt_unknown_1', type: 'checkout.session.completed', kind: 'succeeded', sessionId: 'cs_doesnotexist123', reference: 'cs_test_1' });
+    expect(result.outcome).toBe('unknown_session');
+    const [row] = await database.select().from(paymentEvents).where(eq(paymentEvents.eventId, 'evt_unknown_1'));
+    expect(row).toMatchObject({ outcome: 'unknown_session', sessionId: 'cs_doesnotexist123' });
+  });
+
+  it('reopens the session when the payment fails, and the shopper can pay again', async () => {
+    const mug = await variant('fjord-ceramic-mug', 'White');
+    const p = await pending([{ variantId: mug, quantity: 1 }]);
+    const left = await stock(mug);
+    const cancelled = await sandboxPaymentAction(database, { sessionId: p.session.id, clientToken: p.payment.clientToken, action: 'cancel' });
+    expect(cancelled?.outcome).toBe('reopened');
+    const reopened = await getCheckoutSession(database, demo.site, p.session.id);
+    expect(reopened).toMatchObject({ status: 'open', payment: null });
+    expect(await stock(mug)).toBe(left);
+    // The old payment's token no longer completes anything.
+    expect(await pay(p)).toBeNull();
+    const again = await prepareCheckoutPayment(database, demo.site, p.session.id, {});
+    expect(again.payment.reference).not.toBe(p.payment.reference);
+    expect((await pay(again))?.outcome).toBe('completed');
+  });
+
+  it('sells the last unit once when two shoppers pay at the same time; the other order is kept and flagged oversold', async () => {
+    const mug = await variant('fjord-ceramic-mug', 'Midnight');
+    await setStock(mug, 1);
+    const a = await pending([{ variantId: mug, quantity: 1 }], 'a@example.com');
+    const b = await pending([{ variantId: mug, quantity: 1 }], 'b@example.com');
+    const results = await Promise.all([pay(a), pay(b)]);
+    expect(results.map((r) => r?.outcome)).toEqual(['completed', 'completed']);
+    expect(results.map((r) => r!.order!.oversold).sort()).toEqual([false, true]);
+    expect(await stock(mug)).toBe(0);
+    const flagged = results.find((r) => r!.order!.oversold)!.order!;
+    const order = (await orderByNumber(database, demo.site.id, flagged.number))!;
+    expect(order.lines[0]).toMatchObject({ quantity: 1, oversoldQuantity: 1 });
+    const lines = await database.select().from(orderLines).where(eq(orderLines.variantId, mug));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+  });
+});
