@@ -32,7 +32,8 @@ const act: RouteHandler = async (req) => {
     const { sessionId, clientToken, action } = parsed.data;
     const result = await sandboxPaymentAction(db(), { sessionId, clientToken, action });
     if (!result) return problemResponse({ code: 'not_found', detail: 'No such sandbox payment.', requestId, headers });
-    const to = action === 'pay' ? `/checkout/${sessionId}/confirmation` : `/checkout/${sessionId}`;
+    // The confirmation says plainly that no money moved (demo=1).
+    const to = action === 'pay' ? `/checkout/${sessionId}/confirmation?demo=1` : `/checkout/${sessionId}`;
     return new Response(null, { status: 303, headers: { ...headers, Location: to } });
   } catch (error) {
     return toProblem(error, requestId, headers);
