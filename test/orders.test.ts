@@ -1,12 +1,15 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { inventoryLevels, orderLines, orders, outboxMessages, paymentEvents, products, productVariants, sites } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { createCheckoutSession, deliveryOptions, getCheckoutSession, prepareCheckoutPayment, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
 import { orderByNumber, orderForSession, orderNumberPrefix, recordPaymentEvent, sandboxPaymentAction } from '@/lib/commerce/orders';
 import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
+import { drainOutbox } from '@/lib/mail/drain';
+import { smtpMailer } from '@/lib/mail/transport';
 import { freshDatabase } from './support/database';
+import { header, part, testSmtp, type TestSmtp } from './support/smtp';
 
 let database: Database;
 let demo: SiteContext;
@@ -131,5 +134,48 @@ describe('completing a paid session', () => {
     expect(order.lines[0]).toMatchObject({ quantity: 1, oversoldQuantity: 1 });
     const lines = await database.select().from(orderLines).where(eq(orderLines.variantId, mug));
     expect(lines.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('receipts', () => {
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await testSmtp();
+    await smtp.start();
+  });
+  afterAll(() => smtp.stop());
+
+  it('sends the shopper a receipt in the session\'s language and the merchant a notice, through a real SMTP server', async () => {
+    const mug = await variant('fjord-ceramic-mug', 'White');
+    await setStock(mug, 20);
+    const p = await pending([{ variantId: mug, quantity: 2 }], 'receipt@example.com');
+    const result = await pay(p);
+    const number = result!.order!.number;
+    const mailer = smtpMailer(smtp.url);
+    try {
+      // Drains every due message (earlier tests' too); what matters is this order's two.
+      await drainOutbox({ database, mailer, origin: 'https://shop.example', from: 'shop@nordlys.example', merchantEmail: 'owner@nordlys.example', log: () => {} });
+    } finally {
+      mailer.close();
+    }
+    const receipt = smtp.received.find((r) => r.rcptTo.includes('receipt@example.com'))!;
+    expect(receipt).toBeDefined();
+    expect(header(receipt.raw, 'Subject')).toContain(number);
+    expect(header(receipt.raw, 'Content-Language')).toBe('sv');
+    expect(header(receipt.raw, 'List-Unsubscribe')).toBeNull();
+    const text = part(receipt.raw, 'text/plain')!;
+    expect(text).toContain(`Ordernummer: ${number}`);
+    expect(text).toMatch(/2 × Fjord keramikmugg/);
+    expect(text).toMatch(/Varav moms: /);
+    expect(text).toContain('Kim Berg');
+    expect(text).toContain('https://shop.example/');
+    const html = part(receipt.raw, 'text/html')!;
+    expect(html).toMatch(/<img src="https:\/\/shop\.example\/[^"]+"/);
+
+    const notice = smtp.received.find((r) => r.rcptTo.includes('owner@nordlys.example') && (header(r.raw, 'Subject') ?? '').includes(number))!;
+    expect(notice).toBeDefined();
+    expect(part(notice.raw, 'text/plain')).toContain('receipt@example.com');
+    const rows = await database.select({ status: outboxMessages.status }).from(outboxMessages).where(eq(outboxMessages.aggregateId, result!.order!.id));
+    expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
   });
 });
