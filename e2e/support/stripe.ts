@@ -39,7 +39,6 @@ export async function stripeStandIn(): Promise<StripeStandIn> {
   const calls: StripeCall[] = [];
   const sessions = new Map<string, CheckoutSession>();
   const byKey = new Map<string, CheckoutSession>();
-  let server: Server;
   const standIn: StripeStandIn = {
     url: '',
     calls,
@@ -47,7 +46,7 @@ export async function stripeStandIn(): Promise<StripeStandIn> {
     webhookUrl: null,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
-  server = createServer(async (req, res) => {
+  const server: Server = createServer(async (req, res) => {
     const body = await read(req);
     const path = (req.url ?? '/').split('?')[0]!;
     const json = (status: number, value: unknown) => {
