@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
@@ -12,6 +15,8 @@ import { freshDatabase } from './support/database';
 import { header, part, testSmtp, type TestSmtp } from './support/smtp';
 
 let database: Database;
+let dbUrl: string;
+let dbDir: string;
 let demo: SiteContext;
 
 async function variant(productHandle: string, title: string): Promise<string> {
@@ -45,7 +50,7 @@ const pay = (p: Awaited<ReturnType<typeof pending>>) =>
   sandboxPaymentAction(database, { sessionId: p.session.id, clientToken: p.payment.clientToken, action: 'pay' });
 
 beforeAll(async () => {
-  ({ database } = await freshDatabase());
+  ({ database, url: dbUrl, dir: dbDir } = await freshDatabase());
   demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token))!;
 });
 
@@ -177,5 +182,48 @@ describe('receipts', () => {
     expect(part(notice.raw, 'text/plain')).toContain('receipt@example.com');
     const rows = await database.select({ status: outboxMessages.status }).from(outboxMessages).where(eq(outboxMessages.aggregateId, result!.order!.id));
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
+  });
+});
+
+describe('npm run orders', () => {
+  const ROOT = new URL('..', import.meta.url).pathname;
+  const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+  const run = (args: string[]) => {
+    const result = spawnSync(process.execPath, ['--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', 'orders.ts'), ...args], {
+      cwd: dbDir,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: dbUrl, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), SITE_API_CREDENTIAL: '', NODE_ENV: 'production' },
+      timeout: 120_000,
+    });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  };
+
+  it('lists, shows and exports the orders as CSV', { timeout: 240_000 }, async () => {
+    const mug = await variant('fjord-ceramic-mug', 'White');
+    await setStock(mug, 5);
+    const paid = await pay(await pending([{ variantId: mug, quantity: 3 }], 'cli@example.com'));
+    const number = paid!.order!.number;
+
+    const list = run(['list', '--site', 'demo']);
+    expect(list.code, list.err).toBe(0);
+    expect(list.out.split('\n')[0]).toMatch(new RegExp(`^${number}\\s.*SEK\\s+sandbox`));
+
+    const show = run(['show', number]);
+    expect(show.code, show.err).toBe(0);
+    expect(show.out).toContain(`Order ${number}`);
+    expect(show.out).toContain('cli@example.com');
+    expect(show.out).toMatch(/3 × Fjord keramikmugg/);
+    expect(run(['show', 'NHG-1']).code).toBe(1);
+
+    const csv = run(['export', '--format', 'csv', '--site', 'demo']);
+    expect(csv.code, csv.err).toBe(0);
+    const rows = csv.out.trim().split('\r\n');
+    expect(rows[0]).toBe('order_number,created_at,oversold,provider,payment_reference,email,market,currency,ship_to_country,line,sku,title,quantity,unit_price,line_total,oversold_quantity,subtotal,shipping,tax,total');
+    const line = rows.find((r) => r.startsWith(`${number},`))!.split(',');
+    expect(line).toHaveLength(20);
+    expect(line.slice(5, 13)).toEqual(['cli@example.com', 'se', 'SEK', 'SE', '1', line[10], 'Fjord keramikmugg — Vit', '3']);
+    const order = (await orderByNumber(database, demo.site.id, number))!;
+    expect(line[19]).toBe((order.total / 100).toFixed(2));
+    expect(run(['export']).code).toBe(2);
   });
 });

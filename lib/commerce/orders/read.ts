@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
-import { orderLines, orders } from '@/db/schema';
+import { orderLines, orders, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -26,37 +26,51 @@ export async function orderById(database: DbOrTx, id: string): Promise<StoredOrd
   return withLines(database, row);
 }
 
-/** An order of the Site by its number, as printed (`NHG-10042`) or by its digits (`10042`), any case. */
-export async function orderByNumber(database: DbOrTx, siteId: string, number: string): Promise<StoredOrder | null> {
+/**
+ * An order by its number as printed (`NHG-10042`, any case), or by its digits (`10042`)
+ * within one Site. Without a Site, the printed number must name one order.
+ */
+export async function orderByNumber(database: DbOrTx, siteId: string | undefined, number: string): Promise<StoredOrder | null> {
   const digits = /^(?:[A-Za-z0-9]+-)?(\d{1,12})$/.exec(number.trim())?.[1];
   if (!digits) return null;
-  const [row] = await database.select().from(orders).where(and(eq(orders.siteId, siteId), eq(orders.seq, Number(digits))));
-  if (!row || (number.includes('-') && row.number.toUpperCase() !== number.trim().toUpperCase())) return null;
-  return withLines(database, row);
+  const printed = number.includes('-') ? number.trim().toUpperCase() : null;
+  if (!siteId && !printed) return null;
+  const rows = await database
+    .select()
+    .from(orders)
+    .where(and(siteId ? eq(orders.siteId, siteId) : undefined, eq(orders.seq, Number(digits))));
+  const matching = rows.filter((r) => !printed || r.number.toUpperCase() === printed);
+  return matching.length === 1 ? withLines(database, matching[0]) : null;
 }
 
-/** A page of the Site's orders, newest first; `before` is the last seq of the previous page. */
-export async function listOrders(database: DbOrTx, siteId: string, page: { limit: number; before?: number }): Promise<OrderRow[]> {
+/** A page of orders (of one Site, or of all), newest first; `before` is the createdAt of the previous page's last. */
+export async function listOrders(database: DbOrTx, siteId: string | undefined, page: { limit: number; before?: number }): Promise<OrderRow[]> {
   return database
     .select()
     .from(orders)
-    .where(and(eq(orders.siteId, siteId), page.before === undefined ? undefined : lt(orders.seq, page.before)))
-    .orderBy(desc(orders.seq))
+    .where(and(siteId ? eq(orders.siteId, siteId) : undefined, page.before === undefined ? undefined : lt(orders.createdAt, page.before)))
+    .orderBy(desc(orders.createdAt), desc(orders.seq))
     .limit(page.limit);
 }
 
-/** Every order of the Site with its lines, oldest first, read a page at a time (for the export). */
-export async function* allOrders(database: DbOrTx, siteId: string, pageSize = 200): AsyncGenerator<StoredOrder> {
-  let after = 0;
+/** Every order (of one Site, or of all) with its lines, oldest first, read a page at a time (for the export). */
+export async function* allOrders(database: DbOrTx, siteId: string | undefined, pageSize = 200): AsyncGenerator<StoredOrder> {
+  let after = '';
   for (;;) {
     const rows = await database
       .select()
       .from(orders)
-      .where(and(eq(orders.siteId, siteId), gt(orders.seq, after)))
-      .orderBy(asc(orders.seq))
+      .where(and(siteId ? eq(orders.siteId, siteId) : undefined, gt(orders.id, after)))
+      .orderBy(asc(orders.id))
       .limit(pageSize);
     for (const row of rows) yield (await withLines(database, row))!;
     if (rows.length < pageSize) return;
-    after = rows.at(-1)!.seq;
+    after = rows.at(-1)!.id;
   }
+}
+
+/** A Site's id by its handle (the CLI's --site). */
+export async function siteIdByHandle(database: DbOrTx, handle: string): Promise<string | null> {
+  const [row] = await database.select({ id: sites.id }).from(sites).where(eq(sites.handle, handle));
+  return row?.id ?? null;
 }
