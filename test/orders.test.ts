@@ -8,6 +8,7 @@ import { inventoryLevels, orderLines, orders, outboxMessages, paymentEvents, pro
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { createCheckoutSession, deliveryOptions, getCheckoutSession, prepareCheckoutPayment, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
 import { orderByNumber, orderForSession, orderNumberPrefix, recordPaymentEvent, sandboxPaymentAction } from '@/lib/commerce/orders';
+import { readAvailability } from '@/lib/commerce/availability';
 import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 import { drainOutbox } from '@/lib/mail/drain';
 import { smtpMailer } from '@/lib/mail/transport';
@@ -134,6 +135,8 @@ describe('completing a paid session', () => {
     expect(results.map((r) => r?.outcome)).toEqual(['completed', 'completed']);
     expect(results.map((r) => r!.order!.oversold).sort()).toEqual([false, true]);
     expect(await stock(mug)).toBe(0);
+    // Availability reacts as to any stock change: the variant is sold out now.
+    expect((await readAvailability(database, demo.site.id, [mug])).get(mug)).toBe('out_of_stock');
     const flagged = results.find((r) => r!.order!.oversold)!.order!;
     const order = (await orderByNumber(database, demo.site.id, flagged.number))!;
     expect(order.lines[0]).toMatchObject({ quantity: 1, oversoldQuantity: 1 });

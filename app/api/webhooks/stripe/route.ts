@@ -20,8 +20,9 @@ const receive: RouteHandler = async (req) => {
   const headers = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
   const settings = stripeSettings();
   if (!settings) return problemResponse({ code: 'not_found', detail: 'Stripe is not configured here.', requestId, headers });
-  const payload = await req.text();
-  if (Buffer.byteLength(payload) > MAX_BODY_BYTES) {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  const payload = declared > MAX_BODY_BYTES ? '' : await req.text();
+  if (declared > MAX_BODY_BYTES || Buffer.byteLength(payload) > MAX_BODY_BYTES) {
     return problemResponse({ code: 'payload_too_large', detail: `A webhook event is at most ${MAX_BODY_BYTES} bytes.`, requestId, headers });
   }
   let event;
