@@ -145,3 +145,20 @@ test('two shoppers pay for the last unit at once: one order takes it, the other 
   // In the shop's own language (the demo Site's is Swedish).
   expect(header(notice.raw, 'Subject')).toContain('ÖVERSÅLD');
 });
+
+test('the sandbox\'s endpoint: off while Stripe is configured; on a sandbox server it takes only its form with the right token', async ({ request }) => {
+  const form = { sessionId: 'cs_abcdefgh12345678', clientToken: 'sandbox_ct_guess', action: 'pay' };
+  const off = await request.post(`${base}/api/payments/sandbox`, { form, failOnStatusCode: false });
+  expect(off.status()).toBe(404);
+  expect(await off.json()).toMatchObject({ code: 'not_found' });
+  // The shared e2e server runs on the sandbox.
+  const unknown = await request.post('/api/payments/sandbox', { form, failOnStatusCode: false });
+  expect(unknown.status()).toBe(404);
+  const json = await request.post('/api/payments/sandbox', { data: form, failOnStatusCode: false });
+  expect(json.status()).toBe(415);
+  const bad = await request.post('/api/payments/sandbox', { form: { ...form, action: 'refund' }, failOnStatusCode: false });
+  expect(bad.status()).toBe(422);
+  expect((await request.get('/api/payments/sandbox', { failOnStatusCode: false })).status()).toBe(405);
+  // And the Stripe webhook does not exist where Stripe is not configured.
+  expect((await request.post('/api/webhooks/stripe', { data: '{}', failOnStatusCode: false })).status()).toBe(404);
+});

@@ -71,7 +71,6 @@ export const sandboxPaymentProvider: PaymentProvider = {
   },
 };
 
-
 export type MissingField = 'email' | 'shippingAddress' | 'deliveryOption' | 'lines';
 
 export function missingForPayment(session: LoadedSession): MissingField[] {
@@ -116,7 +115,8 @@ export async function prepareCheckoutPayment(
       siteId: site.id,
       email: session.email,
       locale: session.locale,
-      description: `${site.name} · ${session.lines.reduce((n, l) => n + l.quantity, 0)} × ${session.lines[0]?.title ?? ''}${session.lines.length > 1 ? ' …' : ''}`.slice(0, 200),
+      // "Shop · 2 × Mug" or "Shop · Mug + 2 more": one charge line for the whole session.
+      description: `${site.name} · ${session.lines.length === 1 ? `${session.lines[0]!.quantity} × ${session.lines[0]!.title}` : `${session.lines[0]?.title ?? ''} + ${session.lines.length - 1}`}`.slice(0, 200),
       ...returnUrls(site, session.id, options.origin),
     });
     const saved = await database.transaction((tx) =>

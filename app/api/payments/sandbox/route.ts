@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { db } from '@/lib/db';
-import { problemResponse } from '@/lib/http/problems';
+import { problemResponse, zodFieldErrors } from '@/lib/http/problems';
 import { requestIdFor } from '@/lib/http/request-id';
 import { endpoint, toProblem, type RouteHandler } from '@/lib/http/route';
 import { sandboxPaymentAction } from '@/lib/commerce/orders';
@@ -27,7 +27,9 @@ const act: RouteHandler = async (req) => {
     return problemResponse({ code: 'unsupported_media_type', detail: 'Send the demo payment page\'s form.', requestId, headers });
   }
   const parsed = Form.safeParse(Object.fromEntries([...(await req.formData()).entries()].map(([k, v]) => [k, String(v)])));
-  if (!parsed.success) return toProblem(parsed.error, requestId, headers);
+  if (!parsed.success) {
+    return problemResponse({ code: 'validation_failed', detail: 'The form is not valid.', errors: zodFieldErrors(parsed.error, 'body'), requestId, headers });
+  }
   try {
     const { sessionId, clientToken, action } = parsed.data;
     const result = await sandboxPaymentAction(db(), { sessionId, clientToken, action });
