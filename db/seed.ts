@@ -55,6 +55,7 @@ export const MAX_BOUND_VARIABLES = 30_000;
 
 /** Children before parents, so foreign keys hold at every step. Covers every table. */
 export const WIPE_ORDER: SQLiteTable[] = [
+  schema.orderLines, schema.orders, schema.paymentEvents,
   schema.checkoutSessionLines, schema.checkoutSessions,
   schema.subscriptionTokens, schema.stockSubscriptions, schema.newsletterSubscriptions, schema.consents, schema.outboxMessages,
   schema.idempotencyKeys, schema.rateLimitCounters, schema.analyticsEvents, schema.storedPages,

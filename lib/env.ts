@@ -124,6 +124,16 @@ const Env = z.object({
   NEXT_MANUAL_SIG_HANDLE: z.string().optional(),
   /** On SIGTERM, how long requests in flight and running jobs may take before the process exits. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /**
+   * Stripe (docs/payments.md): with both keys set, prepare-payment creates a Stripe hosted
+   * Checkout and POST /api/webhooks/stripe completes orders; without them, the sandbox.
+   */
+  STRIPE_SECRET_KEY: z.string().min(8).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Another origin for Stripe's API (a local stand-in in tests); unset, Stripe's own. */
+  STRIPE_API_URL: z.string().url().optional(),
+  /** Who gets the notice of every new order; unset, no notice is sent. */
+  MERCHANT_EMAIL: z.string().min(3).max(320).regex(/@/, 'must be an address').optional(),
   /** Set by Next itself; the background drain does not start while `next build` runs. */
   NEXT_PHASE: z.string().optional(),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */

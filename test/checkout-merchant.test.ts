@@ -5,9 +5,11 @@ import { inventoryLevels, pickupPoints, products, productVariants, sites, varian
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  changeCheckoutCountry, completeCheckoutSession, createCheckoutSession, deliveryOptions, prepareCheckoutPayment, suggestAddresses,
+  changeCheckoutCountry, createCheckoutSession, deliveryOptions, prepareCheckoutPayment, suggestAddresses,
   updateCheckoutSession, type PaymentProvider,
 } from '@/lib/commerce/checkout';
+import { findSession } from '@/lib/commerce/checkout/store';
+import { sandboxPaymentAction } from '@/lib/commerce/orders';
 import { UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 import { freshDatabase } from './support/database';
 
@@ -194,9 +196,10 @@ describe('prepare payment', () => {
     // Listing is a read and still works.
     expect((await deliveryOptions(database, demo.site, session.id, {})).selected).toBe('ship_se_express');
 
-    expect((await failure(completeCheckoutSession(database, demo.site.id, session.id, 'pay_sandbox_wrong'))).code).toBe('not_found');
-    const done = await completeCheckoutSession(database, demo.site.id, session.id, first.payment.reference);
-    expect(done.status).toBe('completed');
+    expect(await sandboxPaymentAction(database, { sessionId: session.id, clientToken: 'sandbox_ct_wrong', action: 'pay' })).toBeNull();
+    const done = await sandboxPaymentAction(database, { sessionId: session.id, clientToken: first.payment.clientToken, action: 'pay' });
+    expect(done?.outcome).toBe('completed');
+    expect((await findSession(database, demo.site.id, session.id)).status).toBe('completed');
     expect((await failure(prepareCheckoutPayment(database, demo.site, session.id, {}))).code).toBe('session_not_open');
   });
 

@@ -12,6 +12,8 @@ export type StoredDeliveryOption = {
 };
 export type StoredPayment = {
   provider: string; reference: string; clientToken: string; amount: number; expiresAt: number;
+  /** Where the shopper completes the payment (a provider's hosted page); none for the sandbox. */
+  redirectUrl?: string;
 };
 
 /** A session nobody has paid for: what the sweep may delete once it is long expired. */

@@ -3,3 +3,4 @@ export * from './catalog';
 export * from './signups';
 export * from './checkout';
 export * from './ops';
+export * from './orders';

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { currentVariantId, deliverHomeAndPay, expect, expectAccessible, fillAddress, openProduct, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
+import { currentVariantId, deliverHomeAndPay, expect, expectAccessible, fillAddress, openProduct, pageWithoutScripts, payOnDemoPage, queryDb, shot, test, useLocale } from './helpers';
 
 async function addToCart(page: Page, handle: string, option: string | RegExp) {
   await openProduct(page, `/products/${handle}`);
@@ -20,7 +20,7 @@ test.describe('checkout', () => {
 
   test('through the merchant checkout to the confirmation', async ({ page, context }, testInfo) => {
     await useLocale(context);
-    await addToCart(page, 'linen-tote-bag', 'Natural');
+    const variant = await addToCart(page, 'linen-tote-bag', 'Natural');
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Checkout' }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_[A-Za-z0-9]+$/);
@@ -60,22 +60,40 @@ test.describe('checkout', () => {
     await expectAccessible(page, testInfo, 'checkout');
     await shot(page, testInfo, 'checkout');
 
+    const [stockBefore] = await queryDb<{ quantity: number }>('select quantity from inventory_levels where variant_id = ?', [variant]);
     await page.getByRole('button', { name: 'Continue to payment' }).click();
-    await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation$`));
-    await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
-    await expect(page.getByTestId('payment-reference')).toHaveText(/\S{8,}/);
-    await expect(page.getByText('sandbox', { exact: true })).toBeVisible();
+    // The sandbox's demo payment page: it says what it is, and nothing is paid yet.
+    await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/pay$`));
+    const [pending] = await queryDb<{ status: string }>('select status from checkout_sessions where id = ?', [sessionId]);
+    expect(pending?.status).toBe('payment_pending');
+    // The cart is done once payment starts.
+    await expect(page.getByRole('link', { name: 'Cart 0', exact: true })).toBeVisible();
+    await shot(page, testInfo, 'demo-payment');
+    await payOnDemoPage(page);
+    await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation\\?demo=1$`));
+    await expect(page.getByTestId('demo-payment')).toContainText('no money was moved');
+    const number = page.getByTestId('order-number');
+    await expect(number).toHaveText(/^NHG-\d{5}$/);
+    // No provider internals for the shopper.
+    await expect(page.getByRole('main')).not.toContainText(/sandbox|pay_sandbox|cs_/);
+    await expect(page.getByRole('complementary', { name: 'Order summary' })).toContainText('Linen Tote Bag');
     await shot(page, testInfo, 'confirmation');
     const [row] = await queryDb<{ status: string }>('select status from checkout_sessions where id = ?', [sessionId]);
-    expect(row?.status).toBe('payment_pending');
-    // The cart is done once payment starts; the confirmation survives a reload.
-    await expect(page.getByRole('link', { name: 'Cart 0', exact: true })).toBeVisible();
-    const reference = await page.getByTestId('payment-reference').textContent();
+    expect(row?.status).toBe('completed');
+    const [order] = await queryDb<{ number: string; total: number }>('select number, total from orders where session_id = ?', [sessionId]);
+    await expect(number).toHaveText(order!.number);
+    const [stockAfter] = await queryDb<{ quantity: number }>('select quantity from inventory_levels where variant_id = ?', [variant]);
+    // At least this order's unit (other tests may buy the same bag meanwhile; nobody restocks it).
+    expect(stockAfter!.quantity).toBeLessThanOrEqual(stockBefore!.quantity - 1);
+    const lines = await queryDb<{ variant_id: string; quantity: number }>('select l.variant_id, l.quantity from order_lines l join orders o on o.id = l.order_id where o.session_id = ?', [sessionId]);
+    expect(lines).toEqual([{ variant_id: variant, quantity: 1 }]);
+    // The confirmation survives a reload; going back to the checkout of a paid session lands on it.
+    const shown = await number.textContent();
     await page.reload();
-    await expect(page.getByTestId('payment-reference')).toHaveText(reference!);
-    // Going back to the checkout of a session being paid lands on its confirmation.
+    await expect(page.getByTestId('order-number')).toHaveText(shown!);
     await page.goto(`/checkout/${sessionId}`);
     await expect(page).toHaveURL(/\/confirmation$/);
+    await expect(page.getByTestId('order-number')).toHaveText(shown!);
   });
 
   test('without JavaScript: a bundle and an item into the cart, the whole cart shown, and on through delivery to the confirmation', async ({ browser }) => {
@@ -104,7 +122,8 @@ test.describe('checkout', () => {
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByText('Loading…')).toHaveCount(0);
     await deliverHomeAndPay(page);
-    await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation$`));
+    await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation\\?demo=1$`));
+    await expect(page.getByTestId('order-number')).toHaveText(/^NHG-\d{5}$/);
     await context.close();
   });
 

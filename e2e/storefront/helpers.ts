@@ -160,5 +160,13 @@ export async function deliverHomeAndPay(page: Page) {
   await delivery.getByRole('button', { name: 'Use this delivery option' }).click();
   await expect(page.getByRole('complementary', { name: 'Order summary' }).getByText('Chosen in the next step')).toHaveCount(0);
   await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await payOnDemoPage(page);
+}
+
+/** The sandbox's demo payment page: "Pay" completes the order through the same path as a provider's webhook. */
+export async function payOnDemoPage(page: Page) {
+  await expect(page.getByRole('heading', { level: 1, name: 'Demo payment' })).toBeVisible();
+  await expect(page.getByText('No card is needed and no money is moved')).toBeVisible();
+  await page.getByRole('button', { name: /^Pay / }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
 }

@@ -339,7 +339,7 @@ test.describe('checkout on a phone and the confirmation', () => {
   test.describe.configure({ timeout: 90_000 });
 
   for (const width of WIDTHS) {
-    test(`at ${width} px the summary comes before paying; the confirmation has a reference and the address`, async ({ page, context }, testInfo) => {
+    test(`at ${width} px the summary comes before paying; the confirmation has the order number and the address`, async ({ page, context }, testInfo) => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await useLocale(context);
       await openProduct(page, '/products/linen-tote-bag');
@@ -372,11 +372,11 @@ test.describe('checkout on a phone and the confirmation', () => {
       await page.getByRole('button', { name: 'Save and continue' }).click();
       await expect(page.getByText('Saved.')).toBeVisible();
       await deliverHomeAndPay(page);
-      await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation$`));
+      await expect(page).toHaveURL(new RegExp(`/checkout/${sessionId}/confirmation\\?demo=1$`));
 
-      const reference = page.getByRole('region', { name: 'Order reference' });
-      await expect(reference.locator('code')).toHaveText(sessionId);
-      await expect(reference).toContainText('Quote this reference');
+      const reference = page.getByRole('region', { name: 'Order number' });
+      await expect(reference.getByTestId('order-number')).toHaveText(/^NHG-\d{5}$/);
+      await expect(reference).toContainText('Quote this number');
       const address = page.getByRole('region', { name: 'Delivery to' });
       await expect(address).toContainText('Kim Svensson');
       await expect(address).toContainText(streetLine);

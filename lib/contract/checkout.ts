@@ -127,7 +127,8 @@ export const SelectedDeliveryOption = z
 export const CheckoutSessionStatus = z.enum(['open', 'payment_pending', 'completed', 'expired']).meta({
   id: 'CheckoutSessionStatus',
   description:
-    '`open` → `payment_pending` (prepare-payment) → `completed` (by the payment provider, outside this API); `open` or ' +
+    '`open` → `payment_pending` (prepare-payment) → `completed` (by the payment provider\'s confirmation, outside this API; ' +
+    'the session then names its order); `payment_pending` → `open` when the payment failed or was cancelled; `open` or ' +
     '`payment_pending` → `expired` once `expiresAt` passes. Only `open` sessions change.',
 });
 
@@ -146,6 +147,13 @@ export const CheckoutSession = z
     billingAddress: Address.nullable(),
     deliveryOption: SelectedDeliveryOption.nullable(),
     checkoutUrl: Link('The hosted checkout for this session (discounts, shipping, payment status), an absolute URL.'),
+    order: z
+      .object({
+        number: z.string().meta({ description: 'The order number the shopper and the merchant see.', example: 'NHG-10042' }),
+        createdAt: Timestamp,
+      })
+      .optional()
+      .meta({ description: 'The order a `completed` session became, once its payment was confirmed; absent before.' }),
     expiresAt: Timestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -308,6 +316,7 @@ export const PaymentPreparation = z
       provider: z.string().meta({ description: 'The payment adapter; `sandbox` is the built-in test provider that moves no money.' }),
       reference: z.string().meta({ example: 'pay_sandbox_4hX2…' }),
       clientToken: z.string().meta({ description: 'Hand to the provider\'s payment form in the shopper\'s browser.' }),
+      redirectUrl: z.string().url().optional().meta({ description: 'The provider\'s hosted payment page, where the shopper pays (absent for the sandbox).' }),
       amount: Money,
       expiresAt: Timestamp,
     }),

@@ -33,6 +33,7 @@ export const PROBLEM_CODES = [
   'rate_limited',
   'service_unavailable',
   'internal_error',
+  'invalid_signature',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -71,5 +72,7 @@ export const PROBLEMS: Record<ProblemCode, { status: number; title: string }> = 
   rate_limited: { status: 429, title: 'Too many requests' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   internal_error: { status: 500, title: 'Internal server error' },
+  /** A payment provider's webhook whose signature does not verify (POST /api/webhooks/…, not /site/v1). */
+  invalid_signature: { status: 400, title: 'Invalid signature' },
 };
 

@@ -31,6 +31,7 @@ export function drainSettings(mailer: Mailer): Omit<DrainOptions, 'database'> {
     mailer,
     origin: storefrontOrigin(),
     from: settings.MAIL_FROM ?? 'shop@localhost',
+    merchantEmail: settings.MERCHANT_EMAIL,
     retry: { maxAttempts: settings.OUTBOX_MAX_ATTEMPTS, baseDelayMs: settings.OUTBOX_RETRY_BASE_MS, maxDelayMs: 3_600_000 },
   };
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from '@/db/client';
 import { composeMessage } from '@/lib/commerce/signups/messages';
+import { composeOrderMail, isOrderTopic } from '@/lib/commerce/orders/receipt';
 import { claimDueMessages, markFailed, markSent, markSkipped, type OutboxMessage, type RetryPolicy } from '@/lib/commerce/signups/outbox';
 import { renderMail } from './render';
+import { renderOrderMail } from './receipt';
 import type { Envelope, Mailer } from './transport';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 3_600_000 };
@@ -27,6 +29,8 @@ export type DrainOptions = {
   log?: (line: string) => void;
   /** True once the process is shutting down: the pass claims no further batch. */
   stopped?: () => boolean;
+  /** Who gets the notice of each new order (MERCHANT_EMAIL); unset, those notices are skipped. */
+  merchantEmail?: string;
 };
 
 export type DrainResult = { sent: number; retried: number; failed: number; skipped: number };
@@ -59,7 +63,9 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     if (batch.length === 0) break;
     for (const message of batch) {
       handled += 1;
-      const outcome = await deliverOne(database, mailer, message, { origin, from, retry, now, log });
+      const outcome = isOrderTopic(message.topic)
+        ? await deliverOrderMail(database, mailer, message, { origin, from, retry, now, log, merchantEmail: options.merchantEmail })
+        : await deliverOne(database, mailer, message, { origin, from, retry, now, log });
       result[outcome] += 1;
     }
   }
@@ -105,6 +111,43 @@ async function deliverOne(
     // The outbox row id and the error only: never the address (a relay's error may quote it).
     const redacted = reason.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '<address>');
     ctx.log(`[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${redacted}${outcome === 'failed' ? ' — parked as failed' : ''}`);
+    return outcome === 'failed' ? 'failed' : 'retried';
+  }
+}
+
+/**
+ * A receipt or a merchant's notice: transactional mail, so no unsubscribe headers; the
+ * same marking, retries and Message-ID as every other outbox mail.
+ */
+async function deliverOrderMail(
+  database: Database,
+  mailer: Mailer,
+  message: OutboxMessage,
+  ctx: { origin: string; from: string; retry: RetryPolicy; now: () => number; log: (line: string) => void; merchantEmail?: string },
+): Promise<keyof DrainResult> {
+  try {
+    const composed = await composeOrderMail(database, message, ctx.origin, ctx.merchantEmail);
+    if ('skip' in composed) {
+      await markSkipped(database, message.id, composed.skip);
+      return 'skipped';
+    }
+    const mail = renderOrderMail(composed.send);
+    await mailer.deliver({
+      outboxId: message.id,
+      from: fromHeader(ctx.from, composed.send.shopName),
+      to: composed.send.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId: messageIdFor(message, ctx.from),
+      headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': mail.language },
+    });
+    await markSent(database, message.id, ctx.now());
+    return 'sent';
+  } catch (error) {
+    const reason = describe(error);
+    const outcome = await markFailed(database, message, reason, ctx.now(), ctx.retry);
+    ctx.log(`[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${reason.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '<address>')}${outcome === 'failed' ? ' — parked as failed' : ''}`);
     return outcome === 'failed' ? 'failed' : 'retried';
   }
 }

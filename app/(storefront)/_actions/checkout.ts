@@ -6,6 +6,7 @@ import {
   SiteApiError, changeCountry, deliveryOptions, fetchCheckoutSession, fetchSite, preparePayment, updateCheckout,
 } from '@/lib/site-client';
 import { CART_COOKIE } from '../_lib/cart';
+import { paymentKey } from '../_lib/checkout';
 import { formatCountry, formatMoney } from '../_lib/format';
 import { dictionary, fill, uiLanguage, type Dictionary } from '../_lib/i18n';
 import { buyerIp, keepPreferences, shop } from '../_lib/shop';
@@ -146,8 +147,14 @@ export async function chooseDelivery(_: StepState, form: FormData): Promise<Step
 export async function startPayment(_: StepState, form: FormData): Promise<StepState> {
   const id = sessionIdFrom(form);
   const { t } = await shop();
+  let next: string;
   try {
-    await preparePayment(id, 'card', { idempotencyKey: `prepare-${id}`, buyerIp: await buyerIp() });
+    // One key per version of the session: a retry replays, a new attempt after a failed
+    // payment (the session was reopened, so its version moved) prepares a new payment.
+    const { etag } = await fetchCheckoutSession(id);
+    const { payment } = await preparePayment(id, 'card', { idempotencyKey: paymentKey('prepare', id, etag), buyerIp: await buyerIp() });
+    // A provider's hosted page, or the sandbox's demo page here.
+    next = payment.redirectUrl ?? `/checkout/${id}/pay`;
   } catch (error) {
     if (error instanceof SiteApiError && error.code === 'session_incomplete') {
       const names: Record<string, string> = { email: t.email, shippingAddress: t.shippingAddress, deliveryOption: t.delivery };
@@ -157,5 +164,6 @@ export async function startPayment(_: StepState, form: FormData): Promise<StepSt
     return { status: 'error', message: (await problemState(error, id)).message, at: Date.now() };
   }
   (await cookies()).delete(CART_COOKIE);
-  redirect(`/checkout/${id}/confirmation`);
+  redirect(next);
 }
+

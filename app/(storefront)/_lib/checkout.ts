@@ -14,3 +14,8 @@ export async function checkoutSession(id: string) {
     throw error;
   }
 }
+
+/** An idempotency key for a payment step of one version of the session (its ETag's revision). */
+export function paymentKey(step: string, id: string, etag: string | null | undefined): string {
+  return `${step}-${id}-r${/-r(\d+)"?$/.exec(etag ?? '')?.[1] ?? '0'}`;
+}

@@ -1,9 +1,10 @@
 /** Checkout sessions: the domain behind checkout-session creation and the merchant checkout operations. */
-export { createCheckoutSession, planCheckoutSession, getCheckoutSession, updateCheckoutSession, completeCheckoutSession, sessionMarket } from './sessions';
+export { createCheckoutSession, planCheckoutSession, getCheckoutSession, updateCheckoutSession, sessionMarket } from './sessions';
 export { changeCheckoutCountry, type CountryChangeWarning } from './country';
 export { deliveryOptions } from './delivery';
 export { suggestAddresses, addressSourceFor, addressBookSource, type AddressSource } from './address-source';
-export { prepareCheckoutPayment, paymentProvider, sandboxPaymentProvider, paymentView, type PaymentProvider } from './payment';
+export { prepareCheckoutPayment, sandboxPaymentProvider, paymentView, type PaymentProvider, type PaymentEvent } from './payment';
+export { stripePaymentProvider, stripePaymentEvent, verifyStripeEvent, type StripeSettings } from './stripe';
 export { toCheckoutSession } from './view';
 export { sessionEtag, type LoadedSession } from './store';
 export { transition, statusAt, assertOpen, type SessionStatus, type SessionEvent } from './state';

@@ -20,6 +20,31 @@ export type PaymentRequest = {
   method: PaymentMethod;
   /** The payment must not outlive the session. */
   expiresAt: number;
+  siteId: string;
+  email: string | null;
+  locale: string;
+  /** What the provider shows the shopper as the purchase. */
+  description: string;
+  /** Where a hosted payment page sends the shopper back: paid, or not (absolute URLs). */
+  returnUrl: string;
+  cancelUrl: string;
+};
+
+/**
+ * What a provider told us, in the provider-neutral shape every adapter maps its events to
+ * (lib/commerce/orders records it). `succeeded`: the money was taken; `failed`: declined,
+ * cancelled or expired at the provider, the shopper may try again; `other`: recorded only.
+ */
+export type PaymentEvent = {
+  provider: string;
+  eventId: string;
+  type: string;
+  kind: 'succeeded' | 'failed' | 'other';
+  sessionId: string | null;
+  reference: string | null;
+  /** As charged, minor units, when the provider says. */
+  amount?: number;
+  currency?: string;
 };
 
 /** A payment provider adapter: prepares a payment the shopper then completes at the provider. */
@@ -46,11 +71,6 @@ export const sandboxPaymentProvider: PaymentProvider = {
   },
 };
 
-/** The one place that picks the payment provider. */
-export function paymentProvider(): PaymentProvider {
-  return sandboxPaymentProvider;
-}
-
 export type MissingField = 'email' | 'shippingAddress' | 'deliveryOption' | 'lines';
 
 export function missingForPayment(session: LoadedSession): MissingField[] {
@@ -73,10 +93,10 @@ export async function prepareCheckoutPayment(
   site: SiteContext['site'],
   id: string,
   input: { method?: PaymentMethod },
-  options: Clock & { provider?: PaymentProvider } = {},
+  options: Clock & { provider?: PaymentProvider; origin?: string } = {},
 ): Promise<{ session: LoadedSession; payment: StoredPayment }> {
   const now = options.now ?? Date.now();
-  const provider = options.provider ?? paymentProvider();
+  const provider = options.provider ?? sandboxPaymentProvider;
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const session = await loadSession(database, site.id, id, now);
     if (session.status === 'payment_pending' && session.payment) return { session, payment: session.payment };
@@ -92,6 +112,12 @@ export async function prepareCheckoutPayment(
       currency: session.currency,
       method: input.method ?? 'card',
       expiresAt: session.expiresAt,
+      siteId: site.id,
+      email: session.email,
+      locale: session.locale,
+      // "Shop · 2 × Mug" or "Shop · Mug + 2 more": one charge line for the whole session.
+      description: `${site.name} · ${session.lines.length === 1 ? `${session.lines[0]!.quantity} × ${session.lines[0]!.title}` : `${session.lines[0]?.title ?? ''} + ${session.lines.length - 1}`}`.slice(0, 200),
+      ...returnUrls(site, session.id, options.origin),
     });
     const saved = await database.transaction((tx) =>
       saveSession(tx, session, { status: transition(session.status, 'prepare_payment'), payment }, undefined, now),
@@ -101,11 +127,18 @@ export async function prepareCheckoutPayment(
   throw busy();
 }
 
+/** The session's own pages on the shop: the confirmation, which shows paid or not yet. */
+function returnUrls(site: SiteContext['site'], sessionId: string, origin = 'http://localhost'): { returnUrl: string; cancelUrl: string } {
+  const page = new URL(`${site.checkoutBaseUrl.replace(/\/+$/, '')}/${sessionId}/confirmation`, origin).toString();
+  return { returnUrl: page, cancelUrl: `${page}?payment=cancelled` };
+}
+
 export function paymentView(payment: StoredPayment, currency: string) {
   return {
     provider: payment.provider,
     reference: payment.reference,
     clientToken: payment.clientToken,
+    ...(payment.redirectUrl ? { redirectUrl: payment.redirectUrl } : {}),
     amount: toMoney(payment.amount, currency),
     expiresAt: new Date(payment.expiresAt).toISOString(),
   };

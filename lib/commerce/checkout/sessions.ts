@@ -7,8 +7,7 @@ import { DomainError } from '@/lib/platform/errors';
 import { newTimeOrderedId } from '@/lib/platform/ids';
 import { chooseMarket, loadMarkets, type MarketInfo } from '../markets';
 import { priceRequestedLines } from './requested-lines';
-import { busy, findSession, loadSession, sessionStatements, mutateSession, saveSession, type LoadedSession, type SessionChanges } from './store';
-import { transition } from './state';
+import { findSession, loadSession, sessionStatements, mutateSession, type LoadedSession, type SessionChanges } from './store';
 import { sessionCountry, totalsFor } from './view';
 
 type Site = SiteContext['site'];
@@ -116,22 +115,6 @@ export async function updateCheckoutSession(
     return { changes, result: null };
   });
   return session;
-}
-
-/**
- * payment_pending → completed, for the payment provider's confirmation (a webhook of a
- * real adapter). No /site/v1 operation calls it: completion happens at the provider.
- */
-export async function completeCheckoutSession(database: Database, siteId: string, id: string, reference: string, clock: Clock = {}): Promise<LoadedSession> {
-  const now = clock.now ?? Date.now();
-  for (let attempt = 0; attempt < 4; attempt += 1) {
-    const session = await loadSession(database, siteId, id, now);
-    const next = transition(session.status, 'complete');
-    if (session.payment?.reference !== reference) throw new DomainError('not_found', 'No such payment for this session.');
-    const saved = await database.transaction((tx) => saveSession(tx, session, { status: next }, undefined, now));
-    if (saved) return saved;
-  }
-  throw busy();
 }
 
 export { findSession };

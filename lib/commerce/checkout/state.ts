@@ -5,16 +5,18 @@ import { DomainError } from '@/lib/platform/errors';
  * "may this session still change?" question goes through here.
  *
  *   open ──prepare_payment──▶ payment_pending ──complete──▶ completed
+ *     ▲                             │
+ *     └───────payment_failed────────┤   (declined or cancelled at the provider: try again)
  *     │                             │
  *     └────────expire───────────────┴──▶ expired      (when expiresAt passes)
  */
 export const SESSION_STATUSES = ['open', 'payment_pending', 'completed', 'expired'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
-export type SessionEvent = 'prepare_payment' | 'complete' | 'expire';
+export type SessionEvent = 'prepare_payment' | 'complete' | 'payment_failed' | 'expire';
 
 const TRANSITIONS: Record<SessionStatus, Partial<Record<SessionEvent, SessionStatus>>> = {
   open: { prepare_payment: 'payment_pending', expire: 'expired' },
-  payment_pending: { complete: 'completed', expire: 'expired' },
+  payment_pending: { complete: 'completed', payment_failed: 'open', expire: 'expired' },
   completed: {},
   expired: {},
 };

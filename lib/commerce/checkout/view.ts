@@ -43,8 +43,8 @@ export function deliveryView(option: StoredDeliveryOption, currency: string) {
   };
 }
 
-/** The public CheckoutSession; the route parses it with the contract schema. */
-export function toCheckoutSession(session: LoadedSession, site: SiteContext['site']) {
+/** The public CheckoutSession (with the order it became, when given); the route parses it with the contract schema. */
+export function toCheckoutSession(session: LoadedSession, site: SiteContext['site'], order?: { number: string; createdAt: number } | null) {
   const money = (minor: number) => toMoney(minor, session.currency);
   return {
     id: session.id,
@@ -72,6 +72,7 @@ export function toCheckoutSession(session: LoadedSession, site: SiteContext['sit
     billingAddress: address(session.billingAddress),
     deliveryOption: session.deliveryOption ? deliveryView(session.deliveryOption, session.currency) : null,
     checkoutUrl: `${site.checkoutBaseUrl.replace(/\/+$/, '')}/${session.id}`,
+    ...(order ? { order: { number: order.number, createdAt: iso(order.createdAt) } } : {}),
     expiresAt: iso(session.expiresAt),
     createdAt: iso(session.createdAt),
     updatedAt: iso(session.updatedAt),

@@ -9,6 +9,9 @@ export const OUTBOX_TOPICS = {
   newsletterConfirmation: 'newsletter_subscription.confirmation_requested',
   /** Written by database triggers (db/migrations/0006_add_mail_delivery.sql), never by TypeScript. */
   backInStock: 'stock_subscription.back_in_stock',
+  /** The shopper's receipt and the merchant's notice of a new order (lib/commerce/orders). */
+  orderConfirmation: 'order.confirmation',
+  orderNotice: 'order.merchant_notice',
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 

@@ -25,7 +25,8 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function CheckoutPage({ params }: Props) {
   const [{ sessionId }, { t, locale }] = await Promise.all([params, shop()]);
   const [{ session, etag }, site] = await Promise.all([checkoutSession(sessionId), fetchSite()]);
-  if (session.status === 'payment_pending' || session.status === 'completed') redirect(`/checkout/${session.id}/confirmation`);
+  if (session.status === 'payment_pending') redirect(`/checkout/${session.id}/pay`);
+  if (session.status === 'completed') redirect(`/checkout/${session.id}/confirmation`);
 
   if (session.status === 'expired') {
     return (

@@ -2,23 +2,23 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { Address } from '@/lib/contract/checkout';
-import { fetchSite, preparePayment } from '@/lib/site-client';
+import { fetchSite } from '@/lib/site-client';
 import { OrderSummary } from '../../../_components/checkout/order-summary';
 import { checkoutSession } from '../../../_lib/checkout';
-import { formatCountry, formatMoney } from '../../../_lib/format';
+import { formatCountry } from '../../../_lib/format';
 import { shop } from '../../../_lib/shop';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ sessionId: string }> };
+type Props = { params: Promise<{ sessionId: string }>; searchParams: Promise<{ payment?: string; demo?: string }> };
 
 export async function generateMetadata(): Promise<Metadata> {
   const { site, t } = await shop();
   return { title: `${t.confirmationTitle} | ${site.name}`, robots: { index: false, follow: false } };
 }
 
-export default async function ConfirmationPage({ params }: Props) {
-  const [{ sessionId }, { t, locale }] = await Promise.all([params, shop()]);
+export default async function ConfirmationPage({ params, searchParams }: Props) {
+  const [{ sessionId }, query, { t, locale }] = await Promise.all([params, searchParams, shop()]);
   const [{ session }, site] = await Promise.all([checkoutSession(sessionId), fetchSite()]);
   if (session.status === 'open') redirect(`/checkout/${session.id}`);
   if (session.status === 'expired') {
@@ -30,21 +30,41 @@ export default async function ConfirmationPage({ params }: Props) {
       </div>
     );
   }
-  // Asking again answers the same payment (and with the same key the API replays it).
-  const { payment } = await preparePayment(session.id, 'card', { idempotencyKey: `prepare-${session.id}` });
   const market = site.markets.find((m) => m.id === session.market);
+  const summary = <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />;
+  if (session.status === 'payment_pending' || !session.order) {
+    // Back from the provider before its webhook arrived, or the shopper left its page.
+    return (
+      <>
+        <div className="page-head">
+          <h1>{t.awaitingTitle}</h1>
+          <p role="status">{query.payment === 'cancelled' ? t.paymentCancelledText : t.awaitingText}</p>
+        </div>
+        <div className="two-col">
+          <section className="panel" aria-labelledby="payment-title">
+            <h2 id="payment-title">{t.payment}</h2>
+            <p className="mb-0">
+              <Link className="btn btn-primary" href={`/checkout/${session.id}/pay`}>{t.continuePayment}</Link>{' '}
+              <Link className="btn btn-secondary" href={`/checkout/${session.id}/confirmation`}>{t.refresh}</Link>
+            </p>
+          </section>
+          {summary}
+        </div>
+      </>
+    );
+  }
   return (
     <>
       <div className="page-head">
         <h1>{t.confirmationTitle}</h1>
         <p>{t.confirmationText}</p>
+        {query.demo === '1' ? <p className="notice" data-testid="demo-payment">{t.confirmationDemo}</p> : null}
       </div>
       <div className="two-col">
         <div>
           <section className="panel" aria-labelledby="reference-title">
             <h2 id="reference-title">{t.orderNumber}</h2>
-            {/* The session id is what the merchant finds the order by (GET /checkout/sessions/{id}). */}
-            <p className="order-reference"><code className="reference">{session.id}</code></p>
+            <p className="order-reference"><strong className="reference" data-testid="order-number">{session.order.number}</strong></p>
             <p className="muted m-0">{t.quoteReference}</p>
           </section>
           {session.shippingAddress ? (
@@ -56,20 +76,9 @@ export default async function ConfirmationPage({ params }: Props) {
               ) : null}
             </section>
           ) : null}
-          <section className="panel mt-16" aria-labelledby="payment-title">
-            <h2 id="payment-title">{t.payment}</h2>
-            <dl className="details">
-              <dt>{t.paymentReference}</dt>
-              <dd><code className="reference" data-testid="payment-reference">{payment.reference}</code></dd>
-              <dt>{t.paymentProvider}</dt>
-              <dd>{payment.provider}</dd>
-              <dt>{t.amount}</dt>
-              <dd>{formatMoney(payment.amount, locale)}</dd>
-            </dl>
-            <Link className="btn btn-secondary" href="/">{t.continueShopping}</Link>
-          </section>
+          <p className="mt-16"><Link className="btn btn-secondary" href="/">{t.continueShopping}</Link></p>
         </div>
-        <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
+        {summary}
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import { ok } from '@/lib/api/reply';
 import * as op from '@/lib/contract/operations/checkout';
 import { CheckoutSession } from '@/lib/contract/checkout';
 import { getCheckoutSession, sessionEtag, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
+import { orderForSession } from '@/lib/commerce/orders';
 import { db } from '@/lib/db';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +12,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   // GET /site/v1/commerce/checkout-sessions/{id}
   GET: route(op.getCheckoutSession, async ({ site, params }) => {
     const session = await getCheckoutSession(db(), site, params.id);
-    return ok(CheckoutSession.parse(toCheckoutSession(session, site)), {
+    const order = session.status === 'completed' ? await orderForSession(db(), site.id, session.id) : null;
+    return ok(CheckoutSession.parse(toCheckoutSession(session, site, order)), {
       cache: 'session',
       contentLanguage: session.locale,
       headers: { ETag: sessionEtag(session) },
