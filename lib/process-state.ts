@@ -22,6 +22,7 @@ export const PROCESS_SLOTS = {
   siteApiHealth: 'whether the API answers (lib/site-client/health.ts): pages note failures, the proxy reads',
   pageReadLogs: 'the API reads each kept page was made from (lib/storefront-page-reads.ts): pages write, the page store reads',
   siteClientReadLog: 'how the API client finds the read log of the render it runs in (lib/site-client/reads.ts), set once by the storefront',
+  paymentProvider: 'the payment provider and its Stripe client (lib/payments.ts): one client per process, made again only when its settings change',
   siteClientShopper: 'how the API client finds the shopper of the request it runs in (lib/site-client/config.ts), set once by the storefront',
 } as const;
 

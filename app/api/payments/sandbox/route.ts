@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { db } from '@/lib/db';
-import { problemResponse, zodFieldErrors } from '@/lib/http/problems';
+import { problemResponse, zodFieldErrors } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
-import { endpoint, toProblem, type RouteHandler } from '@/lib/http/route';
+import { endpoint, toProblem, type RouteHandler } from '@/lib/api/route';
 import { sandboxPaymentAction } from '@/lib/commerce/orders';
 import { stripeSettings } from '@/lib/payments';
 

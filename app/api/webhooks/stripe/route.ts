@@ -1,7 +1,7 @@
 import { db } from '@/lib/db';
-import { problemResponse } from '@/lib/http/problems';
+import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
-import { endpoint, toProblem, type RouteHandler } from '@/lib/http/route';
+import { endpoint, toProblem, type RouteHandler } from '@/lib/api/route';
 import { stripePaymentEvent, verifyStripeEvent } from '@/lib/commerce/checkout';
 import { recordPaymentEvent } from '@/lib/commerce/orders';
 import { stripeSettings } from '@/lib/payments';
