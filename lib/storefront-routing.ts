@@ -11,8 +11,11 @@
 export const MARKET_COOKIE = 'market';
 export const LOCALE_COOKIE = 'locale';
 
-/** The shop's pages, rendered on request (or a product page from the page cache). */
-export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search)?$/;
+/**
+ * The shop's pages, rendered on request (or a product page from the page cache), the pages of
+ * its settings' texts (legal pages, shipping, returns, contact) among them.
+ */
+export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/.+|search|legal\/(?:imprint|privacy|terms|withdrawal)|shipping|returns|contact)?$/;
 
 type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string };
 

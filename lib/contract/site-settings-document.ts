@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SITE_PAGES } from './catalog';
 import { CurrencyCode, DecimalAmount, LocaleCode, MarketCode } from './catalog-document';
 
 /**
@@ -14,7 +15,7 @@ export const SETTINGS_FORMAT = 'site-delivery-settings';
 export const SETTINGS_FORMAT_VERSION = 1;
 
 /** The storefront's pages made of the settings' Markdown, by their key (and path: see LEGAL_PAGE_PATHS). */
-export const SHOP_PAGES = ['imprint', 'privacy', 'terms', 'withdrawal', 'shipping', 'returns', 'contact'] as const;
+export const SHOP_PAGES = SITE_PAGES;
 export type ShopPageKey = (typeof SHOP_PAGES)[number];
 
 /** The short texts of the storefront, each optional: a shop without one shows nothing in its place. */

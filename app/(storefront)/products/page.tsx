@@ -10,8 +10,8 @@ export const dynamic = 'force-dynamic';
 type Props = { searchParams: Promise<{ cursor?: string | string[] }> };
 
 export async function generateMetadata(): Promise<Metadata> {
-  const { site, t } = await shop();
-  return { title: `${t.allProducts} | ${site.name}`, description: t.heroText };
+  const { site, t, texts } = await shop();
+  return { title: `${t.allProducts} | ${site.name}`, description: texts.heroText ?? undefined };
 }
 
 export default async function ProductsPage({ searchParams }: Props) {

@@ -3,6 +3,7 @@ import {
   newsletterSubscriptions, notificationFlows, productTranslations, productVariants, products, sites, stockSubscriptions,
 } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
+import type { PostalAddress } from '@/db/schema';
 import { OUTBOX_TOPICS, type OutboxMessage } from './outbox';
 import { mintToken, type SubscriptionKind } from './tokens';
 import { displayedVariantTitle } from '../catalog/option-texts';
@@ -18,6 +19,8 @@ export type OutgoingMessage = {
   outboxId: number;
   siteId: string;
   shopName: string;
+  /** Who sends it and where they can be written to (the Site's settings), for the footer; null until the settings give an address. */
+  sender: { legalName: string | null; postalAddress: PostalAddress } | null;
   to: string;
   locale: string;
   template: MessageTemplate;
@@ -78,7 +81,7 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     }
 
     const [site] = await tx
-      .select({ name: sites.name, defaultLocale: sites.defaultLocale, defaultMarketId: sites.defaultMarketId })
+      .select({ name: sites.name, defaultLocale: sites.defaultLocale, defaultMarketId: sites.defaultMarketId, legalName: sites.legalName, postalAddress: sites.postalAddress })
       .from(sites)
       .where(eq(sites.id, sub.siteId));
     if (!site) return { skip: 'the Site no longer exists' };
@@ -124,6 +127,7 @@ export async function composeMessage(database: Database, message: OutboxMessage,
         outboxId: message.id,
         siteId: sub.siteId,
         shopName: site.name,
+        sender: site.postalAddress ? { legalName: site.legalName, postalAddress: site.postalAddress } : null,
         to: sub.email,
         locale,
         template: route.template,

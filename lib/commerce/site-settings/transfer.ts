@@ -1,6 +1,7 @@
 import type { InStatement } from '@libsql/client';
 import { and, asc, count, eq, notExists } from 'drizzle-orm';
 import { getTableColumns, getTableName } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '@/db/client';
 import {
@@ -206,7 +207,7 @@ function rowText(table: SQLiteTable, row: Record<string, unknown>): string {
 
 function deleteStatement(part: Keyed, row: Record<string, unknown>): InStatement {
   const columns = getTableColumns(part.table);
-  const where = part.key.map((k) => `"${columns[k]!.name}" = ?`).join(' AND ');
+  const where = part.key.map((k) => `"${columns[k]!.keyAsName ? toSnakeCase(columns[k]!.name) : columns[k]!.name}" = ?`).join(' AND ');
   return { sql: `DELETE FROM "${getTableName(part.table)}" WHERE ${where}`, args: part.key.map((k) => row[k] as string) };
 }
 
