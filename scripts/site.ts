@@ -25,16 +25,16 @@ function printIssues(issues: SettingsIssue[]): void {
   }
 }
 
-function printPlan(handle: string, result: Extract<SettingsResult, { ok: true }>, dryRun: boolean): void {
+function printPlan(handle: string, result: Extract<SettingsResult, { ok: true }>, dryRun: boolean, print: (line: string) => void = console.log): void {
   const { plan } = result;
-  console.log(`Plan for Site "${handle}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
-  console.log(`  site         ${plan.site}`);
+  print(`Plan for Site "${handle}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
+  print(`  site         ${plan.site}`);
   for (const [part, c] of Object.entries(plan.parts)) {
-    console.log(`  ${part.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, removed ${c.removed}`);
+    print(`  ${part.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, removed ${c.removed}`);
   }
-  if (dryRun) console.log(`${plan.rowWrites} row(s) would be written.`);
-  else if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
-  else console.log(`Nothing to change: the settings already match (version stays ${result.catalogVersion.before}).`);
+  if (dryRun) print(`${plan.rowWrites} row(s) would be written.`);
+  else if (result.applied) print(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
+  else print(`Nothing to change: the settings already match (version stays ${result.catalogVersion.before}).`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -84,7 +84,8 @@ async function main(argv: string[]): Promise<number> {
     printIssues(result.issues);
     return 1;
   }
-  printPlan(parsed.doc.handle, result, dryRun);
+  // stdout is the credential alone (TOKEN=$(npm run -s site -- create FILE)); the rest goes to stderr
+  printPlan(parsed.doc.handle, result, dryRun, console.error);
   if (dryRun) return 0;
   // What a storefront needs to serve the new Site: its own credential (docs/site-settings.md, "A new shop").
   const made = await createCredential(database, { siteHandle: parsed.doc.handle, scope: 'extended', label: 'storefront' });

@@ -70,8 +70,8 @@ test.describe('a shop made from a settings file', () => {
       encoding: 'utf8', env: { ...process.env, DATABASE_URL: url }, timeout: 120_000,
     });
     expect(made.status, made.stderr).toBe(0);
-    expect(made.stdout).toContain('site         created');
-    const token = /^site_extended_\w+$/m.exec(made.stdout)?.[0];
+    expect(made.stderr).toContain('site         created');
+    const token = /^site_extended_\w+$/.exec(made.stdout.trim())?.[0];
     expect(token, made.stdout).toBeTruthy();
     const port = await freePort();
     shop = await startInstance(url, { SITE_API_CREDENTIAL: token!, SITE_API_BASE_URL: `http://127.0.0.1:${port}`, PAGE_RENDER_AHEAD: 'off' }, 90_000, port);
