@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
@@ -62,13 +62,19 @@ test.describe('a shop made from a settings file', () => {
   test.describe.configure({ mode: 'serial', timeout: 180_000 });
   const scratch = mkdtempSync(join(tmpdir(), 'sd-site-'));
   let shop: Instance;
+  let url: string;
 
-  test.beforeAll(async () => {
-    const url = `file:${join(scratch, 'site.db')}`;
-    // The command as an operator runs it (package.json's `site` script), on a database that has nothing yet.
-    const made = spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/site.ts', 'create', 'e2e/support/site-fjell.json'], {
+  /** The command as an operator runs it (package.json's `site` script), on the shop's database. */
+  function site(...args: string[]) {
+    return spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/site.ts', ...args], {
       encoding: 'utf8', env: { ...process.env, DATABASE_URL: url }, timeout: 120_000,
     });
+  }
+
+  test.beforeAll(async () => {
+    url = `file:${join(scratch, 'site.db')}`;
+    // a database that has nothing yet
+    const made = site('create', 'e2e/support/site-fjell.json');
     expect(made.status, made.stderr).toBe(0);
     expect(made.stderr).toContain('site         created');
     const token = /^site_extended_\w+$/.exec(made.stdout.trim())?.[0];
@@ -118,4 +124,25 @@ test.describe('a shop made from a settings file', () => {
       });
     });
   }
+
+  test('an import of changed settings is what the running shop shows from its next request', async ({ page, context }) => {
+    await visit(context, 'de', 'de-DE');
+    await page.goto(`${shop.baseURL}/`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Ausrüstung für den Berg' })).toBeVisible();
+    const doc = JSON.parse(readFileSync('e2e/support/site-fjell.json', 'utf8'));
+    doc.texts.de.heroTitle = 'Neu: Ausrüstung für den Winter';
+    doc.texts.de.pages.returns = '## Rücksendungen\n\nInnerhalb von 30 Tagen kostenlos.';
+    const file = join(scratch, 'fjell.json');
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const dry = site('import', '--site', 'fjell', file, '--dry-run');
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('2 row(s) would be written.');
+    const applied = site('import', '--site', 'fjell', file);
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Applied: 2 row(s)');
+    await page.goto(`${shop.baseURL}/`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Neu: Ausrüstung für den Winter' })).toBeVisible();
+    await page.goto(`${shop.baseURL}/returns`);
+    await expect(page.locator('main')).toContainText('Innerhalb von 30 Tagen kostenlos.');
+  });
 });
