@@ -141,9 +141,17 @@ describe('npm run site -- import', () => {
     }));
     const result = await importSettings(database, doc, lines, { siteHandle: 'demo' });
     const issues = result.ok ? [] : result.issues;
-    expect(issues.map((i) => i.pointer)).toEqual(['/markets/1/currency', '/markets']);
+    expect(issues.map((i) => [i.pointer, i.field])).toEqual([['/markets/1/currency', 'currency'], ['/markets', 'markets'], ['/markets', 'locales']]);
     expect(issues[0]!.expected).toMatch(/^"EUR": \d+ price\(s\) of the catalog are in it/);
     expect(issues[1]!.expected).toMatch(/^market "us" kept: \d+ price\(s\)/);
+    // the products' English texts for the US: en-US goes with the market
+    expect(issues[2]!.expected).toMatch(/^every locale the catalog has texts in: en-US /);
+    const dropped = parsed(edited(DEMO(), (d) => {
+      d.markets[1]!.locales = ['de-DE'];
+    }));
+    const refused = await importSettings(database, dropped.doc, dropped.lines, { siteHandle: 'demo' });
+    expect(refused.ok ? null : refused.issues.map((i) => [i.pointer, i.field])).toEqual([['/markets', 'locales']]);
+    expect(refused.ok ? '' : refused.issues[0]!.expected).toContain('en-DE');
     const other = parsed(FJELL());
     const wrongSite = await importSettings(database, other.doc, other.lines, { siteHandle: 'demo' });
     expect(wrongSite.ok ? null : wrongSite.issues[0]).toMatchObject({ pointer: '/handle', line: 4 });

@@ -5,7 +5,7 @@ import { toSnakeCase } from 'drizzle-orm/casing';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '@/db/client';
 import {
-  bundlePrices, bundles, marketCountries, marketLocales, markets, marketTranslations, notificationFlows, products,
+  bundlePrices, bundles, collections, collectionTranslations, marketCountries, marketLocales, markets, marketTranslations, notificationFlows, products,
   productTranslations, productVariants, shippingRates, sites, siteTexts, variantPrices,
 } from '@/db/schema';
 import { insertStatements } from '@/db/seed';
@@ -291,6 +291,19 @@ async function validateAgainstShop(database: Database, site: SiteRow, doc: Setti
     } else if (doc.markets[i]!.currency !== m.currency) {
       issues.push({ pointer: `/markets/${i}/currency`, field: 'currency', expected: `"${m.currency}": ${n} price(s) of the catalog are in it (a new currency needs a new market)` });
     }
+  }
+  // The catalog's texts in a locale the file drops would be refused by the next catalog import
+  // and shown by nothing: the catalog lets go of them first.
+  const kept = new Set(siteLocales(doc));
+  const [productLocales, collectionLocales] = await Promise.all([
+    database.selectDistinct({ locale: productTranslations.locale }).from(productTranslations)
+      .innerJoin(products, eq(products.id, productTranslations.productId)).where(eq(products.siteId, site.id)),
+    database.selectDistinct({ locale: collectionTranslations.locale }).from(collectionTranslations)
+      .innerJoin(collections, eq(collections.id, collectionTranslations.collectionId)).where(eq(collections.siteId, site.id)),
+  ]);
+  const dropped = [...new Set([...productLocales, ...collectionLocales].map((r) => r.locale))].filter((l) => !kept.has(l)).sort();
+  if (dropped.length > 0) {
+    issues.push({ pointer: '/markets', field: 'locales', expected: `every locale the catalog has texts in: ${dropped.join(', ')} (remove those texts with a catalog import first, or keep the locale in a market)` });
   }
   if (doc.defaultLocale !== site.defaultLocale) {
     const [missing] = await database.select({ n: count() }).from(products).where(and(eq(products.siteId, site.id), notExists(
