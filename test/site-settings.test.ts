@@ -1,7 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/db/client';
+import { openDatabase, type Database } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { readSite } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
@@ -12,6 +15,7 @@ import { SettingsDocument, settingsJsonSchemaText } from '@/lib/contract/site-se
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { renderMail, senderLine } from '@/lib/mail/render';
 import { freshDatabase } from './support/database';
+import { startLibsqlTestServer } from '../e2e/support/libsql-server';
 
 const dirs: string[] = [];
 let database: Database;
@@ -196,6 +200,34 @@ describe('npm run site -- create', () => {
 
     const again = await createSite(database, doc, lines);
     expect(again.ok ? null : again.issues[0]).toMatchObject({ pointer: '/handle', line: 4 });
+  });
+});
+
+describe('on a remote database (libSQL over HTTP, as sqld or Turso)', () => {
+  it('create and import write over HTTP, and export reads back the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sd-remote-settings-'));
+    dirs.push(dir);
+    const server = await startLibsqlTestServer({ path: join(dir, 'site.db') });
+    const remote = openDatabase({ url: server.url });
+    try {
+      await migrateDatabase(remote, server.url);
+      const { doc, lines } = parsed(FJELL());
+      const before = server.requests();
+      const created = await createSite(remote, doc, lines);
+      expect(created.ok && created.applied).toBe(true);
+      expect(settingsDocumentText(await exportSettings(remote, 'fjell'))).toBe(FJELL().toString('utf8'));
+      const change = parsed(edited(FJELL(), (d) => {
+        d.texts.en!.tagline = 'Made in Berlin';
+      }));
+      const result = await importSettings(remote, change.doc, change.lines, { siteHandle: 'fjell' });
+      expect(result.ok && result.plan.rowWrites).toBe(1);
+      expect(server.requests()).toBeGreaterThan(before);
+      const fjell = await site('fjell', remote);
+      expect((await readSite(remote, fjell)).texts?.['en-GB']?.tagline).toBe('Made in Berlin');
+    } finally {
+      remote.$client.close();
+      await server.close();
+    }
   });
 });
 
