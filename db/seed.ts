@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { InStatement, InValue, Transaction } from '@libsql/client';
 import { getTableColumns, getTableName, is, SQL } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
@@ -12,7 +13,8 @@ import { DEMO_BUNDLES, DEMO_COLLECTIONS, DEMO_PRODUCTS } from './seed/catalog-de
 import { OUTLET_COLLECTIONS, OUTLET_PRODUCTS } from './seed/catalog-outlet';
 import { SEED_BASE_TIME, seedId } from './seed/ids';
 import { pickupPointRows } from './seed/pickup-points';
-import { DEMO_SITE, OUTLET_SITE, SHIPPING_RATES, copyLanguage, shippingRateId, type SiteDef } from './seed/sites';
+import { SEED_FLOWS, type MarketId } from './seed/sites';
+import { settingsRows, siteLocales, type SettingsInput } from './site-settings';
 
 /**
  * The deterministic demo (docs/operating.md, "The demo shop"): two Sites, `demo` and `outlet`, with the same
@@ -64,7 +66,7 @@ export const WIPE_ORDER: SQLiteTable[] = [
   schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations,
   schema.productVariants, schema.products,
   schema.shippingRates, schema.addressBook, schema.pickupPoints,
-  schema.notificationFlows, schema.credentials,
+  schema.notificationFlows, schema.credentials, schema.siteTexts,
   schema.marketTranslations, schema.marketLocales, schema.marketCountries, schema.markets, schema.sites,
 ];
 
@@ -89,14 +91,14 @@ export async function seedDatabase(database: Database, options: SeedOptions = {}
   const extra = Math.max(0, Math.floor(options.products ?? 0));
   const checkoutBaseUrl = options.checkoutBaseUrl ?? DEFAULT_CHECKOUT_BASE_URL;
 
-  const demo = buildSite(DEMO_SITE, 'NLH', (rows, site) => {
+  const demo = buildSite(seedSettings('demo'), 'NLH', (rows, site) => {
     addProducts(rows, site, DEMO_PRODUCTS);
     const bench = extra > 0 ? benchProducts(extra) : null;
     if (bench) addProducts(rows, site, bench.products, DEMO_PRODUCTS.length);
     addBundles(rows, site, DEMO_BUNDLES);
     addCollections(rows, site, DEMO_COLLECTIONS, bench?.members);
   });
-  const outlet = buildSite(OUTLET_SITE, 'NLO', (rows, site) => {
+  const outlet = buildSite(seedSettings('outlet'), 'NLO', (rows, site) => {
     addProducts(rows, site, OUTLET_PRODUCTS);
     addCollections(rows, site, OUTLET_COLLECTIONS);
   });
@@ -146,11 +148,22 @@ export async function seedDatabase(database: Database, options: SeedOptions = {}
       variants: rows.productVariants.length,
       collections: rows.collections.length,
     })),
-    shippingRates: [demo, outlet].reduce((n, b) => n + b.def.markets.length * 3, 0),
+    shippingRates: [demo, outlet].reduce((n, b) => n + b.def.markets.reduce((k, m) => k + m.shipping.length, 0), 0),
     addresses: addresses.length,
     pickupPoints: pickupPoints.length,
     rows: inserted,
   };
+}
+
+/**
+ * A seeded Site's settings: one settings document per Site (db/seed/sites/<handle>.json), the
+ * same format `npm run site -- export` writes and `import` / `create` read (docs/site-settings.md).
+ * Read as it is: test/site-settings.test.ts checks the files against the document's schema.
+ */
+type SiteDef = SettingsInput & { handle: keyof typeof SEED_FLOWS };
+
+export function seedSettings(handle: keyof typeof SEED_FLOWS): SiteDef {
+  return JSON.parse(readFileSync(new URL(`./seed/sites/${handle}.json`, import.meta.url), 'utf8')) as SiteDef;
 }
 
 type BuiltSite = { def: SiteDef; site: CatalogSite; rows: CatalogRows };
@@ -161,8 +174,8 @@ function buildSite(def: SiteDef, skuPrefix: string, fill: (rows: CatalogRows, si
     handle: def.handle,
     name: def.name,
     skuPrefix,
-    markets: def.markets.map((m) => m.id),
-    locales: [...new Set(def.markets.flatMap((m) => m.locales))],
+    markets: def.markets.map((m) => m.id as MarketId),
+    locales: siteLocales(def),
   };
   const rows = emptyCatalog();
   fill(rows, site);
@@ -170,30 +183,19 @@ function buildSite(def: SiteDef, skuPrefix: string, fill: (rows: CatalogRows, si
 }
 
 async function insertSite(tx: Transaction, { def, site, rows }: BuiltSite, checkoutBaseUrl: string): Promise<number> {
+  const settings = settingsRows(def, { id: site.id, handle: def.handle });
   let n = 0;
-  n += await insertChunked(tx, schema.sites, [{
-    id: site.id, handle: def.handle, name: def.name, defaultMarketId: def.defaultMarket,
-    defaultLocale: def.defaultLocale, checkoutBaseUrl, createdAt: SEED_BASE_TIME,
-  }]);
-  n += await insertChunked(tx, schema.markets, def.markets.map((m, i) => ({
-    siteId: site.id, id: m.id, name: m.name, currency: m.currency, defaultLocale: m.defaultLocale,
-    taxInclusive: m.taxInclusive, taxRateBp: m.taxRateBp, position: i + 1,
-  })));
-  n += await insertChunked(tx, schema.marketCountries, def.markets.flatMap((m) =>
-    m.countries.map((country, i) => ({ siteId: site.id, country, marketId: m.id, position: i + 1, taxRateBp: m.countryTaxRateBp?.[country] ?? null }))));
-  n += await insertChunked(tx, schema.marketLocales, def.markets.flatMap((m) =>
-    m.locales.map((locale, i) => ({ siteId: site.id, marketId: m.id, locale, position: i + 1 }))));
-  n += await insertChunked(tx, schema.marketTranslations, def.markets.flatMap((m) =>
-    site.locales.map((locale) => ({ siteId: site.id, marketId: m.id, locale, name: m.names[copyLanguage(locale)] }))));
-  n += await insertChunked(tx, schema.notificationFlows, def.flows.map((f) => ({
+  n += await insertChunked(tx, schema.sites, [{ id: site.id, handle: def.handle, ...settings.site, checkoutBaseUrl, createdAt: SEED_BASE_TIME }]);
+  n += await insertChunked(tx, schema.markets, settings.markets);
+  n += await insertChunked(tx, schema.marketCountries, settings.marketCountries);
+  n += await insertChunked(tx, schema.marketLocales, settings.marketLocales);
+  n += await insertChunked(tx, schema.marketTranslations, settings.marketTranslations);
+  n += await insertChunked(tx, schema.siteTexts, settings.siteTexts);
+  n += await insertChunked(tx, schema.notificationFlows, SEED_FLOWS[def.handle].map((f) => ({
     id: seedId('flow', def.handle, f.handle), siteId: site.id, handle: f.handle, kind: 'stock' as const,
     channel: f.channel, enabled: f.enabled, isDefault: f.isDefault,
   })));
-  n += await insertChunked(tx, schema.shippingRates, def.markets.flatMap((m) =>
-    (SHIPPING_RATES[m.id] ?? []).map((r, i) => ({
-      id: shippingRateId(def.handle, m.id, r.key), siteId: site.id, marketId: m.id, kind: r.kind,
-      title: r.title, carrier: r.carrier, amount: r.amount, minDays: r.minDays, maxDays: r.maxDays, position: i + 1,
-    }))));
+  n += await insertChunked(tx, schema.shippingRates, settings.shippingRates);
 
   n += await insertChunked(tx, schema.products, rows.products);
   n += await insertChunked(tx, schema.productTranslations, rows.productTranslations);

@@ -16,7 +16,7 @@ export const LOCALE_COOKIE = 'locale';
  * render gate, the shopper's read limit and the outage page. test/storefront-pages.test.ts
  * holds it equal to the page folders of app/(storefront).
  */
-export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/[^/]+(?:\/(?:confirmation|pay))?|search|subscriptions\/(?:confirm|unsubscribe))?$/;
+export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/[^/]+(?:\/(?:confirmation|pay))?|search|subscriptions\/(?:confirm|unsubscribe)|legal\/[^/]+|shipping|returns|contact)?$/;
 
 type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string; countries?: readonly string[] };
 

@@ -477,6 +477,7 @@ describe('delivery', () => {
 describe('the words of every mail', () => {
   const message = (template: OutgoingMessage['template'], locale: string): OutgoingMessage => ({
     outboxId: 1, siteId: 'site', shopName: 'Nordlys Home & Goods', to: 'a@example.se', locale, template, flowHandle: 'back-in-stock-email',
+    sender: { legalName: 'Nordlys Home & Goods AB', postalAddress: { lines: ['Storgatan 1'], postalCode: '111 22', city: 'Stockholm', country: 'SE' } },
     product: {
       title: 'Fjord Ceramic Mug', variantTitle: 'Sand',
       price: { amount: '129.00', currency: 'SEK' },

@@ -177,6 +177,8 @@ describe('receipts', () => {
     expect(text).toMatch(/Varav moms: /);
     expect(text).toContain('Kim Berg');
     expect(text).toContain('https://shop.example/');
+    // The shop's legal name and postal address (its settings), as commercial mail must carry.
+    expect(text).toContain('Exempelgatan 1, 111 22 Stockholm, Sverige');
     const html = part(receipt.raw, 'text/html')!;
     expect(html).toMatch(/<img src="https:\/\/shop\.example\/[^"]+"/);
 

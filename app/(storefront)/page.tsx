@@ -7,19 +7,20 @@ import { shop, snapshot } from './_lib/shop';
 export const dynamic = 'force-dynamic';
 
 export async function generateMetadata(): Promise<Metadata> {
-  const { site, t } = await shop();
-  return { title: `${site.name} — ${t.heroTitle}`, description: t.heroText };
+  const { site, texts } = await shop();
+  return { title: texts.heroTitle ? `${site.name} — ${texts.heroTitle}` : site.name, description: texts.heroText ?? undefined };
 }
 
 export default async function HomePage() {
-  const [{ t, locale }, home] = await Promise.all([shop(), snapshot()]);
+  const [{ t, locale, site, texts }, home] = await Promise.all([shop(), snapshot()]);
   const art = home.featured.filter((p) => p.featuredImage).slice(0, 4);
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
         <div>
-          <h1 id="hero-title">{t.heroTitle}</h1>
-          <p>{t.heroText}</p>
+          {/* The shop's own words (its settings); a shop that has none yet shows its name. */}
+          <h1 id="hero-title">{texts.heroTitle ?? site.name}</h1>
+          {texts.heroText ? <p>{texts.heroText}</p> : null}
           <Link className="btn btn-primary" href="/products">{t.heroCta}</Link>
         </div>
         <div className="hero-art" aria-hidden="true">

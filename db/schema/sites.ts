@@ -1,5 +1,8 @@
 import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
+/** A business's postal address, as the Site's settings give it. */
+export type PostalAddress = { lines: string[]; postalCode: string; city: string; region?: string; country: string };
+
 export const sites = sqliteTable('sites', {
   id: text().primaryKey(),
   handle: text().notNull(),
@@ -8,6 +11,12 @@ export const sites = sqliteTable('sites', {
   defaultLocale: text().notNull(),
   /** Hosted checkout base URL; a session's checkoutUrl is this plus the session id. */
   checkoutBaseUrl: text().notNull(),
+  /** The business behind the shop, as its imprint and its mails name it (null: not set yet). */
+  legalName: text(),
+  /** Where the business can be written to: the imprint and every mail's footer. */
+  postalAddress: text({ mode: 'json' }).$type<PostalAddress>(),
+  /** Where shoppers write to (the contact page, the imprint). */
+  contactEmail: text(),
   /**
    * Bumped by triggers on any change to what the catalog shows: the cheap "has anything
    * changed?" read. A stock level moves it only when a variant's status changes
@@ -103,4 +112,21 @@ export const notificationFlows = sqliteTable('notification_flows', {
 }, (t) => [
   // stock subscription: resolve `flow` by handle within the Site
   uniqueIndex('notification_flows_site_handle_uq').on(t.siteId, t.handle),
+]);
+
+/**
+ * The storefront's own texts (hero, tagline, newsletter pitch, the legal pages' Markdown), one
+ * row per text and locale or language ("de-DE", or "de" for every German locale). Written by
+ * `npm run site -- import`; a read falls back from the locale to its language, then to the
+ * Site's default locale (lib/commerce/site-settings/texts.ts). Changes bump the catalog
+ * version (triggers), so every cache keyed on it sees them at the next request.
+ */
+export const siteTexts = sqliteTable('site_texts', {
+  siteId: text().notNull().references(() => sites.id),
+  locale: text().notNull(),
+  key: text().notNull(),
+  body: text().notNull(),
+}, (t) => [
+  // a Site's texts, read whole per catalog version
+  primaryKey({ columns: [t.siteId, t.locale, t.key] }),
 ]);

@@ -73,6 +73,25 @@ test('the Site lists the demo markets with currencies and locales', async ({ req
   expect(byId.us).toMatchObject({ currency: 'USD', locales: ['en-US'], taxInclusive: false });
 });
 
+test('the Site carries the business behind it and its storefront texts in every locale; ?page= a page\'s Markdown in the locale', async ({ request }) => {
+  const site = Site.parse(await (await get(request, '/site')).json());
+  expect(site.business).toMatchObject({ legalName: 'Nordlys Home & Goods AB', contactEmail: 'hello@nordlys.example' });
+  expect(site.business?.postalAddress).toMatchObject({ city: 'Stockholm', country: 'SE' });
+  expect(Object.keys(site.texts ?? {}).sort()).toEqual(['de-DE', 'en-DE', 'en-SE', 'en-US', 'sv-SE']);
+  expect(site.texts?.['de-DE']?.heroTitle).toBe('Einfache Dinge, gut gemacht');
+  expect(site.texts?.['en-US']?.newsletterPitch).toContain('About once a month');
+  expect(site.page).toBeUndefined();
+
+  const de = Site.parse(await (await get(request, '/site?page=withdrawal&locale=de-DE')).json());
+  expect(de.page).toMatchObject({ key: 'withdrawal', textLocale: 'de' });
+  expect(de.page?.markdown).toContain('Widerrufsbelehrung');
+  const en = Site.parse(await (await get(request, '/site?page=imprint&locale=en-US')).json());
+  expect(en.page?.markdown).toContain('Exempelgatan 1');
+
+  const body = await expectProblem(await get(request, '/site?page=cookies'), 422, 'validation_failed');
+  expect(body.errors?.[0]?.pointer).toBe('#/query/page');
+});
+
 test('prices are per market, as decimal strings in that currency', async ({ request }) => {
   const se = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
   const us = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug?market=us')).json());

@@ -52,6 +52,8 @@ test.describe('checkout', () => {
     const delivery = page.getByRole('region', { name: 'Delivery' });
     await expect(delivery.getByRole('group', { name: 'Home delivery' })).toBeVisible();
     await expect(delivery.getByRole('group', { name: 'Pickup point' })).toBeVisible();
+    // each option says how long it takes (the Site's settings: Standard in Sweden, 3–5 days)
+    await expect(delivery.getByRole('group', { name: 'Home delivery' }).getByText('PostNord · 3–5 business days')).toBeVisible();
     const before = await total.textContent();
     await delivery.getByRole('group', { name: 'Pickup point' }).getByRole('radio').first().check();
     await delivery.getByRole('button', { name: 'Use this delivery option' }).click();

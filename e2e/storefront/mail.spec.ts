@@ -73,6 +73,9 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   const [mail] = await mailsTo(email);
   expect(header(mail!, 'Subject')).toBe('Confirm your subscription to the Nordlys Home & Goods newsletter');
   expect(header(mail!, 'From')).toContain('shop@nordlys.example');
+  // commercial mail says who sends it and where they are (the Site's settings), in the mail's language
+  expect(part(mail!, 'text/plain')).toContain('Nordlys Home & Goods AB, Exempelgatan 1, 111 22 Stockholm, Sweden');
+  expect(part(mail!, 'text/html')).toContain('Nordlys Home &amp; Goods AB, Exempelgatan 1, 111 22 Stockholm, Sweden');
 
   // Opening the link (or a mail scanner's GET or HEAD of it) confirms nothing: the page's button does.
   const link = linkTo(mail!, '/subscriptions/confirm');

@@ -14,6 +14,44 @@ export const Market = z
   .meta({ id: 'Market' });
 export type Market = z.infer<typeof Market>;
 
+const nullableText = (description: string) => z.string().nullable().meta({ description });
+
+/** The storefront's own short texts in one locale, each null where the Site's settings have none. */
+export const SiteTexts = z
+  .object({
+    heroTitle: nullableText('The home page\'s heading.'),
+    heroText: nullableText('The paragraph under it.'),
+    tagline: nullableText('The line under the shop\'s name.'),
+    newsletterPitch: nullableText('Why to sign up for the newsletter.'),
+  })
+  .meta({ id: 'SiteTexts' });
+export type SiteTexts = z.infer<typeof SiteTexts>;
+
+export const SiteBusiness = z
+  .object({
+    legalName: nullableText('The business behind the shop.'),
+    postalAddress: z
+      .object({ lines: z.array(z.string()), postalCode: z.string(), city: z.string(), region: z.string().optional(), country: z.string() })
+      .nullable()
+      .meta({ description: 'Where the business can be written to.' }),
+    contactEmail: nullableText('Where shoppers can write.'),
+  })
+  .meta({ id: 'SiteBusiness', description: 'Who runs the shop, as its imprint names it; null where the settings do not say.' });
+export type SiteBusiness = z.infer<typeof SiteBusiness>;
+
+/** The pages a storefront shows from the Site's settings (Markdown). */
+export const SITE_PAGES = ['imprint', 'privacy', 'terms', 'withdrawal', 'shipping', 'returns', 'contact'] as const;
+export type SitePageKey = (typeof SITE_PAGES)[number];
+
+export const SitePage = z
+  .object({
+    key: z.enum(SITE_PAGES),
+    markdown: z.string().nullable().meta({ description: 'The page in Markdown; null when the Site\'s settings have no text for it.' }),
+    textLocale: z.string().nullable().meta({ description: 'The locale or language the text is written for: `locale`\'s own, else its language\'s, else the Site\'s default locale\'s.' }),
+  })
+  .meta({ id: 'SitePage' });
+export type SitePage = z.infer<typeof SitePage>;
+
 export const Site = z
   .object({
     id: z.string(),
@@ -23,6 +61,12 @@ export const Site = z
     defaultLocale: z.string(),
     locale: z.string().meta({ description: 'The locale the markets are named in: `locale` as asked for, else the Site\'s default locale.' }),
     markets: z.array(Market),
+    business: SiteBusiness.optional(),
+    texts: z
+      .record(z.string(), SiteTexts)
+      .optional()
+      .meta({ description: 'Every locale the Site offers → its storefront texts (a locale without its own shows its language\'s, else the default locale\'s).' }),
+    page: SitePage.optional().meta({ description: 'The page asked for with `page`, in `locale`.' }),
   })
   .meta({ id: 'Site' });
 export type Site = z.infer<typeof Site>;

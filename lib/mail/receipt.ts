@@ -1,6 +1,6 @@
 import type { OrderMail } from '@/lib/commerce/orders/receipt';
 import { fill, mailLanguage, type MailLanguage } from './texts';
-import type { RenderedMail } from './render';
+import { senderLine, type RenderedMail } from './render';
 
 /** The words of the order mails; `{…}` are filled in. Every language has every key. */
 const en = {
@@ -131,6 +131,7 @@ export function renderOrderMail(m: OrderMail): RenderedMail {
   const address = addressLines(m);
   const delivery = m.delivery ? `${m.delivery.title} (${m.delivery.carrier})${m.deliveryPrice ? ` · ${money(m.deliveryPrice)}` : ''}` : null;
   const short = (count: number) => fill(t.oversoldLine, { count });
+  const sender = senderLine(m);
 
   const text = [
     m.shopName,
@@ -151,6 +152,7 @@ export function renderOrderMail(m: OrderMail): RenderedMail {
     '-- ',
     fill(t.footer, v),
     fill(t.shopAt, v),
+    ...(sender ? [sender] : []),
     '',
   ].join('\n');
 
@@ -182,7 +184,7 @@ ${totalRows}
 ${address.length ? `<p style="margin:20px 0 4px;font-weight:600">${escape(t.deliveryTo)}</p><p style="margin:0">${address.map(escape).join('<br>')}</p>` : ''}
 ${delivery ? `<p style="margin:12px 0 0"><span style="color:#5f5d57">${escape(t.deliveryMethod)}:</span> ${escape(delivery)}</p>` : ''}
 </td></tr></table>
-<p style="max-width:600px;margin:16px auto 0;color:#5f5d57;font-size:13px">${escape(fill(t.footer, v))}<br><a href="${escape(m.shopUrl)}" style="color:#2f5d50">${escape(fill(t.shopAt, v))}</a></p>
+<p style="max-width:600px;margin:16px auto 0;color:#5f5d57;font-size:13px">${escape(fill(t.footer, v))}<br><a href="${escape(m.shopUrl)}" style="color:#2f5d50">${escape(fill(t.shopAt, v))}</a>${sender ? `<br>${escape(sender)}` : ''}</p>
 </td></tr></table>
 </body>
 </html>

@@ -73,6 +73,23 @@ function partsOf(m: OutgoingMessage, t: Texts): Parts {
   }
 }
 
+/**
+ * The sender's name and postal address in one line (commercial mail must say who sends it and
+ * where they are), the country named in the mail's language; null when the Site has no address.
+ */
+export function senderLine(m: Pick<OutgoingMessage, 'shopName' | 'sender' | 'locale'>): string | null {
+  if (!m.sender) return null;
+  const { legalName, postalAddress: a } = m.sender;
+  let country = a.country;
+  try {
+    country = new Intl.DisplayNames([m.locale], { type: 'region' }).of(a.country) ?? a.country;
+  } catch {
+    // an unknown locale: the code says enough
+  }
+  const place = [a.postalCode, a.city].join(' ') + (a.region ? `, ${a.region}` : '');
+  return [legalName ?? m.shopName, ...a.lines, place, country].join(', ');
+}
+
 const escape = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -86,6 +103,7 @@ export function renderMail(m: OutgoingMessage): RenderedMail {
   const t = mailTexts(m.locale);
   const p = partsOf(m, t);
   const footer = fill(t.footer, { shop: m.shopName });
+  const sender = senderLine(m);
 
   const text = [
     m.shopName,
@@ -98,6 +116,7 @@ export function renderMail(m: OutgoingMessage): RenderedMail {
     '',
     '-- ', // the signature separator mail programs recognise
     footer,
+    ...(sender ? [sender] : []),
     `${t.unsubscribeText} ${t.unsubscribeAction}: ${m.links.unsubscribe}`,
     '',
   ].join('\n');
@@ -120,6 +139,7 @@ ${button}
 <p style="margin:0;color:#5f5d57;font-size:14px">${escape(p.hint)}</p>
 </td></tr></table>
 <p style="max-width:560px;margin:16px auto 0;color:#5f5d57;font-size:13px">${escape(footer)} ${escape(t.unsubscribeText)} <a href="${escape(m.links.unsubscribe)}" style="color:#2f5d50">${escape(t.unsubscribeAction)}</a></p>
+${sender ? `<p style="max-width:560px;margin:8px auto 0;color:#5f5d57;font-size:12px">${escape(sender)}</p>` : ''}
 </td></tr></table>
 </body>
 </html>

@@ -3,6 +3,7 @@ import {
   getAvailability, getAvailabilityBatch, getCollection, getProduct, getSite, getStorefront, listCatalog, listCollections, listProducts,
 } from '@/lib/contract/operations/reads';
 import type { ProductSort } from '@/lib/contract/operations/reads';
+import type { SitePageKey } from '@/lib/contract/catalog';
 import { call } from './request';
 
 /** The market and locale a read is priced and translated for; both default to the Site's. */
@@ -19,6 +20,13 @@ function filterQuery(filter: ProductFilterArgs) {
 /** The Site; its markets are named in `locale` (default: the Site's default locale). */
 export async function fetchSite(locale?: string) {
   return (await call(getSite, { query: { locale } })).data;
+}
+
+/** One of the shop's pages (imprint, privacy, …) in the locale, from the Site's settings: `markdown` null when they have none. */
+export async function fetchSitePage(page: SitePageKey, locale: string) {
+  const { page: found } = (await call(getSite, { query: { locale, page } })).data;
+  if (!found) throw new Error(`GET /site answered without the page "${page}"`);
+  return found;
 }
 
 export async function fetchStorefront(locality: Locality = {}) {

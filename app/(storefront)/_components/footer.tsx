@@ -4,18 +4,19 @@ import { fill } from '../_lib/i18n';
 import { newsletterStrings } from '../_lib/i18n/islands';
 import type { Shop } from '../_lib/shop';
 import { NewsletterForm } from './newsletter-form';
+import { SHOP_PAGE_LINKS } from './shop-page-links';
 
 type Props = { shop: Shop; navigation: { handle: string; title: string }[]; marketName: string };
 
 export function Footer({ shop, navigation, marketName }: Props) {
-  const { t, site, market, locale } = shop;
+  const { t, site, market, locale, texts } = shop;
   return (
     <footer className="site-footer">
       <div className="container">
         <div className="footer-grid">
           <section aria-labelledby="newsletter-title">
             <h2 id="newsletter-title">{t.newsletterTitle}</h2>
-            <p className="muted">{t.newsletterText}</p>
+            {texts.newsletterPitch ? <p className="muted">{texts.newsletterPitch}</p> : null}
             <NewsletterForm t={newsletterStrings(t)} />
           </section>
           <nav aria-labelledby="footer-collections">
@@ -31,12 +32,16 @@ export function Footer({ shop, navigation, marketName }: Props) {
             <ul>
               <li><Link href="/products">{t.allProducts}</Link></li>
               <li><Link href="/cart">{t.cart}</Link></li>
-              <li><a href="/docs">Site Delivery API</a></li>
             </ul>
           </nav>
         </div>
+        <nav aria-label={t.legalNav}>
+          <ul className="footer-legal">
+            {SHOP_PAGE_LINKS.map((l) => <li key={l.key}><Link href={l.href}>{l.title(t)}</Link></li>)}
+          </ul>
+        </nav>
         <p className="fineprint">
-          © {site.name} · {marketName} · {market.currency} ·{' '}
+          © {site.business?.legalName ?? site.name} · {marketName} · {market.currency} ·{' '}
           {/* A first visit follows the browser's language, so say which one this is. */}
           {fill(t.shownIn, { language: formatLanguage(locale, locale) })}
         </p>

@@ -11,7 +11,7 @@ import { SearchBox } from './search-box';
 type Props = { shop: Shop; navigation: { handle: string; title: string }[]; markets: Market[]; cartCount: number | null };
 
 export function Header({ shop, navigation, markets, cartCount }: Props) {
-  const { t, site, market, locale } = shop;
+  const { t, site, market, locale, texts } = shop;
   const links = [{ href: '/products', title: t.allProducts }, ...navigation.map((c) => ({ href: `/collections/${c.handle}`, title: c.title }))];
   return (
     <>
@@ -20,7 +20,7 @@ export function Header({ shop, navigation, markets, cartCount }: Props) {
           below, whose sticky bar would then scroll away with it). */}
       <section className="topbar" aria-label={t.shopSettings}>
         <div className="container">
-          <p>{t.heroTitle}</p>
+          <p>{texts.tagline ?? ''}</p>
           <MarketSwitcher markets={markets} market={market.id} locale={locale} label={t.marketAndLanguage} apply={t.apply} />
         </div>
       </section>

@@ -1,7 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
 import { cookies, headers } from 'next/headers';
-import type { Market, Site } from '@/lib/contract/catalog';
+import type { Market, Site, SiteTexts } from '@/lib/contract/catalog';
 import { unstable_rethrow } from 'next/navigation';
 import { env } from '@/lib/env';
 import { shopperAddress } from '@/lib/shopper-address';
@@ -17,7 +17,11 @@ export type Shop = {
   locale: string;
   lang: UiLanguage;
   t: Dictionary;
+  /** The shop's own texts in the locale (hero, tagline, newsletter pitch): the Site's settings; null where they have none. */
+  texts: SiteTexts;
 };
+
+const NO_TEXTS: SiteTexts = { heroTitle: null, heroText: null, tagline: null, newsletterPitch: null };
 
 /**
  * The Site (name, markets, defaults), once per request. Its markets are named in the Site's
@@ -33,7 +37,7 @@ export function shopIn(of: Site, wanted: Wanted): Shop {
   const choice = chooseLocality(of.markets, of.defaultMarket, wanted);
   if (!choice) throw new Error('The Site has no markets');
   const lang = uiLanguage(choice.locale);
-  return { site: of, market: choice.market, locale: choice.locale, lang, t: dictionary(lang) };
+  return { site: of, market: choice.market, locale: choice.locale, lang, t: dictionary(lang), texts: of.texts?.[choice.locale] ?? NO_TEXTS };
 }
 
 /**

@@ -17,11 +17,11 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 const DEFAULT_SORT = 'title-asc';
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
-  const [{ site, t }, raw] = await Promise.all([shop(), searchParams]);
+  const [{ site, t, texts }, raw] = await Promise.all([shop(), searchParams]);
   const { state } = readListState(raw);
   return {
     title: `${t.allProducts} | ${site.name}`,
-    description: t.heroText,
+    description: texts.heroText ?? undefined,
     // Sorted and filtered views are endless combinations of the same products: not for search engines.
     ...(isNarrowed(state) ? { robots: { index: false, follow: true } } : {}),
   };

@@ -1,7 +1,8 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { products, sites } from '@/db/schema';
 import { readTransaction, type Database } from '@/db/client';
-import type { Site, StorefrontSnapshot } from '@/lib/contract/catalog';
+import type { Site, SitePageKey, StorefrontSnapshot } from '@/lib/contract/catalog';
+import { readShopPage, readShopTexts } from '../site-settings/texts';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { chooseMarket, chooseSiteLocale, loadMarkets, publicMarket } from '../markets';
 import { pageCache, versionKey } from '@/lib/platform/cache/memo';
@@ -12,10 +13,23 @@ import { soldIn } from './products';
 
 const FEATURED_LIMIT = 8;
 
-/** The Site with its markets named in `locale` (any locale a market offers; default: the Site's). */
-export async function readSite(database: Database, site: SiteContext['site'], requested: { locale?: string } = {}): Promise<Site & { locale: string }> {
+/**
+ * The Site with its markets named in `locale` (any locale a market offers; default: the Site's),
+ * the business behind it and its storefront texts in every locale it offers (its settings:
+ * lib/commerce/site-settings), and the page asked for in `locale`.
+ */
+export async function readSite(
+  database: Database,
+  site: SiteContext['site'],
+  requested: { locale?: string; page?: SitePageKey } = {},
+): Promise<Site & { locale: string }> {
   const markets = await loadMarkets(database, site);
   const locale = chooseSiteLocale(markets, site, requested.locale);
+  const offered = [...new Set([site.defaultLocale, ...markets.flatMap((m) => m.locales)])];
+  const [{ business, texts }, page] = await Promise.all([
+    readShopTexts(database, site, offered),
+    requested.page ? readShopPage(database, site, requested.page, locale) : undefined,
+  ]);
   return {
     id: site.id,
     handle: site.handle,
@@ -24,6 +38,9 @@ export async function readSite(database: Database, site: SiteContext['site'], re
     defaultLocale: site.defaultLocale,
     markets: markets.map((m) => publicMarket(m, locale, site.defaultLocale)),
     locale,
+    business,
+    texts,
+    ...(page ? { page } : {}),
   };
 }
 

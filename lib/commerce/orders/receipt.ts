@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { markets, productImages, products, sites } from '@/db/schema';
 import type { StoredAddress, StoredDeliveryOption } from '@/db/schema';
+import type { PostalAddress } from '@/lib/contract/site-settings-document';
 import type { Database } from '@/db/client';
 import type { Money } from '@/lib/contract/common';
 import { toMoney } from '../money';
@@ -14,6 +15,8 @@ export type OrderMail = {
   locale: string;
   shopName: string;
   shopUrl: string;
+  /** The shop's legal name and postal address (the Site's settings), when it has one. */
+  sender: { legalName: string | null; postalAddress: PostalAddress } | null;
   number: string;
   placedAt: number;
   oversold: boolean;
@@ -44,7 +47,9 @@ export async function composeOrderMail(database: Database, message: OutboxMessag
   if (merchant && !merchantEmail) return { skip: 'no MERCHANT_EMAIL is set' };
   if (!merchant && !order.email) return { skip: 'the order has no e-mail address' };
 
-  const [site] = await database.select({ name: sites.name, defaultLocale: sites.defaultLocale }).from(sites).where(eq(sites.id, order.siteId));
+  const [site] = await database
+    .select({ name: sites.name, defaultLocale: sites.defaultLocale, legalName: sites.legalName, postalAddress: sites.postalAddress })
+    .from(sites).where(eq(sites.id, order.siteId));
   const [market] = await database
     .select({ taxInclusive: markets.taxInclusive })
     .from(markets)
@@ -68,6 +73,7 @@ export async function composeOrderMail(database: Database, message: OutboxMessag
       locale: merchant ? (site?.defaultLocale ?? 'en') : order.locale,
       shopName: site?.name ?? '',
       shopUrl: `${base}/`,
+      sender: site?.postalAddress ? { legalName: site.legalName, postalAddress: site.postalAddress } : null,
       number: order.number,
       placedAt: order.createdAt,
       oversold: order.oversold,

@@ -4,6 +4,7 @@ import {
 } from '@/db/schema';
 import type { Money } from '@/lib/contract/common';
 import type { Database, DbOrTx } from '@/db/client';
+import type { PostalAddress } from '@/db/schema';
 import { OUTBOX_TOPICS, type OutboxMessage } from './outbox';
 import { mintToken, type SubscriptionKind } from './tokens';
 import { displayedVariantTitle } from '../catalog/option-texts';
@@ -21,6 +22,8 @@ export type OutgoingMessage = {
   outboxId: number;
   siteId: string;
   shopName: string;
+  /** Who sends it and where they can be written to (the Site's settings), for the footer; null until the settings give an address. */
+  sender: { legalName: string | null; postalAddress: PostalAddress } | null;
   to: string;
   locale: string;
   template: MessageTemplate;
@@ -90,7 +93,7 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     }
 
     const [site] = await tx
-      .select({ name: sites.name, defaultLocale: sites.defaultLocale, defaultMarketId: sites.defaultMarketId })
+      .select({ name: sites.name, defaultLocale: sites.defaultLocale, defaultMarketId: sites.defaultMarketId, legalName: sites.legalName, postalAddress: sites.postalAddress })
       .from(sites)
       .where(eq(sites.id, sub.siteId));
     if (!site) return { skip: 'the Site no longer exists' };
@@ -150,6 +153,7 @@ export async function composeMessage(database: Database, message: OutboxMessage,
         outboxId: message.id,
         siteId: sub.siteId,
         shopName: site.name,
+        sender: site.postalAddress ? { legalName: site.legalName, postalAddress: site.postalAddress } : null,
         to: sub.email,
         locale,
         template: route.template,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { DECIMAL_AMOUNT, HandleParams, MarketQuery, pageQuery } from '../common';
 import {
-  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductListPage, Site, StorefrontSnapshot,
+  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductListPage, Site, SITE_PAGES, StorefrontSnapshot,
 } from '../catalog';
 
 const localised = ['ETag', 'Cache-Control', 'Content-Language'];
@@ -10,11 +10,12 @@ const marketErrors = ['validation_failed', 'unknown_market', 'unsupported_locale
 
 export const SiteQuery = z.object({
   locale: z.string().min(1).max(64).optional().meta({ description: 'A locale any of the Site\'s markets offers: market names are given in it. Default: the Site\'s default locale.' }),
+  page: z.enum(SITE_PAGES).optional().meta({ description: 'One of the shop\'s pages (imprint, privacy, terms, withdrawal, shipping, returns, contact): the answer carries its Markdown in `locale` as `page`.' }),
 });
 
 export const getSite = defineOperation({
   operationId: 'getSite', method: 'get', path: '/site', scope: 'core', tag: 'Storefront',
-  summary: 'The Site: identity, markets, locales',
+  summary: 'The Site: identity, markets, locales, the business behind it and its storefront texts',
   query: SiteQuery,
   success: { status: 200, description: 'The Site the credential belongs to, its markets named in `locale`.', schema: Site, headers: localised },
   errors: ['validation_failed', 'unsupported_locale'],

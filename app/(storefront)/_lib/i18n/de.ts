@@ -10,8 +10,6 @@ export const de: Dictionary = {
   shownIn: 'Angezeigt auf {language}',
   shopByCollection: 'Nach Kollektion einkaufen',
   featured: 'Ausgewählte Produkte',
-  heroTitle: 'Einfache Dinge, gut gemacht',
-  heroText: 'Keramik, Textilien und Outdoor-Ausrüstung für jeden Tag — ausgewählt, um zu halten.',
   heroCta: 'Alle Produkte ansehen',
   productsCount: '{count} Produkte',
   cart: 'Warenkorb',
@@ -50,7 +48,6 @@ export const de: Dictionary = {
   restockDone: 'Danke! Wir senden Ihnen eine E-Mail: Bestätigen Sie innerhalb von 7 Tagen mit dem Link darin, dann schreiben wir Ihnen einmal, sobald es wieder da ist.',
   email: 'E-Mail-Adresse',
   newsletterTitle: 'Newsletter',
-  newsletterText: 'Neuheiten und ab und zu eine Geschichte aus der Werkstatt. Etwa einmal im Monat.',
   newsletterConsent: 'Ja, senden Sie mir den Newsletter per E-Mail. Ich kann mich jederzeit abmelden.',
   newsletterSubmit: 'Abonnieren',
   newsletterDone: 'Fast geschafft — wir senden Ihnen eine E-Mail. Bestätigen Sie Ihr Abonnement innerhalb von 7 Tagen mit dem Link darin.',
@@ -212,6 +209,17 @@ export const de: Dictionary = {
   // a list page on a phone: the filters folded behind one button
   filterAndSort: 'Filtern und sortieren',
   filtersInEffect: '{count} aktiv',
+  // the shop's own pages (texts from the Site's settings) and the footer's links to them
+  pageImprint: 'Impressum',
+  pagePrivacy: 'Datenschutzerklärung',
+  pageTerms: 'AGB',
+  pageWithdrawal: 'Widerrufsrecht',
+  pageShipping: 'Versand und Lieferung',
+  pageReturns: 'Rücksendungen',
+  pageContact: 'Kontakt',
+  pageMissing: 'Der Shop hat diese Seite noch nicht geschrieben.',
+  pageInLanguage: 'Diese Seite gibt es nicht in Ihrer Sprache; sie wird auf {language} angezeigt.',
+  legalNav: 'Über den Shop',
   // related
   moreFrom: 'Mehr aus {collection}',
   // price note (product page): what the price includes, and where shipping costs are

@@ -9,8 +9,6 @@ export const en = {
   shownIn: 'Shown in {language}',
   shopByCollection: 'Shop by collection',
   featured: 'Featured products',
-  heroTitle: 'Simple things, made well',
-  heroText: 'Ceramics, textiles and outdoor gear for everyday life — chosen to last.',
   heroCta: 'Browse all products',
   productsCount: '{count} products',
   cart: 'Cart',
@@ -49,7 +47,6 @@ export const en = {
   restockDone: 'Thanks! We’re sending you an e-mail: confirm with the link in it within 7 days, and we’ll e-mail you once when it’s back.',
   email: 'E-mail address',
   newsletterTitle: 'Newsletter',
-  newsletterText: 'New arrivals and the occasional story from the workshop. About once a month.',
   newsletterConsent: 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.',
   newsletterSubmit: 'Subscribe',
   newsletterDone: 'Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.',
@@ -212,6 +209,17 @@ export const en = {
   // a list page on a phone: the filters folded behind one button
   filterAndSort: 'Filter and sort',
   filtersInEffect: '{count} in effect',
+  // the shop's own pages (texts from the Site's settings) and the footer's links to them
+  pageImprint: 'Imprint',
+  pagePrivacy: 'Privacy policy',
+  pageTerms: 'Terms and conditions',
+  pageWithdrawal: 'Right of withdrawal',
+  pageShipping: 'Shipping and delivery',
+  pageReturns: 'Returns',
+  pageContact: 'Contact',
+  pageMissing: 'The shop has not written this page yet.',
+  pageInLanguage: 'This page is not available in your language; it is shown in {language}.',
+  legalNav: 'About the shop',
   // related
   moreFrom: 'More from {collection}',
   // price note (product page): what the price includes, and where shipping costs are

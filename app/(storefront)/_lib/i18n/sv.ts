@@ -10,8 +10,6 @@ export const sv: Dictionary = {
   shownIn: 'Visas på {language}',
   shopByCollection: 'Handla efter kollektion',
   featured: 'Utvalda produkter',
-  heroTitle: 'Enkla saker, väl gjorda',
-  heroText: 'Keramik, textilier och friluftsprylar för vardagen — utvalda för att hålla.',
   heroCta: 'Se alla produkter',
   productsCount: '{count} produkter',
   cart: 'Varukorg',
@@ -50,7 +48,6 @@ export const sv: Dictionary = {
   restockDone: 'Tack! Vi skickar ett mejl till dig: bekräfta med länken i det inom 7 dagar, så mejlar vi dig en gång när den är tillbaka.',
   email: 'E-postadress',
   newsletterTitle: 'Nyhetsbrev',
-  newsletterText: 'Nyheter och en och annan berättelse från verkstaden. Ungefär en gång i månaden.',
   newsletterConsent: 'Ja, skicka nyhetsbrevet till mig via e-post. Jag kan avsluta när som helst.',
   newsletterSubmit: 'Prenumerera',
   newsletterDone: 'Nästan klart — vi skickar ett mejl till dig. Bekräfta din prenumeration med länken i det inom 7 dagar.',
@@ -212,6 +209,17 @@ export const sv: Dictionary = {
   // a list page on a phone: the filters folded behind one button
   filterAndSort: 'Filtrera och sortera',
   filtersInEffect: '{count} valda',
+  // the shop's own pages (texts from the Site's settings) and the footer's links to them
+  pageImprint: 'Företagsuppgifter',
+  pagePrivacy: 'Integritetspolicy',
+  pageTerms: 'Köpvillkor',
+  pageWithdrawal: 'Ångerrätt',
+  pageShipping: 'Frakt och leverans',
+  pageReturns: 'Returer',
+  pageContact: 'Kontakt',
+  pageMissing: 'Butiken har inte skrivit den här sidan ännu.',
+  pageInLanguage: 'Sidan finns inte på ditt språk; den visas på {language}.',
+  legalNav: 'Om butiken',
   // related
   moreFrom: 'Mer från {collection}',
   // price note (product page): what the price includes, and where shipping costs are
