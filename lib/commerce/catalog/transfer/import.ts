@@ -51,6 +51,10 @@ export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Ar
   try {
     for await (const part of splitCatalogJson(decodeCatalogText(chunks, limits), limits.itemChars)) {
       const at = part.index === null ? [part.key] : [part.key, part.index];
+      if (part.opens) {
+        seen.add(part.key);
+        continue;
+      }
       if (part.index !== null && ++items > limits.items) {
         issues.push({ pointer: pointerOf(at), line: part.line, field: part.key, expected: `at most ${count(limits.items)} products and collections in one file (split it, or run the command with a bigger heap: docs/catalog.md, "Limits")` });
         return { ok: false, issues };
@@ -67,6 +71,11 @@ export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Ar
         continue;
       }
       if (MAYBE_UNSTORABLE.test(part.text)) issues.push(...unstorableIssues(raw, at, part.line));
+      if (part.index === null && (part.key === 'products' || part.key === 'collections')) {
+        seen.add(part.key);
+        issues.push({ pointer: `/${part.key}`, line: part.line, field: part.key, expected: `a "${part.key}" array (it may be empty)` });
+        continue;
+      }
       if (part.index === null) {
         seen.add(part.key);
         head[part.key] = raw;
