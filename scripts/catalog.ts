@@ -1,5 +1,5 @@
 // npm run -s catalog -- export --site <handle> [--out FILE]
-// npm run -s catalog -- import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]
+// npm run -s catalog -- import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune]
 // npm run -s catalog -- stock --site <handle> SKU=QTY …
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -15,14 +15,16 @@ import {
 
 const USAGE = `usage:
   catalog export --site <handle> [--out FILE]
-  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]   (FILE.csv: shopify-csv)
+  catalog import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune]   (FILE.csv: shopify-csv; --locale: its language)
   catalog stock  --site <handle> SKU=QTY [SKU=QTY …]`;
 
 function printIssues(issues: CatalogIssue[]): void {
   console.error(`Refused: ${issues.length} problem(s); nothing was written.`);
   for (const i of issues) {
     const line = i.line === undefined ? null : i.column === undefined ? `line ${i.line}` : `line ${i.line}, column ${i.column}`;
-    const where = [line, i.pointer || null, i.handle ? `"${i.handle}"` : null, i.field].filter(Boolean).join(', ');
+    // a spreadsheet's column: its letter and its own name
+    const field = i.cell ? `column ${i.cell} "${i.field}"` : i.field;
+    const where = [line, i.pointer || null, i.handle ? `"${i.handle}"` : null, field].filter(Boolean).join(', ');
     console.error(`  ${where}: expected ${i.expected}`);
   }
 }
@@ -48,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
     args: rest,
     options: {
       site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' },
+      locale: { type: 'string' },
       'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -89,17 +92,15 @@ async function main(argv: string[]): Promise<number> {
     const file = positionals[0];
     // a .csv file is a Shopify export unless said otherwise
     const format = values.format ?? (file?.toLowerCase().endsWith('.csv') ? 'shopify-csv' : 'json');
-    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv')) {
+    // a document names the locale of each text itself
+    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv') || (values.locale !== undefined && format !== 'shopify-csv')) {
       console.error(USAGE);
       return 2;
     }
     if (format === 'shopify-csv') {
+      // the rows' own problems go on with the file, so the import reports them with the rest
       const csv = await readShopifyCsv(createReadStream(file, { highWaterMark: 1 << 20 }));
-      if (csv.issues.length > 0) {
-        printIssues(csv.issues);
-        return 1;
-      }
-      source = shopifySource(csv);
+      source = shopifySource(csv, { locale: values.locale });
     } else {
       // bytes, not a decoded stream: the import decodes them itself, refusing what is not UTF-8
       const parsed = await readCatalogDocument(createReadStream(file, { highWaterMark: 1 << 20 }));

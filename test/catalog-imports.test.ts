@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import {
@@ -7,7 +8,7 @@ import {
   type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
-import { freshDatabase } from './support/database';
+import { contentDigest, freshDatabase } from './support/database';
 
 // Issue #48, imports as a new user meets them: small files, spreadsheets with mistakes,
 // a Shopify export in another language, Vendor/Type/Tags and automated collections.
@@ -46,5 +47,112 @@ describe('a document', () => {
     const { collections: _, ...noCollections } = doc;
     expect(issuesOf(await parseCatalogDocument(JSON.stringify(noCollections)))).toEqual([expect.objectContaining({ pointer: '/collections', expected: expect.stringMatching(/array/) })]);
     expect(issuesOf(await parseCatalogDocument(JSON.stringify({ ...doc, collections: {} })))).toEqual([expect.objectContaining({ pointer: '/collections', expected: expect.stringMatching(/array/) })]);
+  });
+});
+
+const FIXTURE = new URL('./fixtures/shopify-products.csv', import.meta.url).pathname;
+/** The fixture's records, cells as they are (csv-parse, independent of the reader under test). */
+const records = () => parse(readFileSync(FIXTURE, 'utf8'), { relax_column_count: false }) as string[][];
+const header = () => records()[0]!;
+/** A column's spreadsheet letter, counted here independently of the reader. */
+const letterOf = (column: string) => {
+  const i = header().indexOf(column);
+  return i < 26 ? String.fromCharCode(65 + i) : `A${String.fromCharCode(65 + i - 26)}`;
+};
+const quote = (cell: string) => (/[",\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+/** The CSV text of records. */
+const csvText = (rows: string[][]) => rows.map((r) => r.map(quote).join(',')).join('\n');
+/** The fixture with cells of some rows (by SKU, or every row of a handle) changed. */
+function editedCsv(edits: { sku?: string; handle?: string; set: Record<string, string> }[]): string {
+  const cols = header();
+  return csvText(records().map((cells, n) => {
+    if (n === 0) return cells;
+    const out = [...cells];
+    for (const edit of edits) {
+      const hit = edit.sku ? cells[cols.indexOf('Variant SKU')] === edit.sku : cells[0] === edit.handle;
+      if (hit) for (const [column, value] of Object.entries(edit.set)) out[cols.indexOf(column)] = value;
+    }
+    return out;
+  }));
+}
+/** The line of a SKU's row (a row on one line: the tests below change only such rows). */
+const lineOfSku = (sku: string) => {
+  const text = csvText(records());
+  return text.slice(0, text.indexOf(`,${sku},`)).split('\n').length;
+};
+
+async function importCsv(text: string, options: { locale?: string; dryRun?: boolean } = {}, target = database) {
+  const csv = await readShopifyCsv(Readable.from([text]));
+  return importCatalog(target, shopifySource(csv, { locale: options.locale }), { siteHandle: 'demo', dryRun: options.dryRun });
+}
+
+describe('a Shopify CSV', () => {
+  it('with seven mistakes is refused once, naming all seven with their line, column name and letter', async () => {
+    const hash = await contentDigest(database);
+    const shopSku = (await exportCatalog(database, 'demo')).products[0]!.variants[0]!.sku;
+    const text = editedCsv([
+      { sku: 'BCB-1', set: { Published: 'yes' } }, // a boolean Shopify does not write
+      { sku: 'NWS-OAT-M', set: { 'Variant Inventory Policy': 'sometimes' } },
+      { sku: 'NWS-OAT-L', set: { 'Variant Inventory Qty': 'lots' } },
+      { sku: 'NWS-CHA-S', set: { 'Variant Price': '12;50' } }, // the schema's to refuse
+      { sku: 'NWS-CHA-M', set: { 'Variant Compare At Price': '1,000' } }, // ambiguous: a thousand, or 1.000?
+      { sku: 'NWS-CHA-L', set: { 'Variant SKU': 'NWS-CHA-S' } }, // SKU twice: the Site check's
+      { sku: 'LAP-RUS', set: { 'Variant SKU': shopSku } }, // a SKU another product of the shop has
+    ]);
+    const result = await importCsv(text);
+    expect(result.ok).toBe(false);
+    const issues = issuesOf(result);
+    const expected = [
+      { line: lineOfSku('NWS-OAT-M'), field: 'Variant Inventory Policy' },
+      { line: lineOfSku('NWS-OAT-L'), field: 'Variant Inventory Qty' },
+      { line: lineOfSku('NWS-CHA-S'), field: 'Variant Price' },
+      { line: lineOfSku('NWS-CHA-M'), field: 'Variant Compare At Price' },
+      { line: lineOfSku('NWS-CHA-L'), field: 'Variant SKU' },
+      { line: lineOfSku('BCB-1'), field: 'Published' },
+      { line: lineOfSku('LAP-RUS'), field: 'Variant SKU' },
+    ];
+    expect(issues.map((i) => ({ line: i.line, field: i.field }))).toEqual(expected);
+    for (const issue of issues) {
+      expect(issue.cell).toBe(letterOf(issue.field));
+      expect(issue.pointer, 'no pointer into the document the rows became').toBe('');
+    }
+    expect(issues.find((i) => i.field === 'Variant Price')!.expected).toMatch(/249,00.*got "12;50"/);
+    expect(issues.find((i) => i.field === 'Published')!.expected).toMatch(/TRUE or FALSE.*got "yes"/);
+    expect(await contentDigest(database)).toBe(hash);
+  });
+
+  it('reads decimal commas (249,00) where they can only be decimal, and says which columns it ignored, once each', async () => {
+    const text = editedCsv([{ sku: 'BCB-1', set: { 'Variant Price': '349,50' } }, { sku: 'NWS-OAT-S', set: { 'Variant Compare At Price': '1099,5' } }]);
+    const result = await importCsv(text, { dryRun: true });
+    expect(result.ok, JSON.stringify(issuesOf(result))).toBe(true);
+    if (!result.ok) return;
+    const note = result.plan.notes.find((n) => n.startsWith('Columns ignored'))!;
+    const ignored = header().filter((c) => !['Handle', 'Title', 'Body (HTML)', 'Vendor', 'Type', 'Tags', 'Published', 'Status', 'SEO Title', 'SEO Description', 'Variant SKU', 'Variant Inventory Qty', 'Variant Inventory Policy', 'Variant Price', 'Variant Compare At Price', 'Image Src', 'Image Position', 'Image Alt Text'].includes(c) && !/^Option\d (Name|Value)$/.test(c));
+    expect(ignored).toContain('Variant Grams');
+    expect(note).toBe(`Columns ignored (no place in this catalog): ${ignored.join(', ')}.`);
+    expect(result.plan.notes.filter((n) => n.includes('Variant Grams'))).toHaveLength(1);
+    const other = (await freshDatabase()).database;
+    const applied = await importCsv(text, {}, other);
+    expect(applied.ok).toBe(true);
+    const doc = await exportCatalog(other, 'demo');
+    expect(doc.products.find((p) => p.handle === 'birch-bread-board')!.variants[0]!.prices.se).toMatchObject({ amount: '349.50' });
+    expect(doc.products.find((p) => p.handle === 'nordic-wool-sweater')!.variants[0]!.prices.se).toMatchObject({ compareAt: '1099.50' });
+    other.$client.close();
+  });
+
+  it('--locale writes the file\'s language; the other locales keep theirs', async () => {
+    const other = (await freshDatabase()).database;
+    expect((await importCsv(csvText(records()), {}, other)).ok).toBe(true);
+    const english = editedCsv([{ sku: 'BCB-1', set: { Title: 'Birch Bread Board (EN)' } }]);
+    const result = await importCsv(english, { locale: 'en-SE' }, other);
+    expect(result.ok, JSON.stringify(issuesOf(result))).toBe(true);
+    const board = (await exportCatalog(other, 'demo')).products.find((p) => p.handle === 'birch-bread-board')!;
+    expect(board.texts['en-SE']!.title).toBe('Birch Bread Board (EN)');
+    expect(board.texts['sv-SE']!.title).toBe('Birch Bread Board');
+    // a locale the Site does not offer, and a new product without its default-locale texts, are refused
+    expect(issuesOf(await importCsv(english, { locale: 'fr-FR' }, other))).toContainEqual(expect.objectContaining({ field: '--locale' }));
+    const renamed = editedCsv([{ handle: 'birch-bread-board', set: { Handle: 'birch-bread-board-2', 'Variant SKU': 'BCB-2' } }]);
+    expect(issuesOf(await importCsv(renamed, { locale: 'en-SE' }, other))).toContainEqual(expect.objectContaining({ line: lineOfSku('BCB-1'), field: 'Title', expected: expect.stringMatching(/default locale sv-SE/) }));
+    other.$client.close();
   });
 });

@@ -1,7 +1,6 @@
 import type { Transaction } from '@libsql/client';
 import type { Database } from '@/db/client';
 import { CatalogCollection, CatalogDocument, CatalogProduct, type CatalogMarket } from '@/lib/contract/catalog-document';
-import { z } from 'zod';
 import { applyChanges, inCatalogTransaction, onTransaction } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
@@ -21,6 +20,8 @@ export type ImportSource =
       complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[] }>;
       /** CSV line of an issue's pointer (`/products/3/variants/1/...`), when known. */
       lineOf?: (pointer: string) => number | undefined;
+      /** The issues in the source's own terms (a spreadsheet's lines and columns), all of them, in its order. */
+      locate?: (issues: CatalogIssue[]) => CatalogIssue[];
     };
 
 export type ImportOptions = { siteHandle: string; dryRun?: boolean; prune?: boolean; now?: number };
@@ -170,7 +171,7 @@ export async function importCatalog(database: Database, source: ImportSource, op
     }
     try {
       const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds);
-      if (!applied.ok) return fail(inUseIssues(planned, applied.inUse), source.lineOf).result;
+      if (!applied.ok) return fail(inUseIssues(planned, applied.inUse), source.lineOf, source.kind === 'partial' ? source.locate : undefined).result;
       return { ok: true, plan, applied: true, catalogVersion: { before: site.catalogVersion, after: applied.catalogVersion } };
     } catch (error) {
       if (attempt < 3 && String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) continue;
@@ -198,17 +199,25 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     const completed = await source.complete(site, index, loadDetails);
     notes.push(...completed.notes);
     issues.push(...completed.issues);
-    const parsed = z.array(CatalogProduct).safeParse(completed.products);
-    if (!parsed.success) {
-      issues.push(...issuesFromZod(parsed.error, completed.products, ['products']));
-      return fail(issues, source.lineOf).result;
-    }
-    productsIn = parsed.data;
+    // Every product is checked against the schema and the Site in the same pass, so one
+    // pass reports every problem of the file (a merchant fixing a spreadsheet should not meet
+    // a second round after fixing the first). The mapping builds each product whole, so the
+    // Site checks can read one whose cells the schema refused (the source drops the repeats).
+    const parsed = completed.products.map((raw) => CatalogProduct.safeParse(raw));
+    parsed.forEach((r, i) => {
+      if (!r.success) issues.push(...issuesFromZod(r.error, completed.products[i], ['products', i]));
+    });
+    const valid = parsed.map((r, i) => (r.success ? r.data : completed.products[i] as CatalogProduct));
+    issues.push(...validateAgainstSite(site, index, valid, null));
+    productsIn = valid;
     collectionsIn = null;
+    if (issues.length > 0) return fail(issues, source.lineOf, source.locate).result;
   }
-  issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
-  if (marketsIn) issues.push(...validateMarketNames(site, marketsIn));
-  if (issues.length > 0) return fail(issues, source.lineOf).result;
+  if (source.kind === 'document') {
+    issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
+    if (marketsIn) issues.push(...validateMarketNames(site, marketsIn));
+    if (issues.length > 0) return fail(issues, source.lineOf).result;
+  }
 
   const { plan, changes, removedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, markets: marketsIn, prune: options.prune ?? false, now });
   plan.notes.unshift(...notes);
@@ -226,7 +235,7 @@ function inUseIssues(planned: Extract<Planned, { ok: true }>, inUse: Map<string,
   });
 }
 
-function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined) {
-  const located = lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
+function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined, locate?: (issues: CatalogIssue[]) => CatalogIssue[]) {
+  const located = locate ? locate(issues) : lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
   return { commit: false, result: { ok: false as const, issues: located } };
 }

@@ -11,6 +11,8 @@ export type CatalogIssue = {
   /** The character in that line (1-based), when known. */
   column?: number;
   handle?: string;
+  /** For a spreadsheet: the letter of the column `field` names (`U` for Variant Price). */
+  cell?: string;
   field: string;
   expected: string;
 };
