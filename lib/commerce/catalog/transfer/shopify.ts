@@ -355,7 +355,7 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
             const size = { width: known?.width ?? DEFAULT_IMAGE_SIZE, height: known?.height ?? DEFAULT_IMAGE_SIZE };
             if (inDefault || !known) return { url: img.src, alt: img.alt, ...(known?.alts ? { alts: known.alts } : {}), ...size };
             // in another language the alt text is that locale's; the stored one stays for the rest
-            const { [locale]: _, ...others } = known.alts ?? {};
+            const others = Object.fromEntries(Object.entries(known.alts ?? {}).filter(([l]) => l !== locale));
             const alts = img.alt && img.alt !== known.alt ? { ...others, [locale]: img.alt } : others;
             return { url: img.src, alt: known.alt, ...(Object.keys(alts).length > 0 ? { alts } : {}), ...size };
           });
