@@ -8,6 +8,9 @@ import {
   type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
+import { getPublishedProduct } from '@/lib/commerce/catalog';
+import { chooseMarket } from '@/lib/commerce/markets';
+import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { contentDigest, freshDatabase } from './support/database';
 
 // Issue #48, imports as a new user meets them: small files, spreadsheets with mistakes,
@@ -154,6 +157,25 @@ describe('a Shopify CSV', () => {
     expect(issuesOf(await importCsv(english, { locale: 'fr-FR' }, other))).toContainEqual(expect.objectContaining({ field: '--locale' }));
     const renamed = editedCsv([{ handle: 'birch-bread-board', set: { Handle: 'birch-bread-board-2', 'Variant SKU': 'BCB-2' } }]);
     expect(issuesOf(await importCsv(renamed, { locale: 'en-SE' }, other))).toContainEqual(expect.objectContaining({ line: lineOfSku('BCB-1'), field: 'Title', expected: expect.stringMatching(/default locale sv-SE/) }));
+    other.$client.close();
+  });
+});
+
+describe('a product priced only in the default market', () => {
+  it('answers "not sold in your market" in the others, naming where it is sold, never 404', async () => {
+    const other = (await freshDatabase()).database;
+    expect((await importCsv(csvText(records()), {}, other)).ok).toBe(true);
+    const { token } = await createCredential(other, { siteHandle: 'demo', scope: 'core' });
+    const site = (await authenticateCredential(other, token))!.site;
+    const se = await getPublishedProduct(other, site, 'nordic-wool-sweater', await chooseMarket(other, site, {}));
+    expect(se.title).toBe('Nordic Wool Sweater');
+    const de = getPublishedProduct(other, site, 'nordic-wool-sweater', await chooseMarket(other, site, { market: 'de', locale: 'de-DE' }));
+    await expect(de).rejects.toMatchObject({
+      code: 'not_sold_in_market',
+      options: { extensions: { product: { handle: 'nordic-wool-sweater', title: 'Nordic Wool Sweater' }, soldIn: ['se'] } },
+    });
+    // a handle no published product has is still not found
+    await expect(getPublishedProduct(other, site, 'linen-apron-draft', await chooseMarket(other, site, { market: 'de' }))).rejects.toMatchObject({ code: 'not_found' });
     other.$client.close();
   });
 });

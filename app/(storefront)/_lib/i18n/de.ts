@@ -202,4 +202,7 @@ export const de: Dictionary = {
   filterApply: 'Anwenden',
   // related
   moreFrom: 'Mehr aus {collection}',
+  // a product the shopper's market does not sell
+  notSoldHere: 'In deinem Markt ({market}) nicht erhältlich.',
+  notSoldSoldIn: 'Erhältlich in: {markets}. Wähle einen anderen Markt, um es dort zu sehen.',
 };

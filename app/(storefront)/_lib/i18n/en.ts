@@ -202,4 +202,7 @@ export const en = {
   filterApply: 'Apply',
   // related
   moreFrom: 'More from {collection}',
+  // a product the shopper's market does not sell
+  notSoldHere: 'Not available in your market ({market}).',
+  notSoldSoldIn: 'It is sold in: {markets}. Choose another market to see it there.',
 } as const;

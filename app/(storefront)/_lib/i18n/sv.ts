@@ -202,4 +202,7 @@ export const sv: Dictionary = {
   filterApply: 'Använd',
   // related
   moreFrom: 'Mer från {collection}',
+  // a product the shopper's market does not sell
+  notSoldHere: 'Inte tillgänglig på din marknad ({market}).',
+  notSoldSoldIn: 'Den säljs i: {markets}. Välj en annan marknad för att se den där.',
 };
