@@ -2,7 +2,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import * as schema from '@/db/schema';
 import {
   catalogDocumentText, documentSource, exportCatalog, importCatalog, parseCatalogDocument, readShopifyCsv, shopifySource,
   type CatalogIssue,
@@ -176,6 +178,60 @@ describe('a product priced only in the default market', () => {
     });
     // a handle no published product has is still not found
     await expect(getPublishedProduct(other, site, 'linen-apron-draft', await chooseMarket(other, site, { market: 'de' }))).rejects.toMatchObject({ code: 'not_found' });
+    other.$client.close();
+  });
+});
+
+describe('Vendor, Type and Tags', () => {
+  it('are kept on the product, and automated collections (tag:, type:, vendor:) gather what they match, on every import', async () => {
+    const other = (await freshDatabase()).database;
+    expect((await importCsv(csvText(records()), {}, other)).ok).toBe(true);
+    let doc = await exportCatalog(other, 'demo');
+    expect(doc.products.find((p) => p.handle === 'nordic-wool-sweater')).toMatchObject({ vendor: 'Nordlys', type: 'Sweaters', tags: ['wool', 'winter', 'knitwear'] });
+    expect(doc.products.find((p) => p.handle === 'birch-bread-board')).toMatchObject({ vendor: 'Nordlys', type: 'Kitchen', tags: ['kitchen', 'wood'] });
+
+    // Shopify's automated collections, written as rules in a document
+    const texts = { 'sv-SE': { title: 'Ull', description: '' } };
+    const automated = [
+      { handle: 'wool', status: 'published' as const, image: null, texts, rules: { match: 'all' as const, conditions: ['tag:WOOL'] } },
+      { handle: 'nordlys-kitchen', status: 'published' as const, image: null, texts, rules: { match: 'all' as const, conditions: ['vendor:nordlys', 'type:Kitchen'] } },
+      { handle: 'wood-or-sweaters', status: 'published' as const, image: null, texts, rules: { match: 'any' as const, conditions: ['tag:wood', 'type:sweaters'] } },
+    ];
+    const parsed = await parseCatalogDocument(JSON.stringify({ ...doc, products: [], collections: [...doc.collections, ...automated] }));
+    expect(parsed.ok, JSON.stringify(issuesOf(parsed))).toBe(true);
+    if (!parsed.ok) return;
+    expect((await importCatalog(other, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo' })).ok).toBe(true);
+    const members = async (handle: string) => (await other.select({ handle: schema.products.handle }).from(schema.collectionProducts)
+      .innerJoin(schema.collections, eq(schema.collections.id, schema.collectionProducts.collectionId))
+      .innerJoin(schema.products, eq(schema.products.id, schema.collectionProducts.productId))
+      .where(eq(schema.collections.handle, handle)).orderBy(schema.collectionProducts.position)).map((r) => r.handle);
+    expect(await members('wool')).toEqual(['nordic-wool-sweater']);
+    expect(await members('nordlys-kitchen')).toEqual(['birch-bread-board', 'linen-apron-draft']);
+    expect(await members('wood-or-sweaters')).toEqual(['birch-bread-board', 'nordic-wool-sweater']);
+
+    // a later Shopify file (no collections in it) moves products in and out of them
+    const retagged = editedCsv([
+      { handle: 'linen-apron-draft', set: { Tags: 'linen, wool' } },
+      { handle: 'birch-bread-board', set: { Type: 'Boards' } },
+    ]);
+    const result = await importCsv(retagged, {}, other);
+    expect(result.ok, JSON.stringify(issuesOf(result))).toBe(true);
+    expect(await members('wool')).toEqual(['linen-apron-draft', 'nordic-wool-sweater']);
+    expect(await members('nordlys-kitchen')).toEqual(['linen-apron-draft']);
+
+    // the export writes the rules, not the members; importing it again changes nothing
+    doc = await exportCatalog(other, 'demo');
+    expect(doc.collections.find((c) => c.handle === 'wool')).toMatchObject({ rules: { match: 'all', conditions: ['tag:WOOL'] }, products: [] });
+    const again = await parseCatalogDocument(await catalogDocumentText(doc));
+    const same = again.ok ? await importCatalog(other, documentSource(again.doc, again.lines), { siteHandle: 'demo' }) : again;
+    expect(same.ok && same.plan.rowWrites).toBe(0);
+
+    // rules and hand-picked members at once, or a rule of another kind, are refused
+    const wrong = await parseCatalogDocument(JSON.stringify({ ...doc, collections: [{ ...automated[0], products: ['nordic-wool-sweater'] }, { ...automated[1], handle: 'x', rules: { conditions: ['price:10'] } }] }));
+    expect(issuesOf(wrong)).toEqual([expect.objectContaining({ pointer: '/collections/1/rules/conditions/0' })]);
+    const both = await parseCatalogDocument(JSON.stringify({ ...doc, collections: [{ ...automated[0], products: ['nordic-wool-sweater'] }] }));
+    const refused = both.ok ? await importCatalog(other, documentSource(both.doc, both.lines), { siteHandle: 'demo' }) : both;
+    expect(issuesOf(refused)).toEqual([expect.objectContaining({ pointer: '/collections/0/products', expected: expect.stringMatching(/rules/) })]);
     other.$client.close();
   });
 });

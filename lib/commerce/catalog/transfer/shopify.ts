@@ -387,8 +387,13 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
             },
           };
         });
+        // a file without the column keeps the shop's
+        const has = (column: string) => file.columns.includes(column);
         return {
           handle: p.handle, status: status(p), featuredPosition: existing?.featuredPosition ?? null,
+          vendor: has('Vendor') ? p.vendor || null : existing?.vendor ?? null,
+          type: has('Type') ? p.type || null : existing?.type ?? null,
+          tags: has('Tags') ? p.tags : existing?.tags ?? [],
           texts, images, options, variants, bundles: existing?.bundles ?? [],
         };
       });
