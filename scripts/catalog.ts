@@ -1,6 +1,7 @@
 // npm run -s catalog -- export --site <handle> [--out FILE]
 // npm run -s catalog -- import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune]
 // npm run -s catalog -- stock --site <handle> SKU=QTY …
+// npm run -s catalog -- delete --site <handle> HANDLE … [--dry-run]
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -9,14 +10,16 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
+  deleteSource, documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
   stockSource, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
 } from '@/lib/commerce/catalog/transfer';
 
 const USAGE = `usage:
   catalog export --site <handle> [--out FILE]
-  catalog import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune]   (FILE.csv: shopify-csv; --locale: its language)
-  catalog stock  --site <handle> SKU=QTY [SKU=QTY …]`;
+  catalog import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune [--delete]]
+                 (FILE.csv: shopify-csv; --locale: its language; --prune --delete: delete what the file lacks instead of archiving it)
+  catalog stock  --site <handle> SKU=QTY [SKU=QTY …]
+  catalog delete --site <handle> HANDLE [HANDLE …] [--dry-run]   (for real: variants, prices, stock, texts, images, bundles, memberships)`;
 
 function printIssues(issues: CatalogIssue[]): void {
   console.error(`Refused: ${issues.length} problem(s); nothing was written.`);
@@ -32,7 +35,7 @@ function printIssues(issues: CatalogIssue[]): void {
 function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>, dryRun: boolean): void {
   // products and collections are unpublished, never removed; variants and bundles are removed
   const row = (kind: string, c: ImportPlan['products'], last: 'unpublished' | 'removed') =>
-    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, ${last} ${c[last]}`;
+    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, ${last} ${c[last]}${last === 'unpublished' && c.removed > 0 ? `, deleted ${c.removed}` : ''}`;
   console.log(`Plan for Site "${site}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
   console.log(row('products', plan.products, 'unpublished'));
   console.log(row('variants', plan.variants, 'removed'));
@@ -51,11 +54,12 @@ async function main(argv: string[]): Promise<number> {
     options: {
       site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' },
       locale: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false }, delete: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
-  if (!values.site || !['export', 'import', 'stock'].includes(command ?? '')) {
+  // --delete only says how --prune treats what the file lacks
+  if (!values.site || !['export', 'import', 'stock', 'delete'].includes(command ?? '') || (values.delete && (command !== 'import' || !values.prune))) {
     console.error(USAGE);
     return 2;
   }
@@ -76,7 +80,13 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let source: ImportSource;
-  if (command === 'stock') {
+  if (command === 'delete') {
+    if (positionals.length === 0 || values.prune) {
+      console.error(USAGE);
+      return 2;
+    }
+    source = deleteSource(positionals);
+  } else if (command === 'stock') {
     const parsed = parseStockArgs(positionals);
     // --prune would unpublish every product but the ones whose stock is given
     if (positionals.length === 0 || values.prune) {
@@ -112,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const dryRun = values['dry-run'] ?? false;
-  const result = await importCatalog(database, source, { siteHandle: values.site, dryRun, prune: values.prune });
+  const result = await importCatalog(database, source, { siteHandle: values.site, dryRun, prune: values.prune, delete: values.delete });
   if (!result.ok) {
     printIssues(result.issues);
     return 1;

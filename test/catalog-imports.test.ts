@@ -6,12 +6,13 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import * as schema from '@/db/schema';
 import {
-  catalogDocumentText, documentSource, exportCatalog, importCatalog, parseCatalogDocument, readShopifyCsv, shopifySource,
+  catalogDocumentText, deleteSource, documentSource, exportCatalog, importCatalog, parseCatalogDocument, readShopifyCsv, shopifySource,
   type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { getPublishedProduct } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
+import { subscribeToStockNotifications } from '@/lib/commerce/signups';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { contentDigest, freshDatabase } from './support/database';
 
@@ -232,6 +233,73 @@ describe('Vendor, Type and Tags', () => {
     const both = await parseCatalogDocument(JSON.stringify({ ...doc, collections: [{ ...automated[0], products: ['nordic-wool-sweater'] }] }));
     const refused = both.ok ? await importCatalog(other, documentSource(both.doc, both.lines), { siteHandle: 'demo' }) : both;
     expect(issuesOf(refused)).toEqual([expect.objectContaining({ pointer: '/collections/0/products', expected: expect.stringMatching(/rules/) })]);
+    other.$client.close();
+  });
+});
+
+describe('deleting products (npm run catalog -- delete, import --prune --delete)', () => {
+  it('removes a product for real with every row of its, moves the catalog version, and refuses while something still needs it', async () => {
+    const other = (await freshDatabase()).database;
+    const doc = await exportCatalog(other, 'demo');
+    const ownerOf = new Map(doc.products.flatMap((p) => p.variants.map((v) => [v.sku, p.handle] as const)));
+    const bundled = new Set(doc.products.flatMap((p) => p.bundles.flatMap((b) => b.items.filter((i) => ownerOf.get(i.sku) !== p.handle).map((i) => ownerOf.get(i.sku)!))));
+    const free = doc.products.filter((p) => !bundled.has(p.handle) && doc.collections.some((c) => c.products.includes(p.handle)));
+    const [victim, signedUp, pruned] = free.map((p) => p.handle);
+    const inBundle = [...bundled][0]!;
+    const remove = (handles: string[], dryRun = false) => importCatalog(other, deleteSource(handles), { siteHandle: 'demo', dryRun });
+    const version = async () => (await other.select({ v: schema.sites.catalogVersion }).from(schema.sites).where(eq(schema.sites.handle, 'demo')))[0]!.v;
+
+    // refused whole, nothing written: an unknown handle, a product another's bundle names, one with an open restock signup
+    const hash = await contentDigest(other);
+    expect(issuesOf(await remove([victim!, 'no-such-product']))).toEqual([expect.objectContaining({ handle: 'no-such-product', field: 'handle' })]);
+    const held = issuesOf(await remove([inBundle]));
+    expect(held.length).toBeGreaterThan(0);
+    for (const issue of held) expect(issue).toMatchObject({ handle: inBundle, expected: expect.stringMatching(/a bundle of another product refers to its variant/) });
+    const { token } = await createCredential(other, { siteHandle: 'demo', scope: 'core' });
+    const ctx = (await authenticateCredential(other, token))!;
+    const variantId = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId)).where(eq(schema.products.handle, signedUp!)))[0]!.id;
+    await subscribeToStockNotifications(other, ctx, { variantId, email: 'kim@example.com', consent: { granted: true, text: 'Mail me once.', version: '2026-01' } });
+    const signupHash = await contentDigest(other);
+    expect(hash).not.toBe(signupHash);
+    expect(issuesOf(await remove([signedUp!]))).toEqual([expect.objectContaining({ handle: signedUp, expected: expect.stringMatching(/restock signup not yet notified/) })]);
+    expect(await contentDigest(other)).toBe(signupHash);
+
+    // the dry run plans it; the delete removes every row of the product, its members' places close up
+    const [row] = await other.select().from(schema.products).where(eq(schema.products.handle, victim!));
+    const variantIds = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).where(eq(schema.productVariants.productId, row!.id))).map((v) => v.id);
+    const dry = await remove([victim!], true);
+    expect(dry.ok && dry.plan.products).toMatchObject({ removed: 1 });
+    expect(await contentDigest(other)).toBe(signupHash);
+    const before = await version();
+    const done = await remove([victim!]);
+    expect(done.ok && done.applied).toBe(true);
+    expect(await version()).toBeGreaterThan(before);
+    const left = async (sql: string, args: string[]) => Number((await other.$client.execute({ sql, args })).rows[0]![0]);
+    const list = (n: number) => `(${Array(n).fill('?').join(', ')})`;
+    expect(await left('SELECT count(*) FROM products WHERE id = ?', [row!.id])).toBe(0);
+    for (const table of ['product_translations', 'product_images', 'bundles', 'collection_products', 'product_search_ids']) {
+      expect(await left(`SELECT count(*) FROM ${table} WHERE product_id = ?`, [row!.id]), table).toBe(0);
+    }
+    for (const table of ['product_variants', 'variant_prices', 'inventory_levels']) {
+      const column = table === 'product_variants' ? 'id' : 'variant_id';
+      expect(await left(`SELECT count(*) FROM ${table} WHERE ${column} IN ${list(variantIds.length)}`, variantIds), table).toBe(0);
+    }
+    const positions = await other.$client.execute('SELECT collection_id, group_concat(position) AS p FROM (SELECT * FROM collection_products ORDER BY collection_id, position) GROUP BY collection_id');
+    for (const r of positions.rows) expect(String(r.p).split(',').map(Number)).toEqual(String(r.p).split(',').map((_, k) => k + 1));
+    const se = await chooseMarket(other, ctx.site, {});
+    await expect(getPublishedProduct(other, ctx.site, victim!, se)).rejects.toMatchObject({ code: 'not_found' });
+
+    // --prune --delete: what the file lacks is deleted, not archived; a collection of the file may not keep it
+    const now = await exportCatalog(other, 'demo');
+    const without = { ...now, products: now.products.filter((p) => p.handle !== pruned), collections: now.collections.map((c) => ({ ...c, products: c.products.filter((h) => h !== pruned) })) };
+    const parsed = await parseCatalogDocument(JSON.stringify(without));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const result = await importCatalog(other, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo', prune: true, delete: true });
+    expect(result.ok && result.plan.products).toMatchObject({ removed: 1, unpublished: 0 });
+    expect(await left('SELECT count(*) FROM products WHERE handle = ?', [pruned!])).toBe(0);
+    const keeps = await parseCatalogDocument(JSON.stringify({ ...without, products: without.products.filter((p) => p.handle !== signedUp), collections: without.collections }));
+    const refused = keeps.ok ? await importCatalog(other, documentSource(keeps.doc, keeps.lines), { siteHandle: 'demo', prune: true, delete: true }) : keeps;
+    expect(issuesOf(refused)).toContainEqual(expect.objectContaining({ field: 'products', expected: expect.stringMatching(/is deleted/) }));
     other.$client.close();
   });
 });

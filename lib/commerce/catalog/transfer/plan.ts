@@ -134,17 +134,20 @@ export type PlanInput = {
   /** The document's markets; a market with `names` gets exactly those (null or no `names`: left alone). */
   markets?: CatalogMarket[] | null;
   prune: boolean;
+  /** Handles of stored products to delete for real, with every row of theirs. */
+  remove?: ReadonlySet<string>;
   now: number;
 };
 
-export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
+/** removedVariantIds: variants dropped from a product the file keeps; deletedVariantIds: those of deleted products. */
+export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[]; deletedVariantIds: string[] };
 
 /**
  * Compares the file with the stored catalog: the plan it prints and the rows it would write.
  * Products are compared PRODUCT_SLICE at a time, reading only their stored rows, so memory
  * holds the file, the index and one slice, never the whole stored catalog twice.
  */
-export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, markets: fileMarkets, prune, now }: PlanInput): Promise<PlanResult> {
+export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, markets: fileMarkets, prune, remove = new Set(), now }: PlanInput): Promise<PlanResult> {
   const diff = new Diff(index);
   const plan: ImportPlan = { products: counts(), variants: counts(), collections: counts(), bundles: counts(), notes: [], rowWrites: 0 };
   const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
@@ -300,9 +303,45 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
     }
   }
 
+  // Deleted products: every row of theirs goes (collection memberships below), read a slice at a time.
+  const deletedVariantIds: string[] = [];
+  const removedIds = new Set(index.products.filter((p) => remove.has(p.handle)).map((p) => p.id));
+  const removedList = [...removedIds];
+  for (let start = 0; start < removedList.length; start += PRODUCT_SLICE) {
+    const ids = removedList.slice(start, start + PRODUCT_SLICE);
+    const details = await loadDetails(ids, variantIdsOf(index, ids));
+    const pricesOf = groupBy(details.variantPrices, (r) => r.variantId);
+    const levelOf = new Map(details.inventoryLevels.map((r) => [r.variantId, r]));
+    const bundleItemsOf = groupBy(details.bundleItems, (r) => r.bundleId);
+    const bundlePricesOf = groupBy(details.bundlePrices, (r) => r.bundleId);
+    for (const row of details.productTranslations) diff.remove('productTranslations', row);
+    for (const row of details.productImages) diff.remove('productImages', row);
+    for (const id of ids) {
+      for (const v of variantsOf.get(id) ?? []) {
+        for (const price of pricesOf.get(v.id) ?? []) diff.remove('variantPrices', price);
+        const level = levelOf.get(v.id);
+        if (level) diff.remove('inventoryLevels', level);
+        diff.remove('productVariants', v);
+        deletedVariantIds.push(v.id);
+        plan.variants.removed += 1;
+      }
+    }
+    for (const b of details.bundles) {
+      for (const item of bundleItemsOf.get(b.id) ?? []) diff.remove('bundleItems', item);
+      for (const price of bundlePricesOf.get(b.id) ?? []) diff.remove('bundlePrices', price);
+      diff.remove('bundles', b);
+      plan.bundles.removed += 1;
+    }
+  }
+  for (const stored of index.products) {
+    if (!removedIds.has(stored.id)) continue;
+    diff.remove('products', stored);
+    plan.products.removed += 1;
+  }
+
   const fileHandles = new Set(fileProducts.map((p) => p.handle));
   for (const stored of index.products) {
-    if (fileHandles.has(stored.handle)) continue;
+    if (fileHandles.has(stored.handle) || removedIds.has(stored.id)) continue;
     if (prune && stored.status === 'published') {
       diff.changes.products.update.push({ ...stored, status: 'archived', updatedAt: now });
       plan.products.unpublished += 1;
@@ -317,7 +356,7 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
   // (the file's products as the file has them), in handle order, set again by every import
   // so a product imported or changed later joins or leaves them.
   const subjects = new Map<string, RuleSubject & { id: string }>();
-  for (const p of index.products) subjects.set(p.handle, { id: p.id, vendor: p.vendor, type: p.productType, tags: p.tags ?? [] });
+  for (const p of index.products) if (!removedIds.has(p.id)) subjects.set(p.handle, { id: p.id, vendor: p.vendor, type: p.productType, tags: p.tags ?? [] });
   for (const p of fileProducts) subjects.set(p.handle, { id: productIds.get(p.handle)!, vendor: p.vendor ?? null, type: p.type ?? null, tags: p.tags ?? [] });
   const handles = [...subjects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const matching = (rules: CollectionRules) => handles.filter((h) => matchesRules(subjects.get(h)!, rules));
@@ -325,12 +364,15 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
   if (fileCollections) {
     const withMembers = fileCollections.map((c) => (c.rules ? { ...c, products: matching(c.rules) } : c));
     planCollections(diff, plan, { site, index, collections: withMembers, prune, now, productIds });
-  } else plan.notes.push('The file has no collections: every collection is left as it is, automated ones but for their members.');
+  } else if (remove.size === 0) plan.notes.push('The file has no collections: every collection is left as it is, automated ones but for their members.');
   const named = new Set((fileCollections ?? []).map((c) => c.handle));
   const membersOf = groupBy(index.collectionProducts, (r) => r.collectionId);
   for (const c of index.collections) {
-    if (!c.rules || named.has(c.handle)) continue;
-    const wanted = matching(c.rules).map((h) => subjects.get(h)!.id);
+    if (named.has(c.handle)) continue;
+    const stored = [...(membersOf.get(c.id) ?? [])].sort((a, b) => a.position - b.position);
+    // a hand-picked collection loses only the deleted products, the others keeping their order
+    if (!c.rules && !stored.some((m) => removedIds.has(m.productId))) continue;
+    const wanted = c.rules ? matching(c.rules).map((h) => subjects.get(h)!.id) : stored.map((m) => m.productId).filter((id) => !removedIds.has(id));
     if (!setMembers(diff, c.id, wanted, membersOf.get(c.id) ?? [])) continue;
     const pending = diff.changes.collections.update.find((row) => row.id === c.id);
     if (pending) pending.updatedAt = now;
@@ -345,7 +387,7 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
     const c = diff.changes[t];
     plan.rowWrites += c.insert.length + c.update.length + c.delete.length;
   }
-  return { plan, changes: diff.changes, removedVariantIds };
+  return { plan, changes: diff.changes, removedVariantIds, deletedVariantIds };
 }
 
 /** Market names: compared with the Site's as stored; a market in the file with `names` has exactly those. */
