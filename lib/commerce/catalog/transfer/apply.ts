@@ -75,8 +75,8 @@ export async function applyChanges(database: Database, siteId: string, changes: 
   } else {
     const tx = await client.transaction('write');
     try {
-      const rewritten = rewrittenBundleItems(changes);
-      const inUse = new Map([...await variantsInUse(tx, removedVariantIds, rewritten), ...await variantsHeld(tx, deletedVariantIds, rewritten)]);
+      // both questions in one request
+      const inUse = readInUse(await tx.batch([...inUseChecks(removedVariantIds), ...heldChecks(deletedVariantIds)]), rewrittenBundleItems(changes));
       if (inUse.size > 0) {
         await tx.rollback();
         return { ok: false, inUse };
@@ -165,11 +165,11 @@ export function writeStatements(changes: CatalogChanges): InStatement[] {
 const ID_SLICE = 10_000;
 
 /**
- * Variants still named by a restock signup, a checkout line or a bundle item the import
- * keeps (all but `rewritten`, keyed bundle id NUL position): these cannot be removed.
- * One request, however many variants.
+ * The question for variants an import drops from a product it keeps: still named by a
+ * restock signup, a checkout line or a bundle item the import keeps (all but those it
+ * rewrites)? Such a variant cannot be removed.
  */
-async function variantsInUse(tx: Transaction, ids: string[], rewritten: Set<string>): Promise<Map<string, string>> {
+function inUseChecks(ids: string[]): InStatement[] {
   const statements: InStatement[] = [];
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE);
@@ -180,26 +180,17 @@ async function variantsInUse(tx: Transaction, ids: string[], rewritten: Set<stri
       { sql: `SELECT variant_id AS id, 'a bundle' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`, args: slice },
     );
   }
-  const out = new Map<string, string>();
-  for (const result of await tx.batch(statements)) {
-    for (const r of result.rows) {
-      if (r.bundle !== null && rewritten.has(`${String(r.bundle)}\u0000${String(r.position)}`)) continue;
-      out.set(String(r.id), String(r.what));
-    }
-  }
-  return out;
+  return statements;
 }
 
 /**
- * Variants of deleted products that something the shop must keep still needs: a restock
- * signup not yet notified or withdrawn (a promise to a shopper), a checkout session open or
- * awaiting payment (it would be charged for what is gone), another product's bundle. A
- * completed or expired session keeps its own copy of each line (title, price), so it does
- * not hold a product back. One request, however many variants (none: no request).
+ * The question for variants of deleted products: does something the shop must keep still
+ * need one? A restock signup not yet notified or withdrawn (a promise to a shopper), a
+ * checkout session open or awaiting payment (it would be charged for what is gone), another
+ * product's bundle. A completed or expired session keeps its own copy of each line (title,
+ * price), so it does not hold a product back.
  */
-async function variantsHeld(tx: Transaction, ids: string[], rewritten: Set<string>): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (ids.length === 0) return out;
+function heldChecks(ids: string[]): InStatement[] {
   const statements: InStatement[] = [];
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE);
@@ -210,7 +201,13 @@ async function variantsHeld(tx: Transaction, ids: string[], rewritten: Set<strin
       { sql: `SELECT variant_id AS id, 'a bundle of another product' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`, args: slice },
     );
   }
-  for (const result of await tx.batch(statements)) {
+  return statements;
+}
+
+/** Variant id → what still needs it, leaving out bundle items the write itself deletes or re-points (`rewritten`). */
+function readInUse(results: ResultSet[], rewritten: Set<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const result of results) {
     for (const r of result.rows) {
       if (r.bundle !== null && rewritten.has(`${String(r.bundle)}\u0000${String(r.position)}`)) continue;
       out.set(String(r.id), String(r.what));
