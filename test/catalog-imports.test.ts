@@ -13,6 +13,7 @@ import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { getPublishedProduct } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { subscribeToStockNotifications } from '@/lib/commerce/signups';
+import { createCheckoutSession } from '@/lib/commerce/checkout';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { contentDigest, freshDatabase } from './support/database';
 
@@ -259,10 +260,17 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
     const ctx = (await authenticateCredential(other, token))!;
     const variantId = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId)).where(eq(schema.products.handle, signedUp!)))[0]!.id;
     await subscribeToStockNotifications(other, ctx, { variantId, email: 'kim@example.com', consent: { granted: true, text: 'Mail me once.', version: '2026-01' } });
-    const signupHash = await contentDigest(other);
-    expect(hash).not.toBe(signupHash);
+    const afterSignup = await contentDigest(other);
+    expect(hash).not.toBe(afterSignup);
     expect(issuesOf(await remove([signedUp!]))).toEqual([expect.objectContaining({ handle: signedUp, expected: expect.stringMatching(/restock signup not yet notified/) })]);
-    expect(await contentDigest(other)).toBe(signupHash);
+    expect(await contentDigest(other)).toBe(afterSignup);
+
+    // an open checkout session holds the product back; an expired one keeps its own copy of the line and does not
+    const pickedId = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId)).where(eq(schema.products.handle, victim!)))[0]!.id;
+    const session = await createCheckoutSession(other, ctx, { lines: [{ variantId: pickedId, quantity: 1 }] }, { ttlSeconds: 3600 });
+    expect(issuesOf(await remove([victim!]))).toContainEqual(expect.objectContaining({ handle: victim, expected: expect.stringMatching(/a checkout session still open/) }));
+    await other.update(schema.checkoutSessions).set({ status: 'expired' }).where(eq(schema.checkoutSessions.id, session.id));
+    const signupHash = await contentDigest(other);
 
     // the dry run plans it; the delete removes every row of the product, its members' places close up
     const [row] = await other.select().from(schema.products).where(eq(schema.products.handle, victim!));
@@ -286,6 +294,7 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
     }
     const positions = await other.$client.execute('SELECT collection_id, group_concat(position) AS p FROM (SELECT * FROM collection_products ORDER BY collection_id, position) GROUP BY collection_id');
     for (const r of positions.rows) expect(String(r.p).split(',').map(Number)).toEqual(String(r.p).split(',').map((_, k) => k + 1));
+    expect(await left('SELECT count(*) FROM checkout_session_lines WHERE session_id = ?', [session.id]), 'the expired session keeps its line').toBe(1);
     const se = await chooseMarket(other, ctx.site, {});
     await expect(getPublishedProduct(other, ctx.site, victim!, se)).rejects.toMatchObject({ code: 'not_found' });
 
