@@ -1,6 +1,7 @@
 // npm run -s catalog -- export --site <handle> [--out FILE]
-// npm run -s catalog -- import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]
+// npm run -s catalog -- import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune]
 // npm run -s catalog -- stock --site <handle> SKU=QTY …
+// npm run -s catalog -- delete --site <handle> HANDLE … [--dry-run]
 import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -9,20 +10,24 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
+  deleteSource, documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
   stockSource, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
 } from '@/lib/commerce/catalog/transfer';
 
 const USAGE = `usage:
   catalog export --site <handle> [--out FILE]
-  catalog import --site <handle> FILE [--format json|shopify-csv] [--dry-run] [--prune]   (FILE.csv: shopify-csv)
-  catalog stock  --site <handle> SKU=QTY [SKU=QTY …]`;
+  catalog import --site <handle> FILE [--format json|shopify-csv] [--locale L] [--dry-run] [--prune [--delete]]
+                 (FILE.csv: shopify-csv; --locale: its language; --prune --delete: delete what the file lacks instead of archiving it)
+  catalog stock  --site <handle> SKU=QTY [SKU=QTY …]
+  catalog delete --site <handle> HANDLE [HANDLE …] [--dry-run]   (for real: variants, prices, stock, texts, images, bundles, memberships)`;
 
 function printIssues(issues: CatalogIssue[]): void {
   console.error(`Refused: ${issues.length} problem(s); nothing was written.`);
   for (const i of issues) {
     const line = i.line === undefined ? null : i.column === undefined ? `line ${i.line}` : `line ${i.line}, column ${i.column}`;
-    const where = [line, i.pointer || null, i.handle ? `"${i.handle}"` : null, i.field].filter(Boolean).join(', ');
+    // a spreadsheet's column: its letter and its own name
+    const field = i.cell ? `column ${i.cell} "${i.field}"` : i.field;
+    const where = [line, i.pointer || null, i.handle ? `"${i.handle}"` : null, field].filter(Boolean).join(', ');
     console.error(`  ${where}: expected ${i.expected}`);
   }
 }
@@ -30,7 +35,7 @@ function printIssues(issues: CatalogIssue[]): void {
 function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>, dryRun: boolean): void {
   // products and collections are unpublished, never removed; variants and bundles are removed
   const row = (kind: string, c: ImportPlan['products'], last: 'unpublished' | 'removed') =>
-    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, ${last} ${c[last]}`;
+    `  ${kind.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, ${last} ${c[last]}${last === 'unpublished' && c.removed > 0 ? `, deleted ${c.removed}` : ''}`;
   console.log(`Plan for Site "${site}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
   console.log(row('products', plan.products, 'unpublished'));
   console.log(row('variants', plan.variants, 'removed'));
@@ -61,11 +66,13 @@ async function main(argv: string[]): Promise<number> {
     args: rest,
     options: {
       site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false },
+      locale: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false }, delete: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
-  if (!values.site || !['export', 'import', 'stock'].includes(command ?? '')) {
+  // --delete only says how --prune treats what the file lacks
+  if (!values.site || !['export', 'import', 'stock', 'delete'].includes(command ?? '') || (values.delete && (command !== 'import' || !values.prune))) {
     console.error(USAGE);
     return 2;
   }
@@ -86,7 +93,13 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let source: ImportSource;
-  if (command === 'stock') {
+  if (command === 'delete') {
+    if (positionals.length === 0 || values.prune) {
+      console.error(USAGE);
+      return 2;
+    }
+    source = deleteSource(positionals);
+  } else if (command === 'stock') {
     const parsed = parseStockArgs(positionals);
     // --prune would unpublish every product but the ones whose stock is given
     if (positionals.length === 0 || values.prune) {
@@ -102,17 +115,15 @@ async function main(argv: string[]): Promise<number> {
     const file = positionals[0];
     // a .csv file is a Shopify export unless said otherwise
     const format = values.format ?? (file?.toLowerCase().endsWith('.csv') ? 'shopify-csv' : 'json');
-    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv')) {
+    // a document names the locale of each text itself
+    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv') || (values.locale !== undefined && format !== 'shopify-csv')) {
       console.error(USAGE);
       return 2;
     }
     if (format === 'shopify-csv') {
+      // the rows' own problems go on with the file, so the import reports them with the rest
       const csv = await readShopifyCsv(createReadStream(file, { highWaterMark: 1 << 20 }));
-      if (csv.issues.length > 0) {
-        printIssues(csv.issues);
-        return 1;
-      }
-      source = shopifySource(csv);
+      source = shopifySource(csv, { locale: values.locale });
     } else {
       // bytes, not a decoded stream: the import decodes them itself, refusing what is not UTF-8
       const parsed = await readCatalogDocument(createReadStream(file, { highWaterMark: 1 << 20 }));
@@ -124,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const dryRun = values['dry-run'] ?? false;
-  const result = await importCatalog(database, source, { siteHandle: values.site, dryRun, prune: values.prune });
+  const result = await importCatalog(database, source, { siteHandle: values.site, dryRun, prune: values.prune, delete: values.delete });
   if (!result.ok) {
     printIssues(result.issues);
     return 1;

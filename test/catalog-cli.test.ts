@@ -135,6 +135,27 @@ describe('npm run catalog', () => {
     expect(applied.out).toMatch(/Applied: \d+ row\(s\) written in one transaction/);
   });
 
+  it('delete HANDLE removes the product for real, dry run first; an unknown handle or a bad command line changes nothing', async () => {
+    const [before] = await database.select().from(schema.products).where(eq(schema.products.handle, 'birch-bread-board'));
+    expect(before, 'imported from the Shopify fixture above').toBeTruthy();
+    const hash = await contentDigest(database);
+    const dry = run('catalog.ts', ['delete', '--site', 'demo', 'birch-bread-board', '--dry-run']);
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toMatch(/products\s+created 0, updated 0, unchanged \d+, unpublished 0, deleted 1/);
+    expect(await contentDigest(database)).toBe(hash);
+    const unknown = run('catalog.ts', ['delete', '--site', 'demo', 'birch-bread-board', 'no-such-product']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/"no-such-product", handle: expected the handle of a product of Site "demo"/);
+    expect(run('catalog.ts', ['delete', '--site', 'demo']).code).toBe(2);
+    expect(run('catalog.ts', ['import', '--site', 'demo', join(dir, 'demo.json'), '--delete']).code).toBe(2);
+    expect(await contentDigest(database)).toBe(hash);
+    const done = run('catalog.ts', ['delete', '--site', 'demo', 'birch-bread-board']);
+    expect(done.code, done.err).toBe(0);
+    expect(done.out).toMatch(/Applied: \d+ row\(s\) written in one transaction/);
+    expect(await database.select().from(schema.products).where(eq(schema.products.handle, 'birch-bread-board'))).toEqual([]);
+    expect(await database.select().from(schema.productVariants).where(eq(schema.productVariants.productId, before!.id))).toEqual([]);
+  });
+
   it('stock SKU=QTY sets quantities and says what it did, nothing about files it was not given', async () => {
     const [variant, other] = await database.select().from(schema.productVariants).limit(2);
     const [before] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, other!.id));

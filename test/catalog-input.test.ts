@@ -171,7 +171,7 @@ describe('texts the database could not give back unchanged', () => {
   it('a NUL in a Shopify CSV cell is refused with its line and column name', async () => {
     const csv = 'Handle,Title,Body (HTML),Variant SKU,Variant Price\nmug,Mug,"<p>Fine</p>",MUG-1,10\ncup,Cup\u0000,"<p>Fine</p>",CUP-1,10\n';
     const parsed = await readShopifyCsv(Readable.from([Buffer.from(csv)]));
-    expect(parsed.issues).toEqual([{ pointer: '', line: 3, field: 'Title', expected: expect.stringContaining('U+0000') }]);
+    expect(parsed.issues).toEqual([{ pointer: '', line: 3, field: 'Title', cell: 'B', expected: expect.stringContaining('U+0000') }]);
   });
 });
 
@@ -208,7 +208,7 @@ describe('limits', () => {
     const tooMany = await readShopifyCsv(Readable.from([Buffer.from(header + rows(20, 4))]), small);
     expect(tooMany.issues).toEqual([{ pointer: '', line: 10, field: '(file)', expected: expect.stringContaining('at most 8 rows in one file') }]);
     const manyProducts = await readShopifyCsv(Readable.from([Buffer.from(header + rows(8, 1))]), small);
-    expect(manyProducts.issues).toEqual([{ pointer: '', line: 7, field: 'Handle', expected: expect.stringContaining('at most 5 products in one file') }]);
+    expect(manyProducts.issues).toEqual([{ pointer: '', line: 7, field: 'Handle', cell: 'A', expected: expect.stringContaining('at most 5 products in one file') }]);
     const longRow = await readShopifyCsv(Readable.from([Buffer.from(`${header}p,"${'x'.repeat(5000)}",SKU-1,10\n`)]), small);
     expect(longRow.issues).toEqual([expect.objectContaining({ line: 2, field: '(file)', expected: 'a row of at most 4,096 characters (this one goes on past that)' })]);
   });

@@ -93,6 +93,6 @@ describe('npm run catalog refuses input beyond its limits, without running out o
     rmSync(file);
     expect(signal, err).toBeNull();
     expect(code, err).toBe(1);
-    expect(err).toContain('line 20002, Handle: expected at most 20,000 products in one file');
+    expect(err).toContain('line 20002, column A "Handle": expected at most 20,000 products in one file');
   });
 });

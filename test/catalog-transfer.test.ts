@@ -445,11 +445,13 @@ describe('Shopify product CSV', () => {
     bad[sweaterEnd + 1] = bad[sweaterEnd + 1]!.replace(',deny,', ',sometimes,'); // policy
     const parsed = await readShopifyCsv(Readable.from([bad.join('\n')]));
     expect(parsed.issues).toEqual([expect.objectContaining({ line: sweaterEnd + 2, field: 'Variant Inventory Policy', handle: 'nordic-wool-sweater' })]);
-    // fix the policy: the price is the schema's to refuse, on its line
-    bad[sweaterEnd + 1] = lines[sweaterEnd + 1]!;
-    const result = await importCatalog(database, shopifySource(await readShopifyCsv(Readable.from([bad.join('\n')]))), { siteHandle: 'demo' });
+    // the import reports the reader's problems and the schema's together, each on its line, in its column
+    const result = await importCatalog(database, shopifySource(parsed), { siteHandle: 'demo' });
     expect(result.ok).toBe(false);
-    expect((result as { issues: CatalogIssue[] }).issues).toEqual([expect.objectContaining({ line: sweaterEnd + 1, field: 'amount', handle: 'nordic-wool-sweater' })]);
+    expect((result as { issues: CatalogIssue[] }).issues).toEqual([
+      expect.objectContaining({ line: sweaterEnd + 1, field: 'Variant Price', handle: 'nordic-wool-sweater' }),
+      expect.objectContaining({ line: sweaterEnd + 2, field: 'Variant Inventory Policy', handle: 'nordic-wool-sweater' }),
+    ]);
     expect(await contentDigest(database)).toBe(hash);
   });
 });

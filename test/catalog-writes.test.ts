@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import { createCheckoutSession } from '@/lib/commerce/checkout';
-import { documentSource, exportCatalog, importCatalog, stockSource } from '@/lib/commerce/catalog/transfer';
+import { deleteSource, documentSource, exportCatalog, importCatalog, stockSource } from '@/lib/commerce/catalog/transfer';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { contentDigest, freshDatabase, type TestDatabase } from './support/database';
@@ -170,5 +170,20 @@ describe('how an import is written over a network', () => {
     } finally {
       await t.database.$client.execute('DROP TRIGGER fail_last_texts');
     }
+  });
+
+  it('deletes 50 products as a few requests too, the check of what still needs them inside the write', async () => {
+    const named = new Set(original.products.flatMap((p) => p.bundles.flatMap((b) => b.items.map((i) => i.sku))));
+    const handles = original.products.filter((p) => isBench(p.handle) && p.variants.every((v) => !named.has(v.sku))).slice(-50).map((p) => p.handle);
+    expect(handles).toHaveLength(50);
+    const { database, log } = overNetwork(t.database, LATENCY);
+    const result = await importCatalog(database, deleteSource(handles), { siteHandle: 'demo' });
+    expect(result.ok && result.plan.products.removed).toBe(50);
+    // open, the question, the batch, the commit: however many rows go
+    expect(log.writeRequests).toBeLessThanOrEqual(4);
+    expect(longestLock(log).requests).toBeLessThanOrEqual(4);
+    const left = await t.database.$client.execute({ sql: `SELECT count(*) AS n FROM products WHERE handle IN (${handles.map(() => '?').join(', ')})`, args: handles });
+    expect(Number(left.rows[0]!.n)).toBe(0);
+    original = await exportCatalog(t.database, 'demo');
   });
 });

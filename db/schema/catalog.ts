@@ -10,6 +10,11 @@ export const products = sqliteTable('products', {
   options: text({ mode: 'json' }).$type<{ name: string; values: string[] }[]>().notNull(),
   /** Featured on the storefront home, in this order (null = not featured). */
   featuredPosition: integer(),
+  /** Who makes it, its kind and its tags, as a Shopify file has them: what automated collections' rules match. */
+  vendor: text(),
+  productType: text(),
+  /** JSON: the product's tags, each once, as written; null = none. */
+  tags: text({ mode: 'json' }).$type<string[]>(),
   createdAt: integer().notNull(),
   updatedAt: integer().notNull(),
 }, (t) => [
@@ -129,6 +134,12 @@ export const collections = sqliteTable('collections', {
   imageAlts: text({ mode: 'json' }).$type<Record<string, string>>(),
   imageWidth: integer(),
   imageHeight: integer(),
+  /**
+   * JSON: an automated collection's rules (`tag:wool`, `type:Sweaters`, `vendor:Nordlys`) and
+   * whether a product must match all or any; null = members chosen by hand. The members of
+   * one with rules are kept in collection_products by every import, like the others'.
+   */
+  rules: text({ mode: 'json' }).$type<{ match: 'all' | 'any'; conditions: string[] }>(),
   updatedAt: integer().notNull(),
 }, (t) => [
   // collection by handle

@@ -140,6 +140,29 @@ test('a Shopify CSV imports into what the storefront shows, and a stock change f
   }
 });
 
+test('a product priced in the default market only says so in the others, in the API and the shop, never 404', async ({ page, request }) => {
+  // the Shopify file above priced the sweater in se only
+  for (const instance of [a, b]) {
+    const res = await request.get(`${instance.baseURL}${V1}/commerce/products/nordic-wool-sweater?market=de&locale=de-DE`, { headers: auth(creds().core), failOnStatusCode: false });
+    expect(res.status()).toBe(422);
+    expect(res.headers()['content-type']).toContain('application/problem+json');
+    expect(await res.json()).toMatchObject({ code: 'not_sold_in_market', product: { handle: 'nordic-wool-sweater', title: 'Nordic Wool Sweater' }, soldIn: ['se'] });
+  }
+  await page.route('https://cdn.shopify.com/**', (route) => route.abort());
+  await page.context().addCookies([{ name: 'market', value: 'de', url: a.baseURL }, { name: 'locale', value: 'de-DE', url: a.baseURL }]);
+  const response = await page.goto(`${a.baseURL}/products/nordic-wool-sweater`);
+  expect(response!.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nordic Wool Sweater');
+  await expect(page.getByText(/^In deinem Markt \(.+\) nicht erhältlich\.$/)).toBeVisible();
+  await expect(page.getByText(/^Erhältlich in: .+\. Wähle einen anderen Markt/)).toBeVisible();
+  // the other instance, asked twice (the second from its kept page), says the same
+  for (let i = 0; i < 2; i += 1) {
+    const res = await request.get(`${b.baseURL}/products/nordic-wool-sweater`, { headers: { Cookie: 'market=de; locale=de-DE' }, failOnStatusCode: false });
+    expect(res.status()).toBe(200);
+    expect(await res.text()).toContain('nicht erhältlich');
+  }
+});
+
 test('an invalid file is refused whole and nothing changes on either instance', async ({ request }) => {
   const file = join(scratch, 'bad.json');
   const doc = JSON.parse(readFileSync(join(scratch, 'demo.json'), 'utf8')) as CatalogDocument;

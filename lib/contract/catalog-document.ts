@@ -143,12 +143,24 @@ export const CatalogBundle = z
   .strict()
   .meta({ id: 'CatalogBundle' });
 
+const Attribute = z.string().min(1, 'a text').max(255, 'at most 255 characters');
+
+/** One condition of an automated collection: a tag the product has, its type or its vendor (letter case aside). */
+export const CollectionRule = z
+  .string()
+  .max(300, 'at most 300 characters')
+  .regex(/^(tag|type|vendor):\S(.*\S)?$/, 'a rule such as "tag:wool", "type:Sweaters" or "vendor:Nordlys"')
+  .meta({ example: 'tag:wool' });
+
 export const CatalogProduct = z
   .object({
     handle: CatalogHandle,
     status: z.enum(['published', 'draft', 'archived']),
     featuredPosition: z.number().int('a whole number').min(1, 'at least 1').nullable().optional()
       .meta({ description: 'Featured on the storefront home in this order; null = not featured.' }),
+    vendor: Attribute.nullable().optional().meta({ description: 'Who makes it (Shopify\'s Vendor); what `vendor:` rules match.' }),
+    type: Attribute.nullable().optional().meta({ description: 'Its kind (Shopify\'s Type); what `type:` rules match.' }),
+    tags: z.array(Attribute).max(250, 'at most 250 tags').optional().meta({ description: 'Its tags (Shopify\'s Tags); what `tag:` rules match.' }),
     texts: z.record(LocaleCode, ProductTexts).meta({ description: 'Locale → texts. The Site\'s default locale is required; others fall back to it.' }),
     images: z.array(CatalogImage).max(50, 'at most 50 images'),
     options: z
@@ -167,7 +179,16 @@ export const CatalogCollection = z
     status: z.enum(['published', 'draft']),
     image: CatalogImage.nullable(),
     texts: z.record(LocaleCode, z.object({ title: z.string().min(1, 'a title').max(300, 'at most 300 characters'), description: z.string().max(20_000, 'at most 20000 characters') }).strict()),
-    products: z.array(CatalogHandle).meta({ description: 'Member product handles in merchandised order.' }),
+    rules: z
+      .object({
+        match: z.enum(['all', 'any']).default('all').meta({ description: 'all: a member matches every condition; any: at least one.' }),
+        conditions: z.array(CollectionRule).min(1, 'at least one condition').max(60, 'at most 60 conditions'),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .meta({ description: 'An automated collection (as Shopify\'s): its members are the products these rules match, in handle order, kept so by every import. Leave `products` out then.' }),
+    products: z.array(CatalogHandle).default([]).meta({ description: 'Member product handles in merchandised order (none for a collection with `rules`).' }),
   })
   .strict()
   .meta({ id: 'CatalogCollection' });

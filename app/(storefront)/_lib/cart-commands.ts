@@ -40,7 +40,7 @@ async function variantOfOptions(form: URLSearchParams, productHandle: string | u
     const product = await fetchProduct(productHandle, await locality());
     return product.variants.find((v) => wanted.every(([name, value]) => v.options[name] === value))?.id ?? null;
   } catch (error) {
-    if (isSiteApiError(error, 'not_found')) return null;
+    if (isSiteApiError(error, 'not_found') || isSiteApiError(error, 'not_sold_in_market')) return null;
     throw error;
   }
 }

@@ -27,6 +27,21 @@ export function productIn(handle: string, where: Required<Locality>): Promise<Pr
 /** The product in the shopper's market and language (cookies). */
 export const product = cache(async (handle: string) => productIn(handle, await locality()));
 
+/** A published product the market does not sell (no price there): its page says so, with where it is sold. */
+export type NotSold = { handle: string; title: string; soldIn: string[] };
+
+/** The product, or what its page says when the market does not sell it. */
+export async function productOrNotSold(handle: string, where: Required<Locality>): Promise<{ product: Product } | { notSold: NotSold }> {
+  try {
+    return { product: await productIn(handle, where) };
+  } catch (error) {
+    if (!isSiteApiError(error, 'not_sold_in_market')) throw error;
+    const { product, soldIn } = error.problem as { product?: { title?: unknown }; soldIn?: unknown };
+    const title = typeof product?.title === 'string' ? product.title : handle;
+    return { notSold: { handle, title, soldIn: Array.isArray(soldIn) ? soldIn.filter((m): m is string => typeof m === 'string') : [] } };
+  }
+}
+
 /**
  * A list page from `cursor`, and the cursor it was read from. A cursor the API refuses (a
  * stale link, a crawler's guess, a typo) shows the first page, as a plain list URL does:

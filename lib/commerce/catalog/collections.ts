@@ -132,3 +132,26 @@ export async function navigation(database: DbOrTx, site: Site, choice: MarketCho
   const [text, counts] = await Promise.all([texts(database, ids, choice.locale, site.defaultLocale), memberCounts(database, site.id, ids, choice.market.id)]);
   return rows.map((r) => ({ handle: r.handle, title: text.get(r.id)?.title ?? r.handle, productCount: counts.get(r.id) ?? 0, image: image(r, choice.locale) }));
 }
+
+/** What an automated collection's rules look at: a product's vendor, type and tags. */
+export type RuleSubject = { vendor: string | null; type: string | null; tags: readonly string[] };
+export type CollectionRules = { match: 'all' | 'any'; conditions: readonly string[] };
+
+/**
+ * Whether a product belongs to an automated collection: `tag:x` (one of its tags is x),
+ * `type:x`, `vendor:x`; letter case and surrounding spaces aside, as Shopify compares them.
+ */
+export function matchesRules(product: RuleSubject, rules: CollectionRules): boolean {
+  const fold = (s: string) => s.trim().toLocaleLowerCase('en');
+  const tags = new Set(product.tags.map(fold));
+  const test = (condition: string) => {
+    const at = condition.indexOf(':');
+    const kind = condition.slice(0, at);
+    const value = fold(condition.slice(at + 1));
+    if (kind === 'tag') return tags.has(value);
+    if (kind === 'type') return product.type !== null && fold(product.type) === value;
+    if (kind === 'vendor') return product.vendor !== null && fold(product.vendor) === value;
+    return false;
+  };
+  return rules.match === 'any' ? rules.conditions.some(test) : rules.conditions.every(test);
+}

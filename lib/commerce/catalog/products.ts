@@ -5,7 +5,7 @@ import { prepared } from '@/db/prepared';
 import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { NotFound } from '@/lib/platform/errors';
+import { DomainError, NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache, versionKey } from '@/lib/platform/cache/memo';
@@ -65,8 +65,8 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
     loadProductCollections(database, row.id, choice.locale, site.defaultLocale),
   ]);
   const vs = variants.get(row.id) ?? [];
-  if (vs.length === 0) throw new NotFound('The product');
   const text = texts.get(row.id);
+  if (vs.length === 0) throw await notSoldIn(database, row, text?.title ?? row.handle, choice);
   const title = text?.title ?? row.handle;
   const description = text?.description ?? '';
   return {
@@ -82,6 +82,19 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
     seo: { title: text?.seoTitle ?? title, description: text?.seoDescription ?? description.slice(0, 160) },
     updatedAt: iso(row.updatedAt),
   };
+}
+
+/**
+ * A published product without a price in the market: not a missing page but one this market
+ * does not sell (an import priced it in the default market only), said with where it is sold.
+ */
+async function notSoldIn(database: DbOrTx, row: { id: string; handle: string }, title: string, choice: MarketChoice): Promise<DomainError> {
+  const markets = await database.selectDistinct({ id: variantPrices.marketId }).from(variantPrices)
+    .innerJoin(productVariants, eq(productVariants.id, variantPrices.variantId))
+    .where(eq(productVariants.productId, row.id)).orderBy(asc(variantPrices.marketId));
+  return new DomainError('not_sold_in_market', `The product is not sold in market "${choice.market.id}".`, {
+    extensions: { product: { handle: row.handle, title }, soldIn: markets.map((m) => m.id) },
+  });
 }
 
 /** The filter's conditions (none: every product). */

@@ -226,4 +226,7 @@ export const de: Dictionary = {
   priceTaxIncluded: 'inkl. MwSt., zzgl. {shipping}',
   priceTaxExcluded: 'zzgl. Steuern und {shipping}',
   priceShipping: 'Versand',
+  // a product the shopper's market does not sell
+  notSoldHere: 'In deinem Markt ({market}) nicht erhältlich.',
+  notSoldSoldIn: 'Erhältlich in: {markets}. Wähle einen anderen Markt, um es dort zu sehen.',
 };

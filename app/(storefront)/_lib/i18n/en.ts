@@ -226,4 +226,7 @@ export const en = {
   priceTaxIncluded: 'incl. VAT, plus {shipping}',
   priceTaxExcluded: 'excl. tax, plus {shipping}',
   priceShipping: 'shipping',
+  // a product the shopper's market does not sell
+  notSoldHere: 'Not available in your market ({market}).',
+  notSoldSoldIn: 'It is sold in: {markets}. Choose another market to see it there.',
 } as const;

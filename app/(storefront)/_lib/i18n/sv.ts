@@ -226,4 +226,7 @@ export const sv: Dictionary = {
   priceTaxIncluded: 'inkl. moms, {shipping} tillkommer',
   priceTaxExcluded: 'exkl. skatt, {shipping} tillkommer',
   priceShipping: 'frakt',
+  // a product the shopper's market does not sell
+  notSoldHere: 'Inte tillgänglig på din marknad ({market}).',
+  notSoldSoldIn: 'Den säljs i: {markets}. Välj en annan marknad för att se den där.',
 };

@@ -2,8 +2,9 @@ import type { Metadata } from 'next';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { ProductView, bundleViews, productMetadata } from '../../_components/product-view';
 import { RelatedProducts } from '../../_components/related-products';
-import { nameBundleItems, product as readProduct } from '../../_lib/data';
-import { requestOrigin, shop } from '../../_lib/shop';
+import { NotSoldHere } from '../../_components/not-sold-here';
+import { nameBundleItems, productOrNotSold } from '../../_lib/data';
+import { locality, requestOrigin, shop } from '../../_lib/shop';
 
 /**
  * The product page rendered on request, from the shopper's cookies and headers. The proxy
@@ -15,13 +16,18 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ handle: string }>; searchParams: Promise<{ variant?: string | string[] }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const [{ handle }, { site }] = await Promise.all([params, shop()]);
-  return productMetadata(await readProduct(handle), site.name);
+  const [{ handle }, { site }, where] = await Promise.all([params, shop(), locality()]);
+  const read = await productOrNotSold(handle, where);
+  if ('notSold' in read) return { title: `${read.notSold.title} | ${site.name}` };
+  return productMetadata(read.product, site.name);
 }
 
 export default async function ProductPage({ params, searchParams }: Props) {
-  const [{ handle }, { variant: wanted }, { t, locale, market }] = await Promise.all([params, searchParams, shop()]);
-  const p = await readProduct(handle);
+  const [{ handle }, { variant: wanted }, { t, locale, market, site }, where] = await Promise.all([params, searchParams, shop(), locality()]);
+  const read = await productOrNotSold(handle, where);
+  // priced in other markets only: the page says so (never the 404 of a product that is not there)
+  if ('notSold' in read) return <NotSoldHere notSold={read.notSold} market={market.id} markets={site.markets} t={t} />;
+  const p = read.product;
   // The page still renders from the product read if these fail: availability then comes
   // from the product (and the browser refreshes it), bundle items show their variant ids.
   const [availability, names, origin] = await Promise.all([

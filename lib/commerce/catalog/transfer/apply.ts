@@ -55,12 +55,14 @@ export type Applied = { ok: true; catalogVersion: number } | { ok: false; inUse:
  * still names one is asked inside the write (those are written while the shop runs): the
  * transaction then takes three requests more: opening it, the question, and the commit.
  */
-export async function applyChanges(database: Database, siteId: string, changes: CatalogChanges, removedVariantIds: string[]): Promise<Applied> {
+export async function applyChanges(database: Database, siteId: string, changes: CatalogChanges, removedVariantIds: string[], deletedVariantIds: string[] = []): Promise<Applied> {
   const client = database.$client;
   const merge = changes.products.insert.length + changes.products.update.length >= MERGE_FROM;
   const mergeLater = merge && client.protocol !== 'file';
   const statements: InStatement[] = [
     SEARCH_INDEX_DEFER,
+    // a deleted product's finished restock signups (and their links) go with it; open ones refuse the delete below
+    ...closedSignupDeletes(deletedVariantIds),
     ...writeStatements(changes),
     ...SEARCH_INDEX_FLUSH,
     ...(merge && !mergeLater ? SEARCH_INDEX_MERGE : []),
@@ -68,12 +70,13 @@ export async function applyChanges(database: Database, siteId: string, changes: 
     { sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] },
   ];
   let results: ResultSet[];
-  if (removedVariantIds.length === 0) {
+  if (removedVariantIds.length === 0 && deletedVariantIds.length === 0) {
     results = await client.batch(statements, 'write');
   } else {
     const tx = await client.transaction('write');
     try {
-      const inUse = await variantsInUse(tx, removedVariantIds, rewrittenBundleItems(changes));
+      // both questions in one request
+      const inUse = readInUse(await tx.batch([...inUseChecks(removedVariantIds), ...heldChecks(deletedVariantIds)]), rewrittenBundleItems(changes));
       if (inUse.size > 0) {
         await tx.rollback();
         return { ok: false, inUse };
@@ -125,9 +128,10 @@ export function writeStatements(changes: CatalogChanges): InStatement[] {
     const keys = key.map((k) => cols.get(k)!);
     const target = keys.length === 1 ? `"${keys[0]!.name}"` : `(${keys.map((k) => `"${k.name}"`).join(', ')})`;
     for (const rows of slices(changes[name].delete, keys.length)) {
-      const list = keys.length === 1 ? tuple(rows.length) : `VALUES ${Array(rows.length).fill(tuple(keys.length)).join(', ')}`;
+      // `id IN (?, ?)`; `IN ((?, ?))` would be one row value, which SQLite refuses for two or more rows
+      const list = keys.length === 1 ? tuple(rows.length) : `(VALUES ${Array(rows.length).fill(tuple(keys.length)).join(', ')})`;
       out.push({
-        sql: `DELETE FROM "${getTableName(table)}" WHERE ${target} IN (${list})`,
+        sql: `DELETE FROM "${getTableName(table)}" WHERE ${target} IN ${list}`,
         args: rows.flatMap((row) => key.map((k) => value(cols.get(k)!.column, row[k]))),
       });
     }
@@ -161,11 +165,11 @@ export function writeStatements(changes: CatalogChanges): InStatement[] {
 const ID_SLICE = 10_000;
 
 /**
- * Variants still named by a restock signup, a checkout line or a bundle item the import
- * keeps (all but `rewritten`, keyed bundle id NUL position): these cannot be removed.
- * One request, however many variants.
+ * The question for variants an import drops from a product it keeps: still named by a
+ * restock signup, a checkout line or a bundle item the import keeps (all but those it
+ * rewrites)? Such a variant cannot be removed.
  */
-async function variantsInUse(tx: Transaction, ids: string[], rewritten: Set<string>): Promise<Map<string, string>> {
+function inUseChecks(ids: string[]): InStatement[] {
   const statements: InStatement[] = [];
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE);
@@ -176,12 +180,52 @@ async function variantsInUse(tx: Transaction, ids: string[], rewritten: Set<stri
       { sql: `SELECT variant_id AS id, 'a bundle' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`, args: slice },
     );
   }
+  return statements;
+}
+
+/**
+ * The question for variants of deleted products: does something the shop must keep still
+ * need one? A restock signup not yet notified or withdrawn (a promise to a shopper), a
+ * checkout session open or awaiting payment (it would be charged for what is gone), another
+ * product's bundle. A completed or expired session keeps its own copy of each line (title,
+ * price), so it does not hold a product back.
+ */
+function heldChecks(ids: string[]): InStatement[] {
+  const statements: InStatement[] = [];
+  for (let i = 0; i < ids.length; i += ID_SLICE) {
+    const slice = ids.slice(i, i + ID_SLICE);
+    const list = tuple(slice.length);
+    statements.push(
+      { sql: `SELECT variant_id AS id, 'a restock signup not yet notified' AS what, NULL AS bundle, NULL AS position FROM stock_subscriptions WHERE variant_id IN ${list} AND status IN ('pending_confirmation', 'active')`, args: slice },
+      { sql: `SELECT l.variant_id AS id, 'a checkout session ' || CASE s.status WHEN 'open' THEN 'still open' ELSE 'awaiting payment' END AS what, NULL AS bundle, NULL AS position FROM checkout_session_lines l JOIN checkout_sessions s ON s.id = l.session_id WHERE l.variant_id IN ${list} AND s.status IN ('open', 'payment_pending')`, args: slice },
+      { sql: `SELECT variant_id AS id, 'a bundle of another product' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`, args: slice },
+    );
+  }
+  return statements;
+}
+
+/** Variant id → what still needs it, leaving out bundle items the write itself deletes or re-points (`rewritten`). */
+function readInUse(results: ResultSet[], rewritten: Set<string>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const result of await tx.batch(statements)) {
+  for (const result of results) {
     for (const r of result.rows) {
       if (r.bundle !== null && rewritten.has(`${String(r.bundle)}\u0000${String(r.position)}`)) continue;
       out.set(String(r.id), String(r.what));
     }
+  }
+  return out;
+}
+
+/** The rest of a deleted product's restock signups (notified or withdrawn), and their mail links. */
+function closedSignupDeletes(ids: string[]): InStatement[] {
+  const out: InStatement[] = [];
+  for (let i = 0; i < ids.length; i += ID_SLICE) {
+    const slice = ids.slice(i, i + ID_SLICE);
+    const list = tuple(slice.length);
+    out.push(
+      { sql: `DELETE FROM subscription_tokens WHERE kind = 'stock' AND subscription_id IN (SELECT id FROM stock_subscriptions WHERE variant_id IN ${list})`, args: slice },
+      { sql: `DELETE FROM stock_subscriptions WHERE variant_id IN ${list}`, args: slice },
+    );
   }
   return out;
 }

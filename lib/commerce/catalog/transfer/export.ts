@@ -55,6 +55,10 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
     handle: p.handle,
     status: p.status,
     featuredPosition: p.featuredPosition,
+    // only when set, so a catalog without them exports as it did
+    ...(p.vendor !== null ? { vendor: p.vendor } : {}),
+    ...(p.productType !== null ? { type: p.productType } : {}),
+    ...(p.tags && p.tags.length > 0 ? { tags: [...p.tags] } : {}),
     texts: Object.fromEntries(byLocale(texts.get(p.id) ?? []).map((t) => [t.locale, {
       title: t.title, description: t.description, seoTitle: t.seoTitle, seoDescription: t.seoDescription,
       // stored in option order by the import, so the same texts give the same bytes
@@ -104,7 +108,10 @@ function collectionsFromIndex(index: CatalogIndex): CatalogCollection[] {
       ? { url: c.imageUrl, alt: c.imageAlt ?? '', ...(c.imageAlts ? { alts: c.imageAlts } : {}), width: c.imageWidth ?? 1, height: c.imageHeight ?? 1 }
       : null,
     texts: Object.fromEntries(byLocale(collectionTexts.get(c.id) ?? []).map((t) => [t.locale, { title: t.title, description: t.description }])),
-    products: byPosition(members.get(c.id) ?? []).map((m) => handleOf.get(m.productId) ?? ''),
+    // an automated collection's members are its rules' to say
+    ...(c.rules
+      ? { rules: { match: c.rules.match, conditions: [...c.rules.conditions] }, products: [] }
+      : { products: byPosition(members.get(c.id) ?? []).map((m) => handleOf.get(m.productId) ?? '') }),
   }));
 }
 

@@ -1,7 +1,6 @@
 import type { Transaction } from '@libsql/client';
 import type { Database } from '@/db/client';
 import { CatalogCollection, CatalogDocument, CatalogProduct, type CatalogMarket } from '@/lib/contract/catalog-document';
-import { z } from 'zod';
 import { applyChanges, inCatalogTransaction, onTransaction } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
@@ -18,12 +17,16 @@ export type ImportSource =
   | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; markets?: CatalogMarket[]; lineOf?: (pointer: string) => number | undefined }
   | {
       kind: 'partial';
-      complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[] }>;
+      /** `remove`: handles of stored products to delete (the delete command). */
+      complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[]; remove?: string[] }>;
       /** CSV line of an issue's pointer (`/products/3/variants/1/...`), when known. */
       lineOf?: (pointer: string) => number | undefined;
+      /** The issues in the source's own terms (a spreadsheet's lines and columns), all of them, in its order. */
+      locate?: (issues: CatalogIssue[]) => CatalogIssue[];
     };
 
-export type ImportOptions = { siteHandle: string; dryRun?: boolean; prune?: boolean; now?: number };
+/** `delete` (with `prune`): products missing from the file are deleted for real instead of archived. */
+export type ImportOptions = { siteHandle: string; dryRun?: boolean; prune?: boolean; delete?: boolean; now?: number };
 
 export type ImportResult =
   | { ok: true; plan: ImportPlan; applied: boolean; catalogVersion: { before: number; after: number } }
@@ -51,6 +54,10 @@ export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Ar
   try {
     for await (const part of splitCatalogJson(decodeCatalogText(chunks, limits), limits.itemChars)) {
       const at = part.index === null ? [part.key] : [part.key, part.index];
+      if (part.opens) {
+        seen.add(part.key);
+        continue;
+      }
       if (part.index !== null && ++items > limits.items) {
         issues.push({ pointer: pointerOf(at), line: part.line, field: part.key, expected: `at most ${count(limits.items)} products and collections in one file (split it, or run the command with a bigger heap: docs/catalog.md, "Limits")` });
         return { ok: false, issues };
@@ -67,6 +74,11 @@ export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Ar
         continue;
       }
       if (MAYBE_UNSTORABLE.test(part.text)) issues.push(...unstorableIssues(raw, at, part.line));
+      if (part.index === null && (part.key === 'products' || part.key === 'collections')) {
+        seen.add(part.key);
+        issues.push({ pointer: `/${part.key}`, line: part.line, field: part.key, expected: `a "${part.key}" array (it may be empty)` });
+        continue;
+      }
       if (part.index === null) {
         seen.add(part.key);
         head[part.key] = raw;
@@ -137,7 +149,7 @@ export function documentSource(doc: CatalogDocument, lines?: DocumentLines): Imp
 
 type Planned =
   | { ok: false; issues: CatalogIssue[] }
-  | { ok: true; site: TransferSite; index: CatalogIndex; productsIn: CatalogProduct[]; plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
+  | { ok: true; site: TransferSite; index: CatalogIndex; productsIn: CatalogProduct[]; plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[]; deletedVariantIds: string[] };
 
 /**
  * Checks the whole input against the schema and the Site, then (unless it is a dry run,
@@ -160,8 +172,8 @@ export async function importCatalog(database: Database, source: ImportSource, op
       return { ok: true, plan, applied: false, catalogVersion: { before: site.catalogVersion, after: site.catalogVersion } };
     }
     try {
-      const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds);
-      if (!applied.ok) return fail(inUseIssues(planned, applied.inUse), source.lineOf).result;
+      const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds, planned.deletedVariantIds);
+      if (!applied.ok) return fail(inUseIssues(planned, applied.inUse), source.lineOf, source.kind === 'partial' ? source.locate : undefined).result;
       return { ok: true, plan, applied: true, catalogVersion: { before: site.catalogVersion, after: applied.catalogVersion } };
     } catch (error) {
       if (attempt < 3 && String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) continue;
@@ -181,6 +193,7 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
   let marketsIn: CatalogMarket[] | null = null;
   const notes: string[] = [];
   const issues: CatalogIssue[] = [];
+  const remove = new Set<string>();
   if (source.kind === 'document') {
     productsIn = source.products;
     collectionsIn = source.collections;
@@ -189,35 +202,96 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     const completed = await source.complete(site, index, loadDetails);
     notes.push(...completed.notes);
     issues.push(...completed.issues);
-    const parsed = z.array(CatalogProduct).safeParse(completed.products);
-    if (!parsed.success) {
-      issues.push(...issuesFromZod(parsed.error, completed.products, ['products']));
-      return fail(issues, source.lineOf).result;
-    }
-    productsIn = parsed.data;
+    for (const handle of completed.remove ?? []) remove.add(handle);
+    // Every product is checked against the schema and the Site in the same pass, so one
+    // pass reports every problem of the file (a merchant fixing a spreadsheet should not meet
+    // a second round after fixing the first). The mapping builds each product whole, so the
+    // Site checks can read one whose cells the schema refused (the source drops the repeats).
+    const parsed = completed.products.map((raw) => CatalogProduct.safeParse(raw));
+    parsed.forEach((r, i) => {
+      if (!r.success) issues.push(...issuesFromZod(r.error, completed.products[i], ['products', i]));
+    });
+    const valid = parsed.map((r, i) => (r.success ? r.data : completed.products[i] as CatalogProduct));
+    issues.push(...validateAgainstSite(site, index, valid, null));
+    productsIn = valid;
     collectionsIn = null;
+    if (issues.length > 0) return fail(issues, source.lineOf, source.locate).result;
   }
-  issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
-  if (marketsIn) issues.push(...validateMarketNames(site, marketsIn));
-  if (issues.length > 0) return fail(issues, source.lineOf).result;
+  if (source.kind === 'document') {
+    issues.push(...validateAgainstSite(site, index, productsIn, collectionsIn));
+    if (marketsIn) issues.push(...validateMarketNames(site, marketsIn));
+    if (issues.length > 0) return fail(issues, source.lineOf).result;
+  }
 
-  const { plan, changes, removedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, markets: marketsIn, prune: options.prune ?? false, now });
+  if (options.prune && options.delete) {
+    const inFile = new Set(productsIn.map((p) => p.handle));
+    for (const p of index.products) if (!inFile.has(p.handle)) remove.add(p.handle);
+  }
+  if (remove.size > 0) {
+    const deleted = deletedRefusals(index, remove, productsIn, collectionsIn);
+    if (deleted.length > 0) return fail(deleted, source.lineOf).result;
+  }
+  const { plan, changes, removedVariantIds, deletedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, markets: marketsIn, prune: options.prune ?? false, remove, now });
   plan.notes.unshift(...notes);
-  return { ok: true, site, index, productsIn, plan, changes, removedVariantIds };
+  return { ok: true, site, index, productsIn, plan, changes, removedVariantIds, deletedVariantIds };
+}
+
+/** What the file keeps may not name a product it deletes: a collection's member, a bundle's item. */
+function deletedRefusals(index: CatalogIndex, remove: Set<string>, productsIn: CatalogProduct[], collectionsIn: CatalogCollection[] | null): CatalogIssue[] {
+  const issues: CatalogIssue[] = [];
+  const handleOf = new Map(index.products.map((p) => [p.id, p.handle]));
+  const ownerOfSku = new Map(index.productVariants.map((v) => [v.sku, handleOf.get(v.productId) ?? '']));
+  const inFile = new Set(productsIn.flatMap((p) => p.variants.map((v) => v.sku)));
+  productsIn.forEach((p, i) => p.bundles.forEach((b, j) => b.items.forEach((item, k) => {
+    const owner = ownerOfSku.get(item.sku);
+    if (!inFile.has(item.sku) && owner !== undefined && remove.has(owner)) {
+      issues.push({ pointer: `/products/${i}/bundles/${j}/items/${k}/sku`, handle: p.handle, field: 'sku', expected: `a SKU of a product that stays ("${owner}" is deleted)` });
+    }
+  })));
+  (collectionsIn ?? []).forEach((c, i) => c.products.forEach((member, k) => {
+    if (remove.has(member)) issues.push({ pointer: `/collections/${i}/products/${k}`, handle: c.handle, field: 'products', expected: `a product that stays ("${member}" is deleted)` });
+  }));
+  return issues;
 }
 
 function inUseIssues(planned: Extract<Planned, { ok: true }>, inUse: Map<string, string>): CatalogIssue[] {
   const variantById = new Map(planned.index.productVariants.map((v) => [v.id, v]));
   const handleOf = new Map(planned.index.products.map((p) => [p.id, p.handle]));
+  const deleted = new Set(planned.deletedVariantIds);
   return [...inUse].map(([id, by]) => {
     const v = variantById.get(id)!;
     const handle = handleOf.get(v.productId);
+    if (deleted.has(id)) {
+      return { pointer: '', handle, field: 'handle', expected: `a product nothing still needs: ${by} refers to its variant ${v.sku} (archive it instead, and delete it once that is over)` };
+    }
     const index = planned.productsIn.findIndex((p) => p.handle === handle);
     return { pointer: `/products/${index}/variants`, handle, field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` };
   });
 }
 
-function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined) {
-  const located = lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
+function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined, locate?: (issues: CatalogIssue[]) => CatalogIssue[]) {
+  const located = locate ? locate(issues) : lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
   return { commit: false, result: { ok: false as const, issues: located } };
+}
+
+/**
+ * `npm run catalog -- delete`: the products of these handles deleted for real, on the
+ * import path (the same plan, checks, one-batch write and catalog version), with every row
+ * of theirs: variants, prices, stock, texts, images, bundles, collection memberships and
+ * search documents. Refused whole for a handle the shop does not have, or (inside the
+ * write) while something the shop must keep still needs one of them.
+ */
+export function deleteSource(handles: string[]): ImportSource {
+  return {
+    kind: 'partial',
+    complete: async (site, index) => {
+      const known = new Set(index.products.map((p) => p.handle));
+      const issues: CatalogIssue[] = [];
+      handles.forEach((handle, i) => {
+        if (!known.has(handle)) issues.push({ pointer: `/${i}`, handle, field: 'handle', expected: `the handle of a product of Site "${site.handle}"` });
+        else if (handles.indexOf(handle) !== i) issues.push({ pointer: `/${i}`, handle, field: 'handle', expected: 'each handle once' });
+      });
+      return { products: [], notes: [], issues, remove: handles };
+    },
+  };
 }

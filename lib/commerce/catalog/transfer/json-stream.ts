@@ -6,7 +6,7 @@ import { CatalogInputError, megabytes } from './input';
  * whole. So an import never holds the file's text, only one item's at a time, and an item
  * longer than `maxItemChars` is refused while it is still arriving.
  */
-export type DocumentPart = { key: string; index: number | null; text: string; line: number };
+export type DocumentPart = { key: string; index: number | null; text: string; line: number; opens?: true };
 
 const SPLIT = new Set(['products', 'collections']);
 const WS = new Set([' ', '\t', '\n', '\r']);
@@ -108,6 +108,8 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>, maxItemCh
           inArray = true;
           index = 0;
           depth = 2;
+          // said at its start, so an empty list is a list too, not a missing one
+          yield { key, index: null, text: '', line, opens: true };
           continue;
         }
         if (startsValue) begin(i, 'container');

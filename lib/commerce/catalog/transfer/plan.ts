@@ -6,6 +6,7 @@ import {
 import type { CatalogCollection, CatalogMarket, CatalogProduct, OptionTexts } from '@/lib/contract/catalog-document';
 import { newId } from '@/lib/platform/ids';
 import { parseMinorUnits } from '../../money';
+import { matchesRules, type CollectionRules, type RuleSubject } from '../collections';
 import {
   groupBy, PRODUCT_SLICE, variantIdsOf,
   type CatalogIndex, type CatalogState, type DetailsLoader, type ProductDetails, type TransferSite,
@@ -20,7 +21,7 @@ const spec = <T extends SQLiteTable>(table: T, key: (keyof Row<T> & string)[], c
 
 /** Parents before children: inserts run in this order, deletes in the reverse. */
 export const TABLES = {
-  products: spec(products, ['id'], ['handle', 'status', 'options', 'featuredPosition']),
+  products: spec(products, ['id'], ['handle', 'status', 'options', 'featuredPosition', 'vendor', 'productType', 'tags']),
   productVariants: spec(productVariants, ['id'], ['productId', 'sku', 'title', 'options', 'position']),
   productTranslations: spec(productTranslations, ['productId', 'locale'], ['title', 'description', 'seoTitle', 'seoDescription', 'options']),
   productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'alts', 'width', 'height']),
@@ -29,7 +30,7 @@ export const TABLES = {
   bundles: spec(bundles, ['id'], ['title', 'titles', 'position']),
   bundleItems: spec(bundleItems, ['bundleId', 'position'], ['variantId', 'quantity']),
   bundlePrices: spec(bundlePrices, ['bundleId', 'marketId'], ['amount']),
-  collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageAlts', 'imageWidth', 'imageHeight']),
+  collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageAlts', 'imageWidth', 'imageHeight', 'rules']),
   collectionTranslations: spec(collectionTranslations, ['collectionId', 'locale'], ['title', 'description']),
   collectionProducts: spec(collectionProducts, ['collectionId', 'productId'], ['position']),
   marketTranslations: spec(marketTranslations, ['siteId', 'marketId', 'locale'], ['name']),
@@ -133,17 +134,20 @@ export type PlanInput = {
   /** The document's markets; a market with `names` gets exactly those (null or no `names`: left alone). */
   markets?: CatalogMarket[] | null;
   prune: boolean;
+  /** Handles of stored products to delete for real, with every row of theirs. */
+  remove?: ReadonlySet<string>;
   now: number;
 };
 
-export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[] };
+/** removedVariantIds: variants dropped from a product the file keeps; deletedVariantIds: those of deleted products. */
+export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[]; deletedVariantIds: string[] };
 
 /**
  * Compares the file with the stored catalog: the plan it prints and the rows it would write.
  * Products are compared PRODUCT_SLICE at a time, reading only their stored rows, so memory
  * holds the file, the index and one slice, never the whole stored catalog twice.
  */
-export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, markets: fileMarkets, prune, now }: PlanInput): Promise<PlanResult> {
+export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, markets: fileMarkets, prune, remove = new Set(), now }: PlanInput): Promise<PlanResult> {
   const diff = new Diff(index);
   const plan: ImportPlan = { products: counts(), variants: counts(), collections: counts(), bundles: counts(), notes: [], rowWrites: 0 };
   const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
@@ -285,6 +289,7 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
 
       const row = {
         id, siteId: site.id, handle: p.handle, status: p.status, options: p.options, featuredPosition: p.featuredPosition ?? null,
+        vendor: p.vendor ?? null, productType: p.type ?? null, tags: p.tags && p.tags.length > 0 ? p.tags : null,
         createdAt: stored?.createdAt ?? now, updatedAt: stored?.updatedAt ?? now,
       };
       let result = diff.put('products', row);
@@ -298,9 +303,45 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
     }
   }
 
+  // Deleted products: every row of theirs goes (collection memberships below), read a slice at a time.
+  const deletedVariantIds: string[] = [];
+  const removedIds = new Set(index.products.filter((p) => remove.has(p.handle)).map((p) => p.id));
+  const removedList = [...removedIds];
+  for (let start = 0; start < removedList.length; start += PRODUCT_SLICE) {
+    const ids = removedList.slice(start, start + PRODUCT_SLICE);
+    const details = await loadDetails(ids, variantIdsOf(index, ids));
+    const pricesOf = groupBy(details.variantPrices, (r) => r.variantId);
+    const levelOf = new Map(details.inventoryLevels.map((r) => [r.variantId, r]));
+    const bundleItemsOf = groupBy(details.bundleItems, (r) => r.bundleId);
+    const bundlePricesOf = groupBy(details.bundlePrices, (r) => r.bundleId);
+    for (const row of details.productTranslations) diff.remove('productTranslations', row);
+    for (const row of details.productImages) diff.remove('productImages', row);
+    for (const id of ids) {
+      for (const v of variantsOf.get(id) ?? []) {
+        for (const price of pricesOf.get(v.id) ?? []) diff.remove('variantPrices', price);
+        const level = levelOf.get(v.id);
+        if (level) diff.remove('inventoryLevels', level);
+        diff.remove('productVariants', v);
+        deletedVariantIds.push(v.id);
+        plan.variants.removed += 1;
+      }
+    }
+    for (const b of details.bundles) {
+      for (const item of bundleItemsOf.get(b.id) ?? []) diff.remove('bundleItems', item);
+      for (const price of bundlePricesOf.get(b.id) ?? []) diff.remove('bundlePrices', price);
+      diff.remove('bundles', b);
+      plan.bundles.removed += 1;
+    }
+  }
+  for (const stored of index.products) {
+    if (!removedIds.has(stored.id)) continue;
+    diff.remove('products', stored);
+    plan.products.removed += 1;
+  }
+
   const fileHandles = new Set(fileProducts.map((p) => p.handle));
   for (const stored of index.products) {
-    if (fileHandles.has(stored.handle)) continue;
+    if (fileHandles.has(stored.handle) || removedIds.has(stored.id)) continue;
     if (prune && stored.status === 'published') {
       diff.changes.products.update.push({ ...stored, status: 'archived', updatedAt: now });
       plan.products.unpublished += 1;
@@ -311,14 +352,42 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
 
   if (fileMarkets) planMarketNames(diff, plan, site, fileMarkets);
 
-  if (fileCollections) planCollections(diff, plan, { site, index, collections: fileCollections, prune, now, productIds });
-  else plan.notes.push('The file has no collections: every collection is left as it is.');
+  // Automated collections: their members are every product of the Site their rules match
+  // (the file's products as the file has them), in handle order, set again by every import
+  // so a product imported or changed later joins or leaves them.
+  const subjects = new Map<string, RuleSubject & { id: string }>();
+  for (const p of index.products) if (!removedIds.has(p.id)) subjects.set(p.handle, { id: p.id, vendor: p.vendor, type: p.productType, tags: p.tags ?? [] });
+  for (const p of fileProducts) subjects.set(p.handle, { id: productIds.get(p.handle)!, vendor: p.vendor ?? null, type: p.type ?? null, tags: p.tags ?? [] });
+  const handles = [...subjects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const matching = (rules: CollectionRules) => handles.filter((h) => matchesRules(subjects.get(h)!, rules));
+
+  if (fileCollections) {
+    const withMembers = fileCollections.map((c) => (c.rules ? { ...c, products: matching(c.rules) } : c));
+    planCollections(diff, plan, { site, index, collections: withMembers, prune, now, productIds });
+  } else if (remove.size === 0) plan.notes.push('The file has no collections: every collection is left as it is, automated ones but for their members.');
+  const named = new Set((fileCollections ?? []).map((c) => c.handle));
+  const membersOf = groupBy(index.collectionProducts, (r) => r.collectionId);
+  for (const c of index.collections) {
+    if (named.has(c.handle)) continue;
+    const stored = [...(membersOf.get(c.id) ?? [])].sort((a, b) => a.position - b.position);
+    // a hand-picked collection loses only the deleted products, the others keeping their order
+    if (!c.rules && !stored.some((m) => removedIds.has(m.productId))) continue;
+    const wanted = c.rules ? matching(c.rules).map((h) => subjects.get(h)!.id) : stored.map((m) => m.productId).filter((id) => !removedIds.has(id));
+    if (!setMembers(diff, c.id, wanted, membersOf.get(c.id) ?? [])) continue;
+    const pending = diff.changes.collections.update.find((row) => row.id === c.id);
+    if (pending) pending.updatedAt = now;
+    else {
+      diff.changes.collections.update.push({ ...c, updatedAt: now });
+      if (fileCollections) plan.collections.unchanged -= 1;
+      plan.collections.updated += 1;
+    }
+  }
 
   for (const t of TABLE_ORDER) {
     const c = diff.changes[t];
     plan.rowWrites += c.insert.length + c.update.length + c.delete.length;
   }
-  return { plan, changes: diff.changes, removedVariantIds };
+  return { plan, changes: diff.changes, removedVariantIds, deletedVariantIds };
 }
 
 /** Market names: compared with the Site's as stored; a market in the file with `names` has exactly those. */
@@ -338,6 +407,18 @@ function planMarketNames(diff: Diff, plan: ImportPlan, site: TransferSite, fileM
     }
   }
   if (changed > 0) plan.notes.push(`${changed} market name(s) set or removed.`);
+}
+
+/**
+ * A collection's members as `wanted` (product ids in order); true when that changed them.
+ * Positions are unique per collection, so a changed membership is written whole.
+ */
+function setMembers(diff: Diff, collectionId: string, wanted: string[], stored: Row<typeof collectionProducts>[]): boolean {
+  const storedMembers = [...stored].sort((a, b) => a.position - b.position);
+  if (wanted.length === storedMembers.length && wanted.every((pid, k) => storedMembers[k]!.productId === pid && storedMembers[k]!.position === k + 1)) return false;
+  for (const row of storedMembers) diff.remove('collectionProducts', row);
+  wanted.forEach((productId, k) => diff.changes.collectionProducts.insert.push({ collectionId, productId, position: k + 1 }));
+  return true;
 }
 
 function planCollections(
@@ -364,18 +445,13 @@ function planCollections(
       }
     }
 
-    // Positions are unique per collection, so a changed membership is written whole.
     const wanted = c.products.map((handle) => productIds.get(handle) ?? shopProductIds.get(handle)!);
-    const storedMembers = [...(membersOf.get(id) ?? [])].sort((a, b) => a.position - b.position);
-    if (wanted.length !== storedMembers.length || wanted.some((pid, k) => storedMembers[k]!.productId !== pid || storedMembers[k]!.position !== k + 1)) {
-      for (const row of storedMembers) diff.remove('collectionProducts', row);
-      wanted.forEach((productId, k) => diff.changes.collectionProducts.insert.push({ collectionId: id, productId, position: k + 1 }));
-      touched = true;
-    }
+    if (setMembers(diff, id, wanted, membersOf.get(id) ?? [])) touched = true;
 
     const row = {
       id, siteId: site.id, handle: c.handle, status: c.status, position: i + 1,
       imageUrl: c.image?.url ?? null, imageAlt: c.image?.alt ?? null, imageAlts: storedByLocale(c.image?.alts), imageWidth: c.image?.width ?? null, imageHeight: c.image?.height ?? null,
+      rules: c.rules ? { match: c.rules.match, conditions: c.rules.conditions } : null,
       updatedAt: stored?.updatedAt ?? now,
     };
     let result = diff.put('collections', row);

@@ -11,6 +11,8 @@ export type CatalogIssue = {
   /** The character in that line (1-based), when known. */
   column?: number;
   handle?: string;
+  /** For a spreadsheet: the letter of the column `field` names (`U` for Variant Price). */
+  cell?: string;
   field: string;
   expected: string;
 };
@@ -209,6 +211,9 @@ export function validateAgainstSite(
       else seen.set(c.handle, i);
       checkLocales(c.texts, `${at}/texts`, c.handle);
       if (c.image) checkOtherLocales(c.image.alts, `${at}/image/alts`, c.handle, 'alts');
+      if (c.rules && c.products.length > 0) {
+        issues.push({ pointer: `${at}/products`, handle: c.handle, field: 'products', expected: 'no products for a collection with rules: its members are the products its rules match' });
+      }
       const members = new Set<string>();
       c.products.forEach((member, k) => {
         if (!fileHandles.has(member) && !shopHandles.has(member)) issues.push({ pointer: `${at}/products/${k}`, handle: c.handle, field: 'products', expected: `the handle of a product in the file or the shop (got "${member}")` });

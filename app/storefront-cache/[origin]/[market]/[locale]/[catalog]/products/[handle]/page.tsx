@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
 import { RelatedProducts } from '@/app/(storefront)/_components/related-products';
-import { nameBundleItems, productIn } from '@/app/(storefront)/_lib/data';
+import { NotSoldHere } from '@/app/(storefront)/_components/not-sold-here';
+import { nameBundleItems, productOrNotSold } from '@/app/(storefront)/_lib/data';
 import { shopIn } from '@/app/(storefront)/_lib/shop';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
 import { siteFor } from '@/app/storefront-cache/_lib/chrome';
@@ -30,8 +31,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const all = await params;
   logPageReads(all);
   const { market, locale, handle, catalog } = all;
-  const [current, p] = await Promise.all([siteFor(catalog), productIn(handle, { market, locale })]);
-  return productMetadata(p, current.name);
+  const [current, read] = await Promise.all([siteFor(catalog), productOrNotSold(handle, { market, locale })]);
+  if ('notSold' in read) return { title: `${read.notSold.title} | ${current.name}` };
+  return productMetadata(read.product, current.name);
 }
 
 export default async function CachedProductPage({ params }: Props) {
@@ -40,7 +42,12 @@ export default async function CachedProductPage({ params }: Props) {
   const { origin, market, locale, handle, catalog } = all;
   const where = { market, locale };
   // The Site read is shared by every page of the key (siteFor); the layout checked the pair.
-  const [current, p] = await Promise.all([siteFor(catalog), productIn(handle, where)]);
+  const [current, read] = await Promise.all([siteFor(catalog), productOrNotSold(handle, where)]);
+  if ('notSold' in read) {
+    // kept like any page of this catalog version: a price added later moves the version
+    return <NotSoldHere notSold={read.notSold} market={market} markets={current.markets} t={dictionary(uiLanguage(locale))} />;
+  }
+  const p = read.product;
   const { taxInclusive } = shopIn(current, where).market;
   // Unlike the page rendered on request, no fallback: a page missing its bundle names would
   // be kept for the whole catalog version; a failure here is a 500 that is not kept, and the
