@@ -1,5 +1,7 @@
+import { logger } from '@/lib/platform/observability/logger';
+
 /**
- * A console.warn that speaks at most once a minute: for failures that only cost speed (a
+ * A warning (one log line) that speaks at most once a minute: for failures that only cost speed (a
  * page rendered instead of served as kept) and could otherwise repeat on every request.
  */
 export function warnSometimes(): (message: string) => void {
@@ -8,7 +10,7 @@ export function warnSometimes(): (message: string) => void {
     const now = Date.now();
     if (now - last < 60_000) return;
     last = now;
-    console.warn(message);
+    logger().warn(message);
   };
 }
 

@@ -5,6 +5,8 @@ import { composeMessage } from '@/lib/commerce/signups/messages';
 import { claimDueMessages, markFailed, markSent, markSkipped, type OutboxMessage, type RetryPolicy } from '@/lib/commerce/signups/outbox';
 import { renderMail } from './render';
 import type { Envelope, Mailer } from './transport';
+import { logger } from '@/lib/platform/observability/logger';
+import { inSpan, tracing } from '@/lib/platform/observability/tracing';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 3_600_000 };
 
@@ -48,7 +50,7 @@ export function drainerId(): string {
 export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const {
     database, mailer, origin, from, retry = DEFAULT_RETRY, leaseMs = 5 * 60_000, batchSize = 5, maxMessages = 500,
-    now = Date.now, log = console.log, stopped = () => false,
+    now = Date.now, log = (line: string) => logger().warn({ job: 'outbox' }, line), stopped = () => false,
   } = options;
   const drainer = options.drainer ?? drainerId();
   const result: DrainResult = { sent: 0, retried: 0, failed: 0, skipped: 0 };
@@ -59,7 +61,15 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     if (batch.length === 0) break;
     for (const message of batch) {
       handled += 1;
-      const outcome = await deliverOne(database, mailer, message, { origin, from, retry, now, log });
+      const deliver = () => deliverOne(database, mailer, message, { origin, from, retry, now, log });
+      // A span per message: the outbox row and its topic, never the address.
+      const outcome = tracing()
+        ? await inSpan('outbox deliver', { attributes: { 'outbox.message.id': message.id, 'outbox.topic': message.topic, 'mail.transport': mailer.kind } }, async (span) => {
+            const done = await deliver();
+            span.setAttribute('outbox.outcome', done);
+            return done;
+          })
+        : await deliver();
       result[outcome] += 1;
     }
   }
