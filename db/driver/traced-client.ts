@@ -11,6 +11,7 @@ import type { Client, InArgs, InStatement, Transaction, TransactionMode } from '
 export function tracedClient<C extends Client>(client: C): C {
   return new Proxy(client, {
     get(target, key) {
+      if (key === TRACED) return true;
       if (key === 'execute') return (stmt: InStatement | string, args?: InArgs) => spanned(sqlOf(stmt), () => (typeof stmt === 'string' ? target.execute(stmt, args) : target.execute(stmt)));
       if (key === 'batch') return (stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) => spannedBatch(stmts, () => target.batch(stmts, mode));
       if (key === 'transaction') return async (mode?: TransactionMode) => tracedTransaction(await target.transaction(mode));
@@ -37,6 +38,26 @@ function tracedTransaction(tx: Transaction): Transaction {
 }
 
 const tracer = () => trace.getTracer('site-delivery/db');
+const TRACED = Symbol.for('site-delivery.traced-client');
+
+/** Is this a traced client (its statements' spans wanted)? */
+export function isTraced(client: object): boolean {
+  return (client as Record<symbol, unknown>)[TRACED] === true;
+}
+
+/** A statement run synchronously (./sync-reads.ts), in a span of its own. */
+export function syncSpan<T>(sql: string, run: () => T): T {
+  const operation = operationOf(sql);
+  const span = tracer().startSpan(operation, { kind: SpanKind.CLIENT, attributes: { 'db.system': 'sqlite', 'db.system.name': 'sqlite', 'db.statement': sql, 'db.query.text': sql, 'db.operation.name': operation } });
+  try {
+    return run();
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: 'error' });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
 
 function spanned<T>(sql: string, run: () => Promise<T>): Promise<T> {
   const operation = operationOf(sql);

@@ -74,6 +74,9 @@ function metrics(): Metrics {
       labelNames: ['fault'], registers: [registry],
     }),
   };
+  // Series an alert watches exist from the start, at 0, rather than appearing with the first event.
+  for (const policy of ['reads', 'writes', 'shopper-reads', 'shopper-writes']) made.rateLimited.inc({ policy }, 0);
+  for (const fault of ['busy', 'unreachable']) made.databaseUnavailable.inc({ fault }, 0);
   return (holder.__siteMetrics = made);
 }
 
