@@ -1,16 +1,14 @@
-import { logger } from '@/lib/platform/observability/logger';
-
 /**
- * A warning (one log line) that speaks at most once a minute: for failures that only cost speed (a
+ * A console.warn that speaks at most once a minute: for failures that only cost speed (a
  * page rendered instead of served as kept) and could otherwise repeat on every request.
  */
-export function warnSometimes(): (message: string) => void {
+export function warnSometimes(say: (message: string) => void = (message) => console.warn(message)): (message: string) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (message) => {
     const now = Date.now();
     if (now - last < 60_000) return;
     last = now;
-    logger().warn(message);
+    say(message);
   };
 }
 

@@ -16,6 +16,7 @@ import { db } from '@/lib/db';
 import { JOBS, jobNamed, runJobOnce } from '@/lib/jobs';
 import { startJobTimers } from '@/lib/jobs/timers';
 import { firstVariantOf } from './support/database';
+import { logger } from '@/lib/platform/observability/logger';
 
 vi.mock('server-only', () => ({}));
 
@@ -27,7 +28,8 @@ delete process.env.SITE_API_CREDENTIAL;
 
 let demo: SiteContext;
 let variant: string;
-const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+// Job lines go to the process's logger (one JSON line each on stdout): read them there.
+const log = vi.spyOn(logger(), 'info').mockImplementation((() => undefined) as never);
 
 beforeAll(async () => {
   await migrateDatabase(db(), url);

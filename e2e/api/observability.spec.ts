@@ -163,7 +163,10 @@ test.describe('an instance with metrics, traces and its log read', () => {
         const api = spans.filter((s) => attr(s, 'http.route')?.startsWith('/site/v1/'));
         const clients = spans.filter((s) => s.name.startsWith('site-client '));
         const statements = spans.filter((s) => attr(s, 'db.system') === 'sqlite');
-        if (api.length > 0 && clients.length >= api.length && statements.length > 0 && api.every((a) => spans.some((s) => s.parentSpanId === a.spanId))) return spans;
+        // Complete: every span's parent has arrived too (a parent ends, and is sent, after its children).
+        const ids = new Set(spans.map((s) => s.spanId));
+        const complete = spans.every((s) => !s.parentSpanId || ids.has(s.parentSpanId));
+        if (complete && api.length > 0 && clients.length >= api.length && statements.length > 0) return spans;
       }
       return undefined;
     }, 'the page’s trace at the receiver', 30_000);
@@ -209,9 +212,15 @@ test.describe('an instance with metrics, traces and its log read', () => {
     const span = await waitFor(() => receiver.spans.find((s) => s.traceId === traceId && s.name === 'getProduct'), 'the API span of that trace', 30_000);
     expect(span.kind).toBe(2);
     expect(attr(span, 'http.route')).toBe('/site/v1/commerce/products/{handle}');
-    // Its parent is the caller's span, or Next's own span for the request, which is the caller's child.
-    const chain: OtlpSpan[] = [];
-    for (let at: OtlpSpan | undefined = span; at?.parentSpanId && at.parentSpanId !== parentId; at = receiver.spans.find((s) => s.spanId === at!.parentSpanId)) chain.push(at);
-    expect(chain.at(-1)?.parentSpanId ?? span.parentSpanId).toBe(parentId);
+    // Its parent is the caller's span, or Next's own span for the request, which is the caller's child:
+    // walk up (parents end, and arrive, after their children) until the caller's span id.
+    const reachesCaller = () => {
+      for (let at: OtlpSpan | undefined = span; at; at = receiver.spans.find((s) => s.spanId === at!.parentSpanId)) {
+        if (at.parentSpanId === parentId) return true;
+        if (at.traceId !== traceId) return false;
+      }
+      return undefined;
+    };
+    expect(await waitFor(reachesCaller, 'the chain of parents up to the caller\'s span', 30_000)).toBe(true);
   });
 });

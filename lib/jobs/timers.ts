@@ -42,7 +42,7 @@ export function startJobTimers(only?: readonly string[]): Timers | null {
 
 function onTimer(job: Job, everyMs: number, frontDoor: string): Timers {
   const runner = job.start();
-  const warn = warnSometimes();
+  const warn = warnSometimes((message) => logger().warn({ job: job.name }, message));
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> | null = null;
   let stopped = false;

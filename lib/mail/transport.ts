@@ -51,7 +51,7 @@ export function smtpMailer(url: string): Mailer {
  * would have been sent) in `folder`, which any mail program opens. Written to a temporary
  * name and renamed, so a half-written file never looks finished.
  */
-export function emlMailer(folder: string, log: (line: string) => void = (line) => logger().info({ job: 'outbox' }, line)): Mailer {
+export function emlMailer(folder: string, log: (line: string) => void = (line) => logger().info(line)): Mailer {
   const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'eml',

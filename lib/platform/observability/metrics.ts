@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { env } from '@/lib/env';
 
 /**
  * The process's metrics, in Prometheus' text format at GET /metrics (app/metrics/route.ts),
@@ -33,8 +32,10 @@ const holder = globalThis as unknown as {
 };
 
 /** Are metrics recorded in this process (METRICS_TOKEN is set)? */
+// Validated with the other settings (lib/env.ts); read here directly, so that the caches,
+// which scripts and tests import too, do not need the server's settings.
 export function recording(): boolean {
-  return (holder.__siteMetricsOn ??= Boolean(env().METRICS_TOKEN));
+  return (holder.__siteMetricsOn ??= Boolean(process.env.METRICS_TOKEN));
 }
 
 /** Caches register themselves (lib/platform/cache/memo.ts); their counts are read at scrape time. */
@@ -46,7 +47,7 @@ function metrics(): Metrics {
   if (holder.__siteMetrics) return holder.__siteMetrics;
   const registry = new Registry();
   // Memory, CPU, event-loop delay, handles: what an operator looks at first.
-  collectDefaultMetrics({ register: registry, prefix: 'site_process_' });
+  collectDefaultMetrics({ register: registry, prefix: 'site_' });
   const labels = ['route', 'method', 'status'] as const;
   const made: Metrics = {
     registry,

@@ -10,12 +10,12 @@ import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes,
  * span for each API call it makes (W3C traceparent goes with the call, over HTTP or in
  * process), the API's span named by the operation id, and a span for each database statement.
  */
-import { env } from '@/lib/env';
-
 const holder = globalThis as unknown as { __siteTracing?: boolean };
 
+// The variables are validated with the others (lib/env.ts); read here directly, so that code
+// any script or test imports (the mail drain, the caches) does not need the server's settings.
 export function tracing(): boolean {
-  return (holder.__siteTracing ??= Boolean(env().OTEL_EXPORTER_OTLP_ENDPOINT || env().OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
+  return (holder.__siteTracing ??= Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
 }
 
 export const tracer = () => trace.getTracer('site-delivery');
