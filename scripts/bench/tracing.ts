@@ -1,4 +1,4 @@
-// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--slices=5] [--seconds=3]
+// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--slices=5] [--seconds=3] [--port-base=3611] [--sample-ratio=0.1]
 //
 // What traces cost (issue #46): two `next start` instances of one build on one seeded
 // database, one with OTEL_EXPORTER_OTLP_ENDPOINT unset (tracing off: no SDK, no spans) and
@@ -14,7 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeFixture } from './fixture';
-import { measureInterleaved, rotate, type Plan } from './load';
+import { measure, measureInterleaved, rotate, type Plan } from './load';
 import { runToCompletion, stopAll } from './processes';
 import { buildEnv, DIST_DIR, ROOT, startNextServer, type Server } from './server';
 
@@ -24,9 +24,14 @@ const { values: flags } = parseArgs({
     products: { type: 'string', default: '1000' },
     slices: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '3' },
+    // Three ports from here on (3611–3613 by default): pick free ones on a shared host.
+    'port-base': { type: 'string', default: '3611' },
+    // The traced server keeps this share of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio); default: all.
+    'sample-ratio': { type: 'string' },
   },
 });
-const PORTS = { off: 3611, on: 3612, offAgain: 3613 } as const;
+const BASE_PORT = Number(flags['port-base']);
+const PORTS = { off: BASE_PORT, on: BASE_PORT + 1, offAgain: BASE_PORT + 2 } as const;
 const SLICES = Number(flags.slices);
 const SLICE_SECONDS = Number(flags.seconds);
 const log = (message: string) => console.error(`[bench:tracing ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -68,10 +73,22 @@ async function main() {
     const start = (label: string, port: number, env: Record<string, string>) =>
       startNextServer({ label, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront, env: { ...common, ...env } }).then((s) => (servers.push(s), s));
     const off = await start('tracing off', PORTS.off, {});
-    const on = await start('tracing on', PORTS.on, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '500' });
+    const sampled = flags['sample-ratio'] ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] } : {};
+    const on = await start('tracing on', PORTS.on, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '500', ...sampled });
     const offAgain = await start('tracing off (again)', PORTS.offAgain, {});
 
-    const handles = fixture.allHandles;
+    // A working set every server has read once before the slices start (their caches equally
+    // warm, so a ratio compares the code, not which server happened to see a product first):
+    // per request, a span is then the largest share of the work it can be.
+    const handles = fixture.allHandles.slice(0, 200);
+    log('warming the three servers on the same 200 products …');
+    for (const server of [off, on, offAgain]) {
+      for (let i = 0; i < handles.length; i += 16) {
+        await Promise.all(handles.slice(i, i + 16).map((h) =>
+          fetch(`${server.base}/site/v1/commerce/products/${h}`, { headers: { Authorization: `Bearer ${fixture.credentials[0]!}` } }).then((r) => r.arrayBuffer())));
+      }
+      await Promise.all(handles.slice(0, 8).map((h) => fetch(`${server.base}/products/${h}`).then((r) => r.arrayBuffer())));
+    }
     const api = (server: Server, credential: string): Plan => {
       const next = rotate(handles);
       return { base: server.base, connections: 16, next: () => ({ path: `/site/v1/commerce/products/${next()}`, headers: { Authorization: `Bearer ${credential}` } }) };
@@ -84,6 +101,10 @@ async function main() {
       { key: 'api_product', label: 'API product read (c=16)', plan: (s: Server, i: number) => api(s, fixture.credentials[i]!) },
       { key: 'page_render', label: 'Product page rendered on request (c=8)', plan: (s: Server) => page(s) },
     ];
+    // And the same load on each before any slice: V8 optimises what runs hot, so a server that
+    // has served more requests is faster (measured: two identical servers 0.5× apart without it).
+    log('the same 8 s of load on each server, per scenario …');
+    for (const scenario of scenarios) for (const [i, server] of [off, on, offAgain].entries()) await measure(scenario.plan(server, i), 8, 0);
     const rows: Array<{ key: string; label: string; onOverOff: number; onRatios: number[]; offOverOff: number; offRatios: number[]; offRps: number; onRps: number; offP50: number; onP50: number }> = [];
     for (const scenario of scenarios) {
       log(`${scenario.label}: on vs off …`);
@@ -97,7 +118,7 @@ async function main() {
       });
     }
     const exported = sink.spans();
-    console.log(`\nTracing cost, ${products} products; host: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`\nTracing cost, ${products} products, ${flags['sample-ratio'] ? `${flags['sample-ratio']} of traces kept` : 'every trace kept'}; host: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('| scenario | off req/s, p50 | on req/s, p50 | on / off (median, slices) | off / off, two identical servers (median, slices) |');
     console.log('|---|---:|---:|---|---|');
     for (const r of rows) {
