@@ -73,7 +73,7 @@ async function main() {
     const start = (label: string, port: number, env: Record<string, string>) =>
       startNextServer({ label, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront, env: { ...common, ...env } }).then((s) => (servers.push(s), s));
     const off = await start('tracing off', PORTS.off, {});
-    const sampled = flags['sample-ratio'] ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] } : {};
+    const sampled: Record<string, string> = flags['sample-ratio'] ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] } : {};
     const on = await start('tracing on', PORTS.on, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '500', ...sampled });
     const offAgain = await start('tracing off (again)', PORTS.offAgain, {});
 
