@@ -39,7 +39,9 @@ const BUILD_NAME = randomBytes(9).toString('base64url');
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The libSQL driver ships native code; keep it out of the server bundle.
-  serverExternalPackages: ['@libsql/client', 'libsql'],
+  // prom-client and OpenTelemetry's SDK keep one registry / provider per process: one copy,
+  // not one per bundle (pino and pino-pretty Next keeps outside by itself).
+  serverExternalPackages: ['@libsql/client', 'libsql', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-node', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
   // Lets two builds (e.g. a benchmark and a test run) live side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,

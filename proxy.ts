@@ -93,10 +93,10 @@ function isHtmlRequest(req: NextRequest): boolean {
 /**
  * Paths the matcher sends here that are no storefront document: the API (its headers come
  * from next.config.mjs), the API reference (its route sets its own policy), the shop's JSON
- * endpoints, the deployment's own routes (/api/cron, /healthz, /readyz) and the framework's
+ * endpoints, the deployment's own routes (/api/cron, /healthz, /readyz, /metrics) and the framework's
  * files. They only get here for the percent-encoding check.
  */
-const NOT_A_DOCUMENT = /^\/(?:site\/v1(?:\/|$)|docs(?:\/|$)|shop-api\/|api\/|healthz$|readyz$|_next\/)/;
+const NOT_A_DOCUMENT = /^\/(?:site\/v1(?:\/|$)|docs(?:\/|$)|shop-api\/|api\/|healthz$|readyz$|metrics$|_next\/)/;
 
 function isDocumentPath(path: string): boolean {
   return !NOT_A_DOCUMENT.test(path);
@@ -185,7 +185,7 @@ export const config = {
   matcher: [
     '/((?!site/v1/|shop-api/).*%.*)',
     { source: '/((?:site/v1|shop-api)/.*%.*)', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|api/|healthz$|readyz$|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)',
+    '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|api/|healthz$|readyz$|metrics$|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)',
     { source: '/site/v1/site', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
     { source: '/site/v1/commerce/storefront', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
     { source: '/site/v1/commerce/catalog', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },

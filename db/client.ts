@@ -6,6 +6,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
 import { createLocalClient, type LocalClient } from './driver/local-client';
 import { createRemoteClient } from './driver/remote-client';
+import { tracedClient } from './driver/traced-client';
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 /** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
@@ -13,12 +14,13 @@ export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Tx;
 
 /** busyTimeoutMs: local files; timeoutMs: each request to a remote server (db/driver/remote-client.ts). */
-export type DatabaseConfig = { url: string; authToken?: string; busyTimeoutMs?: number; timeoutMs?: number };
+/** traced: a span per statement (db/driver/traced-client.ts), when traces are exported. */
+export type DatabaseConfig = { url: string; authToken?: string; busyTimeoutMs?: number; timeoutMs?: number; traced?: boolean };
 
 /** Milliseconds a writer waits for the lock before giving up (then the API answers 503). */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, timeoutMs }: DatabaseConfig): Database {
+export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, timeoutMs, traced = false }: DatabaseConfig): Database {
   if (url.startsWith('file:')) {
     // libSQL does not create the folder of a database file.
     const path = url.slice('file:'.length).split('?')[0] ?? '';
@@ -26,7 +28,8 @@ export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, 
   }
   // A local file gets the client that queues this process's writes (see local-client.ts); a
   // server, the one whose every request has a time limit (remote-client.ts).
-  const client = url.startsWith('file:') ? createLocalClient({ url, authToken, timeout: busyTimeoutMs }) : createRemoteClient({ url, authToken, timeoutMs });
+  const plain = url.startsWith('file:') ? createLocalClient({ url, authToken, timeout: busyTimeoutMs }) : createRemoteClient({ url, authToken, timeoutMs });
+  const client = traced ? tracedClient(plain) : plain;
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }
 

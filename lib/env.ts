@@ -136,6 +136,15 @@ const Env = z.object({
   MERCHANT_EMAIL: z.string().min(3).max(320).regex(/@/, 'must be an address').optional(),
   /** Set by Next itself; the background drain does not start while `next build` runs. */
   NEXT_PHASE: z.string().optional(),
+  /** The least severe log level written (lib/platform/observability/logger.ts reads it itself, first). */
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
+  /** Set: GET /metrics answers to `Authorization: Bearer <token>` (docs/operating.md); unset: 404, nothing recorded. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Set: traces go out over OTLP/HTTP to this collector (`/v1/traces` is added); unset: no spans at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** The same, as the whole URL of the traces endpoint (takes precedence). */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('site-delivery'),
   /** Only the benchmark sets this: it enables the framework-ceiling route. */
   BENCH_CEILING: z.enum(['0', '1']).default('0'),
 });

@@ -23,6 +23,10 @@ export const PROCESS_SLOTS = {
   pageReadLogs: 'the API reads each kept page was made from (lib/storefront-page-reads.ts): pages write, the page store reads',
   siteClientReadLog: 'how the API client finds the read log of the render it runs in (lib/site-client/reads.ts), set once by the storefront',
   paymentProvider: 'the payment provider and its Stripe client (lib/payments.ts): one client per process, made again only when its settings change',
+  logger: 'the one pino logger (lib/platform/observability/logger.ts), writing to stdout synchronously',
+  metrics: 'the Prometheus registry and the caches counted into it (lib/platform/observability/metrics.ts): every route and job records into one registry',
+  tracing: 'whether spans are made (lib/platform/observability/tracing.ts), decided once from the OTLP settings',
+  siteClientTracing: 'whether the API client makes a span per call (lib/site-client/trace.ts), decided once from the OTLP settings',
   siteClientShopper: 'how the API client finds the shopper of the request it runs in (lib/site-client/config.ts), set once by the storefront',
 } as const;
 

@@ -10,6 +10,7 @@ import { apiIsThisServer } from '@/lib/storefront-page-key';
 import { keptPage, storesPagesOf } from '@/lib/storefront-page-store';
 import type { PassContext, PassSummary } from '@/lib/jobs/types';
 import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
+import { logger } from '@/lib/platform/observability/logger';
 
 type Address = Omit<PageAddress, 'handle'>;
 type Outcome = { rendered: number; keptOn: number; interrupted: boolean };
@@ -82,7 +83,7 @@ export function renderAheadRunner(): { pass: (context: PassContext) => Promise<P
       done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
       if (total.rendered + total.keptOn > 0) {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        console.log(`[storefront] product pages ahead of shoppers: ${total.rendered} rendered, ${total.keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`);
+        logger().info({ job: 'render-ahead', siteId: site.id }, `[storefront] product pages ahead of shoppers: ${total.rendered} rendered, ${total.keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`);
       }
       return { ...total, catalogVersion: site.catalogVersion };
     },

@@ -2,13 +2,13 @@
  * A console.warn that speaks at most once a minute: for failures that only cost speed (a
  * page rendered instead of served as kept) and could otherwise repeat on every request.
  */
-export function warnSometimes(): (message: string) => void {
+export function warnSometimes(say: (message: string) => void = (message) => console.warn(message)): (message: string) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (message) => {
     const now = Date.now();
     if (now - last < 60_000) return;
     last = now;
-    console.warn(message);
+    say(message);
   };
 }
 

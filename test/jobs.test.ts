@@ -17,6 +17,7 @@ import { JOBS, jobNamed, runJobOnce } from '@/lib/jobs';
 import { startJobTimers } from '@/lib/jobs/timers';
 import { renderAheadJob, rendersAheadOnTimer } from '@/lib/jobs/render-ahead';
 import { firstVariantOf } from './support/database';
+import { logger } from '@/lib/platform/observability/logger';
 
 vi.mock('server-only', () => ({}));
 
@@ -28,7 +29,8 @@ delete process.env.SITE_API_CREDENTIAL;
 
 let demo: SiteContext;
 let variant: string;
-const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+// Job lines go to the process's logger (one JSON line each on stdout): read them there.
+const log = vi.spyOn(logger(), 'info').mockImplementation((() => undefined) as never);
 
 beforeAll(async () => {
   await migrateDatabase(db(), url);

@@ -14,6 +14,7 @@ import { startJobTimers } from '@/lib/jobs/timers';
 import { POST } from '@/app/site/v1/subscriptions/confirmations/route';
 import { newsletterSubscriptions } from '@/db/schema';
 import { header, links, part, waitFor } from './support/smtp';
+import { logger } from '@/lib/platform/observability/logger';
 
 // lib/jobs and lib/db are server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -27,7 +28,8 @@ delete process.env.MAIL_EML_DIR;
 
 let demo: SiteContext;
 let credential: string;
-const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+// Job lines go to the process's logger (one JSON line each on stdout): read them there.
+const log = vi.spyOn(logger(), 'info').mockImplementation((() => undefined) as never);
 
 beforeAll(async () => {
   await migrateDatabase(db(), url);

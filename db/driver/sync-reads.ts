@@ -1,5 +1,6 @@
 import Database from 'libsql';
 import type { Client } from '@libsql/client';
+import { isTraced, syncSpan } from './traced-client';
 
 /**
  * Statements prepared once, on a read connection of their own to the database's local
@@ -86,6 +87,8 @@ async function openConnection<N extends string>(client: Client, definitions: Rec
     const statement = connection.prepare(definitions[name].sql);
     statements[name] = definitions[name].raw ? statement.raw(true) : statement;
   }
-  const reader: SyncReader<N> = { get: (name, ...params) => statements[name].get(...params) };
+  const get = (name: N, ...params: unknown[]) => statements[name].get(...params);
+  // Traced like the client's statements (./traced-client.ts) when the client is.
+  const reader: SyncReader<N> = { get: isTraced(client) ? (name, ...params) => syncSpan(definitions[name].sql, () => get(name, ...params)) : get };
   return { connection, statements, reader };
 }

@@ -19,6 +19,9 @@ import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } fr
 import { bodyTextOf } from '@/lib/http/body-text';
 import type { Reply } from './reply';
 import { publicOrigin, stringifyWithLinks } from '@/lib/http/links';
+import { logger } from '@/lib/platform/observability/logger';
+import { recordDatabaseUnavailable, recordRequest } from '@/lib/platform/observability/metrics';
+import { inSpan, requestParent, SpanKind, tracing } from '@/lib/platform/observability/tracing';
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
@@ -67,12 +70,17 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
   spec: Spec<P, Q, B>,
   handler: (input: HandlerInput<P, Q, B>) => Promise<Reply>,
 ): RouteHandler {
-  return async (req, ctx) => {
-    const requestId = requestIdFor(req);
+  // What the request's log line, metrics and span name it by: the operation and its path's
+  // template, never the raw path (specs are the contract's operations).
+  const operation = (spec as { operationId?: string }).operationId ?? 'unknown';
+  const template = `/site/v1${(spec as { path?: string }).path ?? ''}`;
+  const serve = async (req: Request, ctx: RouteContext, trail: Trail): Promise<Response> => {
+    const requestId = (trail.requestId = requestIdFor(req));
     const method = req.method.toUpperCase();
     const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId, Vary: 'Authorization' };
     try {
       const auth = await authenticate(req, requestId);
+      trail.siteId = auth.site.id;
       if (spec.scope === 'extended' && auth.scope !== 'extended') {
         throw new DomainError('insufficient_scope', 'This operation needs a credential with the extended scope.');
       }
@@ -104,7 +112,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
           return response;
         } catch (error) {
           if (error instanceof KeyTaken) throw error;
-          return toProblem(error, requestId, baseHeaders);
+          return toProblem(error, requestId, baseHeaders, trail);
         }
       };
       if (method === 'POST') {
@@ -117,9 +125,40 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       }
       return await run();
     } catch (error) {
-      return toProblem(error, requestId, baseHeaders);
+      return toProblem(error, requestId, baseHeaders, trail);
     }
   };
+  return async (req, ctx) => {
+    const trail: Trail = { started: performance.now(), requestId: '', siteId: null, error: undefined };
+    if (!tracing()) return answered(req, template, trail, await serve(req, ctx, trail));
+    return inSpan(operation, { kind: SpanKind.SERVER, parent: requestParent(req), attributes: { 'http.request.method': req.method, 'http.route': template } }, async (span) => {
+      const response = await serve(req, ctx, trail);
+      span.setAttribute('http.response.status_code', response.status);
+      if (trail.siteId) span.setAttribute('site.id', trail.siteId);
+      return answered(req, template, trail, response);
+    });
+  };
+}
+
+/** What a request's log line needs to know from its way through the wrapper. */
+type Trail = { started: number; requestId: string; siteId: string | null; error: unknown };
+
+/**
+ * One log line and one metric per request: request id, method, the route's template,
+ * status, duration and the Site's id. A failure's stack is in this line, and nowhere else.
+ * Never the credential, a body, an address or the raw path.
+ */
+function answered(req: Request, route: string, trail: Trail, response: Response): Response {
+  const durationMs = performance.now() - trail.started;
+  recordRequest(route, req.method, response.status, durationMs / 1000);
+  const line = {
+    requestId: trail.requestId, method: req.method, route, status: response.status,
+    durationMs: Math.round(durationMs * 10) / 10, siteId: trail.siteId ?? undefined,
+    ...(trail.error === undefined ? {} : { err: trail.error }),
+  };
+  if (trail.error !== undefined || response.status >= 500) logger().error(line, 'request');
+  else logger().info(line, 'request');
+  return response;
 }
 
 /** A path segment that is not valid percent-encoding names nothing that exists: 404. */
@@ -172,7 +211,7 @@ function repeatableNames(schema: ZodType): ReadonlySet<string> {
  * strings: ~2× its JSON in heap, so some 500 batches).
  */
 const LONG_QUERY = 256;
-const parsedQueries = new BoundedCache<unknown>(1000, 3 * 1024 * 1024);
+const parsedQueries = new BoundedCache<unknown>(1000, 3 * 1024 * 1024, 8, 'parsed-queries');
 const schemaIds = new WeakMap<ZodType, number>();
 let schemaCount = 0;
 
@@ -284,7 +323,12 @@ function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, stri
   return response;
 }
 
-export function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>): Response {
+/**
+ * The problem+json answer for anything thrown. A failure that is our bug (an unexpected error,
+ * an answer failing its own schema) goes into `trail.error`, for the request's log line; without
+ * a trail it gets a line of its own.
+ */
+export function toProblem(error: unknown, requestId: string, baseHeaders: Record<string, string>, trail?: { error: unknown }): Response {
   let fault: StorageFault | null;
   if (error instanceof HttpFailure) {
     for (const [k, v] of Object.entries(baseHeaders)) if (!error.response.headers.has(k)) error.response.headers.set(k, v);
@@ -302,18 +346,23 @@ export function toProblem(error: unknown, requestId: string, baseHeaders: Record
   }
   if (error instanceof ZodError) {
     // A response that does not match its own schema is our bug, never the caller's.
-    console.error(`[${requestId}] response failed its schema`, error.issues.slice(0, 5));
+    const failure = Object.assign(new Error('the response failed its schema'), { issues: error.issues.slice(0, 5) });
+    if (trail) trail.error = failure;
+    else logger().error({ requestId, err: failure }, 'response failed its schema');
   } else if ((fault = storageFaultOf(error))) {
     // The database's fault, not the request's: one log line per kind of fault (faults.ts), no stack per request.
     reportStorageFault(fault, error);
+    recordDatabaseUnavailable(fault);
     return problemResponse({
       code: 'service_unavailable',
       detail: fault === 'busy' ? 'The service is busy. Try again shortly.' : 'Storage is temporarily unavailable. Try again shortly.',
       requestId,
       headers: { ...baseHeaders, 'Retry-After': String(retryAfterSeconds(fault)) },
     });
+  } else if (trail) {
+    trail.error = error;
   } else {
-    console.error(`[${requestId}] unhandled error`, error);
+    logger().error({ requestId, err: error }, 'unhandled error');
   }
   return problemResponse({ code: 'internal_error', detail: 'Something went wrong on our side.', requestId, headers: baseHeaders });
 }

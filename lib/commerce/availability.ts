@@ -112,7 +112,7 @@ export type AvailabilityStatuses = {
  * keeps those bytes with the answer). Up to 2,000 answers / ~12 MB of heap (an answer of
  * 100 statuses, ~10 KB of JSON, weighs ~3× its JSON with its serialised bytes: some 400 of them).
  */
-const batches = new BoundedCache<AvailabilityStatuses>(2000, 12 * 1024 * 1024, 3);
+const batches = new BoundedCache<AvailabilityStatuses>(2000, 12 * 1024 * 1024, 3, 'availability');
 
 /**
  * A list of ids with duplicates folded (order kept), and its text as a cache key. The

@@ -2,7 +2,10 @@ import 'server-only';
 import { outboxJob } from './outbox';
 import { renderAheadJob } from './render-ahead';
 import { sweepJob } from './sweep';
-import type { Job, PassContext, PassSummary } from './types';
+import type { Job, JobRunner, PassContext, PassSummary } from './types';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { logger } from '@/lib/platform/observability/logger';
+import { inSpan, tracing } from '@/lib/platform/observability/tracing';
 
 export type { Job, PassContext, PassSummary } from './types';
 
@@ -23,8 +26,23 @@ export function jobNamed(name: string): Job | undefined {
 export async function runJobOnce(job: Job, context: Omit<PassContext, 'stopped'>): Promise<PassSummary> {
   const runner = job.start();
   try {
-    return await runner.pass({ ...context, stopped: () => false });
+    return await tracedPass(job, runner, { ...context, stopped: () => false });
   } finally {
     await runner.close();
   }
+}
+
+/**
+ * One pass, in a trace of its own when tracing is on (`job <name>`, its statements and mail
+ * deliveries below it), and one log line when it did something: the job, what it did and how
+ * long it took, like a request's line.
+ */
+export async function tracedPass(job: Job, runner: JobRunner, context: PassContext): Promise<PassSummary> {
+  const started = performance.now();
+  const summary = tracing()
+    ? await inSpan(`job ${job.name}`, { parent: ROOT_CONTEXT, attributes: { 'job.name': job.name } }, () => runner.pass(context))
+    : await runner.pass(context);
+  const did = Object.values(summary).some((v) => typeof v === 'number' && v > 0);
+  if (did) logger().info({ job: job.name, ...summary, durationMs: Math.round(performance.now() - started) }, 'job pass');
+  return summary;
 }

@@ -4,6 +4,8 @@ import { env } from '@/lib/env';
 import { configuredMailer, drainSettings } from '@/lib/mail/config';
 import { drainOutbox, drainerId } from '@/lib/mail/drain';
 import { messagesQueuedHere } from '@/lib/commerce/signups/outbox';
+import { outboxMessages } from '@/db/schema';
+import { eq, sql } from 'drizzle-orm';
 import type { Job } from './types';
 
 /** How soon a message queued by this process is sent (a look at memory, not the database). */
@@ -30,3 +32,16 @@ export const outboxJob: Job = {
     };
   },
 };
+
+/**
+ * What waits in the outbox, for GET /metrics: pending messages of every channel and the age
+ * of the oldest (0 when none waits). One indexed read per scrape.
+ */
+export async function outboxBacklog(now = Date.now()): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const [row] = await db()
+    .select({ depth: sql<number>`count(*)`, oldest: sql<number | null>`min(${outboxMessages.createdAt})` })
+    .from(outboxMessages)
+    .where(eq(outboxMessages.status, 'pending'));
+  const oldest = row?.oldest ?? null;
+  return { depth: Number(row?.depth ?? 0), oldestAgeSeconds: oldest === null ? 0 : Math.max(0, (now - oldest) / 1000) };
+}

@@ -1,7 +1,8 @@
 import 'server-only';
 import { env } from '@/lib/env';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
-import { JOBS, type Job } from './index';
+import { logger } from '@/lib/platform/observability/logger';
+import { JOBS, tracedPass, type Job } from './index';
 import { processSlot } from '@/lib/process-state';
 
 type Timers = { stop: () => Promise<void> };
@@ -20,7 +21,7 @@ export function startJobTimers(only?: readonly string[]): Timers | null {
   const settings = env();
   if (settings.NEXT_PHASE === 'phase-production-build') return null;
   if (settings.JOBS === 'cron') {
-    console.log('[jobs] JOBS=cron: no background timers; a cron calls /api/cron/<name>');
+    logger().info('[jobs] JOBS=cron: no background timers; a cron calls /api/cron/<name>');
     return null;
   }
   if (holder.timers) return holder.timers;
@@ -29,7 +30,7 @@ export function startJobTimers(only?: readonly string[]): Timers | null {
     const everyMs = job.everyMs();
     return everyMs === null ? [] : [{ name: job.name, everyMs, ...onTimer(job, everyMs, frontDoor) }];
   });
-  if (running.length > 0) console.log(`[jobs] on timers: ${running.map((r) => `${r.name} every ${r.everyMs} ms`).join(', ')}`);
+  if (running.length > 0) logger().info(`[jobs] on timers: ${running.map((r) => `${r.name} every ${r.everyMs} ms`).join(', ')}`);
   const timers: Timers = {
     async stop() {
       await Promise.all(running.map((r) => r.stop()));
@@ -42,7 +43,7 @@ export function startJobTimers(only?: readonly string[]): Timers | null {
 
 function onTimer(job: Job, everyMs: number, frontDoor: string): Timers {
   const runner = job.start();
-  const warn = warnSometimes();
+  const warn = warnSometimes((message) => logger().warn({ job: job.name }, message));
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> | null = null;
   let stopped = false;
@@ -61,9 +62,8 @@ function onTimer(job: Job, everyMs: number, frontDoor: string): Timers {
     if (stopped) return;
     timer = setTimeout(() => {
       if (!due()) return schedule();
-      current = runner
-        .pass({ deadline: Date.now() + PASS_BUDGET_MS, stopped: () => stopped, frontDoor })
-        .then((summary) => report(job, summary))
+      current = tracedPass(job, runner, { deadline: Date.now() + PASS_BUDGET_MS, stopped: () => stopped, frontDoor })
+        .then(() => undefined)
         // A busy or unreachable database: the next pass tries again; nothing was lost.
         .catch((error: unknown) => warn(`[jobs] ${job.name}: pass failed: ${reasonOf(error)}`))
         .finally(() => {
@@ -82,11 +82,4 @@ function onTimer(job: Job, everyMs: number, frontDoor: string): Timers {
       await runner.close();
     },
   };
-}
-
-/** A line when a pass did something; quiet passes say nothing. */
-function report(job: Job, summary: Record<string, unknown>) {
-  const did = Object.entries(summary).filter(([, v]) => typeof v === 'number' && v > 0);
-  if (job.name === 'render-ahead') return; // it logs its own line, with the catalog version
-  if (did.length > 0) console.log(`[jobs] ${job.name}: ${did.map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
 }

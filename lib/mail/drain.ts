@@ -7,6 +7,8 @@ import { claimDueMessages, markFailed, markSent, markSkipped, type OutboxMessage
 import { renderMail } from './render';
 import { renderOrderMail } from './receipt';
 import type { Envelope, Mailer } from './transport';
+import { logger } from '@/lib/platform/observability/logger';
+import { inSpan, tracing } from '@/lib/platform/observability/tracing';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 3_600_000 };
 
@@ -52,7 +54,7 @@ export function drainerId(): string {
 export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const {
     database, mailer, origin, from, retry = DEFAULT_RETRY, leaseMs = 5 * 60_000, batchSize = 5, maxMessages = 500,
-    now = Date.now, log = console.log, stopped = () => false,
+    now = Date.now, log = (line: string) => logger().warn({ job: 'outbox' }, line), stopped = () => false,
   } = options;
   const drainer = options.drainer ?? drainerId();
   const result: DrainResult = { sent: 0, retried: 0, failed: 0, skipped: 0 };
@@ -63,9 +65,17 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     if (batch.length === 0) break;
     for (const message of batch) {
       handled += 1;
-      const outcome = isOrderTopic(message.topic)
-        ? await deliverOrderMail(database, mailer, message, { origin, from, retry, now, log, merchantEmail: options.merchantEmail })
-        : await deliverOne(database, mailer, message, { origin, from, retry, now, log });
+      const deliver = () => isOrderTopic(message.topic)
+        ? deliverOrderMail(database, mailer, message, { origin, from, retry, now, log, merchantEmail: options.merchantEmail })
+        : deliverOne(database, mailer, message, { origin, from, retry, now, log });
+      // A span per message: the outbox row and its topic, never the address.
+      const outcome = tracing()
+        ? await inSpan('outbox deliver', { attributes: { 'outbox.message.id': message.id, 'outbox.topic': message.topic, 'mail.transport': mailer.kind } }, async (span) => {
+            const done = await deliver();
+            span.setAttribute('outbox.outcome', done);
+            return done;
+          })
+        : await deliver();
       result[outcome] += 1;
     }
   }

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
+import { logger } from '@/lib/platform/observability/logger';
 
 /** One finished mail, addressed and with its headers: what a transport sends. */
 export type Envelope = {
@@ -50,7 +51,7 @@ export function smtpMailer(url: string): Mailer {
  * would have been sent) in `folder`, which any mail program opens. Written to a temporary
  * name and renamed, so a half-written file never looks finished.
  */
-export function emlMailer(folder: string, log: (line: string) => void = console.log): Mailer {
+export function emlMailer(folder: string, log: (line: string) => void = (line) => logger().info(line)): Mailer {
   const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'eml',

@@ -1,5 +1,6 @@
 import { env } from '@/lib/env';
 import { guardServer } from './server-guard';
+import { logger } from '@/lib/platform/observability/logger';
 
 /**
  * What a server instance starts before it answers any request Next hands to our code
@@ -10,6 +11,7 @@ import { guardServer } from './server-guard';
  *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
  * - the background jobs on their timers (lib/jobs: the outbox drain, rendering product pages
  *   ahead, sweeps), unless JOBS=cron;
+ * - trace export (lib/platform/observability/otel-sdk.ts), when OTEL_EXPORTER_OTLP_ENDPOINT is set;
  * - a clean stop on SIGTERM (lib/server/shutdown.ts), when Next leaves the signal to us.
  */
 export async function startServer(): Promise<void> {
@@ -18,8 +20,13 @@ export async function startServer(): Promise<void> {
     settings = env();
   } catch (error) {
     // Next would log this and serve every request a 500, unguarded: stop instead, saying why.
-    console.error(error instanceof Error ? error.message : error);
+    logger().fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
+  }
+  let traces: { shutdown: () => Promise<void> } | null = null;
+  if (settings.OTEL_EXPORTER_OTLP_ENDPOINT || settings.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+    const { startTraceExport } = await import('@/lib/platform/observability/otel-sdk');
+    traces = startTraceExport();
   }
   guardServer({
     pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE,
@@ -32,6 +39,7 @@ export async function startServer(): Promise<void> {
   const timers = startJobTimers();
   if (settings.NEXT_MANUAL_SIG_HANDLE) {
     const { stopCleanlyOnSigterm } = await import('./shutdown');
-    stopCleanlyOnSigterm({ graceMs: settings.SHUTDOWN_GRACE_MS, stopJobs: async () => timers?.stop() });
+    // The spans of the last requests and jobs go out before the process ends.
+    stopCleanlyOnSigterm({ graceMs: settings.SHUTDOWN_GRACE_MS, stopJobs: async () => { await timers?.stop(); await traces?.shutdown(); } });
   }
 }

@@ -7,6 +7,7 @@ import { SiteApiError, SiteApiUnavailable } from './errors';
 import { noteShopperLimited } from './shopper-limits';
 import { noteRead, partTag, UNCHECKABLE } from './reads';
 import type { CallInput, CallResult } from './types';
+import { injectTraceHeaders, tracedCall, tracingCalls } from './trace';
 
 const TIMEOUT_MS = 10_000;
 /** A same-key request still in flight answers 409; the first one finishes quickly, then replays. */
@@ -16,7 +17,11 @@ const IN_FLIGHT_RETRIES = 12;
  * Calls one operation of /site/v1 with the Site credential and parses the answer with
  * the operation's own response schema, so the storefront sees exactly the contract.
  */
-export async function call<O extends Operation>(operation: O, input: CallInput<O> = {}): Promise<CallResult<O>> {
+export function call<O extends Operation>(operation: O, input: CallInput<O> = {}): Promise<CallResult<O>> {
+  return tracingCalls() ? tracedCall(operation.operationId, operation.method.toUpperCase(), () => send(operation, input)) : send(operation, input);
+}
+
+async function send<O extends Operation>(operation: O, input: CallInput<O>): Promise<CallResult<O>> {
   const { baseUrl, credential, nearby, inProcess } = clientConfig();
   if (!credential) throw new SiteApiUnavailable(operation.operationId, 'SITE_API_CREDENTIAL is not set');
 
@@ -34,6 +39,8 @@ export async function call<O extends Operation>(operation: O, input: CallInput<O
   const buyerIp = input.buyerIp !== undefined ? input.buyerIp : await currentShopper();
   if (buyerIp) headers['Site-Buyer-IP'] = buyerIp;
   if (input.ifMatch) headers['If-Match'] = input.ifMatch;
+  // W3C traceparent of this call's span: the API's span is its child, over HTTP or in process.
+  if (tracingCalls()) injectTraceHeaders(headers);
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
   // Reads, and writes that carry an idempotency key, are safe to send again.
   const repeatable = method === 'GET' || Boolean(input.idempotencyKey);

@@ -1,6 +1,7 @@
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { baseDatabase, type DbOrTx } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
+import { countCache } from '@/lib/platform/observability/metrics';
 
 /**
  * Per-process caches of catalog reads, keyed by the Site and its catalog version.
@@ -21,13 +22,20 @@ export class BoundedCache<V> {
   private readonly entries = new Map<string, { value: V; bytes: number }>();
   private readonly pending = new Map<string, Promise<V>>();
   private bytes = 0;
+  /** Lookups answered and not, for GET /metrics (a named cache's; see countCache). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly maxEntries: number,
     private readonly maxBytes: number,
     /** Heap bytes per byte of the value's JSON (see estimateBytes): it depends on the values' shape. */
     private readonly heapPerJsonByte = 8,
-  ) {}
+    /** Named: its hits and misses are in GET /metrics (site_cache_lookups_total{cache}). */
+    readonly name?: string,
+  ) {
+    if (name) countCache(this as { name: string; hits: number; misses: number });
+  }
 
   get size(): number {
     return this.entries.size;
@@ -35,7 +43,11 @@ export class BoundedCache<V> {
 
   get(key: string): V | undefined {
     const hit = this.entries.get(key);
-    if (!hit) return undefined;
+    if (!hit) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     // re-insert: Map order is the recency order
     this.entries.delete(key);
     this.entries.set(key, hit);
@@ -190,7 +202,7 @@ export type Answer = { readonly text: string; readonly etag: string };
  * (~300 bytes), so a whole catalog fits where its parsed objects, several times their
  * JSON, held only the hot few thousand.
  */
-export const answerCache = new BoundedCache<Answer>(40_000, 48 * MB);
+export const answerCache = new BoundedCache<Answer>(40_000, 48 * MB, 8, 'answers');
 
 /** An answer's heap: V8 keeps a text with no character past U+00FF at one byte a character. */
 export function answerWeight(answer: Answer): number {
@@ -201,10 +213,10 @@ export function answerWeight(answer: Answer): number {
  * entries / ~16 MB of heap, so every page of a 10,000-product list (~420 pages of ~9 KB)
  * stays: a list read rotating over more pages than the cache holds misses every time (LRU).
  */
-export const pageCache = new BoundedCache<unknown>(1000, 16 * MB, 3);
+export const pageCache = new BoundedCache<unknown>(1000, 16 * MB, 3, 'pages');
 /**
  * A search's matching products (their search numbers) per catalog version, locale and words:
  * what a search sorted by price or title, or counted into facets, reads from the index, the
  * same however the request filters (a new priceMax each time reads nothing more).
  */
-export const searchMatchCache = new BoundedCache<unknown>(200, 8 * MB);
+export const searchMatchCache = new BoundedCache<unknown>(200, 8 * MB, 8, 'search-matches');

@@ -8,6 +8,7 @@ import {
 } from '@/lib/platform/idempotency/store';
 import { db } from '@/lib/db';
 import { bodyTextOf } from '@/lib/http/body-text';
+import { logger } from '@/lib/platform/observability/logger';
 
 export type IdempotencyInput = { credentialId: string; key: string | null; method: string; path: string; bodyText: string };
 
@@ -99,7 +100,7 @@ async function runRecording(database: Database, scope: Scope, run: IdempotentRun
     await database.$client.batch([recordStatement(database, scope, answer)], 'write');
   } catch (error) {
     if (isConstraintViolation(error)) return answerForTakenKey(database, scope, run, baseHeaders);
-    console.error('idempotency: could not store an answer', error);
+    logger().error({ err: error }, 'idempotency: could not store an answer');
   }
   return finish(database, withBody(response, answer.body));
 }
@@ -154,7 +155,7 @@ async function runClaiming(database: Database, scope: Scope, run: IdempotentRun,
   } catch (error) {
     // The work is done and the caller gets its answer; only the record of it failed. Free
     // the key rather than leave a claim that answers 409 until it goes stale.
-    console.error('idempotency: could not store an answer', error);
+    logger().error({ err: error }, 'idempotency: could not store an answer');
     await releaseQuietly(database, claim);
   }
   return finish(database, withBody(response, answer.body));
@@ -227,7 +228,7 @@ async function releaseQuietly(database: Database, claim: Parameters<typeof relea
     await releaseIdempotencyKey(database, claim);
   } catch (error) {
     // A claim we could not release goes stale and is taken over (IN_FLIGHT_STALE_MS).
-    console.error('idempotency: could not release a claim', error);
+    logger().error({ err: error }, 'idempotency: could not release a claim');
   }
 }
 
@@ -240,6 +241,6 @@ async function purgeOccasionally(database: Database): Promise<void> {
   try {
     await purgeExpiredIdempotencyKeys(database, now);
   } catch (error) {
-    console.error('idempotency: purge failed', error);
+    logger().error({ err: error }, 'idempotency: purge failed');
   }
 }

@@ -8,6 +8,7 @@ import { withoutWaiting } from '@/db/client';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { processSlot } from '@/lib/process-state';
+import { recordRateLimited } from '@/lib/platform/observability/metrics';
 
 export type RateLimitInput = {
   credentialId: string;
@@ -80,6 +81,7 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
   const headers = rateLimitHeaders(state);
   if (!state.allowed) {
     const { name, limit, windowSeconds } = state.policy;
+    recordRateLimited(name);
     const whose = name.startsWith('shopper-') ? `This shopper's ${name.slice('shopper-'.length)}` : `This credential's ${name}`;
     throw new DomainError(
       'rate_limited',

@@ -4,6 +4,7 @@ import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
 import { endpoint, toProblem, type RouteHandler } from '@/lib/api/route';
 import { jobNamed, runJobOnce } from '@/lib/jobs';
+import { logger } from '@/lib/platform/observability/logger';
 
 export const dynamic = 'force-dynamic';
 /** Seconds a platform lets this function run (Vercel reads it); a pass stops starting work before. */
@@ -27,10 +28,12 @@ const runFromCron: RouteHandler = async (req, ctx) => {
   const started = Date.now();
   try {
     const summary = await runJobOnce(job, { deadline: started + PASS_BUDGET_MS, frontDoor: new URL(req.url).origin });
-    console.log(`[jobs] ${job.name} from cron: ${JSON.stringify(summary)} in ${Date.now() - started} ms`);
     return Response.json({ job: job.name, ...summary, ms: Date.now() - started }, { headers });
   } catch (error) {
-    return toProblem(error, requestId, headers);
+    const trail = { error: undefined as unknown };
+    const problem = toProblem(error, requestId, headers, trail);
+    logger().error({ requestId, job: job.name, status: problem.status, ...(trail.error === undefined ? {} : { err: trail.error }) }, 'job pass failed');
+    return problem;
   }
 };
 

@@ -1,0 +1,34 @@
+import 'server-only';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { env } from '@/lib/env';
+import { processSlot } from '@/lib/process-state';
+
+/**
+ * The client's side of a trace (docs/operating.md#traces): each call to the API is a span
+ * of the page that makes it, and carries its W3C traceparent, so the API's span, and its
+ * statements', hang below it in one tree. Only when traces are exported
+ * (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing is made or sent.
+ */
+const holder = processSlot<{ on?: boolean }>('siteClientTracing', () => ({}));
+
+export function tracingCalls(): boolean {
+  return (holder.on ??= Boolean(env().OTEL_EXPORTER_OTLP_ENDPOINT || env().OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
+}
+
+export function tracedCall<T>(operationId: string, method: string, work: () => Promise<T>): Promise<T> {
+  const attributes = { 'site.operation': operationId, 'http.request.method': method };
+  return trace.getTracer('site-delivery').startActiveSpan(`site-client ${operationId}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+export function injectTraceHeaders(headers: Record<string, string>): void {
+  propagation.inject(context.active(), headers);
+}

@@ -1,0 +1,162 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { context, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { DomainError } from '@/lib/platform/errors';
+import { processSlot } from '@/lib/process-state';
+
+// Structured request logs, metrics and statement spans (#46), without a server: the route
+// wrapper with a made-up operation, a credential that is accepted, and the log captured.
+vi.mock('server-only', () => ({}));
+const CREDENTIAL = 'sk_test_observability_credential_0123456789';
+vi.mock('@/lib/platform/auth/http', () => ({
+  authenticate: async (req: Request) => {
+    if (req.headers.get('authorization') !== `Bearer ${CREDENTIAL}`) throw new DomainError('unauthorized', 'no');
+    return { credentialId: 'cred_1', scope: 'core', site: { id: 'site_obs', catalogVersion: 1 } };
+  },
+}));
+vi.mock('@/lib/platform/rate-limit/http', () => ({ applyRateLimit: async () => ({}) }));
+
+const lines: Array<Record<string, unknown>> = [];
+let raw = '';
+
+beforeAll(() => {
+  vi.stubEnv('METRICS_TOKEN', 'metrics-token-for-the-unit-test');
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      raw += chunk.toString();
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  // The logger the server makes, with its options, writing here instead of stdout.
+  processSlot<{ logger?: unknown }>('logger', () => ({})).logger = pino(
+    { base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) }, serializers: { err: pino.stdSerializers.err } },
+    sink,
+  );
+});
+
+afterAll(() => vi.unstubAllEnvs());
+
+const operation = { operationId: 'getWidget', method: 'get', path: '/widgets/{id}', scope: 'core', params: z.object({ id: z.string() }) } as const;
+
+async function handlerFor(work: (id: string) => unknown) {
+  const { route } = await import('@/lib/api/route');
+  const { ok } = await import('@/lib/api/reply');
+  return route(operation, async ({ params }) => ok(work(params.id) as object));
+}
+
+const call = (handler: Awaited<ReturnType<typeof handlerFor>>, id: string, headers: Record<string, string> = { Authorization: `Bearer ${CREDENTIAL}` }) =>
+  handler(new Request(`http://shop.test/site/v1/widgets/${id}`, { headers }), { params: Promise.resolve({ id }) });
+
+describe('one log line per request', () => {
+  it('names the request id, method, route template, status, duration and Site; never the credential or the raw path', async () => {
+    const handler = await handlerFor((id) => ({ id }));
+    const res = await call(handler, 'secret-looking-id', { Authorization: `Bearer ${CREDENTIAL}`, 'X-Request-Id': 'req_obs_1234' });
+    expect(res.status).toBe(200);
+    const line = lines.find((l) => l.requestId === 'req_obs_1234')!;
+    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/site/v1/widgets/{id}', status: 200, siteId: 'site_obs' });
+    expect(typeof line.durationMs).toBe('number');
+    expect(typeof line.time).toBe('string');
+    expect(raw).not.toContain(CREDENTIAL);
+    expect(raw).not.toContain('secret-looking-id');
+  });
+
+  it('a refused request has its line too, without a Site', async () => {
+    const handler = await handlerFor((id) => ({ id }));
+    const res = await call(handler, 'x', { 'X-Request-Id': 'req_obs_refused', Authorization: 'Bearer wrong-credential-value' });
+    expect(res.status).toBe(401);
+    const line = lines.find((l) => l.requestId === 'req_obs_refused')!;
+    expect(line).toMatchObject({ level: 'info', status: 401, route: '/site/v1/widgets/{id}' });
+    expect(line.siteId).toBeUndefined();
+    expect(raw).not.toContain('wrong-credential-value');
+  });
+
+  it('a failure carries its stack in the request’s line, and nowhere else (not in the answer, not in a line of its own)', async () => {
+    const handler = await handlerFor(() => {
+      throw new Error('the widget store fell over');
+    });
+    const before = lines.length;
+    const res = await call(handler, 'w1', { Authorization: `Bearer ${CREDENTIAL}`, 'X-Request-Id': 'req_obs_boom' });
+    expect(res.status).toBe(500);
+    const body = await res.text();
+    expect(body).not.toMatch(/fell over|\bat .+:\d+:\d+/);
+    const written = lines.slice(before);
+    expect(written).toHaveLength(1);
+    const [line] = written as [Record<string, unknown> & { err: { stack: string; message: string } }];
+    expect(line).toMatchObject({ level: 'error', requestId: 'req_obs_boom', status: 500, route: '/site/v1/widgets/{id}' });
+    expect(line.err.message).toBe('the widget store fell over');
+    expect(line.err.stack).toMatch(/observability\.test\.ts/);
+  });
+});
+
+describe('metrics', () => {
+  it('counts requests per route template and status, cache lookups, refusals, database faults and the outbox', async () => {
+    const { metricsText, recordRateLimited } = await import('@/lib/platform/observability/metrics');
+    const { BoundedCache } = await import('@/lib/platform/cache/memo');
+    const cache = new BoundedCache<string>(10, 1024, 8, 'unit-test-cache');
+    cache.set('a', 'x', 10);
+    cache.get('a');
+    cache.get('a');
+    cache.get('b');
+    recordRateLimited('reads');
+    const { toProblem } = await import('@/lib/api/route');
+    toProblem(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }), 'req_busy', {}, { error: undefined });
+    const { text, contentType } = await metricsText(async () => ({ depth: 3, oldestAgeSeconds: 42.5 }));
+    expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(text).toMatch(/^site_http_requests_total\{route="\/site\/v1\/widgets\/\{id\}",method="GET",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^site_http_requests_total\{route="\/site\/v1\/widgets\/\{id\}",method="GET",status="500"\} 1$/m);
+    expect(text).toMatch(/^site_http_request_duration_seconds_bucket\{le="\+Inf",route="\/site\/v1\/widgets\/\{id\}",method="GET",status="500"\} 1$/m);
+    expect(text).toMatch(/^site_cache_lookups_total\{cache="unit-test-cache",result="hit"\} 2$/m);
+    expect(text).toMatch(/^site_cache_lookups_total\{cache="unit-test-cache",result="miss"\} 1$/m);
+    expect(text).toMatch(/^site_rate_limit_refusals_total\{policy="reads"\} 1$/m);
+    expect(text).toMatch(/^site_database_unavailable_total\{fault="busy"\} 1$/m);
+    expect(text).toMatch(/^site_outbox_depth 3$/m);
+    expect(text).toMatch(/^site_outbox_oldest_age_seconds 42\.5$/m);
+    // the raw path never becomes a label
+    expect(text).not.toContain('secret-looking-id');
+  });
+});
+
+describe('statement spans', () => {
+  it('each statement is a child span of the active one: db.system, the statement’s text without its values', async () => {
+    const contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const { openDatabase, readTransaction } = await import('@/db/client');
+      const { sql } = await import('drizzle-orm');
+      const dir = mkdtempSync(join(tmpdir(), 'sd-obs-'));
+      const database = openDatabase({ url: `file:${join(dir, 'spans.db')}`, traced: true });
+      const secret = 'value-that-must-not-show';
+      await trace.getTracer('test').startActiveSpan('parent', async (parent) => {
+        await database.run(sql`CREATE TABLE t (v TEXT)`);
+        await database.run(sql`INSERT INTO t (v) VALUES (${secret})`);
+        await readTransaction(database, (tx) => tx.all(sql`SELECT v FROM t WHERE v = ${secret}`));
+        parent.end();
+      });
+      const spans = exporter.getFinishedSpans();
+      const parent = spans.find((s) => s.name === 'parent')!;
+      const statements = spans.filter((s) => s.attributes['db.system'] === 'sqlite');
+      expect(statements.map((s) => s.name)).toEqual(expect.arrayContaining(['CREATE', 'INSERT', 'SELECT']));
+      for (const span of statements) {
+        expect(span.spanContext().traceId).toBe(parent.spanContext().traceId);
+        expect(span.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+        expect(String(span.attributes['db.statement'])).not.toContain(secret);
+      }
+      expect(statements.find((s) => s.name === 'INSERT')!.attributes['db.statement']).toMatch(/values \(\?\)/i);
+      database.$client.close();
+    } finally {
+      trace.disable();
+      context.disable();
+    }
+  });
+});
