@@ -5,7 +5,7 @@ import { bundleItems, bundlePrices, bundles, inventoryLevels, products, productV
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import { allocateBundlePrice, changeCheckoutCountry, createCheckoutSession, toCheckoutSession } from '@/lib/commerce/checkout';
-import { findSession } from '@/lib/commerce/checkout/store';
+import { findSession } from '@/lib/commerce/checkout/session-storage';
 import { CheckoutSession, CreateCheckoutSessionBody } from '@/lib/contract/checkout';
 import { freshDatabase } from './support/database';
 

@@ -8,7 +8,7 @@ import {
   changeCheckoutCountry, createCheckoutSession, deliveryOptions, prepareCheckoutPayment, suggestAddresses,
   updateCheckoutSession, type PaymentProvider,
 } from '@/lib/commerce/checkout';
-import { findSession } from '@/lib/commerce/checkout/store';
+import { findSession } from '@/lib/commerce/checkout/session-storage';
 import { sandboxPaymentAction } from '@/lib/commerce/orders';
 import { UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 import { freshDatabase } from './support/database';

@@ -7,7 +7,7 @@ import { DomainError } from '@/lib/platform/errors';
 import {
   changeCheckoutCountry, createCheckoutSession, getCheckoutSession, prepareCheckoutPayment, sessionEtag, toCheckoutSession, updateCheckoutSession,
 } from '@/lib/commerce/checkout';
-import { findSession } from '@/lib/commerce/checkout/store';
+import { findSession } from '@/lib/commerce/checkout/session-storage';
 import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 import { freshDatabase } from './support/database';
 

@@ -3,7 +3,7 @@ import { DomainError } from '@/lib/platform/errors';
 import { computeTotals, lineTotal, mergeLines } from '@/lib/commerce/checkout/pricing';
 import { assertOpen, canTransition, isDue, statusAt, transition, SESSION_STATUSES, type SessionEvent } from '@/lib/commerce/checkout/state';
 import { normalisePhone, normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/contract/address';
-import { ifMatchSatisfied, sessionEtag } from '@/lib/commerce/checkout/store';
+import { ifMatchSatisfied, sessionEtag } from '@/lib/commerce/checkout/session-storage';
 import { toMoney } from '@/lib/commerce/money';
 import { AddressInput, CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 

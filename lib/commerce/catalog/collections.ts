@@ -9,7 +9,7 @@ import { NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
 import { cacheable, pageCache } from '@/lib/platform/cache/memo';
-import { summarise } from './parts';
+import { summarise } from './product-loaders';
 import { pageKey, soldIn, type Page, type PageRequest } from './products';
 
 type Site = SiteContext['site'];

@@ -13,7 +13,7 @@ import { searchMatches, sortedPageOfProducts, withinMatches, type SortedListRequ
 import { checkNarrowing, hasNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
 import { facetsFrom, filtersVariants, listIndex, matchingVariants, passes, pricedByMatches, type IndexFilter, type ListIndex } from './list-index';
 import { displayedOptions } from './option-texts';
-import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './parts';
+import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };

@@ -8,7 +8,7 @@ import { chooseMarket, chooseSiteLocale, loadMarkets, publicMarket } from '../ma
 import { pageCache, versionKey } from '@/lib/platform/cache/memo';
 import { isPublished } from '../published';
 import { navigation } from './collections';
-import { summarise } from './parts';
+import { summarise } from './product-loaders';
 import { soldIn } from './products';
 
 const FEATURED_LIMIT = 8;

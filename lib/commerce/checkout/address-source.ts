@@ -4,7 +4,7 @@ import type { Database, DbOrTx } from '@/db/client';
 import { MAX_ADDRESS_SUGGESTIONS, type AddressSuggestion, type SuggestedAddress } from '@/lib/contract/checkout';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { sessionMarket, type Clock } from './sessions';
-import { loadSession } from './store';
+import { loadSession } from './session-storage';
 import { sessionCountry } from './view';
 
 /**

@@ -6,7 +6,7 @@ import { bundleTitle } from '../catalog/option-texts';
 import { isPublished } from '../published';
 import type { CatalogVariant } from './catalog-lines';
 import { lineTotal } from './pricing';
-import type { LineRow } from './store';
+import type { LineRow } from './session-storage';
 
 /** A bundle of a published product of the Site, priced in one market. */
 export type CatalogBundle = { id: string; title: string; price: number; items: { variantId: string; quantity: number }[] };

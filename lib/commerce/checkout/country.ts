@@ -7,7 +7,7 @@ import { toMoney } from '../money';
 import { bundleLines, bundleVariants, readCatalogBundles, variantLine } from './bundles';
 import { readCatalogVariants } from './catalog-lines';
 import type { Clock } from './sessions';
-import { mutateSession, type LineRow } from './store';
+import { mutateSession, type LineRow } from './session-storage';
 import { totalsFor } from './view';
 
 export type CountryChangeWarning = { variantId: string; code: 'not_sold_in_market' | 'insufficient_stock'; detail: string };

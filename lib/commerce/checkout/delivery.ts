@@ -7,7 +7,7 @@ import type { MarketInfo } from '../markets';
 import { toMoney } from '../money';
 import { normalisePostalCode, postalCodeProblem, postalNumber } from '@/lib/contract/address';
 import { sessionMarket, type Clock } from './sessions';
-import { loadSession, mutateSession, type LoadedSession } from './store';
+import { loadSession, mutateSession, type LoadedSession } from './session-storage';
 import { sessionCountry, totalsFor } from './view';
 
 type Site = SiteContext['site'];

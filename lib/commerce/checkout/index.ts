@@ -6,7 +6,7 @@ export { suggestAddresses, addressSourceFor, addressBookSource, type AddressSour
 export { prepareCheckoutPayment, sandboxPaymentProvider, paymentView, type PaymentProvider, type PaymentEvent } from './payment';
 export { stripePaymentProvider, stripePaymentEvent, verifyStripeEvent, type StripeSettings } from './stripe';
 export { toCheckoutSession } from './view';
-export { sessionEtag, type LoadedSession } from './store';
+export { sessionEtag, type LoadedSession } from './session-storage';
 export { transition, statusAt, assertOpen, type SessionStatus, type SessionEvent } from './state';
 export { computeTotals, mergeLines, mergeBundles } from './pricing';
 export { maybeSweepExpiredCheckoutSessions, sweepExpiredCheckoutSessions, SWEEP_PROBABILITY, KEEP_AFTER_EXPIRY_MS } from './sweep';

@@ -8,7 +8,7 @@ import { newId } from '@/lib/platform/ids';
 import { toMoney } from '../money';
 import type { Clock } from './sessions';
 import { assertOpen, transition } from './state';
-import { busy, loadSession, saveSession, type LoadedSession } from './store';
+import { busy, loadSession, saveSession, type LoadedSession } from './session-storage';
 
 
 export type PaymentRequest = {

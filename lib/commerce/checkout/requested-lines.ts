@@ -6,7 +6,7 @@ import type { MarketInfo } from '../markets';
 import { bundleLines, bundleVariants, readCatalogBundles, variantLine } from './bundles';
 import { readCatalogVariants } from './catalog-lines';
 import { mergeBundles, mergeLines, type RequestedBundle, type RequestedLine } from './pricing';
-import type { LineRow } from './store';
+import type { LineRow } from './session-storage';
 
 export const MAX_SESSION_LINES = 100;
 

@@ -7,7 +7,7 @@ import { DomainError } from '@/lib/platform/errors';
 import { newTimeOrderedId } from '@/lib/platform/ids';
 import { chooseMarket, loadMarkets, type MarketInfo } from '../markets';
 import { priceRequestedLines } from './requested-lines';
-import { findSession, loadSession, sessionStatements, mutateSession, type LoadedSession, type SessionChanges } from './store';
+import { findSession, loadSession, sessionStatements, mutateSession, type LoadedSession, type SessionChanges } from './session-storage';
 import { sessionCountry, totalsFor } from './view';
 
 type Site = SiteContext['site'];

@@ -3,7 +3,7 @@ import type { SiteContext } from '@/lib/platform/auth/credentials';
 import type { MarketInfo } from '../markets';
 import { toMoney } from '../money';
 import { computeTotals } from './pricing';
-import type { LineRow, LoadedSession, SessionChanges } from './store';
+import type { LineRow, LoadedSession, SessionChanges } from './session-storage';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -3,7 +3,7 @@ import { checkoutSessions, inventoryLevels, orderLines, orders, paymentEvents, p
 import type { Database, Tx } from '@/db/client';
 import { newTimeOrderedId } from '@/lib/platform/ids';
 import { enqueueOutboxMessage, OUTBOX_TOPICS } from '../signups/outbox';
-import { findSession, saveSession, type LoadedSession } from '../checkout/store';
+import { findSession, saveSession, type LoadedSession } from '../checkout/session-storage';
 import { isDue, transition } from '../checkout/state';
 import type { PaymentEvent } from '../checkout/payment';
 import { orderNumberPrefix } from './numbers';

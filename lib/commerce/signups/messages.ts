@@ -8,7 +8,7 @@ import type { PostalAddress } from '@/db/schema';
 import { OUTBOX_TOPICS, type OutboxMessage } from './outbox';
 import { mintToken, type SubscriptionKind } from './tokens';
 import { displayedVariantTitle } from '../catalog/option-texts';
-import { imageShowing } from '../catalog/parts';
+import { imageShowing } from '../catalog/product-loaders';
 import { toMoney } from '../money';
 
 export type MessageTemplate = 'newsletter_confirmation' | 'stock_confirmation' | 'back_in_stock';
