@@ -8,7 +8,7 @@ export NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next-test}"
 export E2E_PORT="${E2E_PORT:-3100}"
 rm -rf test-reports && mkdir -p test-reports
 
-echo "== lint"; npx eslint .
+echo "== lint"; npx eslint .; npx prettier --check . >/dev/null || { npx prettier --list-different .; echo "not formatted: npm run format"; exit 1; }
 echo "== typecheck"; npx next typegen >/dev/null; npx tsc --noEmit
 echo "== openapi lint"; npx tsx scripts/lint-openapi.ts
 echo "== vitest"; npx vitest run --reporter=default --reporter=json --outputFile.json=test-reports/vitest.json
