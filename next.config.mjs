@@ -14,7 +14,11 @@ const EVERYWHERE = [
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
   // The shop uses none of these; a script that got in could not either.
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=(), browsing-topics=()' },
+  {
+    key: 'Permissions-Policy',
+    value:
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=(), browsing-topics=()',
+  },
 ];
 
 /**
@@ -25,7 +29,8 @@ const EVERYWHERE = [
 function pageCacheBytes() {
   const raw = process.env.PAGE_CACHE_MB;
   if (raw === undefined || raw === '') return 16 * 1024 * 1024;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) > 4096) throw new Error(`PAGE_CACHE_MB must be a whole number of megabytes from 0 to 4096, not ${JSON.stringify(raw)}`);
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) > 4096)
+    throw new Error(`PAGE_CACHE_MB must be a whole number of megabytes from 0 to 4096, not ${JSON.stringify(raw)}`);
   return Number(raw) * 1024 * 1024;
 }
 
@@ -41,7 +46,16 @@ const nextConfig = {
   // The libSQL driver ships native code; keep it out of the server bundle.
   // prom-client and OpenTelemetry's SDK keep one registry / provider per process: one copy,
   // not one per bundle (pino and pino-pretty Next keeps outside by itself).
-  serverExternalPackages: ['@libsql/client', 'libsql', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-node', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
+  serverExternalPackages: [
+    '@libsql/client',
+    'libsql',
+    'prom-client',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-node',
+    '@opentelemetry/sdk-trace-base',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
+  ],
   // Lets two builds (e.g. a benchmark and a test run) live side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
@@ -54,7 +68,11 @@ const nextConfig = {
       { source: '/:path*', headers: EVERYWHERE },
       // The request came over HTTPS (the TLS-terminating proxy says so): a browser that saw
       // this keeps to HTTPS for the shop's host. Over plain HTTP browsers ignore it anyway.
-      { source: '/:path*', has: [{ type: 'header', key: 'x-forwarded-proto', value: '\\s*https\\s*(?:,.*)?' }], headers: [{ key: 'Strict-Transport-Security', value: HSTS }] },
+      {
+        source: '/:path*',
+        has: [{ type: 'header', key: 'x-forwarded-proto', value: '\\s*https\\s*(?:,.*)?' }],
+        headers: [{ key: 'Strict-Transport-Security', value: HSTS }],
+      },
       { source: '/site/v1/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
       // The storefront's own JSON endpoints are no documents either.
       { source: '/shop-api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },

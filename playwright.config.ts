@@ -19,7 +19,11 @@ export default defineConfig({
   // two cores a third worker only makes every test slower.
   workers: Math.min(3, availableParallelism()),
   retries: 0,
-  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }], ['json', { outputFile: 'test-reports/playwright.json' }]],
+  reporter: [
+    ['list'],
+    ['html', { open: 'never', outputFolder: 'playwright-report' }],
+    ['json', { outputFile: 'test-reports/playwright.json' }],
+  ],
   // A bound on a test that is stuck, not a wait: the longest shop flows take ~20 s on a
   // quiet 2-core host, and must still pass on a busy one.
   timeout: 60_000,

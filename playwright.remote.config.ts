@@ -36,15 +36,32 @@ export default defineConfig({
   globalSetup: './e2e/remote/global-setup.ts',
   use: { trace: 'retain-on-failure' },
   projects: [
-    { name: 'remote-api-a', testDir: 'e2e/api', testMatch: ['reads.spec.ts', 'build.spec.ts', 'generated-client.spec.ts', 'locale-texts.spec.ts'], use: { baseURL: A } },
+    {
+      name: 'remote-api-a',
+      testDir: 'e2e/api',
+      testMatch: ['reads.spec.ts', 'build.spec.ts', 'generated-client.spec.ts', 'locale-texts.spec.ts'],
+      use: { baseURL: A },
+    },
     {
       name: 'remote-api-b',
       testDir: 'e2e/api',
-      testMatch: ['contract.spec.ts', 'checkout-merchant.spec.ts', 'checkout-bundles.spec.ts', 'early-reads.spec.ts', 'product-search.spec.ts'],
+      testMatch: [
+        'contract.spec.ts',
+        'checkout-merchant.spec.ts',
+        'checkout-bundles.spec.ts',
+        'early-reads.spec.ts',
+        'product-search.spec.ts',
+      ],
       use: { baseURL: B },
     },
     // After the API specs: they change stock and prices, which the walk reads as a shopper.
-    { name: 'remote-storefront', testDir: 'e2e/remote', testMatch: 'storefront-walk.spec.ts', dependencies: ['remote-api-a', 'remote-api-b'], use: { baseURL: B, ...chromium } },
+    {
+      name: 'remote-storefront',
+      testDir: 'e2e/remote',
+      testMatch: 'storefront-walk.spec.ts',
+      dependencies: ['remote-api-a', 'remote-api-b'],
+      use: { baseURL: B, ...chromium },
+    },
     { name: 'remote-faults', testDir: 'e2e/remote', testMatch: 'faults.spec.ts', use: chromium },
   ],
 });

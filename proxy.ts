@@ -44,7 +44,12 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
   } catch {
     const requestId = requestIdFor(req);
     if (path.startsWith('/site/v1/')) {
-      return problemResponse({ code: 'not_found', detail: 'No resource has that name (the path is not validly percent-encoded).', requestId, headers: { 'X-Request-Id': requestId } });
+      return problemResponse({
+        code: 'not_found',
+        detail: 'No resource has that name (the path is not validly percent-encoded).',
+        requestId,
+        headers: { 'X-Request-Id': requestId },
+      });
     }
     return notFound();
   }
@@ -87,7 +92,9 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
  * because next.config.mjs skips its URL normalisation). Only HTML is kept in the database.
  */
 function isHtmlRequest(req: NextRequest): boolean {
-  return req.method === 'GET' && !req.headers.has('rsc') && !req.headers.has('next-router-prefetch') && !req.nextUrl.searchParams.has('_rsc');
+  return (
+    req.method === 'GET' && !req.headers.has('rsc') && !req.headers.has('next-router-prefetch') && !req.nextUrl.searchParams.has('_rsc')
+  );
 }
 
 /**
@@ -112,7 +119,11 @@ function pageWithNonce(req: NextRequest, init: { status?: number; headers?: Reco
   const policy = noncePolicy(nonce, { development: env().NODE_ENV === 'development' });
   const headers = new Headers(req.headers);
   headers.set('Content-Security-Policy', policy);
-  return NextResponse.next({ request: { headers }, status: init.status, headers: { ...init.headers, 'Content-Security-Policy': policy, ...transportSecurity(req) } });
+  return NextResponse.next({
+    request: { headers },
+    status: init.status,
+    headers: { ...init.headers, 'Content-Security-Policy': policy, ...transportSecurity(req) },
+  });
 }
 
 /**
@@ -184,18 +195,90 @@ function notFound(): Response {
 export const config = {
   matcher: [
     '/((?!site/v1/|shop-api/).*%.*)',
-    { source: '/((?:site/v1|shop-api)/.*%.*)', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    {
+      source: '/((?:site/v1|shop-api)/.*%.*)',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
     '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|api/|healthz$|readyz$|metrics$|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)',
-    { source: '/site/v1/site', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/storefront', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/catalog', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/products', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/products/:handle', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/collections', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/collections/:handle', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/availability', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/availability/:variantId', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/checkout-sessions/:id', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
-    { source: '/site/v1/commerce/checkout-sessions/:id/address-suggestions', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    {
+      source: '/site/v1/site',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/storefront',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/catalog',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/products',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/products/:handle',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/collections',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/collections/:handle',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/availability',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/availability/:variantId',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/checkout-sessions/:id',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/site/v1/commerce/checkout-sessions/:id/address-suggestions',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
   ],
 };

@@ -41,14 +41,19 @@ export default async function GlobalNotFound() {
       <html lang={lang}>
         <body>
           <ChromeStringsProvider strings={chromeStrings(dictionary(lang))}>
-            <main className="container"><ShopNotFound /></main>
+            <main className="container">
+              <ShopNotFound />
+            </main>
           </ChromeStringsProvider>
         </body>
       </html>
     );
   }
   const [{ navigation, markets }, cart] = await Promise.all([
-    snapshot().then((s) => ({ navigation: s.navigation, markets: s.markets }), () => ({ navigation: [], markets: undefined })),
+    snapshot().then(
+      (s) => ({ navigation: s.navigation, markets: s.markets }),
+      () => ({ navigation: [], markets: undefined }),
+    ),
     readCart().catch(() => null),
   ]);
   return (

@@ -12,7 +12,10 @@ export class BackupRefused extends Error {}
  * back up (its point-in-time restore), so it is refused. Answers the copy's size in bytes.
  */
 export async function backupLocalDatabase(url: string, toPath: string): Promise<number> {
-  if (!url.startsWith('file:')) throw new BackupRefused('DATABASE_URL is not a local file: back up a libSQL server with its own tools (Turso: point-in-time restore, or `turso db shell <db> .dump`).');
+  if (!url.startsWith('file:'))
+    throw new BackupRefused(
+      'DATABASE_URL is not a local file: back up a libSQL server with its own tools (Turso: point-in-time restore, or `turso db shell <db> .dump`).',
+    );
   const target = resolve(toPath);
   if (existsSync(target)) throw new BackupRefused(`${target} exists already; a backup never overwrites a file.`);
   const client = createClient({ url, timeout: 10_000 });

@@ -28,7 +28,9 @@ export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, 
   }
   // A local file gets the client that queues this process's writes (see local-client.ts); a
   // server, the one whose every request has a time limit (remote-client.ts).
-  const plain = url.startsWith('file:') ? createLocalClient({ url, authToken, timeout: busyTimeoutMs }) : createRemoteClient({ url, authToken, timeoutMs });
+  const plain = url.startsWith('file:')
+    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs })
+    : createRemoteClient({ url, authToken, timeoutMs });
   const client = traced ? tracedClient(plain) : plain;
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }
@@ -107,12 +109,13 @@ function takeHandle(database: Database): SnapshotHandle {
   if (idle) return idle;
   const target: SnapshotHandle['target'] = { tx: null };
   const current = () => {
-    if (!target.tx) throw new Error('a read transaction\'s handle was used after the transaction ended');
+    if (!target.tx) throw new Error("a read transaction's handle was used after the transaction ended");
     return target.tx;
   };
   // What drizzle asks of a client, passed to the transaction running now.
   const client = {
-    execute: (stmt: InStatement | string, args?: InArgs) => current().execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt),
+    execute: (stmt: InStatement | string, args?: InArgs) =>
+      current().execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt),
     batch: (stmts: InStatement[]) => current().batch(stmts),
     executeMultiple: (sql: string) => current().executeMultiple(sql),
     transaction: () => Promise.reject(new Error('a read transaction cannot open another transaction')),

@@ -35,7 +35,10 @@ const BY_CODE: Array<[RegExp, StorageFault]> = [
   // that held it too long, or having no room for another one
   [/^TRANSACTION_(TIMEOUT|BUSY)$/, 'busy'],
   // the network, the request's time limit, the server's HTTP errors and broken streams
-  [/^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+|DATABASE_TIMEOUT)$/, 'unreachable'],
+  [
+    /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+|DATABASE_TIMEOUT)$/,
+    'unreachable',
+  ],
   [/^(SERVER_ERROR|HRANA_\w+|STREAM_EXPIRED|PROTOCOL_VERSION_ERROR)$/, 'unreachable'],
 ];
 
@@ -113,7 +116,9 @@ export function reportStorageFault(fault: StorageFault, error: unknown): void {
     entry.count += 1;
     entry.lastFailed = now;
     if (now - entry.lastLogged < FAULT_LOG_INTERVAL_MS) return;
-    console.error(`[db] storage fault (${fault}) continues: ${entry.count} failures since ${new Date(entry.since).toISOString()} — ${codeOf(error)}`);
+    console.error(
+      `[db] storage fault (${fault}) continues: ${entry.count} failures since ${new Date(entry.since).toISOString()} — ${codeOf(error)}`,
+    );
     entry.lastLogged = now;
     return;
   }
@@ -127,7 +132,9 @@ export function reportStorageRecovered(): void {
   const now = Date.now();
   for (const [fault, entry] of log.active) {
     if (now - entry.lastFailed < FAULT_CLEARED_AFTER_MS) continue;
-    console.error(`[db] storage fault (${fault}) cleared after ${Math.round((entry.lastFailed - entry.since) / 1000)} s and ${entry.count} failures; writes succeed again`);
+    console.error(
+      `[db] storage fault (${fault}) cleared after ${Math.round((entry.lastFailed - entry.since) / 1000)} s and ${entry.count} failures; writes succeed again`,
+    );
     log.active.delete(fault);
   }
 }

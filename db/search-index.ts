@@ -46,8 +46,10 @@ export const MERGE_FROM = 500;
 
 /** Each changed product's documents written again, in rowid order (see above). */
 export const SEARCH_INDEX_FLUSH: string[] = [
-  ...['product_search_text', 'product_search_words'].map((table) =>
-    `DELETE FROM ${table} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${NOTED}))`),
+  ...['product_search_text', 'product_search_words'].map(
+    (table) =>
+      `DELETE FROM ${table} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${NOTED}))`,
+  ),
   `INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
   `INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
   'DELETE FROM product_search_pending',
@@ -57,4 +59,6 @@ export const SEARCH_INDEX_FLUSH: string[] = [
  * Each index merged into one segment. It changes no answer, only how fast one is read, so
  * a writer that counts its lock time may run it in a transaction of its own afterwards.
  */
-export const SEARCH_INDEX_MERGE: string[] = ['product_search_text', 'product_search_words'].map((table) => `INSERT INTO ${table} (${table}) VALUES ('optimize')`);
+export const SEARCH_INDEX_MERGE: string[] = ['product_search_text', 'product_search_words'].map(
+  (table) => `INSERT INTO ${table} (${table}) VALUES ('optimize')`,
+);

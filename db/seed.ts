@@ -57,17 +57,43 @@ export const MAX_BOUND_VARIABLES = 30_000;
 
 /** Children before parents, so foreign keys hold at every step. Covers every table. */
 export const WIPE_ORDER: SQLiteTable[] = [
-  schema.orderLines, schema.orders, schema.paymentEvents,
-  schema.checkoutSessionLines, schema.checkoutSessions,
-  schema.subscriptionTokens, schema.stockSubscriptions, schema.newsletterSubscriptions, schema.consents, schema.outboxMessages,
-  schema.idempotencyKeys, schema.rateLimitCounters, schema.analyticsEvents, schema.storedPages,
-  schema.bundleItems, schema.bundlePrices, schema.bundles,
-  schema.collectionProducts, schema.collectionTranslations, schema.collections,
-  schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations,
-  schema.productVariants, schema.products,
-  schema.shippingRates, schema.addressBook, schema.pickupPoints,
-  schema.notificationFlows, schema.credentials, schema.siteTexts,
-  schema.marketTranslations, schema.marketLocales, schema.marketCountries, schema.markets, schema.sites,
+  schema.orderLines,
+  schema.orders,
+  schema.paymentEvents,
+  schema.checkoutSessionLines,
+  schema.checkoutSessions,
+  schema.subscriptionTokens,
+  schema.stockSubscriptions,
+  schema.newsletterSubscriptions,
+  schema.consents,
+  schema.outboxMessages,
+  schema.idempotencyKeys,
+  schema.rateLimitCounters,
+  schema.analyticsEvents,
+  schema.storedPages,
+  schema.bundleItems,
+  schema.bundlePrices,
+  schema.bundles,
+  schema.collectionProducts,
+  schema.collectionTranslations,
+  schema.collections,
+  schema.inventoryLevels,
+  schema.variantPrices,
+  schema.productImages,
+  schema.productTranslations,
+  schema.productVariants,
+  schema.products,
+  schema.shippingRates,
+  schema.addressBook,
+  schema.pickupPoints,
+  schema.notificationFlows,
+  schema.credentials,
+  schema.siteTexts,
+  schema.marketTranslations,
+  schema.marketLocales,
+  schema.marketCountries,
+  schema.markets,
+  schema.sites,
 ];
 
 /**
@@ -123,10 +149,16 @@ export async function seedDatabase(database: Database, options: SeedOptions = {}
       const columns = kept.columns.map((c) => `"${c}"`).join(', ');
       for (const row of kept.rows) {
         if (!seeded.has(String(row.site_id))) continue;
-        await tx.execute({ sql: `INSERT INTO credentials (${columns}) VALUES (${kept.columns.map(() => '?').join(', ')})`, args: kept.columns.map((c) => row[c] ?? null) });
+        await tx.execute({
+          sql: `INSERT INTO credentials (${columns}) VALUES (${kept.columns.map(() => '?').join(', ')})`,
+          args: kept.columns.map((c) => row[c] ?? null),
+        });
       }
       for (const row of versions.rows) {
-        await tx.execute({ sql: 'UPDATE sites SET catalog_version = catalog_version + ? WHERE id = ?', args: [Number(row.catalog_version), String(row.id)] });
+        await tx.execute({
+          sql: 'UPDATE sites SET catalog_version = catalog_version + ? WHERE id = ?',
+          args: [Number(row.catalog_version), String(row.id)],
+        });
       }
     }
     inserted += await insertChunked(tx, schema.addressBook, addresses);
@@ -185,16 +217,27 @@ function buildSite(def: SiteDef, skuPrefix: string, fill: (rows: CatalogRows, si
 async function insertSite(tx: Transaction, { def, site, rows }: BuiltSite, checkoutBaseUrl: string): Promise<number> {
   const settings = settingsRows(def, { id: site.id, handle: def.handle });
   let n = 0;
-  n += await insertChunked(tx, schema.sites, [{ id: site.id, handle: def.handle, ...settings.site, checkoutBaseUrl, createdAt: SEED_BASE_TIME }]);
+  n += await insertChunked(tx, schema.sites, [
+    { id: site.id, handle: def.handle, ...settings.site, checkoutBaseUrl, createdAt: SEED_BASE_TIME },
+  ]);
   n += await insertChunked(tx, schema.markets, settings.markets);
   n += await insertChunked(tx, schema.marketCountries, settings.marketCountries);
   n += await insertChunked(tx, schema.marketLocales, settings.marketLocales);
   n += await insertChunked(tx, schema.marketTranslations, settings.marketTranslations);
   n += await insertChunked(tx, schema.siteTexts, settings.siteTexts);
-  n += await insertChunked(tx, schema.notificationFlows, SEED_FLOWS[def.handle].map((f) => ({
-    id: seedId('flow', def.handle, f.handle), siteId: site.id, handle: f.handle, kind: 'stock' as const,
-    channel: f.channel, enabled: f.enabled, isDefault: f.isDefault,
-  })));
+  n += await insertChunked(
+    tx,
+    schema.notificationFlows,
+    SEED_FLOWS[def.handle].map((f) => ({
+      id: seedId('flow', def.handle, f.handle),
+      siteId: site.id,
+      handle: f.handle,
+      kind: 'stock' as const,
+      channel: f.channel,
+      enabled: f.enabled,
+      isDefault: f.isDefault,
+    })),
+  );
   n += await insertChunked(tx, schema.shippingRates, settings.shippingRates);
 
   n += await insertChunked(tx, schema.products, rows.products);

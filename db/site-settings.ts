@@ -34,14 +34,27 @@ export type SettingsInput = {
       deliveryDays: { min: number; max: number };
     }[];
   }[];
-  texts: Record<string, {
-    heroTitle?: string; heroText?: string; tagline?: string; newsletterPitch?: string;
-    pages?: Partial<Record<string, string>>;
-  }>;
+  texts: Record<
+    string,
+    {
+      heroTitle?: string;
+      heroText?: string;
+      tagline?: string;
+      newsletterPitch?: string;
+      pages?: Partial<Record<string, string>>;
+    }
+  >;
 };
 
 export type SettingsRows = {
-  site: { name: string; legalName: string | null; postalAddress: PostalAddress | null; contactEmail: string | null; defaultMarketId: string; defaultLocale: string };
+  site: {
+    name: string;
+    legalName: string | null;
+    postalAddress: PostalAddress | null;
+    contactEmail: string | null;
+    defaultMarketId: string;
+    defaultLocale: string;
+  };
   markets: (typeof schema.markets.$inferInsert)[];
   marketCountries: (typeof schema.marketCountries.$inferInsert)[];
   marketLocales: (typeof schema.marketLocales.$inferInsert)[];
@@ -67,7 +80,9 @@ export function taxRateBp(percent: string): number {
 /** 1900 → "19", 770 → "7.7". */
 export function taxRatePercent(bp: number): string {
   const whole = Math.floor(bp / 100);
-  const fraction = String(bp % 100).padStart(2, '0').replace(/0+$/, '');
+  const fraction = String(bp % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
 
@@ -105,26 +120,53 @@ export function settingsRows(input: SettingsInput, site: { id: string; handle: s
   }
   return {
     site: {
-      name: input.name, legalName: input.legalName, postalAddress: input.postalAddress, contactEmail: input.contactEmail,
-      defaultMarketId: input.defaultMarket, defaultLocale: input.defaultLocale,
+      name: input.name,
+      legalName: input.legalName,
+      postalAddress: input.postalAddress,
+      contactEmail: input.contactEmail,
+      defaultMarketId: input.defaultMarket,
+      defaultLocale: input.defaultLocale,
     },
     markets: input.markets.map((m, i) => ({
-      siteId, id: m.id, name: m.name, currency: m.currency, defaultLocale: m.locales[0]!,
-      taxInclusive: m.pricesIncludeTax, taxRateBp: taxRateBp(m.taxRate), position: i + 1,
+      siteId,
+      id: m.id,
+      name: m.name,
+      currency: m.currency,
+      defaultLocale: m.locales[0]!,
+      taxInclusive: m.pricesIncludeTax,
+      taxRateBp: taxRateBp(m.taxRate),
+      position: i + 1,
     })),
-    marketCountries: input.markets.flatMap((m) => m.countries.map((country, i) => ({
-      siteId, country, marketId: m.id, position: i + 1,
-      taxRateBp: m.countryTaxRates?.[country] !== undefined ? taxRateBp(m.countryTaxRates[country]) : null,
-    }))),
+    marketCountries: input.markets.flatMap((m) =>
+      m.countries.map((country, i) => ({
+        siteId,
+        country,
+        marketId: m.id,
+        position: i + 1,
+        taxRateBp: m.countryTaxRates?.[country] !== undefined ? taxRateBp(m.countryTaxRates[country]) : null,
+      })),
+    ),
     marketLocales: input.markets.flatMap((m) => m.locales.map((locale, i) => ({ siteId, marketId: m.id, locale, position: i + 1 }))),
-    marketTranslations: input.markets.flatMap((m) => locales.flatMap((locale) => {
-      const name = m.names?.[locale] ?? m.names?.[languageOf(locale)];
-      return name === undefined ? [] : [{ siteId, marketId: m.id, locale, name }];
-    })),
-    shippingRates: input.markets.flatMap((m) => m.shipping.map((r, i) => ({
-      id: shippingRateId(site.handle, m.id, r.key), siteId, marketId: m.id, kind: r.kind, title: r.title, carrier: r.carrier,
-      amount: minorUnits(r.price, m.currency), minDays: r.deliveryDays.min, maxDays: r.deliveryDays.max, position: i + 1,
-    }))),
+    marketTranslations: input.markets.flatMap((m) =>
+      locales.flatMap((locale) => {
+        const name = m.names?.[locale] ?? m.names?.[languageOf(locale)];
+        return name === undefined ? [] : [{ siteId, marketId: m.id, locale, name }];
+      }),
+    ),
+    shippingRates: input.markets.flatMap((m) =>
+      m.shipping.map((r, i) => ({
+        id: shippingRateId(site.handle, m.id, r.key),
+        siteId,
+        marketId: m.id,
+        kind: r.kind,
+        title: r.title,
+        carrier: r.carrier,
+        amount: minorUnits(r.price, m.currency),
+        minDays: r.deliveryDays.min,
+        maxDays: r.deliveryDays.max,
+        position: i + 1,
+      })),
+    ),
     siteTexts: texts,
   };
 }

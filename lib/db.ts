@@ -8,9 +8,19 @@ const holder = processSlot<{ database?: Database }>('database', () => ({}));
 
 export function db(): Database {
   if (!holder.database) {
-    const { DATABASE_URL, DATABASE_AUTH_TOKEN, DATABASE_BUSY_TIMEOUT_MS, DATABASE_TIMEOUT_MS, OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT } = env();
+    const {
+      DATABASE_URL,
+      DATABASE_AUTH_TOKEN,
+      DATABASE_BUSY_TIMEOUT_MS,
+      DATABASE_TIMEOUT_MS,
+      OTEL_EXPORTER_OTLP_ENDPOINT,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+    } = env();
     holder.database = openDatabase({
-      url: DATABASE_URL, authToken: DATABASE_AUTH_TOKEN, busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS, timeoutMs: DATABASE_TIMEOUT_MS,
+      url: DATABASE_URL,
+      authToken: DATABASE_AUTH_TOKEN,
+      busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS,
+      timeoutMs: DATABASE_TIMEOUT_MS,
       // A span per statement, when traces are exported (docs/operating.md#traces).
       traced: Boolean(OTEL_EXPORTER_OTLP_ENDPOINT || OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
     });

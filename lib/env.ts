@@ -20,7 +20,12 @@ const Env = z.object({
    */
   DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   /** Checkout sessions live this long (seconds). */
-  CHECKOUT_SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(86400),
+  CHECKOUT_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86400)
+    .default(86400),
   /** Per-credential budgets per window; generous defaults that never trouble the demo. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_READS: z.coerce.number().int().min(1).default(100_000),
@@ -70,7 +75,11 @@ const Env = z.object({
    */
   TRUST_COUNTRY_HEADER: z.preprocess(
     (v) => (v === '' ? undefined : v),
-    z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a header name, e.g. x-vercel-ip-country').transform((v) => v.toLowerCase()).optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a header name, e.g. x-vercel-ip-country')
+      .transform((v) => v.toLowerCase())
+      .optional(),
   ),
   /**
    * Shop pages one process renders at once (lib/server/render-gate.ts); the rest wait in a
@@ -98,7 +107,10 @@ const Env = z.object({
    * (STARTTLS when offered) or `smtps://user:pass@host:465` (TLS). Unset: every mail is
    * written as an .eml file under the data folder instead.
    */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/?#]+/, 'must be smtp://user:pass@host:port or smtps://…').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/?#]+/, 'must be smtp://user:pass@host:port or smtps://…')
+    .optional(),
   /** The sender: `shop@example.com` or `Shop <shop@example.com>` (without a name, the shop's name is shown). */
   MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must contain an address').optional(),
   /** Where .eml files go without SMTP_URL; default: `outbox/` beside the database file. */
@@ -151,7 +163,10 @@ const Env = z.object({
 export type Env = z.infer<typeof Env>;
 
 /** A real mail server needs a real sender: refuse to start with SMTP_URL but no MAIL_FROM. */
-const Checked = Env.refine((e) => !e.SMTP_URL || e.MAIL_FROM, { message: 'MAIL_FROM is required when SMTP_URL is set', path: ['MAIL_FROM'] });
+const Checked = Env.refine((e) => !e.SMTP_URL || e.MAIL_FROM, {
+  message: 'MAIL_FROM is required when SMTP_URL is set',
+  path: ['MAIL_FROM'],
+});
 
 let cached: Env | undefined;
 

@@ -9,25 +9,32 @@
  */
 export const PROCESS_SLOTS = {
   database: 'the database client (lib/db.ts): one set of connections per instance',
-  sqliteWriteQueues: 'the write queue per local database file (db/driver/local-client.ts): every client of a file in this process writes through one queue',
+  sqliteWriteQueues:
+    'the write queue per local database file (db/driver/local-client.ts): every client of a file in this process writes through one queue',
   sqliteCheckpointers: 'the checkpoint worker per local database file (db/driver/checkpointer.ts), shared by every client of that file',
   storageFaults: 'which storage faults were reported when (db/faults.ts), so each is logged once, not once per bundle',
-  jobTimers: 'the background jobs\' timers (lib/jobs/timers.ts), started once by instrumentation and stopped on shutdown',
-  seenCatalogVersions: 'the newest catalog version seen per Site (lib/platform/cache/seen-versions.ts): requests note it, background jobs read it',
+  jobTimers: "the background jobs' timers (lib/jobs/timers.ts), started once by instrumentation and stopped on shutdown",
+  seenCatalogVersions:
+    'the newest catalog version seen per Site (lib/platform/cache/seen-versions.ts): requests note it, background jobs read it',
   messagesQueued: 'how many messages this process queued (lib/commerce/signups/outbox.ts): routes count, the outbox drain reads',
-  rateLimitLeases: 'the rate limiter\'s leases on budgets in the database (lib/platform/rate-limit/http.ts), shared by every route',
-  shopperTurns: 'each shopper\'s place in line for list reads (lib/platform/rate-limit/turns.ts)',
-  peerStamp: 'the secret the server guard stamps each request\'s peer address with (lib/shopper-address.ts): written by the guard, checked by the routes',
+  rateLimitLeases: "the rate limiter's leases on budgets in the database (lib/platform/rate-limit/http.ts), shared by every route",
+  shopperTurns: "each shopper's place in line for list reads (lib/platform/rate-limit/turns.ts)",
+  peerStamp:
+    "the secret the server guard stamps each request's peer address with (lib/shopper-address.ts): written by the guard, checked by the routes",
   limitedShoppers: 'shoppers the API refused for their read budget (lib/site-client/shopper-limits.ts): pages note them, the proxy reads',
   siteApiHealth: 'whether the API answers (lib/site-client/health.ts): pages note failures, the proxy reads',
   pageReadLogs: 'the API reads each kept page was made from (lib/storefront-page-reads.ts): pages write, the page store reads',
-  siteClientReadLog: 'how the API client finds the read log of the render it runs in (lib/site-client/reads.ts), set once by the storefront',
-  paymentProvider: 'the payment provider and its Stripe client (lib/payments.ts): one client per process, made again only when its settings change',
+  siteClientReadLog:
+    'how the API client finds the read log of the render it runs in (lib/site-client/reads.ts), set once by the storefront',
+  paymentProvider:
+    'the payment provider and its Stripe client (lib/payments.ts): one client per process, made again only when its settings change',
   logger: 'the one pino logger (lib/platform/observability/logger.ts), writing to stdout synchronously',
-  metrics: 'the Prometheus registry and the caches counted into it (lib/platform/observability/metrics.ts): every route and job records into one registry',
+  metrics:
+    'the Prometheus registry and the caches counted into it (lib/platform/observability/metrics.ts): every route and job records into one registry',
   tracing: 'whether spans are made (lib/platform/observability/tracing.ts), decided once from the OTLP settings',
   siteClientTracing: 'whether the API client makes a span per call (lib/site-client/trace.ts), decided once from the OTLP settings',
-  siteClientShopper: 'how the API client finds the shopper of the request it runs in (lib/site-client/config.ts), set once by the storefront',
+  siteClientShopper:
+    'how the API client finds the shopper of the request it runs in (lib/site-client/config.ts), set once by the storefront',
 } as const;
 
 export type ProcessSlot = keyof typeof PROCESS_SLOTS;

@@ -53,9 +53,10 @@ export function renderAheadRunner(): { pass: (context: PassContext) => Promise<P
   return {
     async pass(context): Promise<PassSummary> {
       const credential = settings.SITE_API_CREDENTIAL;
-      if (settings.PAGE_STORE === 'off' || settings.PAGE_RENDER_AHEAD === 'off') return { skipped: 'PAGE_RENDER_AHEAD or PAGE_STORE is off' };
+      if (settings.PAGE_STORE === 'off' || settings.PAGE_RENDER_AHEAD === 'off')
+        return { skipped: 'PAGE_RENDER_AHEAD or PAGE_STORE is off' };
       if (!credential) return { skipped: 'no SITE_API_CREDENTIAL' };
-      if (!apiIsThisServer(settings)) return { skipped: 'the pages\' API is another server' };
+      if (!apiIsThisServer(settings)) return { skipped: "the pages' API is another server" };
       if (!context.frontDoor) return { skipped: 'no front door to render through (set STOREFRONT_ORIGIN)' };
       const frontDoor = context.frontDoor;
       const auth = await authenticateCredential(db(), credential);
@@ -83,7 +84,10 @@ export function renderAheadRunner(): { pass: (context: PassContext) => Promise<P
       done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
       if (total.rendered + total.keptOn > 0) {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        logger().info({ job: 'render-ahead', siteId: site.id }, `[storefront] product pages ahead of shoppers: ${total.rendered} rendered, ${total.keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`);
+        logger().info(
+          { job: 'render-ahead', siteId: site.id },
+          `[storefront] product pages ahead of shoppers: ${total.rendered} rendered, ${total.keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`,
+        );
       }
       return { ...total, catalogVersion: site.catalogVersion };
     },
@@ -128,13 +132,15 @@ export function renderAheadRunner(): { pass: (context: PassContext) => Promise<P
         // Checking a page's reads mostly waits on this server's own answers: a few at once.
         const toRender: string[] = [];
         let next = 0;
-        await Promise.all(Array.from({ length: CHECKS_AT_ONCE }, async () => {
-          while (next < fresh.length && !isStopped()) {
-            const handle = fresh[next++]!;
-            if (await keptPage({ ...address, catalogVersion: version }, handle)) keptOn++;
-            else toRender.push(handle);
-          }
-        }));
+        await Promise.all(
+          Array.from({ length: CHECKS_AT_ONCE }, async () => {
+            while (next < fresh.length && !isStopped()) {
+              const handle = fresh[next++]!;
+              if (await keptPage({ ...address, catalogVersion: version }, handle)) keptOn++;
+              else toRender.push(handle);
+            }
+          }),
+        );
         for (const handle of toRender) {
           if (isStopped()) return { rendered, keptOn, interrupted: true };
           await renderOne(frontDoor, address, handle);

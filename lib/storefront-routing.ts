@@ -16,7 +16,8 @@ export const LOCALE_COOKIE = 'locale';
  * render gate, the shopper's read limit and the outage page. test/storefront-pages.test.ts
  * holds it equal to the page folders of app/(storefront).
  */
-export const SHOP_PAGE = /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/[^/]+(?:\/(?:confirmation|pay))?|search|subscriptions\/(?:confirm|unsubscribe)|legal\/[^/]+|shipping|returns|contact)?$/;
+export const SHOP_PAGE =
+  /^\/(?:products|products\/[^/]+|collections\/[^/]+|cart|checkout\/[^/]+(?:\/(?:confirmation|pay))?|search|subscriptions\/(?:confirm|unsubscribe)|legal\/[^/]+|shipping|returns|contact)?$/;
 
 type MarketLike = { id: string; locales: readonly string[]; defaultLocale: string; countries?: readonly string[] };
 
@@ -54,9 +55,8 @@ export function chooseLocality<M extends MarketLike>(
   if (!fallback) return null;
   const asked = parseAcceptLanguage(wanted.acceptLanguage);
   const market = markets.find((m) => m.id === wanted.market) ?? firstVisitMarket(markets, fallback, asked, wanted.country ?? null);
-  const locale = wanted.locale && market.locales.includes(wanted.locale)
-    ? wanted.locale
-    : localeAsked(asked, market.locales) ?? market.defaultLocale;
+  const locale =
+    wanted.locale && market.locales.includes(wanted.locale) ? wanted.locale : (localeAsked(asked, market.locales) ?? market.defaultLocale);
   return { market, locale };
 }
 
@@ -128,7 +128,10 @@ function firstRegion(tags: string[]): string | null {
   const first = tags[0];
   if (!first) return null;
   for (const tag of tags.filter((t) => language(t) === language(first))) {
-    const region = tag.split('-').slice(1).find((sub) => /^[a-z]{2}$/.test(sub));
+    const region = tag
+      .split('-')
+      .slice(1)
+      .find((sub) => /^[a-z]{2}$/.test(sub));
     if (region) return region.toUpperCase();
   }
   return null;

@@ -12,7 +12,18 @@ const ROOT = process.cwd();
 const DIST = process.env.NEXT_DIST_DIR || '.next';
 const STAMP = join(DIST, 'source-fingerprint');
 /** What a build reads: the app's code and files, its configuration and its dependencies. */
-const INPUTS = ['app', 'lib', 'db', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const INPUTS = [
+  'app',
+  'lib',
+  'db',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 const SKIP = new Set(['node_modules', '.git', 'migrations']);
 
 function* files(path: string): Generator<string> {

@@ -10,8 +10,19 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  deleteSource, documentSource, exportCatalogTo, importCatalog, readCatalogDocument, parseStockArgs, readShopifyCsv, shopifySource,
-  stockSource, type CatalogIssue, type ImportPlan, type ImportResult, type ImportSource,
+  deleteSource,
+  documentSource,
+  exportCatalogTo,
+  importCatalog,
+  readCatalogDocument,
+  parseStockArgs,
+  readShopifyCsv,
+  shopifySource,
+  stockSource,
+  type CatalogIssue,
+  type ImportPlan,
+  type ImportResult,
+  type ImportSource,
 } from '@/lib/commerce/catalog/transfer';
 
 const USAGE = `usage:
@@ -43,7 +54,10 @@ function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult,
   console.log(row('collections', plan.collections, 'unpublished'));
   for (const note of plan.notes) console.log(`  note: ${note}`);
   if (dryRun) console.log(`${plan.rowWrites} row(s) would be written.`);
-  else if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
+  else if (result.applied)
+    console.log(
+      `Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`,
+    );
   else console.log(`Nothing to change: the catalog already matches (version stays ${result.catalogVersion.before}).`);
 }
 
@@ -56,7 +70,10 @@ function printPlan(site: string, plan: ImportPlan, result: Extract<ImportResult,
 function printStock(site: string, given: number, plan: ImportPlan, result: Extract<ImportResult, { ok: true }>): void {
   const changed = plan.variants.updated;
   console.log(`Stock for Site "${site}": ${given} SKU(s) given, ${changed} quantity(ies) changed, ${given - changed} already as given.`);
-  if (result.applied) console.log(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
+  if (result.applied)
+    console.log(
+      `Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`,
+    );
   else console.log(`Nothing to change (catalog version stays ${result.catalogVersion.before}).`);
 }
 
@@ -65,14 +82,22 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
-      site: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' },
+      site: { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string' },
       locale: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false }, prune: { type: 'boolean', default: false }, delete: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      prune: { type: 'boolean', default: false },
+      delete: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
   // --delete only says how --prune treats what the file lacks
-  if (!values.site || !['export', 'import', 'stock', 'delete'].includes(command ?? '') || (values.delete && (command !== 'import' || !values.prune))) {
+  if (
+    !values.site ||
+    !['export', 'import', 'stock', 'delete'].includes(command ?? '') ||
+    (values.delete && (command !== 'import' || !values.prune))
+  ) {
     console.error(USAGE);
     return 2;
   }
@@ -87,7 +112,9 @@ async function main(argv: string[]): Promise<number> {
     if (values.out) {
       out.end();
       await once(out, 'finish');
-      console.error(`Exported ${counts.products} products and ${counts.collections} collections of Site "${values.site}" to ${values.out}.`);
+      console.error(
+        `Exported ${counts.products} products and ${counts.collections} collections of Site "${values.site}" to ${values.out}.`,
+      );
     }
     return 0;
   }
@@ -116,7 +143,12 @@ async function main(argv: string[]): Promise<number> {
     // a .csv file is a Shopify export unless said otherwise
     const format = values.format ?? (file?.toLowerCase().endsWith('.csv') ? 'shopify-csv' : 'json');
     // a document names the locale of each text itself
-    if (!file || positionals.length > 1 || (format !== 'json' && format !== 'shopify-csv') || (values.locale !== undefined && format !== 'shopify-csv')) {
+    if (
+      !file ||
+      positionals.length > 1 ||
+      (format !== 'json' && format !== 'shopify-csv') ||
+      (values.locale !== undefined && format !== 'shopify-csv')
+    ) {
       console.error(USAGE);
       return 2;
     }

@@ -18,13 +18,18 @@ let failed = false;
 
 // Redocly exits non-zero on errors; the JSON report is printed either way.
 const redoclyRun = spawnSync(bin('redocly'), ['lint', '--config', 'redocly.yaml', '--format', 'json', file], { encoding: 'utf8' });
-const redocly = JSON.parse(redoclyRun.stdout.trim() || '{}') as { totals?: { errors: number; warnings: number }; problems?: Array<{ ruleId: string; message: string; location?: Array<{ pointer?: string }> }> };
+const redocly = JSON.parse(redoclyRun.stdout.trim() || '{}') as {
+  totals?: { errors: number; warnings: number };
+  problems?: Array<{ ruleId: string; message: string; location?: Array<{ pointer?: string }> }>;
+};
 for (const p of redocly.problems ?? []) console.error(`redocly ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer ?? '?'}`);
 if (!redocly.totals || redocly.totals.errors + redocly.totals.warnings > 0) failed = true;
 console.log(`redocly: ${redocly.totals?.errors ?? '?'} errors, ${redocly.totals?.warnings ?? '?'} warnings`);
 
 try {
-  execFileSync(bin('spectral'), ['lint', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', '--display-only-failures', file], { stdio: 'inherit' });
+  execFileSync(bin('spectral'), ['lint', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn', '--display-only-failures', file], {
+    stdio: 'inherit',
+  });
   console.log('spectral: no problems');
 } catch {
   failed = true;

@@ -46,7 +46,17 @@ async function main(argv: string[]): Promise<number> {
     const rows = await listOrders(database, siteId, { limit });
     if (rows.length === 0) console.log('No orders yet.');
     for (const o of rows) {
-      console.log([o.number.padEnd(12), new Date(o.createdAt).toISOString().slice(0, 16).replace('T', ' '), money(o.total, o.currency).padStart(14), ` ${o.provider.padEnd(8)}`, o.oversold ? 'OVERSOLD' : ''].join('  ').trimEnd());
+      console.log(
+        [
+          o.number.padEnd(12),
+          new Date(o.createdAt).toISOString().slice(0, 16).replace('T', ' '),
+          money(o.total, o.currency).padStart(14),
+          ` ${o.provider.padEnd(8)}`,
+          o.oversold ? 'OVERSOLD' : '',
+        ]
+          .join('  ')
+          .trimEnd(),
+      );
     }
     return 0;
   }
@@ -59,7 +69,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const order = await orderByNumber(database, siteId, number);
     if (!order) {
-      console.error(`No order ${number}${siteId ? ` in Site "${values.site}"` : ''}${!siteId && !number.includes('-') ? ' (give the whole number, or --site)' : ''}.`);
+      console.error(
+        `No order ${number}${siteId ? ` in Site "${values.site}"` : ''}${!siteId && !number.includes('-') ? ' (give the whole number, or --site)' : ''}.`,
+      );
       return 1;
     }
     const a = order.shippingAddress;
@@ -68,11 +80,16 @@ async function main(argv: string[]): Promise<number> {
     console.log(`  payment    ${order.provider} ${order.paymentReference}`);
     console.log(`  session    ${order.sessionId}`);
     console.log(`  customer   ${order.email ?? '-'}${order.phone ? `, ${order.phone}` : ''}`);
-    if (a) console.log(`  ship to    ${[`${a.firstName} ${a.lastName}`, a.line1, a.line2, `${a.postalCode} ${a.city}`, a.region, a.country].filter(Boolean).join(', ')}`);
+    if (a)
+      console.log(
+        `  ship to    ${[`${a.firstName} ${a.lastName}`, a.line1, a.line2, `${a.postalCode} ${a.city}`, a.region, a.country].filter(Boolean).join(', ')}`,
+      );
     if (order.deliveryOption) console.log(`  delivery   ${order.deliveryOption.title} (${order.deliveryOption.carrier})`);
     console.log('  lines');
     for (const l of order.lines) {
-      console.log(`    ${String(l.quantity).padStart(3)} × ${l.title} [${l.sku ?? l.variantId}]  ${money(l.total, order.currency)}${l.oversoldQuantity > 0 ? `  (${l.oversoldQuantity} not in stock)` : ''}`);
+      console.log(
+        `    ${String(l.quantity).padStart(3)} × ${l.title} [${l.sku ?? l.variantId}]  ${money(l.total, order.currency)}${l.oversoldQuantity > 0 ? `  (${l.oversoldQuantity} not in stock)` : ''}`,
+      );
     }
     console.log(`  subtotal   ${money(order.subtotal, order.currency)}`);
     if (order.shipping !== null) console.log(`  shipping   ${money(order.shipping, order.currency)}`);
@@ -86,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const out = values.out ? createWriteStream(values.out) : process.stdout;
-  const write = (text: string) => new Promise<void>((resolve, reject) => (out.write(text, (error) => (error ? reject(error) : resolve()))));
+  const write = (text: string) => new Promise<void>((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve())));
   await write(csvLine([...ordersCsvHeader]));
   let count = 0;
   for await (const order of allOrders(database, siteId)) {

@@ -31,8 +31,11 @@ const bulk = 'EXISTS (SELECT 1 FROM product_search_bulk)';
 const notBulk = `NOT ${bulk}`;
 
 /** The documents of the products `products` (a subquery of product ids) select. */
-const forget = (products) => [TEXT, WORDS].map((t) =>
-  `DELETE FROM ${t} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${products}));`);
+const forget = (products) =>
+  [TEXT, WORDS].map(
+    (t) =>
+      `DELETE FROM ${t} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${products}));`,
+  );
 const write = (products) => [
   `INSERT INTO ${TEXT} (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
   `INSERT INTO ${WORDS} (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
@@ -40,7 +43,8 @@ const write = (products) => [
 const rewrite = (products) => [...forget(products), ...write(products)];
 const note = (products) => [`INSERT OR IGNORE INTO product_search_pending (product_id) SELECT id FROM products WHERE id IN (${products});`];
 
-const trigger = (name, event, steps, when = '') => `CREATE TRIGGER ${name} AFTER ${event}${when ? ` WHEN ${when}` : ''} BEGIN ${steps.join(' ')} END;`;
+const trigger = (name, event, steps, when = '') =>
+  `CREATE TRIGGER ${name} AFTER ${event}${when ? ` WHEN ${when}` : ''} BEGIN ${steps.join(' ')} END;`;
 /** A pair of triggers: rewrite now, or (in a bulk write) note the products for the writer. */
 const keep = (name, event, products, { when = '', first = [] } = {}) => [
   trigger(`${name}_search`, event, [...first, ...rewrite(products)], when ? `(${when}) AND ${notBulk}` : notBulk),
@@ -89,9 +93,16 @@ const documentsOnly = [
 ];
 
 const old = [
-  'product_translations_insert_search', 'product_translations_update_search', 'product_translations_delete_search',
-  'products_insert_search', 'products_update_search', 'products_delete_search', 'product_variants_insert_search',
-  'product_variants_update_search', 'product_variants_update_moved_search', 'product_variants_delete_search',
+  'product_translations_insert_search',
+  'product_translations_update_search',
+  'product_translations_delete_search',
+  'products_insert_search',
+  'products_update_search',
+  'products_delete_search',
+  'product_variants_insert_search',
+  'product_variants_update_search',
+  'product_variants_update_moved_search',
+  'product_variants_delete_search',
 ];
 
 const out = [
@@ -110,10 +121,18 @@ const out = [
   `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');`,
   `CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(${WORDS}, 'row');`,
   documentsView,
-  ...keep('products_insert', 'INSERT ON products', 'NEW.id', { first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'] }),
-  trigger('products_update_seq', 'UPDATE OF handle, site_id ON products', ['UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id;']),
+  ...keep('products_insert', 'INSERT ON products', 'NEW.id', {
+    first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'],
+  }),
+  trigger('products_update_seq', 'UPDATE OF handle, site_id ON products', [
+    'UPDATE product_search_ids SET site_id = NEW.site_id, handle = NEW.handle WHERE product_id = NEW.id;',
+  ]),
   ...keep('products_update', 'UPDATE OF options, site_id ON products', 'NEW.id'),
-  trigger('products_delete_search', 'DELETE ON products', [...forget('OLD.id'), 'DELETE FROM product_search_ids WHERE product_id = OLD.id;', 'DELETE FROM product_search_pending WHERE product_id = OLD.id;']),
+  trigger('products_delete_search', 'DELETE ON products', [
+    ...forget('OLD.id'),
+    'DELETE FROM product_search_ids WHERE product_id = OLD.id;',
+    'DELETE FROM product_search_pending WHERE product_id = OLD.id;',
+  ]),
   ...keep('product_translations_insert', 'INSERT ON product_translations', 'NEW.product_id'),
   ...keep('product_translations_update', 'UPDATE ON product_translations', 'NEW.product_id, OLD.product_id'),
   ...keep('product_translations_delete', 'DELETE ON product_translations', 'OLD.product_id'),
@@ -121,7 +140,9 @@ const out = [
   ...keep('product_variants_update', 'UPDATE OF sku, product_id ON product_variants', 'NEW.product_id, OLD.product_id'),
   ...keep('product_variants_delete', 'DELETE ON product_variants', 'OLD.product_id'),
   // A Site's locales or default locale decide which documents its products have.
-  ...keep('market_locales_insert', 'INSERT ON market_locales', ofSite('NEW.site_id'), { first: ['INSERT OR IGNORE INTO product_search_locales (locale) VALUES (NEW.locale);'] }),
+  ...keep('market_locales_insert', 'INSERT ON market_locales', ofSite('NEW.site_id'), {
+    first: ['INSERT OR IGNORE INTO product_search_locales (locale) VALUES (NEW.locale);'],
+  }),
   ...keep('market_locales_delete', 'DELETE ON market_locales', ofSite('OLD.site_id')),
   ...keep('sites_update', 'UPDATE OF default_locale ON sites', ofSite('NEW.id')),
   "-- The index for the rows already there.\nINSERT INTO product_search_locales (slot, locale) VALUES (0, '');",
@@ -130,4 +151,7 @@ const out = [
   ...write('SELECT id FROM products'),
 ];
 const printed = process.argv.includes('--documents') ? documentsOnly : out;
-console.log('-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' + printed.join('\n--> statement-breakpoint\n'));
+console.log(
+  '-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' +
+    printed.join('\n--> statement-breakpoint\n'),
+);

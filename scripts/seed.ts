@@ -31,9 +31,9 @@ await migrateDatabase(database, config.DATABASE_URL);
 const empty = await isDatabaseEmpty(database);
 if (!empty && !force) {
   console.error(
-    'This database already has a shop in it: seeding would replace every product, order session, signup and '
-    + 'analytics event with the demo.\nNothing was changed. To replace it anyway, run: npm run db:seed -- --force '
-    + '(credentials are kept). To change products, use: npm run catalog -- import …',
+    'This database already has a shop in it: seeding would replace every product, order session, signup and ' +
+      'analytics event with the demo.\nNothing was changed. To replace it anyway, run: npm run db:seed -- --force ' +
+      '(credentials are kept). To change products, use: npm run catalog -- import …',
   );
   database.$client.close();
   process.exit(1);
@@ -42,7 +42,12 @@ const summary = await seedDatabase(database, { products, keepCredentials: !empty
 await ensureStorefrontCredential(database, config.SITE_API_CREDENTIAL);
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 const sites = summary.sites
-  .map((s) => `${s.handle} (${s.id}): ${s.publishedProducts}/${s.products} products published, ${s.variants} variants, ${s.collections} collections`)
+  .map(
+    (s) =>
+      `${s.handle} (${s.id}): ${s.publishedProducts}/${s.products} products published, ${s.variants} variants, ${s.collections} collections`,
+  )
   .join('; ');
-console.log(`Seeded in ${seconds}s: ${sites}; ${summary.addresses} addresses, ${summary.pickupPoints} pickup points, ${summary.rows} rows.`);
+console.log(
+  `Seeded in ${seconds}s: ${sites}; ${summary.addresses} addresses, ${summary.pickupPoints} pickup points, ${summary.rows} rows.`,
+);
 database.$client.close();

@@ -9,7 +9,13 @@ import { migrateDatabase } from '@/db/migrate';
 import { createCredential } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  createSite, exportSettings, importSettings, parseSettingsDocument, settingsDocumentText, type SettingsIssue, type SettingsResult,
+  createSite,
+  exportSettings,
+  importSettings,
+  parseSettingsDocument,
+  settingsDocumentText,
+  type SettingsIssue,
+  type SettingsResult,
 } from '@/lib/commerce/site-settings';
 
 const USAGE = `usage:
@@ -25,7 +31,12 @@ function printIssues(issues: SettingsIssue[]): void {
   }
 }
 
-function printPlan(handle: string, result: Extract<SettingsResult, { ok: true }>, dryRun: boolean, print: (line: string) => void = console.log): void {
+function printPlan(
+  handle: string,
+  result: Extract<SettingsResult, { ok: true }>,
+  dryRun: boolean,
+  print: (line: string) => void = console.log,
+): void {
   const { plan } = result;
   print(`Plan for Site "${handle}"${dryRun ? ' (dry run: nothing written)' : ''}:`);
   print(`  site         ${plan.site}`);
@@ -33,7 +44,10 @@ function printPlan(handle: string, result: Extract<SettingsResult, { ok: true }>
     print(`  ${part.padEnd(12)} created ${c.created}, updated ${c.updated}, unchanged ${c.unchanged}, removed ${c.removed}`);
   }
   if (dryRun) print(`${plan.rowWrites} row(s) would be written.`);
-  else if (result.applied) print(`Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`);
+  else if (result.applied)
+    print(
+      `Applied: ${plan.rowWrites} row(s) written in one transaction; catalog version ${result.catalogVersion.before} → ${result.catalogVersion.after}. Live on every instance from the next request.`,
+    );
   else print(`Nothing to change: the settings already match (version stays ${result.catalogVersion.before}).`);
 }
 
@@ -45,9 +59,10 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
   });
   const file = positionals[0];
-  const valid = (command === 'export' && values.site && positionals.length === 0)
-    || (command === 'import' && values.site && file && positionals.length === 1)
-    || (command === 'create' && !values.site && file && positionals.length === 1);
+  const valid =
+    (command === 'export' && values.site && positionals.length === 0) ||
+    (command === 'import' && values.site && file && positionals.length === 1) ||
+    (command === 'create' && !values.site && file && positionals.length === 1);
   if (!valid) {
     console.error(USAGE);
     return 2;
@@ -90,7 +105,9 @@ async function main(argv: string[]): Promise<number> {
   // What a storefront needs to serve the new Site: its own credential (docs/site-settings.md, "A new shop").
   const made = await createCredential(database, { siteHandle: parsed.doc.handle, scope: 'extended', label: 'storefront' });
   console.error(`Created Site "${parsed.doc.handle}" (${result.siteId}) with no products. Its storefront credential (shown once) follows;`);
-  console.error('serve the shop with it as SITE_API_CREDENTIAL, and add products with: npm run catalog -- import --site ' + parsed.doc.handle + ' FILE');
+  console.error(
+    'serve the shop with it as SITE_API_CREDENTIAL, and add products with: npm run catalog -- import --site ' + parsed.doc.handle + ' FILE',
+  );
   console.log(made.token);
   return 0;
 }

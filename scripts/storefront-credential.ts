@@ -18,7 +18,10 @@ export async function ensureStorefrontCredential(database: Database, fromEnviron
     return;
   }
   const lines = existsSync(ENV_FILE) ? readFileSync(ENV_FILE, 'utf8').split('\n') : [];
-  const current = lines.find((l) => l.startsWith(`${KEY}=`))?.slice(KEY.length + 1).trim();
+  const current = lines
+    .find((l) => l.startsWith(`${KEY}=`))
+    ?.slice(KEY.length + 1)
+    .trim();
   if (!current || !(await isLiveCredential(database, current))) {
     const made = await createCredential(database, { siteHandle: 'demo', scope: 'extended', label: 'reference storefront' });
     const kept = lines.filter((l) => !l.startsWith(`${KEY}=`) && l.trim() !== '');

@@ -11,11 +11,15 @@ const runs = ['test-reports/playwright.json', 'test-reports/playwright-remote.js
     return { expected: 0, unexpected: 1, skipped: 0, flaky: 0 };
   }
 });
-const playwright = { stats: Object.fromEntries(['expected', 'unexpected', 'skipped', 'flaky'].map((k) => [k, runs.reduce((n, r) => n + r[k], 0)])) };
+const playwright = {
+  stats: Object.fromEntries(['expected', 'unexpected', 'skipped', 'flaky'].map((k) => [k, runs.reduce((n, r) => n + r[k], 0)])),
+};
 const passed = vitest.numPassedTests + playwright.stats.expected;
 const failed = vitest.numFailedTests + playwright.stats.unexpected;
 const skipped = vitest.numPendingTests + vitest.numTodoTests + playwright.stats.skipped;
 const flaky = playwright.stats.flaky;
-console.log(`vitest ${vitest.numPassedTests}/${vitest.numTotalTests}, playwright ${playwright.stats.expected} expected, ${playwright.stats.unexpected} unexpected, ${flaky} flaky`);
+console.log(
+  `vitest ${vitest.numPassedTests}/${vitest.numTotalTests}, playwright ${playwright.stats.expected} expected, ${playwright.stats.unexpected} unexpected, ${flaky} flaky`,
+);
 console.log(`tests: ${passed} passed, ${failed + flaky} failed, ${skipped} skipped`);
 process.exit(failed + flaky > 0 || passed === 0 ? 1 : 0);

@@ -158,7 +158,13 @@ describe('recordAnalyticsEvents', () => {
   beforeAll(async () => {
     ({ database } = await freshDatabase({ seed: false }));
     await database.insert(sites).values({
-      id: 'site_t', handle: 't', name: 'T', defaultMarketId: 'se', defaultLocale: 'sv-SE', checkoutBaseUrl: 'http://x/checkout', createdAt: now,
+      id: 'site_t',
+      handle: 't',
+      name: 'T',
+      defaultMarketId: 'se',
+      defaultLocale: 'sv-SE',
+      checkoutBaseUrl: 'http://x/checkout',
+      createdAt: now,
     });
   });
 

@@ -41,7 +41,7 @@ describe('the API route list', () => {
     }
   });
 
-  it('finds a path\'s route with its parameters decoded, and nothing for other paths', () => {
+  it("finds a path's route with its parameters decoded, and nothing for other paths", () => {
     expect(apiRouteFor('/site/v1/commerce/products/k%C3%A5l')?.params).toEqual({ handle: 'kål' });
     expect(apiRouteFor('/site/v1/commerce/checkout-sessions/cs_1/prepare-payment')?.params).toEqual({ id: 'cs_1' });
     expect(apiRouteFor('/site/v1/commerce/products/mug/extra')).toBeNull();
@@ -49,8 +49,14 @@ describe('the API route list', () => {
     expect(apiRouteFor('/products/mug')).toBeNull();
   });
 
-  it('answers in-process as the route would: its own 401 without a credential, the API\'s 404 for no operation', async () => {
-    const unauthorised = await answerInProcess(new Request('http://127.0.0.1:3000/site/v1/commerce/checkout-sessions', { method: 'POST', body: '{}', headers: { 'X-Request-Id': 'req_inproc' } }));
+  it("answers in-process as the route would: its own 401 without a credential, the API's 404 for no operation", async () => {
+    const unauthorised = await answerInProcess(
+      new Request('http://127.0.0.1:3000/site/v1/commerce/checkout-sessions', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'X-Request-Id': 'req_inproc' },
+      }),
+    );
     expect(unauthorised.status).toBe(401);
     expect(unauthorised.headers.get('x-request-id')).toBe('req_inproc');
     const nothing = await answerInProcess(new Request('http://127.0.0.1:3000/site/v1/no/such/thing'));

@@ -98,12 +98,16 @@ describe('unservedMethodAnswer', () => {
       const answer = await unservedMethodAnswer(method, '/site/v1/commerce/checkout-sessions/cs_1', undefined);
       expect(answer.status).toBe(405);
       expect(answer.headers.allow).toBe('GET, HEAD, PATCH');
-      expect(JSON.parse(answer.body)).toMatchObject({ code: 'method_not_allowed', status: 405, detail: `${method} is not served here. Allowed: GET, HEAD, PATCH.` });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: 'method_not_allowed',
+        status: 405,
+        detail: `${method} is not served here. Allowed: GET, HEAD, PATCH.`,
+      });
     }
     expect((await unservedMethodAnswer('LOCK', '/site/v1/commerce/nothing', undefined)).status).toBe(404);
   });
 
-  it('gives the shop\'s endpoints a problem with the same code', async () => {
+  it("gives the shop's endpoints a problem with the same code", async () => {
     const answer = await unservedMethodAnswer('PROPFIND', '/shop-api/events', undefined);
     expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, HEAD, POST', 'Content-Type': 'application/problem+json' } });
     expect(JSON.parse(answer.body)).toMatchObject({ status: 405, code: 'method_not_allowed', detail: 'PROPFIND is not served here.' });
@@ -139,7 +143,12 @@ describe('originTarget (a request target that is no path)', () => {
 
 describe('readJsonBody', () => {
   const post = (body: BodyInit, type = 'application/json') =>
-    new Request('http://x/site/v1/commerce/checkout-sessions', { method: 'POST', headers: { 'Content-Type': type }, body, duplex: 'half' } as RequestInit);
+    new Request('http://x/site/v1/commerce/checkout-sessions', {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body,
+      duplex: 'half',
+    } as RequestInit);
 
   it('judges the media type before the bytes: 415 for text/plain even when they are not UTF-8', async () => {
     const notUtf8 = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]);

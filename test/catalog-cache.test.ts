@@ -2,7 +2,17 @@ import { rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
-import { authEpoch, credentials, inventoryLevels, marketTranslations, productTranslations, products, rateLimitCounters, sites, variantPrices } from '@/db/schema';
+import {
+  authEpoch,
+  credentials,
+  inventoryLevels,
+  marketTranslations,
+  productTranslations,
+  products,
+  rateLimitCounters,
+  sites,
+  variantPrices,
+} from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
 import { getCollection, getPublishedProduct, listProducts, productKey, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/platform/cache/memo';
@@ -46,7 +56,7 @@ async function productNow(handle: string, requested: { market?: string; locale?:
 }
 
 describe('catalog caches', () => {
-  it('keep a product\'s answer under one key while nothing changed, and a new key after a change', async () => {
+  it("keep a product's answer under one key while nothing changed, and a new key after a change", async () => {
     const key = async (handle: string, requested: { market?: string; locale?: string } = {}) => {
       const site = await request();
       return productKey(database, site, handle, await chooseMarket(database, site, requested));
@@ -54,20 +64,36 @@ describe('catalog caches', () => {
     const first = await key('fjord-ceramic-mug');
     expect(first).toBe(await key('fjord-ceramic-mug'));
     // every market and language is an answer of its own
-    expect(new Set([first, await key('fjord-ceramic-mug', { market: 'de' }), await key('fjord-ceramic-mug', { locale: 'en-SE' }), await key('linen-tote-bag')]).size).toBe(4);
+    expect(
+      new Set([
+        first,
+        await key('fjord-ceramic-mug', { market: 'de' }),
+        await key('fjord-ceramic-mug', { locale: 'en-SE' }),
+        await key('linen-tote-bag'),
+      ]).size,
+    ).toBe(4);
     const [price] = await database.select().from(variantPrices).where(eq(variantPrices.marketId, 'se')).limit(1);
-    await other.update(variantPrices).set({ amount: price!.amount + 1 }).where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
+    await other
+      .update(variantPrices)
+      .set({ amount: price!.amount + 1 })
+      .where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
     try {
       expect(await key('fjord-ceramic-mug')).not.toBe(first);
     } finally {
-      await other.update(variantPrices).set({ amount: price!.amount }).where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
+      await other
+        .update(variantPrices)
+        .set({ amount: price!.amount })
+        .where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
     }
   });
 
   it('show a price change made by another connection on the very next request', async () => {
     const before = await productNow('fjord-ceramic-mug');
     const variant = before.variants[0]!;
-    await other.update(variantPrices).set({ amount: 4242_00 }).where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
+    await other
+      .update(variantPrices)
+      .set({ amount: 4242_00 })
+      .where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
     const after = await productNow('fjord-ceramic-mug');
     expect(after.variants[0]!.price).toEqual({ amount: '4242.00', currency: 'SEK' });
     // the other markets' answers are fresh too (same version bump)
@@ -113,7 +139,10 @@ describe('catalog caches', () => {
       expect(after).not.toBe(first);
       expect(after.data[0]).toMatchObject({ variantId: ids[0], status: 'out_of_stock', canSubscribe: true });
     } finally {
-      await other.update(inventoryLevels).set({ quantity: level!.quantity, policy: level!.policy }).where(eq(inventoryLevels.variantId, ids[0]!));
+      await other
+        .update(inventoryLevels)
+        .set({ quantity: level!.quantity, policy: level!.policy })
+        .where(eq(inventoryLevels.variantId, ids[0]!));
     }
   });
 
@@ -135,14 +164,22 @@ describe('catalog caches', () => {
     };
     expect((await inCollections(site)).length).toBeGreaterThan(0);
 
-    await other.update(products).set({ status: 'draft' }).where(and(eq(products.siteId, site.id), eq(products.handle, 'linen-tote-bag')));
+    await other
+      .update(products)
+      .set({ status: 'draft' })
+      .where(and(eq(products.siteId, site.id), eq(products.handle, 'linen-tote-bag')));
     try {
       const now = await request();
-      await expect(getPublishedProduct(database, now, 'linen-tote-bag', se)).rejects.toSatisfy((e) => e instanceof DomainError && e.code === 'not_found');
+      await expect(getPublishedProduct(database, now, 'linen-tote-bag', se)).rejects.toSatisfy(
+        (e) => e instanceof DomainError && e.code === 'not_found',
+      );
       expect((await listProducts(database, now, se, { limit: 100 })).data.map((p) => p.handle)).not.toContain('linen-tote-bag');
       expect(await inCollections(now)).toEqual([]);
     } finally {
-      await other.update(products).set({ status: 'published' }).where(and(eq(products.siteId, site.id), eq(products.handle, 'linen-tote-bag')));
+      await other
+        .update(products)
+        .set({ status: 'published' })
+        .where(and(eq(products.siteId, site.id), eq(products.handle, 'linen-tote-bag')));
     }
     expect((await getPublishedProduct(database, await request(), 'linen-tote-bag', se)).handle).toBe('linen-tote-bag');
   });
@@ -151,10 +188,15 @@ describe('catalog caches', () => {
     const site = await request();
     const before = await readStorefrontSnapshot(database, site, {});
     const featured = before.featured[0]!;
-    const [row] = await other.select({ id: products.id }).from(products).where(and(eq(products.siteId, site.id), eq(products.handle, featured.handle)));
+    const [row] = await other
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.siteId, site.id), eq(products.handle, featured.handle)));
     await other.update(productTranslations).set({ title: 'Brand new title' }).where(eq(productTranslations.productId, row!.id));
     // the name shown in sv-SE is its translation (market_translations), whose triggers move the version too
-    await other.update(marketTranslations).set({ name: 'Sverige (renamed)' })
+    await other
+      .update(marketTranslations)
+      .set({ name: 'Sverige (renamed)' })
       .where(and(eq(marketTranslations.siteId, site.id), eq(marketTranslations.marketId, 'se'), eq(marketTranslations.locale, 'sv-SE')));
 
     const after = await readStorefrontSnapshot(database, await request(), {});
@@ -175,13 +217,19 @@ describe('catalog caches', () => {
     expect(Object.isFrozen(first.get(id))).toBe(true);
     expect((await lines()).get(id)).toBe(first.get(id)); // a hit: the same frozen line
 
-    await other.update(variantPrices).set({ amount: 313_00 }).where(and(eq(variantPrices.variantId, id), eq(variantPrices.marketId, 'se')));
+    await other
+      .update(variantPrices)
+      .set({ amount: 313_00 })
+      .where(and(eq(variantPrices.variantId, id), eq(variantPrices.marketId, 'se')));
     expect((await lines()).get(id)!.unitPrice).toBe(313_00);
 
     await other.update(inventoryLevels).set({ quantity: 2, policy: 'deny' }).where(eq(inventoryLevels.variantId, id));
     expect((await lines()).get(id)!.level).toMatchObject({ quantity: 2, policy: 'deny' });
 
-    await other.update(productTranslations).set({ title: 'Fjord mug, renamed' }).where(and(eq(productTranslations.productId, mug.id), eq(productTranslations.locale, 'sv-SE')));
+    await other
+      .update(productTranslations)
+      .set({ title: 'Fjord mug, renamed' })
+      .where(and(eq(productTranslations.productId, mug.id), eq(productTranslations.locale, 'sv-SE')));
     expect((await lines()).get(id)!.title).toMatch(/^Fjord mug, renamed/);
 
     await other.update(products).set({ status: 'draft' }).where(eq(products.id, mug.id));
@@ -227,7 +275,7 @@ describe('catalog caches', () => {
     expect((await authenticateCredential(database, t))!.credentialId).toBe(id);
   });
 
-  it('without the auth epoch\'s row (deleted by hand) read the credential afresh on every request', async () => {
+  it("without the auth epoch's row (deleted by hand) read the credential afresh on every request", async () => {
     const { token: t } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
     expect(await authenticateCredential(database, t)).not.toBeNull();
     const [row] = await other.select().from(authEpoch);
@@ -243,7 +291,10 @@ describe('catalog caches', () => {
   });
 
   it('read the catalog version afresh with the credential after any commit, from this process or another', async () => {
-    const [tote] = await database.select({ featured: products.featuredPosition }).from(products).where(eq(products.handle, 'linen-tote-bag'));
+    const [tote] = await database
+      .select({ featured: products.featuredPosition })
+      .from(products)
+      .where(eq(products.handle, 'linen-tote-bag'));
     const first = await request();
     expect((await request()).catalogVersion).toBe(first.catalogVersion);
     await database.update(products).set({ featuredPosition: 7 }).where(eq(products.handle, 'linen-tote-bag'));
@@ -261,7 +312,10 @@ describe('catalog caches', () => {
     const rolledBack = new Error('roll back');
     await expect(
       database.transaction(async (tx) => {
-        await tx.update(variantPrices).set({ amount: 1_00 }).where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
+        await tx
+          .update(variantPrices)
+          .set({ amount: 1_00 })
+          .where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
         const inside = await getPublishedProduct(tx, site, 'fjord-ceramic-mug', se);
         expect(inside.variants[0]!.price.amount).toBe('1.00');
         expect(productKey(tx, site, 'fjord-ceramic-mug', se)).toBeNull();
@@ -281,8 +335,18 @@ describe('VersionedMemo', () => {
       asked.push(missing);
       return new Map(missing.filter((id) => id !== 'gone').map((id) => [id, id.length]));
     };
-    expect(await memo.many('v1', ['a', 'bb', 'gone'], read)).toEqual(new Map([['a', 1], ['bb', 2]]));
-    expect(await memo.many('v1', ['bb', 'gone', 'ccc'], read)).toEqual(new Map([['bb', 2], ['ccc', 3]]));
+    expect(await memo.many('v1', ['a', 'bb', 'gone'], read)).toEqual(
+      new Map([
+        ['a', 1],
+        ['bb', 2],
+      ]),
+    );
+    expect(await memo.many('v1', ['bb', 'gone', 'ccc'], read)).toEqual(
+      new Map([
+        ['bb', 2],
+        ['ccc', 3],
+      ]),
+    );
     expect(asked).toEqual([['a', 'bb', 'gone'], ['ccc']]);
     // another key (a new catalog version) reads again
     await memo.many('v2', ['a'], read);
@@ -336,7 +400,11 @@ describe('BoundedCache', () => {
     };
     expect(await Promise.all([1, 2, 3].map(() => cache.through('k', compute)))).toEqual([7, 7, 7]);
     expect(calls).toBe(1);
-    await expect(cache.through('bad', async () => { throw new Error('nope'); })).rejects.toThrow('nope');
+    await expect(
+      cache.through('bad', async () => {
+        throw new Error('nope');
+      }),
+    ).rejects.toThrow('nope');
     expect(await cache.through('bad', async () => 1)).toBe(1);
   });
 });

@@ -25,12 +25,17 @@ function run(script: string, args: string[]) {
   const result = spawnSync(process.execPath, ['--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', script), ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: url, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), SITE_API_CREDENTIAL: '', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'),
+      SITE_API_CREDENTIAL: '',
+      NODE_ENV: 'production',
+    },
     timeout: 120_000,
   });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
-
 
 beforeAll(async () => {
   ({ database, dir, url } = await freshDatabase());
@@ -92,7 +97,9 @@ describe('npm run catalog', () => {
   });
 
   it('refuses an invalid file with exit 1, one line per error, and writes nothing', async () => {
-    const doc = JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8')) as { products: { handle: string; variants: { prices: Record<string, { amount: string }> }[] }[] };
+    const doc = JSON.parse(readFileSync(join(dir, 'demo.json'), 'utf8')) as {
+      products: { handle: string; variants: { prices: Record<string, { amount: string }> }[] }[];
+    };
     doc.products[0]!.variants[0]!.prices.se!.amount = '12,50';
     doc.products[1]!.handle = 'Not A Handle';
     const file = join(dir, 'bad.json');
@@ -117,11 +124,13 @@ describe('npm run catalog', () => {
     const hash = await contentDigest(database);
     const { code, err } = run('catalog.ts', ['import', '--site', 'demo', file]);
     expect(code).toBe(1);
-    expect(err).toContain(`line ${line}, column ${column}, (file): expected UTF-8 text (byte ${(at + 3).toLocaleString('en-US')} of the file, 0xE9 0x20`);
+    expect(err).toContain(
+      `line ${line}, column ${column}, (file): expected UTF-8 text (byte ${(at + 3).toLocaleString('en-US')} of the file, 0xE9 0x20`,
+    );
     expect(await contentDigest(database)).toBe(hash);
   });
 
-  it('imports a .csv file as Shopify\'s product CSV, dry run first', async () => {
+  it("imports a .csv file as Shopify's product CSV, dry run first", async () => {
     const fixture = join(ROOT, 'test', 'fixtures', 'shopify-products.csv');
     const hash = await contentDigest(database);
     const dry = run('catalog.ts', ['import', '--site', 'demo', fixture, '--dry-run']);
@@ -161,11 +170,17 @@ describe('npm run catalog', () => {
     const [before] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, other!.id));
     const { code, out, err } = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`, `${other!.sku}=${before!.quantity}`]);
     expect(code, err).toBe(0);
-    expect(out).toMatch(/^Stock for Site "demo": 2 SKU\(s\) given, 1 quantity\(ies\) changed, 1 already as given\.\nApplied: \d+ row\(s\) written in one transaction; catalog version \d+ → \d+\./);
+    expect(out).toMatch(
+      /^Stock for Site "demo": 2 SKU\(s\) given, 1 quantity\(ies\) changed, 1 already as given\.\nApplied: \d+ row\(s\) written in one transaction; catalog version \d+ → \d+\./,
+    );
     // no import plan: no file, collections, bundles or products it was not given
     expect(out).not.toMatch(/file|collection|bundle|products\s+created|note:/i);
     const again = run('catalog.ts', ['stock', '--site', 'demo', `${variant!.sku}=42`]);
-    expect(again.out).toBe('Stock for Site "demo": 1 SKU(s) given, 0 quantity(ies) changed, 1 already as given.\nNothing to change (catalog version stays ' + /stays (\d+)/.exec(again.out)![1] + ').\n');
+    expect(again.out).toBe(
+      'Stock for Site "demo": 1 SKU(s) given, 0 quantity(ies) changed, 1 already as given.\nNothing to change (catalog version stays ' +
+        /stays (\d+)/.exec(again.out)![1] +
+        ').\n',
+    );
     const [level] = await database.select().from(schema.inventoryLevels).where(eq(schema.inventoryLevels.variantId, variant!.id));
     expect(level!.quantity).toBe(42);
     expect(run('catalog.ts', ['stock', '--site', 'demo', 'NO-SUCH=1']).code).toBe(1);

@@ -6,7 +6,14 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import * as schema from '@/db/schema';
 import {
-  catalogDocumentText, deleteSource, documentSource, exportCatalog, importCatalog, parseCatalogDocument, readShopifyCsv, shopifySource,
+  catalogDocumentText,
+  deleteSource,
+  documentSource,
+  exportCatalog,
+  importCatalog,
+  parseCatalogDocument,
+  readShopifyCsv,
+  shopifySource,
   type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
@@ -53,8 +60,12 @@ describe('a document', () => {
     expect((await parseCatalogDocument(JSON.stringify({ ...doc, products: [], collections: [] }))).ok).toBe(true);
     const noCollections: Partial<CatalogDocument> = { ...doc };
     delete noCollections.collections;
-    expect(issuesOf(await parseCatalogDocument(JSON.stringify(noCollections)))).toEqual([expect.objectContaining({ pointer: '/collections', expected: expect.stringMatching(/array/) })]);
-    expect(issuesOf(await parseCatalogDocument(JSON.stringify({ ...doc, collections: {} })))).toEqual([expect.objectContaining({ pointer: '/collections', expected: expect.stringMatching(/array/) })]);
+    expect(issuesOf(await parseCatalogDocument(JSON.stringify(noCollections)))).toEqual([
+      expect.objectContaining({ pointer: '/collections', expected: expect.stringMatching(/array/) }),
+    ]);
+    expect(issuesOf(await parseCatalogDocument(JSON.stringify({ ...doc, collections: {} })))).toEqual([
+      expect.objectContaining({ pointer: '/collections', expected: expect.stringMatching(/array/) }),
+    ]);
   });
 });
 
@@ -73,15 +84,17 @@ const csvText = (rows: string[][]) => rows.map((r) => r.map(quote).join(',')).jo
 /** The fixture with cells of some rows (by SKU, or every row of a handle) changed. */
 function editedCsv(edits: { sku?: string; handle?: string; set: Record<string, string> }[]): string {
   const cols = header();
-  return csvText(records().map((cells, n) => {
-    if (n === 0) return cells;
-    const out = [...cells];
-    for (const edit of edits) {
-      const hit = edit.sku ? cells[cols.indexOf('Variant SKU')] === edit.sku : cells[0] === edit.handle;
-      if (hit) for (const [column, value] of Object.entries(edit.set)) out[cols.indexOf(column)] = value;
-    }
-    return out;
-  }));
+  return csvText(
+    records().map((cells, n) => {
+      if (n === 0) return cells;
+      const out = [...cells];
+      for (const edit of edits) {
+        const hit = edit.sku ? cells[cols.indexOf('Variant SKU')] === edit.sku : cells[0] === edit.handle;
+        if (hit) for (const [column, value] of Object.entries(edit.set)) out[cols.indexOf(column)] = value;
+      }
+      return out;
+    }),
+  );
 }
 /** The line of a SKU's row (a row on one line: the tests below change only such rows). */
 const lineOfSku = (sku: string) => {
@@ -130,12 +143,37 @@ describe('a Shopify CSV', () => {
   });
 
   it('reads decimal commas (249,00) where they can only be decimal, and says which columns it ignored, once each', async () => {
-    const text = editedCsv([{ sku: 'BCB-1', set: { 'Variant Price': '349,50' } }, { sku: 'NWS-OAT-S', set: { 'Variant Compare At Price': '1099,5' } }]);
+    const text = editedCsv([
+      { sku: 'BCB-1', set: { 'Variant Price': '349,50' } },
+      { sku: 'NWS-OAT-S', set: { 'Variant Compare At Price': '1099,5' } },
+    ]);
     const result = await importCsv(text, { dryRun: true });
     expect(result.ok, JSON.stringify(issuesOf(result))).toBe(true);
     if (!result.ok) return;
     const note = result.plan.notes.find((n) => n.startsWith('Columns ignored'))!;
-    const ignored = header().filter((c) => !['Handle', 'Title', 'Body (HTML)', 'Vendor', 'Type', 'Tags', 'Published', 'Status', 'SEO Title', 'SEO Description', 'Variant SKU', 'Variant Inventory Qty', 'Variant Inventory Policy', 'Variant Price', 'Variant Compare At Price', 'Image Src', 'Image Position', 'Image Alt Text'].includes(c) && !/^Option\d (Name|Value)$/.test(c));
+    const ignored = header().filter(
+      (c) =>
+        ![
+          'Handle',
+          'Title',
+          'Body (HTML)',
+          'Vendor',
+          'Type',
+          'Tags',
+          'Published',
+          'Status',
+          'SEO Title',
+          'SEO Description',
+          'Variant SKU',
+          'Variant Inventory Qty',
+          'Variant Inventory Policy',
+          'Variant Price',
+          'Variant Compare At Price',
+          'Image Src',
+          'Image Position',
+          'Image Alt Text',
+        ].includes(c) && !/^Option\d (Name|Value)$/.test(c),
+    );
     expect(ignored).toContain('Variant Grams');
     expect(note).toBe(`Columns ignored (no place in this catalog): ${ignored.join(', ')}.`);
     expect(result.plan.notes.filter((n) => n.includes('Variant Grams'))).toHaveLength(1);
@@ -148,7 +186,7 @@ describe('a Shopify CSV', () => {
     other.$client.close();
   });
 
-  it('--locale writes the file\'s language; the other locales keep theirs', async () => {
+  it("--locale writes the file's language; the other locales keep theirs", async () => {
     const other = (await freshDatabase()).database;
     expect((await importCsv(csvText(records()), {}, other)).ok).toBe(true);
     const english = editedCsv([{ sku: 'BCB-1', set: { Title: 'Birch Bread Board (EN)' } }]);
@@ -160,7 +198,9 @@ describe('a Shopify CSV', () => {
     // a locale the Site does not offer, and a new product without its default-locale texts, are refused
     expect(issuesOf(await importCsv(english, { locale: 'fr-FR' }, other))).toContainEqual(expect.objectContaining({ field: '--locale' }));
     const renamed = editedCsv([{ handle: 'birch-bread-board', set: { Handle: 'birch-bread-board-2', 'Variant SKU': 'BCB-2' } }]);
-    expect(issuesOf(await importCsv(renamed, { locale: 'en-SE' }, other))).toContainEqual(expect.objectContaining({ line: lineOfSku('BCB-1'), field: 'Title', expected: expect.stringMatching(/default locale sv-SE/) }));
+    expect(issuesOf(await importCsv(renamed, { locale: 'en-SE' }, other))).toContainEqual(
+      expect.objectContaining({ line: lineOfSku('BCB-1'), field: 'Title', expected: expect.stringMatching(/default locale sv-SE/) }),
+    );
     other.$client.close();
   });
 });
@@ -179,7 +219,9 @@ describe('a product priced only in the default market', () => {
       options: { extensions: { product: { handle: 'nordic-wool-sweater', title: 'Nordic Wool Sweater' }, soldIn: ['se'] } },
     });
     // a handle no published product has is still not found
-    await expect(getPublishedProduct(other, site, 'linen-apron-draft', await chooseMarket(other, site, { market: 'de' }))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      getPublishedProduct(other, site, 'linen-apron-draft', await chooseMarket(other, site, { market: 'de' })),
+    ).rejects.toMatchObject({ code: 'not_found' });
     other.$client.close();
   });
 });
@@ -189,24 +231,50 @@ describe('Vendor, Type and Tags', () => {
     const other = (await freshDatabase()).database;
     expect((await importCsv(csvText(records()), {}, other)).ok).toBe(true);
     let doc = await exportCatalog(other, 'demo');
-    expect(doc.products.find((p) => p.handle === 'nordic-wool-sweater')).toMatchObject({ vendor: 'Nordlys', type: 'Sweaters', tags: ['wool', 'winter', 'knitwear'] });
-    expect(doc.products.find((p) => p.handle === 'birch-bread-board')).toMatchObject({ vendor: 'Nordlys', type: 'Kitchen', tags: ['kitchen', 'wood'] });
+    expect(doc.products.find((p) => p.handle === 'nordic-wool-sweater')).toMatchObject({
+      vendor: 'Nordlys',
+      type: 'Sweaters',
+      tags: ['wool', 'winter', 'knitwear'],
+    });
+    expect(doc.products.find((p) => p.handle === 'birch-bread-board')).toMatchObject({
+      vendor: 'Nordlys',
+      type: 'Kitchen',
+      tags: ['kitchen', 'wood'],
+    });
 
     // Shopify's automated collections, written as rules in a document
     const texts = { 'sv-SE': { title: 'Ull', description: '' } };
     const automated = [
       { handle: 'wool', status: 'published' as const, image: null, texts, rules: { match: 'all' as const, conditions: ['tag:WOOL'] } },
-      { handle: 'nordlys-kitchen', status: 'published' as const, image: null, texts, rules: { match: 'all' as const, conditions: ['vendor:nordlys', 'type:Kitchen'] } },
-      { handle: 'wood-or-sweaters', status: 'published' as const, image: null, texts, rules: { match: 'any' as const, conditions: ['tag:wood', 'type:sweaters'] } },
+      {
+        handle: 'nordlys-kitchen',
+        status: 'published' as const,
+        image: null,
+        texts,
+        rules: { match: 'all' as const, conditions: ['vendor:nordlys', 'type:Kitchen'] },
+      },
+      {
+        handle: 'wood-or-sweaters',
+        status: 'published' as const,
+        image: null,
+        texts,
+        rules: { match: 'any' as const, conditions: ['tag:wood', 'type:sweaters'] },
+      },
     ];
     const parsed = await parseCatalogDocument(JSON.stringify({ ...doc, products: [], collections: [...doc.collections, ...automated] }));
     expect(parsed.ok, JSON.stringify(issuesOf(parsed))).toBe(true);
     if (!parsed.ok) return;
     expect((await importCatalog(other, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo' })).ok).toBe(true);
-    const members = async (handle: string) => (await other.select({ handle: schema.products.handle }).from(schema.collectionProducts)
-      .innerJoin(schema.collections, eq(schema.collections.id, schema.collectionProducts.collectionId))
-      .innerJoin(schema.products, eq(schema.products.id, schema.collectionProducts.productId))
-      .where(eq(schema.collections.handle, handle)).orderBy(schema.collectionProducts.position)).map((r) => r.handle);
+    const members = async (handle: string) =>
+      (
+        await other
+          .select({ handle: schema.products.handle })
+          .from(schema.collectionProducts)
+          .innerJoin(schema.collections, eq(schema.collections.id, schema.collectionProducts.collectionId))
+          .innerJoin(schema.products, eq(schema.products.id, schema.collectionProducts.productId))
+          .where(eq(schema.collections.handle, handle))
+          .orderBy(schema.collectionProducts.position)
+      ).map((r) => r.handle);
     expect(await members('wool')).toEqual(['nordic-wool-sweater']);
     expect(await members('nordlys-kitchen')).toEqual(['birch-bread-board', 'linen-apron-draft']);
     expect(await members('wood-or-sweaters')).toEqual(['birch-bread-board', 'nordic-wool-sweater']);
@@ -223,17 +291,32 @@ describe('Vendor, Type and Tags', () => {
 
     // the export writes the rules, not the members; importing it again changes nothing
     doc = await exportCatalog(other, 'demo');
-    expect(doc.collections.find((c) => c.handle === 'wool')).toMatchObject({ rules: { match: 'all', conditions: ['tag:WOOL'] }, products: [] });
+    expect(doc.collections.find((c) => c.handle === 'wool')).toMatchObject({
+      rules: { match: 'all', conditions: ['tag:WOOL'] },
+      products: [],
+    });
     const again = await parseCatalogDocument(await catalogDocumentText(doc));
     const same = again.ok ? await importCatalog(other, documentSource(again.doc, again.lines), { siteHandle: 'demo' }) : again;
     expect(same.ok && same.plan.rowWrites).toBe(0);
 
     // rules and hand-picked members at once, or a rule of another kind, are refused
-    const wrong = await parseCatalogDocument(JSON.stringify({ ...doc, collections: [{ ...automated[0], products: ['nordic-wool-sweater'] }, { ...automated[1], handle: 'x', rules: { conditions: ['price:10'] } }] }));
+    const wrong = await parseCatalogDocument(
+      JSON.stringify({
+        ...doc,
+        collections: [
+          { ...automated[0], products: ['nordic-wool-sweater'] },
+          { ...automated[1], handle: 'x', rules: { conditions: ['price:10'] } },
+        ],
+      }),
+    );
     expect(issuesOf(wrong)).toEqual([expect.objectContaining({ pointer: '/collections/1/rules/conditions/0' })]);
-    const both = await parseCatalogDocument(JSON.stringify({ ...doc, collections: [{ ...automated[0], products: ['nordic-wool-sweater'] }] }));
+    const both = await parseCatalogDocument(
+      JSON.stringify({ ...doc, collections: [{ ...automated[0], products: ['nordic-wool-sweater'] }] }),
+    );
     const refused = both.ok ? await importCatalog(other, documentSource(both.doc, both.lines), { siteHandle: 'demo' }) : both;
-    expect(issuesOf(refused)).toEqual([expect.objectContaining({ pointer: '/collections/0/products', expected: expect.stringMatching(/rules/) })]);
+    expect(issuesOf(refused)).toEqual([
+      expect.objectContaining({ pointer: '/collections/0/products', expected: expect.stringMatching(/rules/) }),
+    ]);
     other.$client.close();
   });
 });
@@ -243,38 +326,74 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
     const other = (await freshDatabase()).database;
     const doc = await exportCatalog(other, 'demo');
     const ownerOf = new Map(doc.products.flatMap((p) => p.variants.map((v) => [v.sku, p.handle] as const)));
-    const bundled = new Set(doc.products.flatMap((p) => p.bundles.flatMap((b) => b.items.filter((i) => ownerOf.get(i.sku) !== p.handle).map((i) => ownerOf.get(i.sku)!))));
+    const bundled = new Set(
+      doc.products.flatMap((p) =>
+        p.bundles.flatMap((b) => b.items.filter((i) => ownerOf.get(i.sku) !== p.handle).map((i) => ownerOf.get(i.sku)!)),
+      ),
+    );
     const free = doc.products.filter((p) => !bundled.has(p.handle) && doc.collections.some((c) => c.products.includes(p.handle)));
     const [victim, signedUp, pruned] = free.map((p) => p.handle);
     const inBundle = [...bundled][0]!;
     const remove = (handles: string[], dryRun = false) => importCatalog(other, deleteSource(handles), { siteHandle: 'demo', dryRun });
-    const version = async () => (await other.select({ v: schema.sites.catalogVersion }).from(schema.sites).where(eq(schema.sites.handle, 'demo')))[0]!.v;
+    const version = async () =>
+      (await other.select({ v: schema.sites.catalogVersion }).from(schema.sites).where(eq(schema.sites.handle, 'demo')))[0]!.v;
 
     // refused whole, nothing written: an unknown handle, a product another's bundle names, one with an open restock signup
     const hash = await contentDigest(other);
-    expect(issuesOf(await remove([victim!, 'no-such-product']))).toEqual([expect.objectContaining({ handle: 'no-such-product', field: 'handle' })]);
+    expect(issuesOf(await remove([victim!, 'no-such-product']))).toEqual([
+      expect.objectContaining({ handle: 'no-such-product', field: 'handle' }),
+    ]);
     const held = issuesOf(await remove([inBundle]));
     expect(held.length).toBeGreaterThan(0);
-    for (const issue of held) expect(issue).toMatchObject({ handle: inBundle, expected: expect.stringMatching(/a bundle of another product refers to its variant/) });
+    for (const issue of held)
+      expect(issue).toMatchObject({
+        handle: inBundle,
+        expected: expect.stringMatching(/a bundle of another product refers to its variant/),
+      });
     const { token } = await createCredential(other, { siteHandle: 'demo', scope: 'core' });
     const ctx = (await authenticateCredential(other, token))!;
-    const variantId = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId)).where(eq(schema.products.handle, signedUp!)))[0]!.id;
-    await subscribeToStockNotifications(other, ctx, { variantId, email: 'kim@example.com', consent: { granted: true, text: 'Mail me once.', version: '2026-01' } });
+    const variantId = (
+      await other
+        .select({ id: schema.productVariants.id })
+        .from(schema.productVariants)
+        .innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId))
+        .where(eq(schema.products.handle, signedUp!))
+    )[0]!.id;
+    await subscribeToStockNotifications(other, ctx, {
+      variantId,
+      email: 'kim@example.com',
+      consent: { granted: true, text: 'Mail me once.', version: '2026-01' },
+    });
     const afterSignup = await contentDigest(other);
     expect(hash).not.toBe(afterSignup);
-    expect(issuesOf(await remove([signedUp!]))).toEqual([expect.objectContaining({ handle: signedUp, expected: expect.stringMatching(/restock signup not yet notified/) })]);
+    expect(issuesOf(await remove([signedUp!]))).toEqual([
+      expect.objectContaining({ handle: signedUp, expected: expect.stringMatching(/restock signup not yet notified/) }),
+    ]);
     expect(await contentDigest(other)).toBe(afterSignup);
 
     // an open checkout session holds the product back; an expired one keeps its own copy of the line and does not
-    const pickedId = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId)).where(eq(schema.products.handle, victim!)))[0]!.id;
+    const pickedId = (
+      await other
+        .select({ id: schema.productVariants.id })
+        .from(schema.productVariants)
+        .innerJoin(schema.products, eq(schema.products.id, schema.productVariants.productId))
+        .where(eq(schema.products.handle, victim!))
+    )[0]!.id;
     const session = await createCheckoutSession(other, ctx, { lines: [{ variantId: pickedId, quantity: 1 }] }, { ttlSeconds: 3600 });
-    expect(issuesOf(await remove([victim!]))).toContainEqual(expect.objectContaining({ handle: victim, expected: expect.stringMatching(/a checkout session still open/) }));
+    expect(issuesOf(await remove([victim!]))).toContainEqual(
+      expect.objectContaining({ handle: victim, expected: expect.stringMatching(/a checkout session still open/) }),
+    );
     await other.update(schema.checkoutSessions).set({ status: 'expired' }).where(eq(schema.checkoutSessions.id, session.id));
     const signupHash = await contentDigest(other);
 
     // the dry run plans it; the delete removes every row of the product, its members' places close up
     const [row] = await other.select().from(schema.products).where(eq(schema.products.handle, victim!));
-    const variantIds = (await other.select({ id: schema.productVariants.id }).from(schema.productVariants).where(eq(schema.productVariants.productId, row!.id))).map((v) => v.id);
+    const variantIds = (
+      await other
+        .select({ id: schema.productVariants.id })
+        .from(schema.productVariants)
+        .where(eq(schema.productVariants.productId, row!.id))
+    ).map((v) => v.id);
     const dry = await remove([victim!], true);
     expect(dry.ok && dry.plan.products).toMatchObject({ removed: 1 });
     expect(await contentDigest(other)).toBe(signupHash);
@@ -292,22 +411,40 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
       const column = table === 'product_variants' ? 'id' : 'variant_id';
       expect(await left(`SELECT count(*) FROM ${table} WHERE ${column} IN ${list(variantIds.length)}`, variantIds), table).toBe(0);
     }
-    const positions = await other.$client.execute('SELECT collection_id, group_concat(position) AS p FROM (SELECT * FROM collection_products ORDER BY collection_id, position) GROUP BY collection_id');
-    for (const r of positions.rows) expect(String(r.p).split(',').map(Number)).toEqual(String(r.p).split(',').map((_, k) => k + 1));
-    expect(await left('SELECT count(*) FROM checkout_session_lines WHERE session_id = ?', [session.id]), 'the expired session keeps its line').toBe(1);
+    const positions = await other.$client.execute(
+      'SELECT collection_id, group_concat(position) AS p FROM (SELECT * FROM collection_products ORDER BY collection_id, position) GROUP BY collection_id',
+    );
+    for (const r of positions.rows)
+      expect(String(r.p).split(',').map(Number)).toEqual(
+        String(r.p)
+          .split(',')
+          .map((_, k) => k + 1),
+      );
+    expect(
+      await left('SELECT count(*) FROM checkout_session_lines WHERE session_id = ?', [session.id]),
+      'the expired session keeps its line',
+    ).toBe(1);
     const se = await chooseMarket(other, ctx.site, {});
     await expect(getPublishedProduct(other, ctx.site, victim!, se)).rejects.toMatchObject({ code: 'not_found' });
 
     // --prune --delete: what the file lacks is deleted, not archived; a collection of the file may not keep it
     const now = await exportCatalog(other, 'demo');
-    const without = { ...now, products: now.products.filter((p) => p.handle !== pruned), collections: now.collections.map((c) => ({ ...c, products: c.products.filter((h) => h !== pruned) })) };
+    const without = {
+      ...now,
+      products: now.products.filter((p) => p.handle !== pruned),
+      collections: now.collections.map((c) => ({ ...c, products: c.products.filter((h) => h !== pruned) })),
+    };
     const parsed = await parseCatalogDocument(JSON.stringify(without));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
     const result = await importCatalog(other, documentSource(parsed.doc, parsed.lines), { siteHandle: 'demo', prune: true, delete: true });
     expect(result.ok && result.plan.products).toMatchObject({ removed: 1, unpublished: 0 });
     expect(await left('SELECT count(*) FROM products WHERE handle = ?', [pruned!])).toBe(0);
-    const keeps = await parseCatalogDocument(JSON.stringify({ ...without, products: without.products.filter((p) => p.handle !== signedUp), collections: without.collections }));
-    const refused = keeps.ok ? await importCatalog(other, documentSource(keeps.doc, keeps.lines), { siteHandle: 'demo', prune: true, delete: true }) : keeps;
+    const keeps = await parseCatalogDocument(
+      JSON.stringify({ ...without, products: without.products.filter((p) => p.handle !== signedUp), collections: without.collections }),
+    );
+    const refused = keeps.ok
+      ? await importCatalog(other, documentSource(keeps.doc, keeps.lines), { siteHandle: 'demo', prune: true, delete: true })
+      : keeps;
     expect(issuesOf(refused)).toContainEqual(expect.objectContaining({ field: 'products', expected: expect.stringMatching(/is deleted/) }));
     other.$client.close();
   });

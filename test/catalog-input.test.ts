@@ -4,7 +4,13 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import {
-  catalogDocumentText, documentSource, exportCatalog, importCatalog, parseCatalogDocument, readCatalogDocument, readShopifyCsv,
+  catalogDocumentText,
+  documentSource,
+  exportCatalog,
+  importCatalog,
+  parseCatalogDocument,
+  readCatalogDocument,
+  readShopifyCsv,
   type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import { BASE_LIMITS, firstInvalidUtf8, importLimits, type ImportLimits } from '@/lib/commerce/catalog/transfer/input';
@@ -42,7 +48,11 @@ const issuesOf = (result: { ok: boolean }) => (result as unknown as { issues: Ca
 function whereIs(bytes: Buffer, offset: number) {
   const before = bytes.subarray(0, offset);
   const lineStart = before.lastIndexOf(0x0a) + 1;
-  return { line: before.toString('latin1').split('\n').length, column: [...before.subarray(lineStart).toString('utf8')].length + 1, offset };
+  return {
+    line: before.toString('latin1').split('\n').length,
+    column: [...before.subarray(lineStart).toString('utf8')].length + 1,
+    offset,
+  };
 }
 
 describe('a file that is not UTF-8', () => {
@@ -60,7 +70,12 @@ describe('a file that is not UTF-8', () => {
       const result = await readCatalogDocument(Readable.from(pieces(bytes, size)));
       expect(result.ok, `pieces of ${size}`).toBe(false);
       expect(issuesOf(result), `pieces of ${size}`).toEqual([
-        expect.objectContaining({ line: expected.line, column: expected.column, field: '(file)', expected: expect.stringContaining(`byte ${expected.offset.toLocaleString('en-US')} of the file, 0xE9`) }),
+        expect.objectContaining({
+          line: expected.line,
+          column: expected.column,
+          field: '(file)',
+          expected: expect.stringContaining(`byte ${expected.offset.toLocaleString('en-US')} of the file, 0xE9`),
+        }),
       ]);
     }
   });
@@ -110,9 +125,15 @@ describe('a file that is not UTF-8', () => {
   });
 
   it('is refused for a Shopify CSV too, with the line and column of the bad byte', async () => {
-    const csv = Buffer.concat([Buffer.from('Handle,Title,Variant SKU,Variant Price\nmug,Good mug,MUG-1,10\ncup,'), Buffer.from([0x43, 0x61, 0x66, 0xe9]), Buffer.from(' cup,CUP-1,10\n')]);
+    const csv = Buffer.concat([
+      Buffer.from('Handle,Title,Variant SKU,Variant Price\nmug,Good mug,MUG-1,10\ncup,'),
+      Buffer.from([0x43, 0x61, 0x66, 0xe9]),
+      Buffer.from(' cup,CUP-1,10\n'),
+    ]);
     const parsed = await readShopifyCsv(Readable.from(pieces(csv, 16)));
-    expect(parsed.issues).toEqual([expect.objectContaining({ line: 3, column: 8, field: '(file)', expected: expect.stringContaining('0xE9') })]);
+    expect(parsed.issues).toEqual([
+      expect.objectContaining({ line: 3, column: 8, field: '(file)', expected: expect.stringContaining('0xE9') }),
+    ]);
   });
 });
 
@@ -136,19 +157,40 @@ describe('texts the database could not give back unchanged', () => {
     const handle = (JSON.parse(original) as CatalogDocument).products[1]!.handle;
     const collection = (JSON.parse(original) as CatalogDocument).collections[0]!.handle;
     expect(issuesOf(parsed)).toEqual([
-      { pointer: '/products/1/texts/sv-SE/title', line: lineOf(text, `"handle": "${handle}"`) - 1, handle, field: 'title', expected: 'text without U+0000 (NUL, at character 5): the database would cut the text there' },
-      { pointer: '/products/1/texts/sv-SE/description', line: lineOf(text, `"handle": "${handle}"`) - 1, handle, field: 'description', expected: expect.stringContaining('unpaired surrogate (\\uD83D, at character 16)') },
-      expect.objectContaining({ pointer: '/collections/0/texts/sv-SE/title', handle: collection, expected: expect.stringContaining('U+0000') }),
+      {
+        pointer: '/products/1/texts/sv-SE/title',
+        line: lineOf(text, `"handle": "${handle}"`) - 1,
+        handle,
+        field: 'title',
+        expected: 'text without U+0000 (NUL, at character 5): the database would cut the text there',
+      },
+      {
+        pointer: '/products/1/texts/sv-SE/description',
+        line: lineOf(text, `"handle": "${handle}"`) - 1,
+        handle,
+        field: 'description',
+        expected: expect.stringContaining('unpaired surrogate (\\uD83D, at character 16)'),
+      },
+      expect.objectContaining({
+        pointer: '/collections/0/texts/sv-SE/title',
+        handle: collection,
+        expected: expect.stringContaining('U+0000'),
+      }),
     ]);
   });
 
-  it('a NUL in a name (an option\'s, as a key) is refused too', async () => {
+  it("a NUL in a name (an option's, as a key) is refused too", async () => {
     const text = withTexts((doc) => {
       const product = doc.products.find((p) => p.options.length > 0)!;
       product.texts['sv-SE']!.options = { [`${product.options[0]!.name}\u0000`]: { name: 'x' } };
     });
     const issues = issuesOf(await parseCatalogDocument(text));
-    expect(issues).toEqual([expect.objectContaining({ pointer: expect.stringMatching(/^\/products\/\d+\/texts\/sv-SE\/options\/.+\u0000$/), expected: expect.stringMatching(/^a name without U\+0000/) })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        pointer: expect.stringMatching(/^\/products\/\d+\/texts\/sv-SE\/options\/.+\u0000$/),
+        expected: expect.stringMatching(/^a name without U\+0000/),
+      }),
+    ]);
   });
 
   it('other control characters are kept as written: importing the same file again finds nothing to change', async () => {
@@ -165,11 +207,12 @@ describe('texts the database could not give back unchanged', () => {
     expect(first).toMatchObject({ ok: true, applied: true, plan: { products: { updated: 1 } } });
     const second = await importText();
     expect(second).toMatchObject({ ok: true, applied: false, plan: { rowWrites: 0 } });
-    expect(await exportCatalog(database, 'demo')).toEqual((await parseCatalogDocument(text) as { doc: CatalogDocument }).doc);
+    expect(await exportCatalog(database, 'demo')).toEqual(((await parseCatalogDocument(text)) as { doc: CatalogDocument }).doc);
   });
 
   it('a NUL in a Shopify CSV cell is refused with its line and column name', async () => {
-    const csv = 'Handle,Title,Body (HTML),Variant SKU,Variant Price\nmug,Mug,"<p>Fine</p>",MUG-1,10\ncup,Cup\u0000,"<p>Fine</p>",CUP-1,10\n';
+    const csv =
+      'Handle,Title,Body (HTML),Variant SKU,Variant Price\nmug,Mug,"<p>Fine</p>",MUG-1,10\ncup,Cup\u0000,"<p>Fine</p>",CUP-1,10\n';
     const parsed = await readShopifyCsv(Readable.from([Buffer.from(csv)]));
     expect(parsed.issues).toEqual([{ pointer: '', line: 3, field: 'Title', cell: 'B', expected: expect.stringContaining('U+0000') }]);
   });
@@ -178,39 +221,75 @@ describe('texts the database could not give back unchanged', () => {
 describe('limits', () => {
   const small: ImportLimits = { fileBytes: 1 << 20, itemChars: 4096, items: 5, csvRows: 8 };
 
-  it('grow with each whole 512 MB of heap, except one item\'s size', () => {
+  it("grow with each whole 512 MB of heap, except one item's size", () => {
     const MB = 1024 * 1024;
     // node --max-old-space-size=512 reports a heap limit of 560 MB (the young generation on top)
     expect(importLimits(560 * MB)).toEqual(BASE_LIMITS);
-    expect(importLimits(1072 * MB)).toEqual({ ...BASE_LIMITS, fileBytes: BASE_LIMITS.fileBytes * 2, items: BASE_LIMITS.items * 2, csvRows: BASE_LIMITS.csvRows * 2 });
+    expect(importLimits(1072 * MB)).toEqual({
+      ...BASE_LIMITS,
+      fileBytes: BASE_LIMITS.fileBytes * 2,
+      items: BASE_LIMITS.items * 2,
+      csvRows: BASE_LIMITS.csvRows * 2,
+    });
     expect(importLimits(200 * MB)).toEqual(BASE_LIMITS);
   });
 
   it('a product longer than the item limit is refused where it starts, before it is read whole', async () => {
     const text = original.replace('"description": "', `"description": "${'x'.repeat(10_000)}`);
-    const issues = issuesOf(await readCatalogDocument(Readable.from(pieces(Buffer.from(text), 1000)), { ...small, fileBytes: 1 << 30, items: 1000 }));
-    expect(issues).toEqual([{ pointer: '/products/0', line: lineAt(text, '"handle"') - 1, field: 'products', expected: 'a product of at most 4,096 characters of JSON (this one goes on past that)' }]);
+    const issues = issuesOf(
+      await readCatalogDocument(Readable.from(pieces(Buffer.from(text), 1000)), { ...small, fileBytes: 1 << 30, items: 1000 }),
+    );
+    expect(issues).toEqual([
+      {
+        pointer: '/products/0',
+        line: lineAt(text, '"handle"') - 1,
+        field: 'products',
+        expected: 'a product of at most 4,096 characters of JSON (this one goes on past that)',
+      },
+    ]);
   });
 
   it('more products and collections than the limit are refused at the first one too many', async () => {
     const issues = issuesOf(await readCatalogDocument(Readable.from([original]), { ...small, fileBytes: 1 << 30, itemChars: 1 << 20 }));
-    expect(issues).toEqual([expect.objectContaining({ pointer: '/products/5', field: 'products', expected: expect.stringContaining('at most 5 products and collections in one file') })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        pointer: '/products/5',
+        field: 'products',
+        expected: expect.stringContaining('at most 5 products and collections in one file'),
+      }),
+    ]);
   });
 
   it('a file over the byte limit is refused, counting bytes as they stream', async () => {
-    const issues = issuesOf(await readCatalogDocument(Readable.from(pieces(Buffer.from(original), 65536)), { ...small, fileBytes: 100_000, itemChars: 1 << 20, items: 1000 }));
-    expect(issues).toEqual([expect.objectContaining({ field: '(file)', expected: expect.stringContaining('a file of at most 100,000 bytes') })]);
+    const issues = issuesOf(
+      await readCatalogDocument(Readable.from(pieces(Buffer.from(original), 65536)), {
+        ...small,
+        fileBytes: 100_000,
+        itemChars: 1 << 20,
+        items: 1000,
+      }),
+    );
+    expect(issues).toEqual([
+      expect.objectContaining({ field: '(file)', expected: expect.stringContaining('a file of at most 100,000 bytes') }),
+    ]);
   });
 
-  it('a CSV is refused beyond its rows, its products, or one row\'s size', async () => {
+  it("a CSV is refused beyond its rows, its products, or one row's size", async () => {
     const header = 'Handle,Title,Variant SKU,Variant Price\n';
-    const rows = (n: number, perProduct: number) => Array.from({ length: n }, (_, i) => `p-${Math.floor(i / perProduct)},P,SKU-${i},10\n`).join('');
+    const rows = (n: number, perProduct: number) =>
+      Array.from({ length: n }, (_, i) => `p-${Math.floor(i / perProduct)},P,SKU-${i},10\n`).join('');
     const tooMany = await readShopifyCsv(Readable.from([Buffer.from(header + rows(20, 4))]), small);
-    expect(tooMany.issues).toEqual([{ pointer: '', line: 10, field: '(file)', expected: expect.stringContaining('at most 8 rows in one file') }]);
+    expect(tooMany.issues).toEqual([
+      { pointer: '', line: 10, field: '(file)', expected: expect.stringContaining('at most 8 rows in one file') },
+    ]);
     const manyProducts = await readShopifyCsv(Readable.from([Buffer.from(header + rows(8, 1))]), small);
-    expect(manyProducts.issues).toEqual([{ pointer: '', line: 7, field: 'Handle', cell: 'A', expected: expect.stringContaining('at most 5 products in one file') }]);
+    expect(manyProducts.issues).toEqual([
+      { pointer: '', line: 7, field: 'Handle', cell: 'A', expected: expect.stringContaining('at most 5 products in one file') },
+    ]);
     const longRow = await readShopifyCsv(Readable.from([Buffer.from(`${header}p,"${'x'.repeat(5000)}",SKU-1,10\n`)]), small);
-    expect(longRow.issues).toEqual([expect.objectContaining({ line: 2, field: '(file)', expected: 'a row of at most 4,096 characters (this one goes on past that)' })]);
+    expect(longRow.issues).toEqual([
+      expect.objectContaining({ line: 2, field: '(file)', expected: 'a row of at most 4,096 characters (this one goes on past that)' }),
+    ]);
   });
 });
 

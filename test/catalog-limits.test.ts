@@ -29,12 +29,23 @@ afterAll(() => {
 });
 
 function importFile(file: string) {
-  const result = spawnSync(process.execPath, [HEAP_CAP, '--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', 'catalog.ts'), 'import', '--site', 'demo', file], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: url, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), SITE_API_CREDENTIAL: '', NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' },
-    timeout: 110_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [HEAP_CAP, '--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', 'catalog.ts'), 'import', '--site', 'demo', file],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'),
+        SITE_API_CREDENTIAL: '',
+        NODE_ENV: 'production',
+        MALLOC_ARENA_MAX: '2',
+      },
+      timeout: 110_000,
+    },
+  );
   return { code: result.status, signal: result.signal, err: result.stderr };
 }
 
@@ -52,8 +63,10 @@ function write(name: string, parts: (string | { repeat: Buffer; times: number })
 
 const MB = 1 << 20;
 const head = '{\n  "format": "site-delivery-catalog",\n  "version": 1,\n  "site": "demo",\n  "markets": [],\n  "products": [\n';
-const productOpen = (handle: string) => `    {"handle": "${handle}", "status": "published", "texts": {"sv-SE": {"title": "Big", "description": "`;
-const productClose = (sku: string) => `"}}, "images": [], "options": [], "variants": [{"sku": "${sku}", "title": "Default", "options": {}, "prices": {}}]}`;
+const productOpen = (handle: string) =>
+  `    {"handle": "${handle}", "status": "published", "texts": {"sv-SE": {"title": "Big", "description": "`;
+const productClose = (sku: string) =>
+  `"}}, "images": [], "options": [], "variants": [{"sku": "${sku}", "title": "Default", "options": {}, "prices": {}}]}`;
 
 async function productCount(): Promise<number> {
   const result = await database.$client.execute('SELECT count(*) AS n FROM products');
@@ -63,7 +76,13 @@ async function productCount(): Promise<number> {
 describe('npm run catalog refuses input beyond its limits, without running out of memory', () => {
   it('a product of 600 MB: refused at 8 MB, naming where it starts', async () => {
     const before = await productCount();
-    const file = write('huge-item.json', [head, productOpen('huge'), { repeat: Buffer.alloc(MB, 'a'), times: 600 }, productClose('HUGE-1'), '\n  ],\n  "collections": []\n}\n']);
+    const file = write('huge-item.json', [
+      head,
+      productOpen('huge'),
+      { repeat: Buffer.alloc(MB, 'a'), times: 600 },
+      productClose('HUGE-1'),
+      '\n  ],\n  "collections": []\n}\n',
+    ]);
     const { code, signal, err } = importFile(file);
     rmSync(file);
     expect(signal, err).toBeNull();
@@ -74,13 +93,20 @@ describe('npm run catalog refuses input beyond its limits, without running out o
   });
 
   it('a file of 136 MB whose products are each within the item limit: refused at 128 MB', async () => {
-    const products = Array.from({ length: 34 }, (_, i) => [productOpen(`big-${i}`), { repeat: Buffer.alloc(MB, 'b'), times: 4 }, productClose(`BIG-${i}`), i < 33 ? ',\n' : '\n']).flat();
+    const products = Array.from({ length: 34 }, (_, i) => [
+      productOpen(`big-${i}`),
+      { repeat: Buffer.alloc(MB, 'b'), times: 4 },
+      productClose(`BIG-${i}`),
+      i < 33 ? ',\n' : '\n',
+    ]).flat();
     const file = write('big-file.json', [head, ...products, '  ],\n  "collections": []\n}\n']);
     const { code, signal, err } = importFile(file);
     rmSync(file);
     expect(signal, err).toBeNull();
     expect(code, err).toBe(1);
-    expect(err).toMatch(/line \d+, \(file\): expected a file of at most 128 MB \(this one goes on past that; split it, or run the command with a bigger heap/);
+    expect(err).toMatch(
+      /line \d+, \(file\): expected a file of at most 128 MB \(this one goes on past that; split it, or run the command with a bigger heap/,
+    );
   });
 
   // the limit on rows (100,000) is tested in test/catalog-input.test.ts, with small limits

@@ -10,8 +10,19 @@ import * as schema from '@/db/schema';
 import { seedDatabase } from '@/db/seed';
 import { getPublishedProduct, listCollections } from '@/lib/commerce/catalog';
 import {
-  catalogDocumentText, descriptionFromHtml, documentSource, exportCatalog, exportCatalogTo, importCatalog, parseCatalogDocument,
-  parseStockArgs, readCatalogDocument, readShopifyCsv, shopifySource, stockSource, type CatalogIssue,
+  catalogDocumentText,
+  descriptionFromHtml,
+  documentSource,
+  exportCatalog,
+  exportCatalogTo,
+  importCatalog,
+  parseCatalogDocument,
+  parseStockArgs,
+  readCatalogDocument,
+  readShopifyCsv,
+  shopifySource,
+  stockSource,
+  type CatalogIssue,
 } from '@/lib/commerce/catalog/transfer';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
@@ -23,8 +34,18 @@ import { contentDigest } from './support/database';
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
 const CATALOG_TABLES = [
-  schema.bundleItems, schema.bundlePrices, schema.bundles, schema.collectionProducts, schema.collectionTranslations, schema.collections,
-  schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations, schema.productVariants, schema.products,
+  schema.bundleItems,
+  schema.bundlePrices,
+  schema.bundles,
+  schema.collectionProducts,
+  schema.collectionTranslations,
+  schema.collections,
+  schema.inventoryLevels,
+  schema.variantPrices,
+  schema.productImages,
+  schema.productTranslations,
+  schema.productVariants,
+  schema.products,
 ];
 
 async function freshDatabase(products = 0): Promise<Database> {
@@ -40,7 +61,6 @@ async function freshDatabase(products = 0): Promise<Database> {
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
 
 async function version(database: Database, handle = 'demo'): Promise<number> {
   const [row] = await database.select({ v: schema.sites.catalogVersion }).from(schema.sites).where(eq(schema.sites.handle, handle));
@@ -96,10 +116,19 @@ describe('export and import of the catalog document', () => {
     const doc = JSON.parse(original) as CatalogDocument;
     expect(doc.products.some((p) => p.bundles.length > 0)).toBe(true);
     // bundle titles in the other languages travel too
-    expect(doc.products.find((p) => p.handle === 'morning-coffee-set')!.bundles[0]).toMatchObject({ title: 'Coffee for two', titles: { 'de-DE': 'Kaffee für zwei', 'sv-SE': 'Kaffe för två' } });
+    expect(doc.products.find((p) => p.handle === 'morning-coffee-set')!.bundles[0]).toMatchObject({
+      title: 'Coffee for two',
+      titles: { 'de-DE': 'Kaffee für zwei', 'sv-SE': 'Kaffe för två' },
+    });
     // and so do images' alt texts, a product's and a collection's
-    expect(doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.images[0]).toMatchObject({ alt: 'Fjord Ceramic Mug in white', alts: { 'de-DE': expect.stringContaining('Weiß'), 'sv-SE': expect.stringContaining('vit') } });
-    expect(doc.collections.find((c) => c.handle === 'kitchen')!.image).toMatchObject({ alt: 'Kitchen', alts: { 'de-DE': 'Küche', 'sv-SE': 'Kök' } });
+    expect(doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.images[0]).toMatchObject({
+      alt: 'Fjord Ceramic Mug in white',
+      alts: { 'de-DE': expect.stringContaining('Weiß'), 'sv-SE': expect.stringContaining('vit') },
+    });
+    expect(doc.collections.find((c) => c.handle === 'kitchen')!.image).toMatchObject({
+      alt: 'Kitchen',
+      alts: { 'de-DE': 'Küche', 'sv-SE': 'Kök' },
+    });
     expect(doc.collections.length).toBe(7);
     expect(Object.keys(doc.products[0]!.texts)).toEqual(['de-DE', 'en-DE', 'en-SE', 'en-US', 'sv-SE']);
   });
@@ -120,7 +149,12 @@ describe('export and import of the catalog document', () => {
   it('a dry run plans the change and writes nothing', async () => {
     const doc = clone(JSON.parse(original) as CatalogDocument);
     doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!.prices.se!.amount = '123.00';
-    doc.products.push({ ...clone(doc).products[0]!, handle: 'brand-new-lamp', variants: doc.products[0]!.variants.map((v) => ({ ...v, sku: `NEW-${v.sku}` })), bundles: [] });
+    doc.products.push({
+      ...clone(doc).products[0]!,
+      handle: 'brand-new-lamp',
+      variants: doc.products[0]!.variants.map((v) => ({ ...v, sku: `NEW-${v.sku}` })),
+      bundles: [],
+    });
     const hash = await contentDigest(database);
     const before = await version(database);
     const result = await importText(database, JSON.stringify(doc), { dryRun: true });
@@ -181,7 +215,11 @@ describe('export and import of the catalog document', () => {
     const mug = doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!;
     for (const v of mug.variants) delete v.stock;
     mug.texts['en-SE']!.description = 'Rewritten while the shop sold mugs.';
-    mug.variants.push({ ...clone(doc).products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!, sku: 'MUG-NEW-1', stock: undefined });
+    mug.variants.push({
+      ...clone(doc).products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!,
+      sku: 'MUG-NEW-1',
+      stock: undefined,
+    });
     mug.options = mug.options.map((o) => ({ ...o, values: [...o.values, 'Extra'] }));
     mug.variants.at(-1)!.options = Object.fromEntries(mug.options.map((o) => [o.name, 'Extra']));
     mug.variants.at(-1)!.title = 'Extra';
@@ -199,7 +237,10 @@ describe('export and import of the catalog document', () => {
 
   it('--prune unpublishes what the file leaves out and deletes nothing', async () => {
     const doc = clone(JSON.parse(original) as CatalogDocument);
-    const dropped = doc.products.splice(doc.products.findIndex((p) => p.handle === 'linen-tote-bag'), 1)[0]!;
+    const dropped = doc.products.splice(
+      doc.products.findIndex((p) => p.handle === 'linen-tote-bag'),
+      1,
+    )[0]!;
     doc.collections = doc.collections.filter((c) => c.handle !== 'lighting');
     const variantsBefore = (await database.select().from(schema.productVariants)).length;
 
@@ -227,7 +268,10 @@ describe('export and import of the catalog document', () => {
   });
 
   it('refuses an invalid file whole, naming every error with its pointer, handle and field', async () => {
-    const doc = clone(JSON.parse(original) as CatalogDocument) as unknown as { products: Record<string, unknown>[]; collections: Record<string, unknown>[] };
+    const doc = clone(JSON.parse(original) as CatalogDocument) as unknown as {
+      products: Record<string, unknown>[];
+      collections: Record<string, unknown>[];
+    };
     const p = (i: number) => doc.products[i] as unknown as CatalogDocument['products'][number];
     p(0).handle = 'Bad Handle';
     p(1).variants[0]!.sku = p(2).variants[0]!.sku; // duplicate SKU
@@ -250,11 +294,13 @@ describe('export and import of the catalog document', () => {
     const schemaErrors = await importText(database, JSON.stringify(doc, null, 2));
     expect(schemaErrors.ok).toBe(false);
     const first = (schemaErrors as { issues: CatalogIssue[] }).issues;
-    expect(first.map((i) => [i.pointer, i.field])).toEqual(expect.arrayContaining([
-      ['/products/0/handle', 'handle'],
-      ['/products/6/images/0/url', 'url'],
-      ['/products/7/images/0/width', 'width'],
-    ]));
+    expect(first.map((i) => [i.pointer, i.field])).toEqual(
+      expect.arrayContaining([
+        ['/products/0/handle', 'handle'],
+        ['/products/6/images/0/url', 'url'],
+        ['/products/7/images/0/width', 'width'],
+      ]),
+    );
     expect(first.find((i) => i.pointer === '/products/6/images/0/url')!.handle).toBe(p(6).handle);
     expect(first.filter((i) => !(i.line !== undefined && i.line > 1))).toEqual([]);
 
@@ -274,8 +320,15 @@ describe('export and import of the catalog document', () => {
     expect(at('/products/3/variants/0/prices/se/currency')!.expected).toMatch(/SEK/);
     expect(at('/products/4/variants/0/prices/se/amount')!.expected).toMatch(/at most 2 decimals/);
     expect(at('/products/5/texts/fr-FR')!.expected).toMatch(/locale of Site "demo"/);
-    expect(at(`/products/${withBundles}/bundles/0/titles/fr-FR`)).toMatchObject({ field: 'titles', expected: expect.stringMatching(/locale of Site "demo"/) });
-    expect(at('/products/12/images/0/alts/fr-FR')).toMatchObject({ handle: p(12).handle, field: 'alts', expected: expect.stringMatching(/locale of Site "demo"/) });
+    expect(at(`/products/${withBundles}/bundles/0/titles/fr-FR`)).toMatchObject({
+      field: 'titles',
+      expected: expect.stringMatching(/locale of Site "demo"/),
+    });
+    expect(at('/products/12/images/0/alts/fr-FR')).toMatchObject({
+      handle: p(12).handle,
+      field: 'alts',
+      expected: expect.stringMatching(/locale of Site "demo"/),
+    });
     expect(at('/collections/1/image/alts/nb-NO')).toMatchObject({ handle: doc.collections[1]!.handle, field: 'alts' });
     expect(at('/products/9/handle')!.expected).toMatch(/used once in the file/);
     expect(at('/products/10/variants/0/prices/jp')!.expected).toMatch(/market of Site "demo"/);
@@ -290,7 +343,10 @@ describe('export and import of the catalog document', () => {
     const result = await parseCatalogDocument(broken);
     expect(result.ok).toBe(false);
     const issue = (result as { issues: CatalogIssue[] }).issues[0]!;
-    expect(issue).toMatchObject({ pointer: '/products/0', line: original.split('\n').findIndex((l) => l.includes('"status": "published"')) + 1 });
+    expect(issue).toMatchObject({
+      pointer: '/products/0',
+      line: original.split('\n').findIndex((l) => l.includes('"status": "published"')) + 1,
+    });
   });
 
   it('reads the same document however the stream is cut', async () => {
@@ -309,24 +365,47 @@ describe('export and import of the catalog document', () => {
     const [flow] = await database.select().from(schema.notificationFlows).where(eq(schema.notificationFlows.handle, 'back-in-stock-email'));
     const credential = await createCredential(database, { siteHandle: 'demo', scope: 'extended' });
     await database.insert(schema.consents).values({
-      id: 'con_transfer_test', siteId: variant!.siteId, purpose: 'stock_notification', email: 'a@example.com', text: 'Tell me',
-      textVersion: '1', textHash: 'x', credentialId: credential.id, createdAt: Date.now(),
+      id: 'con_transfer_test',
+      siteId: variant!.siteId,
+      purpose: 'stock_notification',
+      email: 'a@example.com',
+      text: 'Tell me',
+      textVersion: '1',
+      textHash: 'x',
+      credentialId: credential.id,
+      createdAt: Date.now(),
     });
     await database.insert(schema.stockSubscriptions).values({
-      id: 'sub_transfer_test', siteId: variant!.siteId, variantId: variant!.id, flowId: flow!.id, email: 'a@example.com',
-      status: 'active', consentId: 'con_transfer_test', locale: 'sv-SE', marketId: 'se', createdAt: Date.now(),
+      id: 'sub_transfer_test',
+      siteId: variant!.siteId,
+      variantId: variant!.id,
+      flowId: flow!.id,
+      email: 'a@example.com',
+      status: 'active',
+      consentId: 'con_transfer_test',
+      locale: 'sv-SE',
+      marketId: 'se',
+      createdAt: Date.now(),
     });
     const removed = aurora.variants.shift()!;
-    aurora.options = aurora.options.map((o) => ({ ...o, values: o.values.filter((v) => aurora.variants.some((x) => x.options[o.name] === v)) }));
+    aurora.options = aurora.options.map((o) => ({
+      ...o,
+      values: o.values.filter((v) => aurora.variants.some((x) => x.options[o.name] === v)),
+    }));
     // a value no variant has any more loses its texts too (a text for a value not in the option is refused)
     for (const texts of Object.values(aurora.texts)) {
       for (const [name, t] of Object.entries(texts.options ?? {})) {
-        for (const value of Object.keys(t.values ?? {})) if (!aurora.options.find((o) => o.name === name)!.values.includes(value)) delete t.values![value];
+        for (const value of Object.keys(t.values ?? {}))
+          if (!aurora.options.find((o) => o.name === name)!.values.includes(value)) delete t.values![value];
       }
     }
     const result = await importText(database, JSON.stringify(doc));
     expect(result.ok).toBe(false);
-    expect((result as { issues: CatalogIssue[] }).issues[0]).toMatchObject({ handle: 'aurora-wool-throw', field: 'variants', pointer: `/products/${doc.products.indexOf(aurora)}/variants` });
+    expect((result as { issues: CatalogIssue[] }).issues[0]).toMatchObject({
+      handle: 'aurora-wool-throw',
+      field: 'variants',
+      pointer: `/products/${doc.products.indexOf(aurora)}/variants`,
+    });
     expect((result as { issues: CatalogIssue[] }).issues[0]!.expected).toContain(removed.sku);
     await database.delete(schema.stockSubscriptions).where(eq(schema.stockSubscriptions.id, 'sub_transfer_test'));
     // without the signup the same file removes the variant
@@ -358,7 +437,9 @@ describe('stock changes', () => {
     expect(parseStockArgs(['NOPE', 'X=-1', 'Y=1.5']).issues.map((i) => i.pointer)).toEqual(['/0', '/1', '/2']);
     const mug = await shown(database, 'fjord-ceramic-mug');
     const hash = await contentDigest(database);
-    const result = await importCatalog(database, stockSource(parseStockArgs([`${mug.variants[0]!.sku}=3`, 'NO-SUCH-SKU=4']).changes), { siteHandle: 'demo' });
+    const result = await importCatalog(database, stockSource(parseStockArgs([`${mug.variants[0]!.sku}=3`, 'NO-SUCH-SKU=4']).changes), {
+      siteHandle: 'demo',
+    });
     expect(result.ok).toBe(false);
     expect((result as { issues: CatalogIssue[] }).issues).toEqual([expect.objectContaining({ pointer: '/1', field: 'sku' })]);
     expect(await contentDigest(database)).toBe(hash);
@@ -368,8 +449,10 @@ describe('stock changes', () => {
 describe('Shopify product CSV', () => {
   const FIXTURE = join(ROOT, 'test', 'fixtures', 'shopify-products.csv');
 
-  it('turns Body (HTML) into the storefront\'s paragraphs, dropping scripts, frames and attributes', () => {
-    const text = descriptionFromHtml('<h2>Warm &amp; soft</h2><p onclick="x()">A <b>b</b> &lt;c&gt;</p><script>alert(1)</script><iframe src="e">f</iframe><ul><li>One</li><li>Two</li></ul>');
+  it("turns Body (HTML) into the storefront's paragraphs, dropping scripts, frames and attributes", () => {
+    const text = descriptionFromHtml(
+      '<h2>Warm &amp; soft</h2><p onclick="x()">A <b>b</b> &lt;c&gt;</p><script>alert(1)</script><iframe src="e">f</iframe><ul><li>One</li><li>Two</li></ul>',
+    );
     expect(text).toBe('Warm & soft\n\nA b <c>\n\n• One\n\n• Two');
   });
 
@@ -386,12 +469,24 @@ describe('Shopify product CSV', () => {
 
     const sweater = await shown(database, 'nordic-wool-sweater');
     expect(sweater.title).toBe('Nordic Wool Sweater');
-    expect(sweater.options).toEqual([{ name: 'Color', values: ['Oat', 'Charcoal'] }, { name: 'Size', values: ['S', 'M', 'L'] }]);
+    expect(sweater.options).toEqual([
+      { name: 'Color', values: ['Oat', 'Charcoal'] },
+      { name: 'Size', values: ['S', 'M', 'L'] },
+    ]);
     expect(sweater.variants.map((v) => v.title)).toEqual(['Oat / S', 'Oat / M', 'Oat / L', 'Charcoal / S', 'Charcoal / M', 'Charcoal / L']);
-    expect(sweater.variants[0]).toMatchObject({ sku: 'NWS-OAT-S', price: { amount: '899.00', currency: 'SEK' }, compareAtPrice: { amount: '1099.00', currency: 'SEK' }, availability: 'in_stock' });
+    expect(sweater.variants[0]).toMatchObject({
+      sku: 'NWS-OAT-S',
+      price: { amount: '899.00', currency: 'SEK' },
+      compareAtPrice: { amount: '1099.00', currency: 'SEK' },
+      availability: 'in_stock',
+    });
     expect(sweater.variants[1]!.availability).toBe('out_of_stock');
     expect(sweater.variants[2]!.price.amount).toBe('949.00');
-    expect(sweater.images.map((i) => i.alt)).toEqual(['Oat wool sweater, front', 'Charcoal wool sweater, front', 'Close-up of the rib knit']);
+    expect(sweater.images.map((i) => i.alt)).toEqual([
+      'Oat wool sweater, front',
+      'Charcoal wool sweater, front',
+      'Close-up of the rib knit',
+    ]);
     expect(sweater.description).toContain('Knitted from undyed Gotland wool in a small mill <50 km from our studio.');
     expect(sweater.description).toContain('• Relaxed fit');
     for (const bad of ['<', 'script', 'evil', 'onclick', 'javascript', 'iframe', 'style']) {
@@ -399,7 +494,15 @@ describe('Shopify product CSV', () => {
     }
     expect(sweater.seo.title).toBe('Nordic Wool Sweater in Gotland wool');
     const board = await shown(database, 'birch-bread-board');
-    expect(board.variants).toEqual([expect.objectContaining({ sku: 'BCB-1', title: 'Default', options: {}, price: { amount: '349.00', currency: 'SEK' }, availability: 'in_stock' })]);
+    expect(board.variants).toEqual([
+      expect.objectContaining({
+        sku: 'BCB-1',
+        title: 'Default',
+        options: {},
+        price: { amount: '349.00', currency: 'SEK' },
+        availability: 'in_stock',
+      }),
+    ]);
     await expect(shown(database, 'linen-apron-draft')).rejects.toBeInstanceOf(DomainError);
     // the new variants are not sold in the other markets until priced there (so neither is the product)
     await expect(shown(database, 'nordic-wool-sweater', 'de')).rejects.toBeInstanceOf(DomainError);
@@ -410,18 +513,29 @@ describe('Shopify product CSV', () => {
     expect(await version(database)).toBe(before);
   });
 
-  it('updates an existing product\'s default market and locale and keeps the rest', async () => {
+  it("updates an existing product's default market and locale and keeps the rest", async () => {
     const database = await freshDatabase();
     const mug = await shown(database, 'fjord-ceramic-mug');
     const mugDe = await shown(database, 'fjord-ceramic-mug', 'de');
     const header = readFileSync(FIXTURE, 'utf8').split('\n')[0]!;
     const cols = header.split(',');
     const row = (values: Record<string, string>) => cols.map((c) => values[c] ?? '').join(',');
-    const csv = [header, ...mug.variants.map((v, i) => row({
-      Handle: 'fjord-ceramic-mug', Title: i === 0 ? 'Fjordmugg' : '', 'Body (HTML)': i === 0 ? '<p>Ny text</p>' : '',
-      'Option1 Name': i === 0 ? mug.options[0]!.name : '', 'Option1 Value': v.options[mug.options[0]!.name]!,
-      'Variant SKU': v.sku, 'Variant Price': '111.00', Status: i === 0 ? 'active' : '', Published: i === 0 ? 'TRUE' : '',
-    }))].join('\n');
+    const csv = [
+      header,
+      ...mug.variants.map((v, i) =>
+        row({
+          Handle: 'fjord-ceramic-mug',
+          Title: i === 0 ? 'Fjordmugg' : '',
+          'Body (HTML)': i === 0 ? '<p>Ny text</p>' : '',
+          'Option1 Name': i === 0 ? mug.options[0]!.name : '',
+          'Option1 Value': v.options[mug.options[0]!.name]!,
+          'Variant SKU': v.sku,
+          'Variant Price': '111.00',
+          Status: i === 0 ? 'active' : '',
+          Published: i === 0 ? 'TRUE' : '',
+        }),
+      ),
+    ].join('\n');
     const parsed = await readShopifyCsv(Readable.from([csv]));
     const result = await importCatalog(database, shopifySource(parsed), { siteHandle: 'demo' });
     expect(result.ok).toBe(true);
@@ -444,7 +558,9 @@ describe('Shopify product CSV', () => {
     bad[sweaterEnd] = bad[sweaterEnd]!.replace(',899.00,', ',12;50,'); // price
     bad[sweaterEnd + 1] = bad[sweaterEnd + 1]!.replace(',deny,', ',sometimes,'); // policy
     const parsed = await readShopifyCsv(Readable.from([bad.join('\n')]));
-    expect(parsed.issues).toEqual([expect.objectContaining({ line: sweaterEnd + 2, field: 'Variant Inventory Policy', handle: 'nordic-wool-sweater' })]);
+    expect(parsed.issues).toEqual([
+      expect.objectContaining({ line: sweaterEnd + 2, field: 'Variant Inventory Policy', handle: 'nordic-wool-sweater' }),
+    ]);
     // the import reports the reader's problems and the schema's together, each on its line, in its column
     const result = await importCatalog(database, shopifySource(parsed), { siteHandle: 'demo' });
     expect(result.ok).toBe(false);

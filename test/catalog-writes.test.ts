@@ -62,15 +62,22 @@ function withNewProducts(doc: CatalogDocument, count: number, tag: string): Cata
   return out;
 }
 
-
 describe('how an import is written over a network', () => {
   it('sends a 200-product change as a few requests, holding the lock only while the server writes', async () => {
     const doc = changed(original, 200, 'v2');
     // a dropped variant: the in-use check runs inside the write, one request more
-    const dropped = doc.products.find((p) => isBench(p.handle) && p.variants.length > 1 && p.bundles.length === 0
-      && !doc.products.some((q) => q.bundles.some((b) => b.items.some((i) => p.variants.some((v) => v.sku === i.sku)))))!;
+    const dropped = doc.products.find(
+      (p) =>
+        isBench(p.handle) &&
+        p.variants.length > 1 &&
+        p.bundles.length === 0 &&
+        !doc.products.some((q) => q.bundles.some((b) => b.items.some((i) => p.variants.some((v) => v.sku === i.sku)))),
+    )!;
     const gone = dropped.variants.pop()!;
-    dropped.options = dropped.options.map((o) => ({ ...o, values: o.values.filter((value) => dropped.variants.some((v) => v.options[o.name] === value)) }));
+    dropped.options = dropped.options.map((o) => ({
+      ...o,
+      values: o.values.filter((value) => dropped.variants.some((v) => v.options[o.name] === value)),
+    }));
     for (const texts of Object.values(dropped.texts)) {
       for (const [name, optionTexts] of Object.entries(texts.options ?? {})) {
         for (const value of Object.keys(optionTexts.values ?? {})) {
@@ -88,13 +95,17 @@ describe('how an import is written over a network', () => {
     const lock = longestLock(log);
     // What the lock costs over a network is its round trips (timed in npm run bench:catalog -- --latency).
     expect(lock.requests).toBeLessThanOrEqual(4);
-    const [row] = (await t.database.$client.execute({ sql: 'SELECT count(*) AS n FROM product_variants WHERE sku = ?', args: [gone.sku] })).rows;
+    const [row] = (await t.database.$client.execute({ sql: 'SELECT count(*) AS n FROM product_variants WHERE sku = ?', args: [gone.sku] }))
+      .rows;
     expect(Number(row!.n)).toBe(0);
     original = await exportCatalog(t.database, 'demo');
   });
 
   it('sends a stock command as one request', async () => {
-    const skus = original.products.filter((p) => isBench(p.handle)).slice(0, 20).map((p) => p.variants[0]!.sku);
+    const skus = original.products
+      .filter((p) => isBench(p.handle))
+      .slice(0, 20)
+      .map((p) => p.variants[0]!.sku);
     const { database, log } = overNetwork(t.database, LATENCY);
     const result = await importCatalog(database, stockSource(skus.map((sku, i) => ({ sku, quantity: 1000 + i }))), { siteHandle: 'demo' });
     expect(result.ok && result.plan.variants.updated).toBe(20);
@@ -106,16 +117,23 @@ describe('how an import is written over a network', () => {
     const other = anotherInstance();
     const context = (await authenticateCredential(other, (await createCredential(other, { siteHandle: 'demo', scope: 'core' })).token))!;
     const sku = original.products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!.sku;
-    const variantId = String((await other.$client.execute({ sql: 'SELECT id FROM product_variants WHERE sku = ?', args: [sku] })).rows[0]!.id);
+    const variantId = String(
+      (await other.$client.execute({ sql: 'SELECT id FROM product_variants WHERE sku = ?', args: [sku] })).rows[0]!.id,
+    );
 
     const { database } = overNetwork(t.database, LATENCY);
     let importing = true;
-    const imported = importCatalog(database, documentSource(withNewProducts(changed(original, 200, 'v3'), 100, 'checkout-run')), { siteHandle: 'demo' })
-      .finally(() => (importing = false));
+    const imported = importCatalog(database, documentSource(withNewProducts(changed(original, 200, 'v3'), 100, 'checkout-run')), {
+      siteHandle: 'demo',
+    }).finally(() => (importing = false));
     const outcomes: string[] = [];
     while (importing) {
-      outcomes.push(await createCheckoutSession(other, context, { lines: [{ variantId, quantity: 1 }] }, { ttlSeconds: 600 })
-        .then(() => 'created', (error: unknown) => String((error as { code?: unknown }).code ?? error)));
+      outcomes.push(
+        await createCheckoutSession(other, context, { lines: [{ variantId, quantity: 1 }] }, { ttlSeconds: 600 }).then(
+          () => 'created',
+          (error: unknown) => String((error as { code?: unknown }).code ?? error),
+        ),
+      );
     }
     const result = await imported;
     expect(result.ok && result.plan.products).toMatchObject({ created: 100, updated: 200 });
@@ -139,8 +157,9 @@ describe('how an import is written over a network', () => {
     const before = await observe();
     const { database } = overNetwork(t.database, LATENCY);
     let importing = true;
-    const imported = importCatalog(database, documentSource(withNewProducts(changed(original, 200, 'v5'), 50, 'reader-run')), { siteHandle: 'demo' })
-      .finally(() => (importing = false));
+    const imported = importCatalog(database, documentSource(withNewProducts(changed(original, 200, 'v5'), 50, 'reader-run')), {
+      siteHandle: 'demo',
+    }).finally(() => (importing = false));
     const seen = new Set<string>();
     while (importing) {
       seen.add(await observe());
@@ -157,10 +176,17 @@ describe('how an import is written over a network', () => {
 
   it('leaves the catalog as it was when the write fails at its last product', async () => {
     const doc = withNewProducts(changed(original, 200, 'v4'), 20, 'failing-run');
-    const last = doc.products.filter((p) => isBench(p.handle)).slice(0, 200).at(-1)!;
-    const lastId = String((await t.database.$client.execute({ sql: 'SELECT id FROM products WHERE handle = ?', args: [last.handle] })).rows[0]!.id);
+    const last = doc.products
+      .filter((p) => isBench(p.handle))
+      .slice(0, 200)
+      .at(-1)!;
+    const lastId = String(
+      (await t.database.$client.execute({ sql: 'SELECT id FROM products WHERE handle = ?', args: [last.handle] })).rows[0]!.id,
+    );
     // the last product's texts are among the last rows written
-    await t.database.$client.execute(`CREATE TRIGGER fail_last_texts BEFORE UPDATE ON product_translations WHEN NEW.product_id = '${lastId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    await t.database.$client.execute(
+      `CREATE TRIGGER fail_last_texts BEFORE UPDATE ON product_translations WHEN NEW.product_id = '${lastId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
     try {
       const before = await contentDigest(t.database);
       const { database, log } = overNetwork(t.database, LATENCY);
@@ -174,7 +200,10 @@ describe('how an import is written over a network', () => {
 
   it('deletes 50 products as a few requests too, the check of what still needs them inside the write', async () => {
     const named = new Set(original.products.flatMap((p) => p.bundles.flatMap((b) => b.items.map((i) => i.sku))));
-    const handles = original.products.filter((p) => isBench(p.handle) && p.variants.every((v) => !named.has(v.sku))).slice(-50).map((p) => p.handle);
+    const handles = original.products
+      .filter((p) => isBench(p.handle) && p.variants.every((v) => !named.has(v.sku)))
+      .slice(-50)
+      .map((p) => p.handle);
     expect(handles).toHaveLength(50);
     const { database, log } = overNetwork(t.database, LATENCY);
     const result = await importCatalog(database, deleteSource(handles), { siteHandle: 'demo' });
@@ -182,7 +211,10 @@ describe('how an import is written over a network', () => {
     // open, the question, the batch, the commit: however many rows go
     expect(log.writeRequests).toBeLessThanOrEqual(4);
     expect(longestLock(log).requests).toBeLessThanOrEqual(4);
-    const left = await t.database.$client.execute({ sql: `SELECT count(*) AS n FROM products WHERE handle IN (${handles.map(() => '?').join(', ')})`, args: handles });
+    const left = await t.database.$client.execute({
+      sql: `SELECT count(*) AS n FROM products WHERE handle IN (${handles.map(() => '?').join(', ')})`,
+      args: handles,
+    });
     expect(Number(left.rows[0]!.n)).toBe(0);
     original = await exportCatalog(t.database, 'demo');
   });

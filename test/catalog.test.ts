@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { inventoryLevels, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
-import { getCollection, getPublishedProduct, listCatalog, listCollections, listProducts, readStorefrontSnapshot } from '@/lib/commerce/catalog';
+import {
+  getCollection,
+  getPublishedProduct,
+  listCatalog,
+  listCollections,
+  listProducts,
+  readStorefrontSnapshot,
+} from '@/lib/commerce/catalog';
 import { readAvailabilityBatch, readVariantAvailability } from '@/lib/commerce/availability';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { DomainError } from '@/lib/platform/errors';
@@ -45,7 +52,10 @@ describe('the published rule', () => {
     await expectCode(getPublishedProduct(database, demo, 'retired-enamel-kettle', se), 'not_found');
     const listed = (await listProducts(database, demo, se, { limit: 100 })).data.map((p) => p.handle);
     const catalog = (await listCatalog(database, demo, se, { limit: 250 })).data.map((p) => p.handle);
-    const unpublished = await database.select({ handle: products.handle }).from(products).where(and(eq(products.siteId, demo.id), eq(products.status, 'draft')));
+    const unpublished = await database
+      .select({ handle: products.handle })
+      .from(products)
+      .where(and(eq(products.siteId, demo.id), eq(products.status, 'draft')));
     expect(unpublished.length).toBeGreaterThan(0);
     for (const { handle } of unpublished) {
       expect(listed).not.toContain(handle);
@@ -82,7 +92,11 @@ describe('pricing per market', () => {
       .where(and(eq(products.siteId, demo.id), eq(products.handle, 'fjord-ceramic-mug')))
       .limit(1);
     const prices = await database.select().from(variantPrices).where(eq(variantPrices.variantId, variant!.id));
-    for (const [market, currency] of [['se', 'SEK'], ['de', 'EUR'], ['us', 'USD']] as const) {
+    for (const [market, currency] of [
+      ['se', 'SEK'],
+      ['de', 'EUR'],
+      ['us', 'USD'],
+    ] as const) {
       const choice = await chooseMarket(database, demo, { market });
       const product = Product.parse(await getPublishedProduct(database, demo, 'fjord-ceramic-mug', choice));
       const shown = product.variants.find((v) => v.id === variant!.id)!;
@@ -123,7 +137,14 @@ describe('availability', () => {
     } finally {
       await database.update(inventoryLevels).set({ quantity: 0 }).where(eq(inventoryLevels.variantId, throwVariant.id));
     }
-    await expectCode(readAvailabilityBatch(database, demo.id, Array.from({ length: 101 }, (_, i) => `v${i}`)), 'too_many_variant_ids');
+    await expectCode(
+      readAvailabilityBatch(
+        database,
+        demo.id,
+        Array.from({ length: 101 }, (_, i) => `v${i}`),
+      ),
+      'too_many_variant_ids',
+    );
   });
 });
 
@@ -134,7 +155,15 @@ describe('Site isolation', () => {
     const a = await getPublishedProduct(database, demo, 'linen-tote-bag', se);
     const b = await getPublishedProduct(database, outlet, 'linen-tote-bag', outletSe);
     expect(a.id).not.toBe(b.id);
-    expect((await readAvailabilityBatch(database, demo.id, b.variants.map((v) => v.id))).data).toEqual([]);
+    expect(
+      (
+        await readAvailabilityBatch(
+          database,
+          demo.id,
+          b.variants.map((v) => v.id),
+        )
+      ).data,
+    ).toEqual([]);
   });
 });
 
@@ -144,11 +173,22 @@ describe('the storefront snapshot', () => {
     const same = await readStorefrontSnapshot(database, await fresh(demo), {});
     expect(same.version).toBe(before.version);
     const featured = before.featured[0]!;
-    const [variant] = await database.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, featured.id)).limit(1);
-    await database.update(variantPrices).set({ amount: 12345 }).where(and(eq(variantPrices.variantId, variant!.id), eq(variantPrices.marketId, 'se')));
+    const [variant] = await database
+      .select({ id: productVariants.id })
+      .from(productVariants)
+      .where(eq(productVariants.productId, featured.id))
+      .limit(1);
+    await database
+      .update(variantPrices)
+      .set({ amount: 12345 })
+      .where(and(eq(variantPrices.variantId, variant!.id), eq(variantPrices.marketId, 'se')));
     const after = await readStorefrontSnapshot(database, await fresh(demo), {});
     expect(after.version).not.toBe(before.version);
-    expect(after.featured[0]!.priceRange.min.amount === '123.45' || after.featured[0]!.priceRange.max.amount === '123.45' || after.featured[0]!.priceRange.min.amount < '123.45').toBe(true);
+    expect(
+      after.featured[0]!.priceRange.min.amount === '123.45' ||
+        after.featured[0]!.priceRange.max.amount === '123.45' ||
+        after.featured[0]!.priceRange.min.amount < '123.45',
+    ).toBe(true);
     expect(after.navigation.length).toBeGreaterThanOrEqual(5);
   });
 });
@@ -163,7 +203,10 @@ describe('pagination', () => {
       seen.push(...page.data.map((p) => p.handle));
       cursor = page.page.nextCursor ?? undefined;
     } while (cursor);
-    const published = await database.select({ handle: products.handle }).from(products).where(and(eq(products.siteId, demo.id), eq(products.status, 'published')));
+    const published = await database
+      .select({ handle: products.handle })
+      .from(products)
+      .where(and(eq(products.siteId, demo.id), eq(products.status, 'published')));
     expect(seen).toEqual(published.map((p) => p.handle).sort());
   });
 
@@ -182,7 +225,7 @@ describe('variant images', () => {
     const mug = await getPublishedProduct(database, demo, 'fjord-ceramic-mug', se);
     // The default locale is sv-SE: options read in Swedish, pictures still found by the stored (English) values.
     const byColor = Object.fromEntries(mug.variants.map((v) => [v.options['Färg'], v.image?.url]));
-    expect(byColor).toEqual({ Vit: '/products/mug-white.svg', Sand: '/products/mug-sand.svg', 'Midnattsblå': '/products/mug-midnight.svg' });
+    expect(byColor).toEqual({ Vit: '/products/mug-white.svg', Sand: '/products/mug-sand.svg', Midnattsblå: '/products/mug-midnight.svg' });
     const { data } = await listCatalog(database, demo, se, { limit: 100, variantIds: mug.variants.map((v) => v.id) });
     expect(data.map((p) => p.handle)).toEqual(['fjord-ceramic-mug']);
     expect(data[0]!.variants.map((v) => v.image)).toEqual(mug.variants.map((v) => v.image));
@@ -205,11 +248,16 @@ describe('variant images', () => {
     expect(await alts({ market: 'se', locale: 'sv-SE' })).toEqual({
       images: ['Fjord keramikmugg i vit', 'Fjord keramikmugg i sand', 'Fjord keramikmugg i midnattsblå'],
       variant: ['Fjord keramikmugg i vit', 'Fjord keramikmugg i sand', 'Fjord keramikmugg i midnattsblå'],
-      listed: 'Fjord keramikmugg i vit', collection: 'Kök', navigation: 'Kök',
+      listed: 'Fjord keramikmugg i vit',
+      collection: 'Kök',
+      navigation: 'Kök',
     });
     expect((await alts({ market: 'de', locale: 'de-DE' })).images[0]).toBe('Fjord Keramikbecher in Weiß');
     // English has no entry of its own: the alt text as written.
-    expect(await alts({ market: 'se', locale: 'en-SE' })).toMatchObject({ images: ['Fjord Ceramic Mug in white', 'Fjord Ceramic Mug in sand', 'Fjord Ceramic Mug in midnight blue'], collection: 'Kitchen' });
+    expect(await alts({ market: 'se', locale: 'en-SE' })).toMatchObject({
+      images: ['Fjord Ceramic Mug in white', 'Fjord Ceramic Mug in sand', 'Fjord Ceramic Mug in midnight blue'],
+      collection: 'Kitchen',
+    });
   });
 
   it('are null when no image names the variant (one picture for every size)', async () => {
@@ -226,7 +274,11 @@ describe('the demo bundles', () => {
     const set = await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', se);
     expect(set.bundles.length).toBeGreaterThan(0);
     for (const bundle of set.bundles) {
-      const batch = await readAvailabilityBatch(database, demo.id, bundle.items.map((i) => i.variantId));
+      const batch = await readAvailabilityBatch(
+        database,
+        demo.id,
+        bundle.items.map((i) => i.variantId),
+      );
       expect(batch.notFound).toEqual([]);
       expect(batch.data.every((d) => d.purchasable && d.status !== 'preorder')).toBe(true);
     }
@@ -234,7 +286,9 @@ describe('the demo bundles', () => {
 
   it('are titled in the language asked for, else as written', async () => {
     const titles = async (query: { market?: string; locale?: string }) =>
-      (await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', await chooseMarket(database, demo, query))).bundles.map((b) => b.title);
+      (await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', await chooseMarket(database, demo, query))).bundles.map(
+        (b) => b.title,
+      );
     expect(await titles({ locale: 'sv-SE' })).toEqual(['Kaffe för två', 'Helgbrunch-kit']);
     expect(await titles({ market: 'de', locale: 'de-DE' })).toEqual(['Kaffee für zwei', 'Wochenend-Brunch-Set']);
     expect(await titles({ locale: 'en-SE' })).toEqual(['Coffee for two', 'Weekend brunch kit']);
@@ -244,31 +298,43 @@ describe('the demo bundles', () => {
     const se = await chooseMarket(database, demo, {});
     const set = await getPublishedProduct(database, await fresh(demo), 'morning-coffee-set', se);
     const items = set.bundles.flatMap((b) => b.items);
-    expect(new Set(items.map((i) => i.productHandle))).toEqual(new Set(['fjord-ceramic-mug', 'slow-brew-dripper', 'nordic-roast-coffee', 'stoneware-serving-bowl']));
+    expect(new Set(items.map((i) => i.productHandle))).toEqual(
+      new Set(['fjord-ceramic-mug', 'slow-brew-dripper', 'nordic-roast-coffee', 'stoneware-serving-bowl']),
+    );
     for (const item of items) {
       const owner = await getPublishedProduct(database, demo, item.productHandle, se);
-      expect(owner.variants.map((v) => v.id), item.productHandle).toContain(item.variantId);
+      expect(
+        owner.variants.map((v) => v.id),
+        item.productHandle,
+      ).toContain(item.variantId);
     }
   });
 });
 
-describe("a product's collections (for \"more from this collection\")", () => {
+describe('a product\'s collections (for "more from this collection")', () => {
   /** Brute force: the published collections holding the product, in navigation order, titled in the locale or the fallback. */
   async function expected(productHandle: string, locale: string, fallback: string) {
-    const rows = (await database.$client.execute({
-      sql: `select c.handle, coalesce(own.title, fb.title, c.handle) as title from collection_products cp
+    const rows = (
+      await database.$client.execute({
+        sql: `select c.handle, coalesce(own.title, fb.title, c.handle) as title from collection_products cp
               join collections c on c.id = cp.collection_id and c.status = 'published'
               join products p on p.id = cp.product_id
               left join collection_translations own on own.collection_id = c.id and own.locale = ?
               left join collection_translations fb on fb.collection_id = c.id and fb.locale = ?
             where p.site_id = ? and p.handle = ? order by c.position, c.id`,
-      args: [locale, fallback, demo.id, productHandle],
-    })).rows;
+        args: [locale, fallback, demo.id, productHandle],
+      })
+    ).rows;
     return rows.map((r) => ({ handle: String(r.handle), title: String(r.title) }));
   }
 
   it('are the published collections holding it, in navigation order, titled in the requested locale', async () => {
-    const handles = (await database.$client.execute({ sql: `select handle from products where site_id = ? and status = 'published' order by handle limit 40`, args: [demo.id] })).rows.map((r) => String(r.handle));
+    const handles = (
+      await database.$client.execute({
+        sql: `select handle from products where site_id = ? and status = 'published' order by handle limit 40`,
+        args: [demo.id],
+      })
+    ).rows.map((r) => String(r.handle));
     let inSome = 0;
     for (const locale of ['sv-SE', 'en-SE']) {
       const se = await chooseMarket(database, demo, { locale });
@@ -286,12 +352,18 @@ describe("a product's collections (for \"more from this collection\")", () => {
     const se = await chooseMarket(database, demo, {});
     const before = await getPublishedProduct(database, await fresh(demo), 'fjord-ceramic-mug', se);
     const first = before.collections[0]!;
-    await database.$client.execute({ sql: `update collections set status = 'draft' where site_id = ? and handle = ?`, args: [demo.id, first.handle] });
+    await database.$client.execute({
+      sql: `update collections set status = 'draft' where site_id = ? and handle = ?`,
+      args: [demo.id, first.handle],
+    });
     try {
       const after = await getPublishedProduct(database, await fresh(demo), 'fjord-ceramic-mug', se);
       expect(after.collections.map((c) => c.handle)).toEqual(before.collections.slice(1).map((c) => c.handle));
     } finally {
-      await database.$client.execute({ sql: `update collections set status = 'published' where site_id = ? and handle = ?`, args: [demo.id, first.handle] });
+      await database.$client.execute({
+        sql: `update collections set status = 'published' where site_id = ? and handle = ?`,
+        args: [demo.id, first.handle],
+      });
     }
   });
 });

@@ -16,7 +16,10 @@ let outlet: SiteContext;
 let coffeeForTwo: { id: string; items: { variantId: string; quantity: number }[] };
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error, 'expected the call to fail').toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -30,7 +33,10 @@ const create = async (context: SiteContext, body: unknown) => {
 };
 
 async function price(variantId: string, market: string): Promise<number> {
-  const [row] = await database.select().from(variantPrices).where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
+  const [row] = await database
+    .select()
+    .from(variantPrices)
+    .where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
   return row!.amount;
 }
 
@@ -51,7 +57,10 @@ async function withStock(variantId: string, quantity: number, body: () => Promis
   try {
     await body();
   } finally {
-    await database.update(inventoryLevels).set({ quantity: before!.quantity, policy: before!.policy }).where(eq(inventoryLevels.variantId, variantId));
+    await database
+      .update(inventoryLevels)
+      .set({ quantity: before!.quantity, policy: before!.policy })
+      .where(eq(inventoryLevels.variantId, variantId));
   }
 }
 
@@ -69,18 +78,77 @@ beforeAll(async () => {
   const items = await database.select().from(bundleItems).where(eq(bundleItems.bundleId, bundle!.id)).orderBy(asc(bundleItems.position));
   coffeeForTwo = { id: bundle!.id, items: items.map((i) => ({ variantId: i.variantId, quantity: i.quantity })) };
   // The seed generates some items' stock (the dripper may be sold out): these tests set their own.
-  await database.update(inventoryLevels).set({ quantity: 50, policy: 'deny' }).where(inArray(inventoryLevels.variantId, items.map((i) => i.variantId)));
+  await database
+    .update(inventoryLevels)
+    .set({ quantity: 50, policy: 'deny' })
+    .where(
+      inArray(
+        inventoryLevels.variantId,
+        items.map((i) => i.variantId),
+      ),
+    );
 });
 
 describe('allocating a bundle price', () => {
   it.each([
-    ['equal weights, odd price', 100, [[1, 1], [1, 1], [1, 1]]],
-    ['proportional to price × quantity', 54900, [[24900, 2], [34900, 1], [12900, 1]]],
-    ['quantities that cannot all divide', 1001, [[500, 2], [500, 4]]],
-    ['a free item', 999, [[0, 1], [1000, 3]]],
-    ['all items free', 7, [[0, 2], [0, 1]]],
-    ['zero price', 0, [[100, 1], [200, 2]]],
-    ['large amounts (BigInt inside)', 9_000_000_000_000, [[4_000_000_000_000, 1], [3_000_000_000_001, 7]]],
+    [
+      'equal weights, odd price',
+      100,
+      [
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ],
+    ],
+    [
+      'proportional to price × quantity',
+      54900,
+      [
+        [24900, 2],
+        [34900, 1],
+        [12900, 1],
+      ],
+    ],
+    [
+      'quantities that cannot all divide',
+      1001,
+      [
+        [500, 2],
+        [500, 4],
+      ],
+    ],
+    [
+      'a free item',
+      999,
+      [
+        [0, 1],
+        [1000, 3],
+      ],
+    ],
+    [
+      'all items free',
+      7,
+      [
+        [0, 2],
+        [0, 1],
+      ],
+    ],
+    [
+      'zero price',
+      0,
+      [
+        [100, 1],
+        [200, 2],
+      ],
+    ],
+    [
+      'large amounts (BigInt inside)',
+      9_000_000_000_000,
+      [
+        [4_000_000_000_000, 1],
+        [3_000_000_000_001, 7],
+      ],
+    ],
   ] as const)('%s: integers that sum exactly, each close to its proportional share', (_name, total, spec) => {
     const items = spec.map(([unitPrice, quantity]) => ({ unitPrice, quantity }));
     const shares = allocateBundlePrice(total, items);
@@ -94,19 +162,25 @@ describe('allocating a bundle price', () => {
   });
 
   it('keeps each share a multiple of its quantity when it can, so unit price × quantity is the total', () => {
-    const shares = allocateBundlePrice(54901, [{ unitPrice: 24900, quantity: 2 }, { unitPrice: 34900, quantity: 1 }]);
+    const shares = allocateBundlePrice(54901, [
+      { unitPrice: 24900, quantity: 2 },
+      { unitPrice: 34900, quantity: 1 },
+    ]);
     expect(shares[0]! % 2).toBe(0);
     expect(shares[0]! + shares[1]!).toBe(54901);
   });
 
   it('an item worth more gets more', () => {
-    const [cheap, dear] = allocateBundlePrice(10000, [{ unitPrice: 100, quantity: 1 }, { unitPrice: 300, quantity: 1 }]);
+    const [cheap, dear] = allocateBundlePrice(10000, [
+      { unitPrice: 100, quantity: 1 },
+      { unitPrice: 300, quantity: 1 },
+    ]);
     expect([cheap, dear]).toEqual([2500, 7500]);
   });
 });
 
 describe('checkout sessions with bundles', () => {
-  it('names a bundle in the session\'s language: its own title there, else the title as written', async () => {
+  it("names a bundle in the session's language: its own title there, else the title as written", async () => {
     const titleIn = async (locale: string) => {
       const session = await create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }], locale });
       return CheckoutSession.parse(toCheckoutSession(session, demo.site)).lines[0]!.title;
@@ -134,20 +208,40 @@ describe('checkout sessions with bundles', () => {
   it('keeps bundle lines apart from plain lines of the same variant, stored with their bundle', async () => {
     const mug = coffeeForTwo.items[0]!.variantId;
     const session = await create(demo, { lines: [{ variantId: mug, quantity: 1 }], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] });
-    expect(session.lines.filter((l) => l.variantId === mug).map((l) => [l.quantity, l.bundleId])).toEqual([[1, null], [2, coffeeForTwo.id]]);
+    expect(session.lines.filter((l) => l.variantId === mug).map((l) => [l.quantity, l.bundleId])).toEqual([
+      [1, null],
+      [2, coffeeForTwo.id],
+    ]);
     expect(session.subtotal).toBe((await price(mug, 'se')) + 54900);
     const stored = await findSession(database, demo.site.id, session.id);
-    expect(stored.lines.map((l) => [l.bundleId, l.bundleQuantity])).toEqual([[null, null], ...coffeeForTwo.items.map(() => [coffeeForTwo.id, 1])]);
+    expect(stored.lines.map((l) => [l.bundleId, l.bundleQuantity])).toEqual([
+      [null, null],
+      ...coffeeForTwo.items.map(() => [coffeeForTwo.id, 1]),
+    ]);
   });
 
   it('folds repeated entries of one bundle', async () => {
-    const session = await create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }, { bundleId: coffeeForTwo.id, quantity: 2 }] });
+    const session = await create(demo, {
+      lines: [],
+      bundles: [
+        { bundleId: coffeeForTwo.id, quantity: 1 },
+        { bundleId: coffeeForTwo.id, quantity: 2 },
+      ],
+    });
     expect(session.lines).toHaveLength(coffeeForTwo.items.length);
     expect(session.subtotal).toBe(3 * 54900);
   });
 
-  it('answers 422 unknown_variant at the bundle for an unknown, another Site\'s or an unpriced bundle', async () => {
-    const bogus = await failure(create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }, { bundleId: 'bun_doesnotexist', quantity: 1 }] }));
+  it("answers 422 unknown_variant at the bundle for an unknown, another Site's or an unpriced bundle", async () => {
+    const bogus = await failure(
+      create(demo, {
+        lines: [],
+        bundles: [
+          { bundleId: coffeeForTwo.id, quantity: 1 },
+          { bundleId: 'bun_doesnotexist', quantity: 1 },
+        ],
+      }),
+    );
     expect(bogus.code).toBe('unknown_variant');
     expect(bogus.options.errors).toEqual([expect.objectContaining({ pointer: '/bundles/1/bundleId', code: 'unknown_variant' })]);
 
@@ -155,17 +249,25 @@ describe('checkout sessions with bundles', () => {
     expect(foreign.code).toBe('unknown_variant');
     expect(foreign.options.errors?.map((e) => e.pointer)).toEqual(['/bundles/0/bundleId']);
 
-    const [usPrice] = await database.select().from(bundlePrices).where(and(eq(bundlePrices.bundleId, coffeeForTwo.id), eq(bundlePrices.marketId, 'us')));
+    const [usPrice] = await database
+      .select()
+      .from(bundlePrices)
+      .where(and(eq(bundlePrices.bundleId, coffeeForTwo.id), eq(bundlePrices.marketId, 'us')));
     await database.delete(bundlePrices).where(and(eq(bundlePrices.bundleId, coffeeForTwo.id), eq(bundlePrices.marketId, 'us')));
     try {
-      expect((await failure(create(demo, { lines: [], market: 'us', bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] }))).code).toBe('unknown_variant');
+      expect((await failure(create(demo, { lines: [], market: 'us', bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] }))).code).toBe(
+        'unknown_variant',
+      );
     } finally {
       await database.insert(bundlePrices).values(usPrice!);
     }
   });
 
   it('answers 422 when an item of the bundle is unpublished', async () => {
-    const [dripper] = await database.select({ id: products.id }).from(products).innerJoin(productVariants, eq(productVariants.productId, products.id))
+    const [dripper] = await database
+      .select({ id: products.id })
+      .from(products)
+      .innerJoin(productVariants, eq(productVariants.productId, products.id))
       .where(eq(productVariants.id, coffeeForTwo.items[1]!.variantId));
     await database.update(products).set({ status: 'draft' }).where(eq(products.id, dripper!.id));
     try {
@@ -184,7 +286,9 @@ describe('checkout sessions with bundles', () => {
       expect(short.code).toBe('insufficient_stock');
       expect(short.options.errors?.map((e) => e.pointer)).toEqual(['/bundles/0/bundleId']);
       // 2 for the bundle + 2 plain = 4 > 3: both are named.
-      const together = await failure(create(demo, { lines: [{ variantId: mug, quantity: 2 }], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] }));
+      const together = await failure(
+        create(demo, { lines: [{ variantId: mug, quantity: 2 }], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] }),
+      );
       expect(together.options.errors?.map((e) => e.pointer)).toEqual(['/lines/0/variantId', '/bundles/0/bundleId']);
       expect((await create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] })).subtotal).toBe(54900);
     });
@@ -205,7 +309,10 @@ describe('checkout sessions with bundles', () => {
 
   it('change-country drops every line of a bundle not sold in the new market, with a warning each', async () => {
     const session = await create(demo, { lines: [], bundles: [{ bundleId: coffeeForTwo.id, quantity: 1 }] });
-    const [usPrice] = await database.select().from(bundlePrices).where(and(eq(bundlePrices.bundleId, coffeeForTwo.id), eq(bundlePrices.marketId, 'us')));
+    const [usPrice] = await database
+      .select()
+      .from(bundlePrices)
+      .where(and(eq(bundlePrices.bundleId, coffeeForTwo.id), eq(bundlePrices.marketId, 'us')));
     await database.delete(bundlePrices).where(and(eq(bundlePrices.bundleId, coffeeForTwo.id), eq(bundlePrices.marketId, 'us')));
     try {
       const { session: moved, quote } = await changeCheckoutCountry(database, demo.site, session.id, 'US');
@@ -227,7 +334,17 @@ describe('the create body', () => {
     ['quantity 0', { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 0 }] }, false],
     ['quantity 100', { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 100 }] }, false],
     ['a price smuggled in', { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 1, price: 1 }] }, false],
-    ['one bundle folded past 99', { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 60 }, { bundleId: 'bun_x', quantity: 40 }] }, false],
+    [
+      'one bundle folded past 99',
+      {
+        lines: [],
+        bundles: [
+          { bundleId: 'bun_x', quantity: 60 },
+          { bundleId: 'bun_x', quantity: 40 },
+        ],
+      },
+      false,
+    ],
   ])('%s', (_name, body, ok) => {
     expect(CreateCheckoutSessionBody.safeParse(body).success).toBe(ok);
   });
@@ -237,8 +354,19 @@ describe('the storefront cart cookie with bundles', () => {
   it('round-trips bundles next to lines, validated, merged and bounded, never with a price', async () => {
     const { parseCart, serializeCart, withBundleQuantity, itemCount, isCartEmpty } = await import('@/app/(storefront)/_lib/cart-codec');
     const extra = Array.from({ length: 25 }, (_, i) => `bun_n${i}~1~some-product`);
-    const cart = parseCart(['nonce_123456', 'var_a~2', 'bun_a~1~morning-coffee-set', 'bun_a~2~morning-coffee-set', 'bun_b~500~x', 'bun_c~1~Bad_Handle',
-      'bun_d~1~ok~549.00', 'bun_e~0~ok', ...extra].join('.'));
+    const cart = parseCart(
+      [
+        'nonce_123456',
+        'var_a~2',
+        'bun_a~1~morning-coffee-set',
+        'bun_a~2~morning-coffee-set',
+        'bun_b~500~x',
+        'bun_c~1~Bad_Handle',
+        'bun_d~1~ok~549.00',
+        'bun_e~0~ok',
+        ...extra,
+      ].join('.'),
+    );
     expect(cart.lines).toEqual([{ variantId: 'var_a', quantity: 2 }]);
     expect(cart.bundles.slice(0, 2)).toEqual([
       { bundleId: 'bun_a', productHandle: 'morning-coffee-set', quantity: 3 },
@@ -258,7 +386,17 @@ describe('the storefront cart cookie with bundles', () => {
 describe('the storefront cart cookie with product handles on lines', () => {
   it('keeps the product a line was added from (marked with !), and still reads lines without one', async () => {
     const { parseCart, serializeCart, withQuantity } = await import('@/app/(storefront)/_lib/cart-codec');
-    const cart = parseCart(['nonce_123456', 'var_a~2~!linen-tote-bag', 'var_b~1', 'var_a~1', 'var_c~1~!Bad_Handle', 'var_d~1~!', 'bun_a~1~morning-coffee-set'].join('.'));
+    const cart = parseCart(
+      [
+        'nonce_123456',
+        'var_a~2~!linen-tote-bag',
+        'var_b~1',
+        'var_a~1',
+        'var_c~1~!Bad_Handle',
+        'var_d~1~!',
+        'bun_a~1~morning-coffee-set',
+      ].join('.'),
+    );
     expect(cart.lines).toEqual([
       { variantId: 'var_a', quantity: 3, productHandle: 'linen-tote-bag' },
       { variantId: 'var_b', quantity: 1 },
@@ -267,11 +405,17 @@ describe('the storefront cart cookie with product handles on lines', () => {
     expect(serializeCart(cart)).toBe('nonce_123456.var_a~3~!linen-tote-bag.var_b~1.bun_a~1~morning-coffee-set');
     expect(parseCart(serializeCart(cart))).toEqual(cart);
     // A handle-less line learns its handle when merged with one that has it.
-    expect(parseCart('nonce_123456.var_b~1.var_b~1~!fjord-ceramic-mug').lines).toEqual([{ variantId: 'var_b', quantity: 2, productHandle: 'fjord-ceramic-mug' }]);
+    expect(parseCart('nonce_123456.var_b~1.var_b~1~!fjord-ceramic-mug').lines).toEqual([
+      { variantId: 'var_b', quantity: 2, productHandle: 'fjord-ceramic-mug' },
+    ]);
 
     // Setting a quantity keeps the handle; an add records it; a malformed one is not kept.
     expect(withQuantity(cart, 'var_a', 5).lines[0]).toEqual({ variantId: 'var_a', quantity: 5, productHandle: 'linen-tote-bag' });
-    expect(withQuantity(cart, 'var_b', 2, 'fjord-ceramic-mug').lines[1]).toEqual({ variantId: 'var_b', quantity: 2, productHandle: 'fjord-ceramic-mug' });
+    expect(withQuantity(cart, 'var_b', 2, 'fjord-ceramic-mug').lines[1]).toEqual({
+      variantId: 'var_b',
+      quantity: 2,
+      productHandle: 'fjord-ceramic-mug',
+    });
     expect(withQuantity(cart, 'var_new', 1, 'Not A Handle').lines[2]).toEqual({ variantId: 'var_new', quantity: 1 });
     expect(withQuantity(cart, 'var_a', 0).lines.map((l) => l.variantId)).toEqual(['var_b']);
   });

@@ -5,8 +5,13 @@ import { inventoryLevels, pickupPoints, products, productVariants, sites, varian
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  changeCheckoutCountry, createCheckoutSession, deliveryOptions, prepareCheckoutPayment, suggestAddresses,
-  updateCheckoutSession, type PaymentProvider,
+  changeCheckoutCountry,
+  createCheckoutSession,
+  deliveryOptions,
+  prepareCheckoutPayment,
+  suggestAddresses,
+  updateCheckoutSession,
+  type PaymentProvider,
 } from '@/lib/commerce/checkout';
 import { findSession } from '@/lib/commerce/checkout/session-storage';
 import { sandboxPaymentAction } from '@/lib/commerce/orders';
@@ -28,18 +33,25 @@ async function variant(productHandle: string, title: string): Promise<string> {
 }
 
 async function price(variantId: string, market: string): Promise<number> {
-  const [row] = await database.select().from(variantPrices).where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
+  const [row] = await database
+    .select()
+    .from(variantPrices)
+    .where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
   return row!.amount;
 }
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error, 'expected the call to fail').toBeInstanceOf(DomainError);
   return error as DomainError;
 }
 
 const addressIn = (country: string, postalCode: string, city: string) =>
-  UpdateCheckoutSessionBody.parse({ shippingAddress: { firstName: 'Kim', lastName: 'Berg', line1: 'Main 1', postalCode, city, country } }).shippingAddress!;
+  UpdateCheckoutSessionBody.parse({ shippingAddress: { firstName: 'Kim', lastName: 'Berg', line1: 'Main 1', postalCode, city, country } })
+    .shippingAddress!;
 
 async function open(lines: { variantId: string; quantity: number }[], market?: string) {
   return createCheckoutSession(database, demo, { lines, market }, { ttlSeconds: 86_400 });
@@ -55,7 +67,11 @@ describe('change country', () => {
     const mug = await variant('fjord-ceramic-mug', 'White');
     const tote = await variant('linen-tote-bag', 'Natural');
     const jacket = await variant('polar-down-jacket', 'M');
-    let session = await open([{ variantId: mug, quantity: 2 }, { variantId: tote, quantity: 1 }, { variantId: jacket, quantity: 1 }]);
+    let session = await open([
+      { variantId: mug, quantity: 2 },
+      { variantId: tote, quantity: 1 },
+      { variantId: jacket, quantity: 1 },
+    ]);
     session = await updateCheckoutSession(database, demo.site, session.id, { shippingAddress: addressIn('SE', '11151', 'Stockholm') }, {});
     await deliveryOptions(database, demo.site, session.id, { select: 'ship_se_standard' });
     const previous = (await deliveryOptions(database, demo.site, session.id, {})).session.total;
@@ -65,12 +81,24 @@ describe('change country', () => {
     await database.update(inventoryLevels).set({ quantity: 0 }).where(eq(inventoryLevels.variantId, jacket));
 
     const { session: moved, quote } = await changeCheckoutCountry(database, demo.site, session.id, 'de');
-    expect(moved).toMatchObject({ marketId: 'de', currency: 'EUR', locale: 'de-DE', deliveryOption: null, shipping: null, shippingAddress: null });
-    expect(moved.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.title])).toEqual([[mug, 2, await price(mug, 'de'), 'Fjord Keramikbecher — Weiß']]);
+    expect(moved).toMatchObject({
+      marketId: 'de',
+      currency: 'EUR',
+      locale: 'de-DE',
+      deliveryOption: null,
+      shipping: null,
+      shippingAddress: null,
+    });
+    expect(moved.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.title])).toEqual([
+      [mug, 2, await price(mug, 'de'), 'Fjord Keramikbecher — Weiß'],
+    ]);
     expect(moved.total).toBe(2 * (await price(mug, 'de')));
     expect(quote.previousTotal).toEqual({ amount: (previous / 100).toFixed(2), currency: 'SEK' });
     expect(quote.total).toEqual({ amount: (moved.total / 100).toFixed(2), currency: 'EUR' });
-    expect(quote.warnings.map((w) => [w.variantId, w.code])).toEqual([[tote, 'not_sold_in_market'], [jacket, 'insufficient_stock']]);
+    expect(quote.warnings.map((w) => [w.variantId, w.code])).toEqual([
+      [tote, 'not_sold_in_market'],
+      [jacket, 'insufficient_stock'],
+    ]);
 
     await database.update(inventoryLevels).set({ quantity: 18 }).where(eq(inventoryLevels.variantId, jacket));
     await database.insert(variantPrices).values({ variantId: tote, marketId: 'de', amount: 1490, compareAtAmount: null });
@@ -81,12 +109,21 @@ describe('change country', () => {
     session = await updateCheckoutSession(database, demo.site, session.id, { shippingAddress: addressIn('AT', '1010', 'Wien') }, {});
     const { session: moved } = await changeCheckoutCountry(database, demo.site, session.id, 'AT');
     expect(moved).toMatchObject({ marketId: 'de', locale: 'de-DE', shippingAddress: { country: 'AT' } });
-    const en = await createCheckoutSession(database, demo, { lines: [{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }], locale: 'en-SE' }, { ttlSeconds: 60 });
+    const en = await createCheckoutSession(
+      database,
+      demo,
+      { lines: [{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }], locale: 'en-SE' },
+      { ttlSeconds: 60 },
+    );
     // Not offered there: the same language in the new market, not its default (en-SE → en-DE, not de-DE).
     const inGermany = (await changeCheckoutCountry(database, demo.site, en.id, 'DE')).session;
     expect(inGermany).toMatchObject({ locale: 'en-DE', currency: 'EUR' });
     expect(inGermany.lines[0]!.title).toBe('Fjord Ceramic Mug — White');
-    expect((await changeCheckoutCountry(database, demo.site, en.id, 'US')).session).toMatchObject({ locale: 'en-US', currency: 'USD', tax: 0 });
+    expect((await changeCheckoutCountry(database, demo.site, en.id, 'US')).session).toMatchObject({
+      locale: 'en-US',
+      currency: 'USD',
+      tax: 0,
+    });
   });
 
   it('taxes at the rate of the country it ships to, when its market spans countries with different rates', async () => {
@@ -105,7 +142,11 @@ describe('change country', () => {
     const withShipping = listed.session!;
     expect(withShipping.tax).toBe(inclusive(withShipping.total, 2000));
     session = await updateCheckoutSession(database, demo.site, session.id, { shippingAddress: addressIn('DE', '10115', 'Berlin') }, {});
-    expect(session).toMatchObject({ deliveryOption: { id: 'ship_de_standard' }, total: withShipping.total, tax: inclusive(withShipping.total, 1900) });
+    expect(session).toMatchObject({
+      deliveryOption: { id: 'ship_de_standard' },
+      total: withShipping.total,
+      tax: inclusive(withShipping.total, 1900),
+    });
     // change-country to Austria without an address: Austria's rate as well.
     const { session: moved } = await changeCheckoutCountry(database, demo.site, session.id, 'AT');
     expect(moved.tax).toBe(inclusive(moved.total, 2000));
@@ -134,29 +175,34 @@ describe('delivery options', () => {
 
     const chosen = await deliveryOptions(database, demo.site, session.id, { select: pickup[0]!.id });
     expect(chosen.selected).toBe(pickup[0]!.id);
-    expect(chosen.session).toMatchObject({ shipping: 395, total: (await price(mug, 'de')) + 395, deliveryOption: { kind: 'pickup', pickupPointId: pickup[0]!.pickupPoint!.id } });
+    expect(chosen.session).toMatchObject({
+      shipping: 395,
+      total: (await price(mug, 'de')) + 395,
+      deliveryOption: { kind: 'pickup', pickupPointId: pickup[0]!.pickupPoint!.id },
+    });
     // Without a postal code and without an address there is no "near": only home delivery.
     expect((await deliveryOptions(database, demo.site, session.id, {})).options.every((o) => o.kind === 'delivery')).toBe(true);
   });
 
   it.each([
     ['a made-up id', 'ship_de_teleport'],
-    ['another market\'s rate', 'ship_se_standard'],
+    ["another market's rate", 'ship_se_standard'],
     ['a pickup point in another country', 'SE'],
   ])('refuses %s with unknown_delivery_option', async (_name, select) => {
     const session = await open([{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }], 'de');
-    const id = select === 'SE' ? `pickup_${(await database.select().from(pickupPoints).where(eq(pickupPoints.country, 'SE')))[0]!.id}` : select;
+    const id =
+      select === 'SE' ? `pickup_${(await database.select().from(pickupPoints).where(eq(pickupPoints.country, 'SE')))[0]!.id}` : select;
     expect((await failure(deliveryOptions(database, demo.site, session.id, { select: id }))).code).toBe('unknown_delivery_option');
   });
 
-  it('checks a given postal code against the session\'s country', async () => {
+  it("checks a given postal code against the session's country", async () => {
     const session = await open([{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }]);
     expect((await failure(deliveryOptions(database, demo.site, session.id, { postalCode: '1010' }))).code).toBe('validation_failed');
   });
 });
 
 describe('address suggestions', () => {
-  it('finds streets, postal codes and cities of the session\'s country by prefix', async () => {
+  it("finds streets, postal codes and cities of the session's country by prefix", async () => {
     const session = await open([{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }]);
     const dro = await suggestAddresses(database, demo.site, session.id, 'Dro');
     expect(dro.length).toBeGreaterThan(3);
@@ -164,7 +210,9 @@ describe('address suggestions', () => {
     expect(dro.every((s) => s.address.line1.startsWith('Dro') && s.address.country === 'SE')).toBe(true);
     expect(dro[0]!.label).toMatch(/^Dro\S+, \d{3} \d{2} \S/);
     expect((await suggestAddresses(database, demo.site, session.id, 'öre')).every((s) => s.address.city === 'Örebro')).toBe(true);
-    expect((await suggestAddresses(database, demo.site, session.id, '111')).every((s) => s.address.postalCode.startsWith('111'))).toBe(true);
+    expect((await suggestAddresses(database, demo.site, session.id, '111')).every((s) => s.address.postalCode.startsWith('111'))).toBe(
+      true,
+    );
     expect(await suggestAddresses(database, demo.site, session.id, '%%%')).toEqual([]);
     expect(await suggestAddresses(database, demo.site, session.id, 'Friedrich')).toEqual([]); // a German street, not in SE
   });
@@ -177,7 +225,13 @@ describe('prepare payment', () => {
     expect(incomplete.code).toBe('session_incomplete');
     expect(incomplete.options.extensions).toEqual({ missing: ['email', 'shippingAddress', 'deliveryOption'] });
 
-    await updateCheckoutSession(database, demo.site, session.id, { email: 'kim@example.com', shippingAddress: addressIn('SE', '41101', 'Göteborg') }, {});
+    await updateCheckoutSession(
+      database,
+      demo.site,
+      session.id,
+      { email: 'kim@example.com', shippingAddress: addressIn('SE', '41101', 'Göteborg') },
+      {},
+    );
     await deliveryOptions(database, demo.site, session.id, { select: 'ship_se_express' });
     const first = await prepareCheckoutPayment(database, demo.site, session.id, { method: 'card' });
     expect(first.session.status).toBe('payment_pending');
@@ -205,7 +259,13 @@ describe('prepare payment', () => {
 
   it('stores exactly one payment when prepares race, whatever the provider answers', async () => {
     const session = await open([{ variantId: await variant('fjord-ceramic-mug', 'White'), quantity: 1 }]);
-    await updateCheckoutSession(database, demo.site, session.id, { email: 'kim@example.com', shippingAddress: addressIn('SE', '11151', 'Stockholm') }, {});
+    await updateCheckoutSession(
+      database,
+      demo.site,
+      session.id,
+      { email: 'kim@example.com', shippingAddress: addressIn('SE', '11151', 'Stockholm') },
+      {},
+    );
     await deliveryOptions(database, demo.site, session.id, { select: 'ship_se_standard' });
     let calls = 0;
     const slow: PaymentProvider = {
@@ -216,7 +276,9 @@ describe('prepare payment', () => {
         return { provider: 'slow', reference: `pay_slow_${calls}`, clientToken: 't', amount: request.amount, expiresAt: request.expiresAt };
       },
     };
-    const results = await Promise.all(Array.from({ length: 5 }, () => prepareCheckoutPayment(database, demo.site, session.id, {}, { provider: slow })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => prepareCheckoutPayment(database, demo.site, session.id, {}, { provider: slow })),
+    );
     expect(new Set(results.map((r) => r.payment.reference)).size).toBe(1);
     expect(calls).toBeGreaterThanOrEqual(1);
   });

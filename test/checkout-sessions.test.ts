@@ -5,7 +5,13 @@ import { checkoutSessions, products, productVariants, sites, variantPrices } fro
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  changeCheckoutCountry, createCheckoutSession, getCheckoutSession, prepareCheckoutPayment, sessionEtag, toCheckoutSession, updateCheckoutSession,
+  changeCheckoutCountry,
+  createCheckoutSession,
+  getCheckoutSession,
+  prepareCheckoutPayment,
+  sessionEtag,
+  toCheckoutSession,
+  updateCheckoutSession,
 } from '@/lib/commerce/checkout';
 import { findSession } from '@/lib/commerce/checkout/session-storage';
 import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
@@ -30,12 +36,18 @@ async function variant(siteHandle: string, productHandle: string, title?: string
 }
 
 async function price(variantId: string, market: string): Promise<number> {
-  const [row] = await database.select().from(variantPrices).where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
+  const [row] = await database
+    .select()
+    .from(variantPrices)
+    .where(and(eq(variantPrices.variantId, variantId), eq(variantPrices.marketId, market)));
   return row!.amount;
 }
 
 async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error, 'expected the call to fail').toBeInstanceOf(DomainError);
   return error as DomainError;
 }
@@ -44,8 +56,17 @@ const create = (body: Parameters<typeof createCheckoutSession>[2], now?: number)
   createCheckoutSession(database, demo, body, { ttlSeconds: TTL, now });
 
 const address = (over: Partial<Record<string, string>> = {}) =>
-  UpdateCheckoutSessionBody.parse({ shippingAddress: { firstName: 'Kim', lastName: 'Berg', line1: 'Drottninggatan 1', postalCode: '11151', city: 'Stockholm', country: 'SE', ...over } })
-    .shippingAddress!;
+  UpdateCheckoutSessionBody.parse({
+    shippingAddress: {
+      firstName: 'Kim',
+      lastName: 'Berg',
+      line1: 'Drottninggatan 1',
+      postalCode: '11151',
+      city: 'Stockholm',
+      country: 'SE',
+      ...over,
+    },
+  }).shippingAddress!;
 
 beforeAll(async () => {
   ({ database } = await freshDatabase({ seed: { checkoutBaseUrl: 'https://shop.example/checkout' } }));
@@ -57,7 +78,11 @@ beforeAll(async () => {
 
 describe('creating a session', () => {
   it('stores "no address, no delivery, no payment" as SQL NULL, not the JSON text null', async () => {
-    const [variant] = await database.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.siteId, demo.site.id)).limit(1);
+    const [variant] = await database
+      .select({ id: productVariants.id })
+      .from(productVariants)
+      .where(eq(productVariants.siteId, demo.site.id))
+      .limit(1);
     const session = await create({ lines: [{ variantId: variant!.id, quantity: 1 }] }).catch(() => null);
     if (!session) return expect.fail('the first demo variant should be sellable');
     const rows = await database.$client.execute({
@@ -85,7 +110,13 @@ describe('creating a session', () => {
   it('prices lines from the catalog of the market and merges duplicates', async () => {
     const mug = await variant('demo', 'fjord-ceramic-mug', 'White');
     const tote = await variant('demo', 'linen-tote-bag', 'Natural');
-    const session = await create({ lines: [{ variantId: mug, quantity: 2 }, { variantId: tote, quantity: 1 }, { variantId: mug, quantity: 1 }] });
+    const session = await create({
+      lines: [
+        { variantId: mug, quantity: 2 },
+        { variantId: tote, quantity: 1 },
+        { variantId: mug, quantity: 1 },
+      ],
+    });
     const view = CheckoutSession.parse(toCheckoutSession(session, demo.site));
     const [mugPrice, totePrice] = [await price(mug, 'se'), await price(tote, 'se')];
     expect(view).toMatchObject({ status: 'open', market: 'se', locale: 'sv-SE', currency: 'SEK', email: null, deliveryOption: null });
@@ -129,7 +160,12 @@ describe('creating a session', () => {
     ];
     const error = await failure(create({ lines }));
     expect(error.code).toBe('unknown_variant');
-    expect(error.options.errors!.map((e) => e.pointer)).toEqual(['/lines/1/variantId', '/lines/2/variantId', '/lines/3/variantId', '/lines/4/variantId']);
+    expect(error.options.errors!.map((e) => e.pointer)).toEqual([
+      '/lines/1/variantId',
+      '/lines/2/variantId',
+      '/lines/3/variantId',
+      '/lines/4/variantId',
+    ]);
   });
 
   it('refuses lines that cannot be sold now, pointing at each, and lets preorders through', async () => {
@@ -144,14 +180,21 @@ describe('creating a session', () => {
     expect(error.code).toBe('insufficient_stock');
     expect(error.options.errors!.map((e) => e.pointer)).toEqual(['/lines/0/variantId', '/lines/2/variantId', '/lines/3/variantId']);
     await expect(create({ lines: [{ variantId: sand, quantity: 3 }] })).resolves.toMatchObject({ status: 'open' });
-    await expect(create({ lines: [{ variantId: await variant('demo', 'polar-down-jacket', 'XL'), quantity: 99 }] })).resolves.toMatchObject({ status: 'open' });
+    await expect(create({ lines: [{ variantId: await variant('demo', 'polar-down-jacket', 'XL'), quantity: 99 }] })).resolves.toMatchObject(
+      { status: 'open' },
+    );
   });
 });
 
 describe('reading and patching', () => {
-  it('hides other Sites\' and malformed ids', async () => {
+  it("hides other Sites' and malformed ids", async () => {
     const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
-    for (const [site, id] of [[outlet.site, session.id], [demo.site, 'cs_'], [demo.site, "cs_x' or 1=1 --"], [demo.site, session.id.toUpperCase()]] as const) {
+    for (const [site, id] of [
+      [outlet.site, session.id],
+      [demo.site, 'cs_'],
+      [demo.site, "cs_x' or 1=1 --"],
+      [demo.site, session.id.toUpperCase()],
+    ] as const) {
       expect((await failure(getCheckoutSession(database, site, id))).code).toBe('not_found');
     }
     expect((await failure(updateCheckoutSession(database, outlet.site, session.id, { email: 'a@b.se' }, {}))).code).toBe('not_found');
@@ -160,8 +203,18 @@ describe('reading and patching', () => {
   it('merges fields, normalises, honours If-Match and bumps the ETag', async () => {
     const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
     const etag = sessionEtag(session);
-    const patched = await updateCheckoutSession(database, demo.site, session.id, { email: 'kim@example.com', shippingAddress: address() }, { ifMatch: etag });
-    expect(patched).toMatchObject({ email: 'kim@example.com', revision: session.revision + 1, shippingAddress: { postalCode: '111 51', country: 'SE' } });
+    const patched = await updateCheckoutSession(
+      database,
+      demo.site,
+      session.id,
+      { email: 'kim@example.com', shippingAddress: address() },
+      { ifMatch: etag },
+    );
+    expect(patched).toMatchObject({
+      email: 'kim@example.com',
+      revision: session.revision + 1,
+      shippingAddress: { postalCode: '111 51', country: 'SE' },
+    });
     expect(sessionEtag(patched)).not.toBe(etag);
     const stale = await failure(updateCheckoutSession(database, demo.site, session.id, { phone: '+46701234567' }, { ifMatch: etag }));
     expect(stale.code).toBe('precondition_failed');
@@ -173,19 +226,39 @@ describe('reading and patching', () => {
 
   it('keeps the revision when a PATCH changes nothing', async () => {
     const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
-    const patched = await updateCheckoutSession(database, demo.site, session.id, { email: 'kim@example.com', shippingAddress: address() }, {});
+    const patched = await updateCheckoutSession(
+      database,
+      demo.site,
+      session.id,
+      { email: 'kim@example.com', shippingAddress: address() },
+      {},
+    );
     for (const same of [{}, { email: 'kim@example.com' }, { shippingAddress: address() }, { billingAddress: null }]) {
       const again = await updateCheckoutSession(database, demo.site, session.id, same, { ifMatch: sessionEtag(patched) });
       expect(again.revision).toBe(patched.revision);
     }
     expect((await findSession(database, demo.site.id, session.id)).revision).toBe(patched.revision);
-    const changed = await updateCheckoutSession(database, demo.site, session.id, { email: 'kim.l@example.com' }, { ifMatch: sessionEtag(patched) });
+    const changed = await updateCheckoutSession(
+      database,
+      demo.site,
+      session.id,
+      { email: 'kim.l@example.com' },
+      { ifMatch: sessionEtag(patched) },
+    );
     expect(changed.revision).toBe(patched.revision + 1);
   });
 
-  it('refuses an address outside the session\'s market', async () => {
+  it("refuses an address outside the session's market", async () => {
     const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
-    const error = await failure(updateCheckoutSession(database, demo.site, session.id, { billingAddress: address({ country: 'DE', postalCode: '10115', city: 'Berlin' }) }, {}));
+    const error = await failure(
+      updateCheckoutSession(
+        database,
+        demo.site,
+        session.id,
+        { billingAddress: address({ country: 'DE', postalCode: '10115', city: 'Berlin' }) },
+        {},
+      ),
+    );
     expect(error.code).toBe('country_not_in_market');
     expect(error.options.errors![0]!.pointer).toBe('/billingAddress/country');
   });
@@ -194,11 +267,19 @@ describe('reading and patching', () => {
     const session = await create({ lines: [{ variantId: await variant('demo', 'fjord-ceramic-mug', 'White'), quantity: 1 }] });
     const etag = sessionEtag(session);
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, (_, i) => updateCheckoutSession(database, demo.site, session.id, { email: `racer${i}@example.com` }, { ifMatch: etag })),
+      Array.from({ length: 8 }, (_, i) =>
+        updateCheckoutSession(database, demo.site, session.id, { email: `racer${i}@example.com` }, { ifMatch: etag }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as DomainError).code)).toEqual(Array(7).fill('precondition_failed'));
-    await Promise.all(Array.from({ length: 8 }, (_, i) => updateCheckoutSession(database, demo.site, session.id, i % 2 ? { email: `e${i}@example.com` } : { phone: `+4670000000${i}` }, {})));
+    expect(results.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as DomainError).code)).toEqual(
+      Array(7).fill('precondition_failed'),
+    );
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        updateCheckoutSession(database, demo.site, session.id, i % 2 ? { email: `e${i}@example.com` } : { phone: `+4670000000${i}` }, {}),
+      ),
+    );
     expect((await findSession(database, demo.site.id, session.id)).revision).toBe(session.revision + 1 + 8);
   });
 });
@@ -212,7 +293,9 @@ describe('expiry', () => {
     expect(read).toMatchObject({ status: 'expired', revision: session.revision + 1 });
     const [row] = await database.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
     expect(row!.status).toBe('expired');
-    expect((await failure(updateCheckoutSession(database, demo.site, session.id, { email: 'a@b.se' }, { now: t0 }))).code).toBe('session_expired');
+    expect((await failure(updateCheckoutSession(database, demo.site, session.id, { email: 'a@b.se' }, { now: t0 }))).code).toBe(
+      'session_expired',
+    );
     expect((await failure(prepareCheckoutPayment(database, demo.site, session.id, {}, { now: t0 }))).code).toBe('session_expired');
   });
 

@@ -20,7 +20,8 @@ beforeAll(async () => {
   mug = await firstVariantOf(database, 'demo');
 });
 
-const create = (now: number) => createCheckoutSession(database, demo, { lines: [{ variantId: mug, quantity: 1 }] }, { ttlSeconds: TTL, now });
+const create = (now: number) =>
+  createCheckoutSession(database, demo, { lines: [{ variantId: mug, quantity: 1 }] }, { ttlSeconds: TTL, now });
 
 async function existing(ids: string[]): Promise<string[]> {
   const rows = await database.select({ id: checkoutSessions.id }).from(checkoutSessions).where(inArray(checkoutSessions.id, ids));
@@ -45,7 +46,10 @@ describe('sweepExpiredCheckoutSessions', () => {
 
     expect(await sweepExpiredCheckoutSessions(database, { now })).toBe(2);
     expect(await existing(all)).toEqual([order.id, paid.id, recentlyExpired.id, live.id].sort());
-    const orphanLines = await database.select().from(checkoutSessionLines).where(inArray(checkoutSessionLines.sessionId, [abandonedOpen.id, abandonedExpired.id]));
+    const orphanLines = await database
+      .select()
+      .from(checkoutSessionLines)
+      .where(inArray(checkoutSessionLines.sessionId, [abandonedOpen.id, abandonedExpired.id]));
     expect(orphanLines).toEqual([]);
     // What is kept still reads as before: the recently expired one as expired.
     expect((await getCheckoutSession(database, demo.site, recentlyExpired.id, { now })).status).toBe('expired');
@@ -65,19 +69,35 @@ describe('sweepExpiredCheckoutSessions', () => {
 describe('maybeSweepExpiredCheckoutSessions (what a creation does)', () => {
   it('now and then schedules a sweep for after the answer, and logs one that fails instead of throwing', async () => {
     const tasks: (() => Promise<void>)[] = [];
-    maybeSweepExpiredCheckoutSessions(database, (task) => tasks.push(task), () => 0.5);
+    maybeSweepExpiredCheckoutSessions(
+      database,
+      (task) => tasks.push(task),
+      () => 0.5,
+    );
     expect(tasks).toHaveLength(0);
     const longAgo = Date.now() - KEEP_AFTER_EXPIRY_MS - TTL * 1000 - HOUR;
     const abandoned = await create(longAgo);
-    maybeSweepExpiredCheckoutSessions(database, (task) => tasks.push(task), () => 0);
+    maybeSweepExpiredCheckoutSessions(
+      database,
+      (task) => tasks.push(task),
+      () => 0,
+    );
     expect(tasks).toHaveLength(1);
     await tasks[0]!();
     expect(await existing([abandoned.id])).toEqual([]);
 
-    const broken = { select: () => { throw new Error('database is locked'); } } as unknown as typeof database;
+    const broken = {
+      select: () => {
+        throw new Error('database is locked');
+      },
+    } as unknown as typeof database;
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      maybeSweepExpiredCheckoutSessions(broken, (task) => tasks.push(task), () => 0);
+      maybeSweepExpiredCheckoutSessions(
+        broken,
+        (task) => tasks.push(task),
+        () => 0,
+      );
       await expect(tasks[1]!()).resolves.toBeUndefined();
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('sweeping expired sessions failed: database is locked'));
     } finally {

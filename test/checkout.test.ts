@@ -29,7 +29,13 @@ describe('pricing', () => {
     ['EUR, inclusive 19%, rounded half up once', DE, [3 * 1490], null, { subtotal: 4470, shipping: null, tax: 714, total: 4470 }],
     ['EUR with shipping', DE, [1490, 995], 495, { subtotal: 2485, shipping: 495, tax: 476, total: 2980 }],
     ['USD, exclusive at 0%: nothing added', US, [2 * 2199], 599, { subtotal: 4398, shipping: 599, tax: 0, total: 4997 }],
-    ['exclusive with a rate: tax added on top', { taxInclusive: false, taxRateBp: 825 }, [1999], null, { subtotal: 1999, shipping: null, tax: 165, total: 2164 }],
+    [
+      'exclusive with a rate: tax added on top',
+      { taxInclusive: false, taxRateBp: 825 },
+      [1999],
+      null,
+      { subtotal: 1999, shipping: null, tax: 165, total: 2164 },
+    ],
     ['empty session', SE, [], null, { subtotal: 0, shipping: null, tax: 0, total: 0 }],
   ] as const)('%s', (_name, rule, lines, shipping, expected) => {
     const totals = computeTotals(lines, shipping, rule);
@@ -52,17 +58,36 @@ describe('pricing', () => {
 
 describe('merging duplicate lines', () => {
   it('folds the same variant into its first position and remembers every request index', () => {
-    expect(mergeLines([{ variantId: 'a', quantity: 1 }, { variantId: 'b', quantity: 2 }, { variantId: 'a', quantity: 3 }])).toEqual([
+    expect(
+      mergeLines([
+        { variantId: 'a', quantity: 1 },
+        { variantId: 'b', quantity: 2 },
+        { variantId: 'a', quantity: 3 },
+      ]),
+    ).toEqual([
       { variantId: 'a', quantity: 4, indexes: [0, 2] },
       { variantId: 'b', quantity: 2, indexes: [1] },
     ]);
   });
 
   it('rejects a merged quantity over 99, pointing at each line of that variant', () => {
-    const parsed = CreateCheckoutSessionBody.safeParse({ lines: [{ variantId: 'a', quantity: 60 }, { variantId: 'b', quantity: 1 }, { variantId: 'a', quantity: 40 }] });
+    const parsed = CreateCheckoutSessionBody.safeParse({
+      lines: [
+        { variantId: 'a', quantity: 60 },
+        { variantId: 'b', quantity: 1 },
+        { variantId: 'a', quantity: 40 },
+      ],
+    });
     expect(parsed.success).toBe(false);
     expect(parsed.error!.issues.map((i) => i.path.join('/'))).toEqual(['lines/0/quantity', 'lines/2/quantity']);
-    expect(CreateCheckoutSessionBody.safeParse({ lines: [{ variantId: 'a', quantity: 60 }, { variantId: 'a', quantity: 39 }] }).success).toBe(true);
+    expect(
+      CreateCheckoutSessionBody.safeParse({
+        lines: [
+          { variantId: 'a', quantity: 60 },
+          { variantId: 'a', quantity: 39 },
+        ],
+      }).success,
+    ).toBe(true);
   });
 
   it.each([
@@ -146,19 +171,27 @@ describe('address rules', () => {
     expect(normalisePostalCode(country, code)).toBe(stored);
   });
 
-  it.each([['SE', '1112'], ['SE', '111-22'], ['DE', '1011'], ['DE', 'ABCDE'], ['AT', '10101'], ['US', '1000'], ['US', '10001-12']])(
-    '%s %s is not a postal code there',
-    (country, code) => expect(postalCodeProblem(country, code)).not.toBeNull(),
-  );
+  it.each([
+    ['SE', '1112'],
+    ['SE', '111-22'],
+    ['DE', '1011'],
+    ['DE', 'ABCDE'],
+    ['AT', '10101'],
+    ['US', '1000'],
+    ['US', '10001-12'],
+  ])('%s %s is not a postal code there', (country, code) => expect(postalCodeProblem(country, code)).not.toBeNull());
 
-  it('needs a US address\'s state, as its USPS code, and leaves other countries\' regions optional', () => {
+  it("needs a US address's state, as its USPS code, and leaves other countries' regions optional", () => {
     const us = { firstName: 'Kim', lastName: 'Berg', line1: '350 Fifth Avenue', postalCode: '10118', city: 'New York', country: 'US' };
     expect(AddressInput.parse({ ...us, region: ' ny ' }).region).toBe('NY');
     expect(AddressInput.parse({ ...us, region: 'PR' }).region).toBe('PR');
     for (const region of [undefined, '', 'XX', 'New York']) {
       const result = AddressInput.safeParse({ ...us, ...(region === undefined ? {} : { region }) });
       expect(result.success, String(region)).toBe(false);
-      expect(result.error?.issues.map((i) => i.path.join('/')), String(region)).toContain('region');
+      expect(
+        result.error?.issues.map((i) => i.path.join('/')),
+        String(region),
+      ).toContain('region');
     }
     const se = { ...us, line1: 'Drottninggatan 1', postalCode: '11151', city: 'Stockholm', country: 'SE' };
     expect(AddressInput.parse(se).region).toBeUndefined();
@@ -181,17 +214,57 @@ describe('address rules', () => {
   ])('phone %s → %s', (raw, expected) => expect(normalisePhone(raw)).toBe(expected));
 
   it('validates and normalises an address like a real checkout', () => {
-    const ok = AddressInput.parse({ firstName: ' Kim ', lastName: 'Berg', line1: 'Drottninggatan 1', postalCode: '11151', city: 'Stockholm', country: 'se', line2: '' });
-    expect(ok).toEqual({ firstName: 'Kim', lastName: 'Berg', line1: 'Drottninggatan 1', postalCode: '111 51', city: 'Stockholm', country: 'SE' });
-    const bad = AddressInput.safeParse({ firstName: '', lastName: 'x'.repeat(101), line1: 'a\u0000b', postalCode: '123', city: 'Berlin', country: 'DE', extra: 1 });
+    const ok = AddressInput.parse({
+      firstName: ' Kim ',
+      lastName: 'Berg',
+      line1: 'Drottninggatan 1',
+      postalCode: '11151',
+      city: 'Stockholm',
+      country: 'se',
+      line2: '',
+    });
+    expect(ok).toEqual({
+      firstName: 'Kim',
+      lastName: 'Berg',
+      line1: 'Drottninggatan 1',
+      postalCode: '111 51',
+      city: 'Stockholm',
+      country: 'SE',
+    });
+    const bad = AddressInput.safeParse({
+      firstName: '',
+      lastName: 'x'.repeat(101),
+      line1: 'a\u0000b',
+      postalCode: '123',
+      city: 'Berlin',
+      country: 'DE',
+      extra: 1,
+    });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join('/') || i.code).sort()).toEqual(['firstName', 'lastName', 'line1', 'postalCode', 'unrecognized_keys']);
-    const postal = AddressInput.safeParse({ firstName: 'A', lastName: 'B', line1: 'C 1', postalCode: '123', city: 'Berlin', country: 'DE' });
+    expect(bad.error!.issues.map((i) => i.path.join('/') || i.code).sort()).toEqual([
+      'firstName',
+      'lastName',
+      'line1',
+      'postalCode',
+      'unrecognized_keys',
+    ]);
+    const postal = AddressInput.safeParse({
+      firstName: 'A',
+      lastName: 'B',
+      line1: 'C 1',
+      postalCode: '123',
+      city: 'Berlin',
+      country: 'DE',
+    });
     expect(postal.error!.issues.map((i) => i.path.join('/'))).toEqual(['postalCode']);
   });
 
   it('PATCH takes null to clear and refuses unknown fields', () => {
-    expect(UpdateCheckoutSessionBody.parse({ email: null, phone: '+46701234567', shippingAddress: null })).toEqual({ email: null, phone: '+46701234567', shippingAddress: null });
+    expect(UpdateCheckoutSessionBody.parse({ email: null, phone: '+46701234567', shippingAddress: null })).toEqual({
+      email: null,
+      phone: '+46701234567',
+      shippingAddress: null,
+    });
     expect(UpdateCheckoutSessionBody.safeParse({ status: 'completed' }).success).toBe(false);
     expect(UpdateCheckoutSessionBody.safeParse({ phone: '12' }).success).toBe(false);
     expect(UpdateCheckoutSessionBody.safeParse({ email: 'not-an-email' }).success).toBe(false);

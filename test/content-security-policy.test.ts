@@ -74,8 +74,21 @@ describe('noncePolicy (pages rendered on request)', () => {
 });
 
 describe('PageCacheHandler', () => {
-  const handler = new PageCacheHandler({ flushToDisk: false, serverDistDir: '/nonexistent', maxMemoryCacheSize: 1024 * 1024, revalidatedTags: [] });
-  const page = (html: string) => ({ kind: 'APP_PAGE', html, rscData: undefined, headers: { 'x-next-cache-tags': 't' } as Record<string, string>, status: 200, postponed: undefined, segmentData: undefined });
+  const handler = new PageCacheHandler({
+    flushToDisk: false,
+    serverDistDir: '/nonexistent',
+    maxMemoryCacheSize: 1024 * 1024,
+    revalidatedTags: [],
+  });
+  const page = (html: string) => ({
+    kind: 'APP_PAGE',
+    html,
+    rscData: undefined,
+    headers: { 'x-next-cache-tags': 't' } as Record<string, string>,
+    status: 200,
+    postponed: undefined,
+    segmentData: undefined,
+  });
 
   it('puts the page’s own policy in the entry’s headers before storing it, and keeps it', async () => {
     const entry = page('<html><body><script>run()</script></body></html>');
@@ -90,7 +103,9 @@ describe('PageCacheHandler', () => {
 
   it('adds the policy to a page that reached the cache without one (prerendered at build)', async () => {
     const entry = page('<html><body><script>boot()</script></body></html>');
-    await Object.getPrototypeOf(PageCacheHandler.prototype).set.call(handler, '/prerendered', entry, { cacheControl: { revalidate: false, expire: undefined } });
+    await Object.getPrototypeOf(PageCacheHandler.prototype).set.call(handler, '/prerendered', entry, {
+      cacheControl: { revalidate: false, expire: undefined },
+    });
     expect(entry.headers['content-security-policy']).toBeUndefined();
     const hit = await handler.get('/prerendered', { kind: 'APP_PAGE', isRoutePPREnabled: false, isFallback: false });
     expect(hit?.value.headers['content-security-policy']).toContain(sha('boot()'));
@@ -132,7 +147,13 @@ describe('registerPageCache', () => {
         requestHeaders: {},
         maxMemoryCacheSize: 1024 * 1024,
         previewProps: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
-        prerenderManifest: { version: 4, routes: {}, dynamicRoutes: {}, notFoundRoutes: [], preview: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' } },
+        prerenderManifest: {
+          version: 4,
+          routes: {},
+          dynamicRoutes: {},
+          notFoundRoutes: [],
+          preview: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
+        },
         fetchCacheKeyPrefix: '',
         allowedRevalidateHeaderKeys: [],
         CurCacheHandler: undefined,

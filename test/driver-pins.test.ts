@@ -27,7 +27,9 @@ describe('the database packages whose internals db/ relies on', () => {
     const wanted = manifest.dependencies[name] ?? manifest.devDependencies[name];
     expect(wanted, `${name} must be pinned exactly (no ^ or ~)`).toMatch(/^\d+\.\d+\.\d+$/);
     const installed = (JSON.parse(readFileSync(resolve('node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(installed, `${name}: installed ${installed}, pinned ${wanted}. Check db/ against the new version before changing the pin.`).toBe(wanted);
+    expect(installed, `${name}: installed ${installed}, pinned ${wanted}. Check db/ against the new version before changing the pin.`).toBe(
+      wanted,
+    );
   });
 
   it('@libsql/client/sqlite3 still exports the pool and client that db/driver/statement-cache.ts extends', () => {
@@ -58,7 +60,11 @@ describe('the database packages whose internals db/ relies on', () => {
     const client = createClient({ url: ':memory:' });
     try {
       const database = drizzle({ client });
-      const query = database.select().from(products).where(sql`${products.handle} = ${sql.placeholder('h')}`).prepare();
+      const query = database
+        .select()
+        .from(products)
+        .where(sql`${products.handle} = ${sql.placeholder('h')}`)
+        .prepare();
       const { sql: text, params } = query.getQuery();
       expect(text).toContain('?');
       expect(params.some((p) => is(p, Placeholder) || (is(p, Param) && is((p as Param).value, Placeholder)))).toBe(true);

@@ -55,7 +55,13 @@ describe('group commit: write batches asked for together', () => {
     const [first, refused, last] = await Promise.allSettled([
       insertBatch(database, 'first'),
       database.$client
-        .batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: ['half'] }, { sql: 'INSERT INTO probe (v) VALUES (?)', args: ['taken'] }], 'write')
+        .batch(
+          [
+            { sql: 'INSERT INTO probe (v) VALUES (?)', args: ['half'] },
+            { sql: 'INSERT INTO probe (v) VALUES (?)', args: ['taken'] },
+          ],
+          'write',
+        )
         .catch(async (error: unknown) => {
           // what a caller reads on refusal (a taken Idempotency-Key: the stored answer) has committed
           const rows = await database.$client.execute("SELECT v FROM probe WHERE v IN ('first', 'last') ORDER BY v");
@@ -73,7 +79,7 @@ describe('group commit: write batches asked for together', () => {
     expect(rows.rows.map((r) => String(r.v))).toEqual(['first', 'last', 'taken']);
   });
 
-  it('wait for another process\'s lock as one batch does, and then all commit', async () => {
+  it("wait for another process's lock as one batch does, and then all commit", async () => {
     const { url, database } = await freshDatabase(5_000);
     const other = createClient({ url });
     const lock = await other.transaction('write'); // BEGIN IMMEDIATE, as another process would
@@ -114,11 +120,15 @@ describe('the local database', () => {
   it('lets write transactions of one process that await in the middle take turns instead of deadlocking', async () => {
     const { database } = await freshDatabase(2_000);
     const started = Date.now();
-    await Promise.all(Array.from({ length: 20 }, (_, i) => database.transaction(async (tx) => {
-      await tx.run(sql`INSERT INTO probe (v) VALUES (${`a${i}`})`);
-      await new Promise((r) => setTimeout(r, 5)); // a real yield to the event loop while holding the lock
-      await tx.run(sql`INSERT INTO probe (v) VALUES (${`b${i}`})`);
-    })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        database.transaction(async (tx) => {
+          await tx.run(sql`INSERT INTO probe (v) VALUES (${`a${i}`})`);
+          await new Promise((r) => setTimeout(r, 5)); // a real yield to the event loop while holding the lock
+          await tx.run(sql`INSERT INTO probe (v) VALUES (${`b${i}`})`);
+        }),
+      ),
+    );
     const count = await database.$client.execute('SELECT count(*) FROM probe');
     expect(Number(count.rows[0]![0])).toBe(40);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -150,7 +160,7 @@ describe('the local database', () => {
     expect(Number(count.rows[0]![0])).toBe(5);
   });
 
-  it('gives read connections a 1 MB page cache and leaves the writer SQLite\'s default', async () => {
+  it("gives read connections a 1 MB page cache and leaves the writer SQLite's default", async () => {
     const { database } = await freshDatabase();
     const read = await database.$client.execute('SELECT cache_size FROM pragma_cache_size');
     expect(Number(read.rows[0]![0])).toBe(-1024);
@@ -168,7 +178,10 @@ describe('the local database', () => {
     // ~300 pages into the WAL: far below the backstop, so only the worker can move them.
     const row = 'x'.repeat(3000);
     for (let i = 0; i < 10; i += 1) {
-      await database.$client.batch(Array.from({ length: 30 }, () => ({ sql: 'INSERT INTO probe (v) VALUES (?)', args: [row] })), 'write');
+      await database.$client.batch(
+        Array.from({ length: 30 }, () => ({ sql: 'INSERT INTO probe (v) VALUES (?)', args: [row] })),
+        'write',
+      );
     }
     await expect.poll(() => statSync(file).size, { timeout: 5_000, interval: 50 }).toBeGreaterThan(before + 250 * 4096);
     const count = await database.$client.execute('SELECT count(*) FROM probe');
@@ -186,7 +199,10 @@ describe('the local database', () => {
     try {
       for (let round = 0; round < 60; round += 1) {
         for (let i = 0; i < 100; i += 1) insert.run('x'.repeat(2000)); // something to checkpoint
-        const worker = new Worker(CHECKPOINT_WORKER_SOURCE, { eval: true, workerData: { path: file, intervalMs: 1, requireFrom: resolve('package.json') } });
+        const worker = new Worker(CHECKPOINT_WORKER_SOURCE, {
+          eval: true,
+          workerData: { path: file, intervalMs: 1, requireFrom: resolve('package.json') },
+        });
         await new Promise((started) => worker.once('message', started));
         await new Promise((r) => setTimeout(r, 1 + (round % 7)));
         await worker.terminate();

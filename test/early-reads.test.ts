@@ -17,7 +17,10 @@ function getRoutes(): string[] {
     .sort();
 }
 
-const NO_BODY = [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }];
+const NO_BODY = [
+  { type: 'header', key: 'content-length' },
+  { type: 'header', key: 'transfer-encoding' },
+];
 
 describe('API reads answered by the proxy', () => {
   it('takes every read of the API but its OpenAPI document', () => {
@@ -43,7 +46,10 @@ describe('API reads answered by the proxy', () => {
 
   it('hands the request to the route’s own handler (e2e/api/early-reads.spec.ts compares whole answers)', async () => {
     // No credential: the route's own 401, with the request id it was sent.
-    const answer = await earlyRead(new Request('http://shop.test/site/v1/commerce/products/k%C3%A5l', { headers: { 'X-Request-Id': 'req_early' } }), '/site/v1/commerce/products/k%C3%A5l');
+    const answer = await earlyRead(
+      new Request('http://shop.test/site/v1/commerce/products/k%C3%A5l', { headers: { 'X-Request-Id': 'req_early' } }),
+      '/site/v1/commerce/products/k%C3%A5l',
+    );
     expect(answer?.status).toBe(401);
     expect(answer?.headers.get('content-type')).toBe('application/problem+json');
     expect(answer?.headers.get('x-request-id')).toBe('req_early');

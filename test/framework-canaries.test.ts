@@ -17,7 +17,8 @@ const nextSource = (path: string) => readFileSync(require.resolve(`next/dist/${p
 
 describe('the Next.js the internals were checked against', () => {
   it('is pinned exactly, and installed at the pin', () => {
-    const pin = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies.next;
+    const pin = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> })
+      .dependencies.next;
     expect(pin).toMatch(/^\d+\.\d+\.\d+$/);
     expect((require('next/package.json') as { version: string }).version).toBe(pin);
   });
@@ -25,7 +26,8 @@ describe('the Next.js the internals were checked against', () => {
   it('still has the files the shop names by path: the CLI npm start runs, the cache it extends', () => {
     expect(existsSync(require.resolve('next/dist/bin/next'))).toBe(true);
     const fileSystemCache = require('next/dist/server/lib/incremental-cache/file-system-cache.js') as { default: { prototype: object } };
-    for (const method of ['get', 'set', 'revalidateTag']) expect(typeof Reflect.get(fileSystemCache.default.prototype, method), method).toBe('function');
+    for (const method of ['get', 'set', 'revalidateTag'])
+      expect(typeof Reflect.get(fileSystemCache.default.prototype, method), method).toBe('function');
   });
 
   it('takes the page cache from the global handler slot when next.config names none', () => {
@@ -35,7 +37,9 @@ describe('the Next.js the internals were checked against', () => {
   });
 
   it('leaves SIGTERM to the application when NEXT_MANUAL_SIG_HANDLE is set (lib/server/shutdown.ts)', () => {
-    expect(nextSource('server/lib/start-server.js')).toMatch(/if \(!process\.env\.NEXT_MANUAL_SIG_HANDLE\) \{\s*process\.on\('SIGINT', cleanup\);\s*process\.on\('SIGTERM', cleanup\);/);
+    expect(nextSource('server/lib/start-server.js')).toMatch(
+      /if \(!process\.env\.NEXT_MANUAL_SIG_HANDLE\) \{\s*process\.on\('SIGINT', cleanup\);\s*process\.on\('SIGTERM', cleanup\);/,
+    );
   });
 
   it('serves over a node:http Server, whose request event the server guard sees', () => {
@@ -43,7 +47,7 @@ describe('the Next.js the internals were checked against', () => {
   });
 });
 
-describe('the server guard on Node\'s http.Server.prototype.emit', () => {
+describe("the server guard on Node's http.Server.prototype.emit", () => {
   let server: Server | undefined;
   afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
 
@@ -56,13 +60,17 @@ describe('the server guard on Node\'s http.Server.prototype.emit', () => {
     });
     await new Promise<void>((listening) => server!.listen(0, '127.0.0.1', listening));
     const { port } = server.address() as AddressInfo;
-    const send = (method: string, path: string) => new Promise<{ status: number; body: string }>((answered, failed) => {
-      const req = request({ host: '127.0.0.1', port, method, path }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => answered({ status: res.statusCode ?? 0, body }));
+    const send = (method: string, path: string) =>
+      new Promise<{ status: number; body: string }>((answered, failed) => {
+        const req = request({ host: '127.0.0.1', port, method, path }, (res) => {
+          let body = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (body += chunk))
+            .on('end', () => answered({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', failed).end();
       });
-      req.on('error', failed).end();
-    });
     // Node's fetch refuses TRACE; the guard answers it for every path (405), as it does `*`.
     expect((await send('TRACE', '/products')).status).toBe(405);
     expect(await send('GET', '/healthz')).toEqual({ status: 200, body: 'listener' });

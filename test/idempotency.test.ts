@@ -4,8 +4,13 @@ import type { Database } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_TTL_MS, idempotencyRequestHash, IN_FLIGHT_STALE_MS,
-  purgeExpiredIdempotencyKeys, releaseIdempotencyKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_TTL_MS,
+  idempotencyRequestHash,
+  IN_FLIGHT_STALE_MS,
+  purgeExpiredIdempotencyKeys,
+  releaseIdempotencyKey,
 } from '@/lib/platform/idempotency/store';
 import { answerOf, commitDeferred, runIdempotent, type IdempotencyInput, type IdempotentRun } from '@/lib/platform/idempotency/http';
 import { bodyTextOf } from '@/lib/http/body-text';
@@ -24,7 +29,11 @@ beforeAll(async () => {
 
 describe('the key record', () => {
   const scope = (key: string, body = '{"a":1}') => ({
-    credentialId: 'cred_a', key, method: 'POST', path: '/site/v1/x', requestHash: idempotencyRequestHash('POST', '/site/v1/x', body),
+    credentialId: 'cred_a',
+    key,
+    method: 'POST',
+    path: '/site/v1/x',
+    requestHash: idempotencyRequestHash('POST', '/site/v1/x', body),
   });
 
   it('is claimed once; then it is in flight, or another request, until its answer is stored and replayed', async () => {
@@ -66,7 +75,9 @@ describe('the key record', () => {
     expect((await claimIdempotencyKey(database, scope(key), t0 + IN_FLIGHT_STALE_MS - 1)).kind).toBe('in_flight');
     const takeover = await claimIdempotencyKey(database, scope(key), t0 + IN_FLIGHT_STALE_MS);
     expect(takeover).toEqual({ kind: 'claimed', claimedAt: t0 + IN_FLIGHT_STALE_MS });
-    expect(await completeIdempotencyKey(database, { credentialId: 'cred_a', key, claimedAt: t0 }, { status: 500, headers: {}, body: '' })).toBe(false);
+    expect(
+      await completeIdempotencyKey(database, { credentialId: 'cred_a', key, claimedAt: t0 }, { status: 500, headers: {}, body: '' }),
+    ).toBe(false);
     await releaseIdempotencyKey(database, { credentialId: 'cred_a', key, claimedAt: t0 }); // not its claim any more: a no-op
     expect((await claimIdempotencyKey(database, scope(key), t0 + IN_FLIGHT_STALE_MS + 1)).kind).toBe('in_flight');
   });
@@ -77,7 +88,10 @@ describe('the key record', () => {
     await claimIdempotencyKey(database, scope(old), now - IDEMPOTENCY_TTL_MS - 1);
     await claimIdempotencyKey(database, scope(live), now - 1000);
     expect(await purgeExpiredIdempotencyKeys(database, now)).toBeGreaterThanOrEqual(1);
-    const left = await database.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.credentialId, 'cred_a'));
+    const left = await database
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.credentialId, 'cred_a'));
     expect(left.map((r) => r.key)).toContain(live);
     expect(left.map((r) => r.key)).not.toContain(old);
   });
@@ -85,14 +99,22 @@ describe('the key record', () => {
 
 describe('runIdempotent', () => {
   const input = (key: string | null, over: Partial<IdempotencyInput> = {}): IdempotencyInput => ({
-    credentialId: 'cred_run', key, method: 'POST', path: '/site/v1/commerce/checkout-sessions', bodyText: '{"lines":[]}', ...over,
+    credentialId: 'cred_run',
+    key,
+    method: 'POST',
+    path: '/site/v1/commerce/checkout-sessions',
+    bodyText: '{"lines":[]}',
+    ...over,
   });
   const base = (requestId: string) => ({ 'X-Request-Id': requestId, Vary: 'Authorization' });
   const counter = (status: number, headers: Record<string, string> = {}) => {
     let calls = 0;
     const run = async () => {
       calls += 1;
-      return new Response(JSON.stringify({ call: calls }), { status, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-first', ...headers } });
+      return new Response(JSON.stringify({ call: calls }), {
+        status,
+        headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-first', ...headers },
+      });
     };
     return { run, calls: () => calls };
   };
@@ -127,8 +149,12 @@ describe('runIdempotent', () => {
     const key = uniqueKey();
     const c = counter(202);
     await runIdempotent(database, input(key), c.run, base('r1'));
-    await expect(runIdempotent(database, input(key, { bodyText: '{"lines":[1]}' }), c.run, base('r2'))).rejects.toMatchObject({ code: 'idempotency_key_reused' });
-    await expect(runIdempotent(database, input(key, { path: '/site/v1/newsletter/subscriptions' }), c.run, base('r3'))).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    await expect(runIdempotent(database, input(key, { bodyText: '{"lines":[1]}' }), c.run, base('r2'))).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
+    await expect(
+      runIdempotent(database, input(key, { path: '/site/v1/newsletter/subscriptions' }), c.run, base('r3')),
+    ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
     expect(c.calls()).toBe(1);
   });
 
@@ -146,7 +172,16 @@ describe('runIdempotent', () => {
     expect([retried.headers.get('idempotent-replayed'), busy.calls()]).toEqual([null, 2]);
 
     const kThrow = uniqueKey();
-    await expect(runIdempotent(database, input(kThrow), async () => { throw new Error('boom'); }, base('r1'))).rejects.toThrow('boom');
+    await expect(
+      runIdempotent(
+        database,
+        input(kThrow),
+        async () => {
+          throw new Error('boom');
+        },
+        base('r1'),
+      ),
+    ).rejects.toThrow('boom');
     const ok = counter(201);
     expect((await runIdempotent(database, input(kThrow), ok.run, base('r2'))).status).toBe(201);
   });
@@ -159,7 +194,9 @@ describe('runIdempotent', () => {
       await new Promise((r) => setTimeout(r, 100));
       return new Response('{"ok":true}', { status: 201, headers: { 'Content-Type': 'application/json' } });
     };
-    const outcomes = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => runIdempotent(database, input(key), slow, base(`r${i}`))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 16 }, (_, i) => runIdempotent(database, input(key), slow, base(`r${i}`))),
+    );
     expect(calls).toBe(1);
     const fulfilled = outcomes.filter((o): o is PromiseFulfilledResult<Response> => o.status === 'fulfilled');
     const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -182,7 +219,8 @@ describe('runIdempotent', () => {
   ])('refuses a key that is %s with validation_failed at #/header/Idempotency-Key', async (_, key) => {
     const c = counter(201);
     await expect(runIdempotent(database, input(key), c.run, base('r'))).rejects.toMatchObject({
-      code: 'validation_failed', options: { errors: [{ pointer: '#/header/Idempotency-Key' }] },
+      code: 'validation_failed',
+      options: { errors: [{ pointer: '#/header/Idempotency-Key' }] },
     });
     expect(c.calls()).toBe(0);
   });
@@ -198,7 +236,11 @@ describe('runIdempotent', () => {
 
 describe('runIdempotent with deferred writes (the work and the answer in one batch)', () => {
   const input = (key: string | null, body = '{"lines":[1]}'): IdempotencyInput => ({
-    credentialId: 'cred_deferred', key, method: 'POST', path: '/site/v1/commerce/checkout-sessions', bodyText: body,
+    credentialId: 'cred_deferred',
+    key,
+    method: 'POST',
+    path: '/site/v1/commerce/checkout-sessions',
+    bodyText: body,
   });
   const base = { 'X-Request-Id': 'r', Vary: 'Authorization' };
   const deferred = { deferredWrites: true };
@@ -206,9 +248,9 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
   beforeAll(async () => {
     await database.$client.execute('CREATE TABLE IF NOT EXISTS deferred_work (id TEXT PRIMARY KEY, key TEXT)');
   });
-  const workFor = async (key: string) => (await database.$client.execute({ sql: 'SELECT id FROM deferred_work WHERE key = ?', args: [key] })).rows.length;
-  const stored = async (key: string) =>
-    (await database.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0];
+  const workFor = async (key: string) =>
+    (await database.$client.execute({ sql: 'SELECT id FROM deferred_work WHERE key = ?', args: [key] })).rows.length;
+  const stored = async (key: string) => (await database.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0];
 
   /** What the route wrapper does: build the answer, then commit the work with the record of it. */
   const handler = (key: string | null, status = 201, options: { delayMs?: number; writeId?: () => string } = {}) => {
@@ -236,12 +278,25 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
     expect(first.status).toBe(201);
     const body = await first.text();
     expect(await workFor(key)).toBe(1);
-    expect(await stored(key)).toMatchObject({ state: 'done', responseStatus: 201, responseBody: body, responseHeaders: { location: first.headers.get('location') } });
+    expect(await stored(key)).toMatchObject({
+      state: 'done',
+      responseStatus: 201,
+      responseBody: body,
+      responseHeaders: { location: first.headers.get('location') },
+    });
 
     const again = await runIdempotent(database, input(key), h.run, base, deferred);
     // The key is read only when storing the answer meets it: the retry computes, its batch fails whole.
-    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), h.calls(), await workFor(key)]).toEqual([201, body, 'true', 2, 1]);
-    await expect(runIdempotent(database, input(key, '{"lines":[2]}'), h.run, base, deferred)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), h.calls(), await workFor(key)]).toEqual([
+      201,
+      body,
+      'true',
+      2,
+      1,
+    ]);
+    await expect(runIdempotent(database, input(key, '{"lines":[2]}'), h.run, base, deferred)).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
   });
 
   it('16 concurrent requests with one key: the work is committed once and every caller gets that one answer', async () => {
@@ -269,7 +324,11 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
     const h = handler(key, 409);
     await runIdempotent(database, input(key), h.run, base, deferred);
     const again = await runIdempotent(database, input(key), h.run, base, deferred);
-    expect([again.status, again.headers.get('idempotent-replayed'), await stored(key)]).toEqual([409, 'true', expect.objectContaining({ responseStatus: 409 })]);
+    expect([again.status, again.headers.get('idempotent-replayed'), await stored(key)]).toEqual([
+      409,
+      'true',
+      expect.objectContaining({ responseStatus: 409 }),
+    ]);
   });
 
   it('a retry that fails (5xx) still replays the answer its key holds; a new key gets the failure', async () => {
@@ -278,8 +337,15 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
     const body = await first.text();
     const failing = handler(key, 503);
     const again = await runIdempotent(database, input(key), failing.run, base, deferred);
-    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), await workFor(key)]).toEqual([201, body, 'true', 1]);
-    await expect(runIdempotent(database, input(key, '{"lines":[2]}'), failing.run, base, deferred)).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+    expect([again.status, await again.text(), again.headers.get('idempotent-replayed'), await workFor(key)]).toEqual([
+      201,
+      body,
+      'true',
+      1,
+    ]);
+    await expect(runIdempotent(database, input(key, '{"lines":[2]}'), failing.run, base, deferred)).rejects.toMatchObject({
+      code: 'idempotency_key_reused',
+    });
     const fresh = uniqueKey();
     const failed = await runIdempotent(database, input(fresh), handler(fresh, 503).run, base, deferred);
     expect([failed.status, failed.headers.get('idempotent-replayed'), await stored(fresh)]).toEqual([503, null, undefined]);
@@ -299,10 +365,20 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
 
   it('an expired key is taken over: the work and the completed answer are again one batch', async () => {
     const key = uniqueKey();
-    const scope = { credentialId: 'cred_deferred', key, method: 'POST', path: '/site/v1/commerce/checkout-sessions', requestHash: idempotencyRequestHash('POST', '/site/v1/commerce/checkout-sessions', 'old') };
+    const scope = {
+      credentialId: 'cred_deferred',
+      key,
+      method: 'POST',
+      path: '/site/v1/commerce/checkout-sessions',
+      requestHash: idempotencyRequestHash('POST', '/site/v1/commerce/checkout-sessions', 'old'),
+    };
     const long = Date.now() - IDEMPOTENCY_TTL_MS - 1;
     await claimIdempotencyKey(database, scope, long);
-    await completeIdempotencyKey(database, { credentialId: 'cred_deferred', key, claimedAt: long }, { status: 201, headers: {}, body: '{"old":true}' });
+    await completeIdempotencyKey(
+      database,
+      { credentialId: 'cred_deferred', key, claimedAt: long },
+      { status: 201, headers: {}, body: '{"old":true}' },
+    );
     const h = handler(key);
     const fresh = await runIdempotent(database, input(key), h.run, base, deferred);
     const body = await fresh.text();

@@ -25,7 +25,14 @@ afterAll(() => log.mockRestore());
 
 // Only the queued-here count matters here: a stand-in transaction takes the insert.
 const tx = { insert: () => ({ values: async () => undefined }) } as unknown as DbOrTx;
-const queue = () => enqueueOutboxMessage(tx, { siteId: 's', topic: 'newsletter_subscription.confirmation_requested', aggregateId: 'a', payload: {}, at: Date.now() });
+const queue = () =>
+  enqueueOutboxMessage(tx, {
+    siteId: 's',
+    topic: 'newsletter_subscription.confirmation_requested',
+    aggregateId: 'a',
+    payload: {},
+    at: Date.now(),
+  });
 
 describe('the outbox timer', () => {
   it('does not pass while nothing is queued here, and passes within a tick of each message queued', async () => {

@@ -61,7 +61,8 @@ describe('jobs', () => {
   it('sweep: one pass deletes long-expired checkout sessions and past rate-limit windows, and keeps the rest', async () => {
     const now = Date.now();
     const longAgo = now - KEEP_AFTER_EXPIRY_MS - 2 * 3600_000;
-    const create = (at: number) => createCheckoutSession(db(), demo, { lines: [{ variantId: variant, quantity: 1 }] }, { ttlSeconds: 3600, now: at });
+    const create = (at: number) =>
+      createCheckoutSession(db(), demo, { lines: [{ variantId: variant, quantity: 1 }] }, { ttlSeconds: 3600, now: at });
     const old = await Promise.all([create(longAgo), create(longAgo), create(longAgo)]);
     const live = await create(now);
     const policy = { name: 'reads', limit: 10, windowSeconds: 60 } as const;
@@ -70,9 +71,20 @@ describe('jobs', () => {
 
     const summary = await once('sweep');
     expect(summary).toMatchObject({ checkoutSessions: 3, rateLimitWindows: 1 });
-    const left = await db().select({ id: checkoutSessions.id }).from(checkoutSessions).where(inArray(checkoutSessions.id, [...old, live].map((s) => s.id)));
+    const left = await db()
+      .select({ id: checkoutSessions.id })
+      .from(checkoutSessions)
+      .where(
+        inArray(
+          checkoutSessions.id,
+          [...old, live].map((s) => s.id),
+        ),
+      );
     expect(left.map((r) => r.id)).toEqual([live.id]);
-    const buckets = await db().select({ bucket: rateLimitCounters.bucket }).from(rateLimitCounters).where(inArray(rateLimitCounters.bucket, ['jobs-test:old', 'jobs-test:now']));
+    const buckets = await db()
+      .select({ bucket: rateLimitCounters.bucket })
+      .from(rateLimitCounters)
+      .where(inArray(rateLimitCounters.bucket, ['jobs-test:old', 'jobs-test:now']));
     expect(buckets.map((b) => b.bucket)).toEqual(['jobs-test:now']);
     // Nothing left: the next pass deletes nothing.
     expect(await once('sweep')).toMatchObject({ checkoutSessions: 0, rateLimitWindows: 0 });

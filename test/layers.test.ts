@@ -30,7 +30,9 @@ function layerOf(file: string): string | null {
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const specifiers = [...text.matchAll(/(?:^|[^\w])(?:from|import)\s*\(?\s*'([^']+)'/g)]
-    .filter((m) => !/(?:import|export)\s+type\s[^;]*$/.test(text.slice(Math.max(0, text.lastIndexOf(';', m.index) + 1), m.index + m[0].length)))
+    .filter(
+      (m) => !/(?:import|export)\s+type\s[^;]*$/.test(text.slice(Math.max(0, text.lastIndexOf(';', m.index) + 1), m.index + m[0].length)),
+    )
     .map((m) => m[1]!);
   return specifiers.flatMap((spec) => {
     if (spec.startsWith('@/')) return [spec.slice(2)];

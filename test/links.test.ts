@@ -19,7 +19,7 @@ describe('links in answers', () => {
     });
   });
 
-  it('takes the configured public origin over the request\'s, and the request\'s Host and forwarded scheme over the listening address', () => {
+  it("takes the configured public origin over the request's, and the request's Host and forwarded scheme over the listening address", () => {
     const req = (headers: Record<string, string>) => new Request('http://127.0.0.1:3000/site/v1/site', { headers });
     expect(publicOrigin(req({}), undefined)).toBe('http://127.0.0.1:3000');
     expect(publicOrigin(req({ host: 'Shop.Example:8443' }), undefined)).toBe('http://shop.example:8443');

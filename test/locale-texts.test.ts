@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import * as schema from '@/db/schema';
 import { getPublishedProduct, listCatalog, listProducts, readSite, readStorefrontSnapshot } from '@/lib/commerce/catalog';
-import { catalogDocumentText, documentSource, exportCatalog, importCatalog, parseCatalogDocument, type CatalogIssue } from '@/lib/commerce/catalog/transfer';
+import {
+  catalogDocumentText,
+  documentSource,
+  exportCatalog,
+  importCatalog,
+  parseCatalogDocument,
+  type CatalogIssue,
+} from '@/lib/commerce/catalog/transfer';
 import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { ProductListQuery } from '@/lib/contract/operations/reads';
@@ -39,13 +46,22 @@ async function product(handle: string, market: string, locale: string, db = data
 describe('option texts per locale', () => {
   it('names options, values and variant titles in the locale; English locales show the stored text', async () => {
     const sv = await product('organic-cotton-tee', 'se', 'sv-SE');
-    expect(sv.options).toEqual([{ name: 'Färg', values: ['Vit', 'Marinblå'] }, { name: 'Storlek', values: ['S', 'M', 'L'] }]);
-    expect(sv.variants[0]).toMatchObject({ options: { 'Färg': 'Vit', Storlek: 'S' }, title: 'Vit / S' });
+    expect(sv.options).toEqual([
+      { name: 'Färg', values: ['Vit', 'Marinblå'] },
+      { name: 'Storlek', values: ['S', 'M', 'L'] },
+    ]);
+    expect(sv.variants[0]).toMatchObject({ options: { Färg: 'Vit', Storlek: 'S' }, title: 'Vit / S' });
     const de = await product('organic-cotton-tee', 'de', 'de-DE');
-    expect(de.options).toEqual([{ name: 'Farbe', values: ['Weiß', 'Marineblau'] }, { name: 'Größe', values: ['S', 'M', 'L'] }]);
-    expect(de.variants.at(-1)).toMatchObject({ options: { Farbe: 'Marineblau', 'Größe': 'L' }, title: 'Marineblau / L' });
+    expect(de.options).toEqual([
+      { name: 'Farbe', values: ['Weiß', 'Marineblau'] },
+      { name: 'Größe', values: ['S', 'M', 'L'] },
+    ]);
+    expect(de.variants.at(-1)).toMatchObject({ options: { Farbe: 'Marineblau', Größe: 'L' }, title: 'Marineblau / L' });
     const en = await product('organic-cotton-tee', 'se', 'en-SE');
-    expect(en.options).toEqual([{ name: 'Color', values: ['White', 'Navy'] }, { name: 'Size', values: ['S', 'M', 'L'] }]);
+    expect(en.options).toEqual([
+      { name: 'Color', values: ['White', 'Navy'] },
+      { name: 'Size', values: ['S', 'M', 'L'] },
+    ]);
     // the same variants, ids and pictures in every locale; the pictures described in each one's words
     expect(de.variants.map((v) => [v.id, v.image?.url])).toEqual(sv.variants.map((v) => [v.id, v.image?.url]));
     expect(de.variants[0]!.image?.alt).toBe('T-Shirt aus Bio-Baumwolle in Weiß');
@@ -53,19 +69,25 @@ describe('option texts per locale', () => {
     expect(sv.variants.some((v) => v.image !== null)).toBe(true);
     // the catalog feed says the same
     const s = await site();
-    const feed = await listCatalog(database, s, await chooseMarket(database, s, { market: 'de', locale: 'de-DE' }), { limit: 10, handles: ['organic-cotton-tee'] });
+    const feed = await listCatalog(database, s, await chooseMarket(database, s, { market: 'de', locale: 'de-DE' }), {
+      limit: 10,
+      handles: ['organic-cotton-tee'],
+    });
     expect(feed.data[0]!.options).toEqual(de.options);
     expect(feed.data[0]!.variants.map((v) => v.title)).toEqual(de.variants.map((v) => v.title));
   });
 
-  it('falls back like titles: no row in the locale shows the default locale\'s texts; an untranslated value its stored text', async () => {
+  it("falls back like titles: no row in the locale shows the default locale's texts; an untranslated value its stored text", async () => {
     const [mug] = await database.select().from(schema.products).where(eq(schema.products.handle, 'fjord-ceramic-mug'));
-    await database.delete(schema.productTranslations).where(and(eq(schema.productTranslations.productId, mug!.id), eq(schema.productTranslations.locale, 'de-DE')));
+    await database
+      .delete(schema.productTranslations)
+      .where(and(eq(schema.productTranslations.productId, mug!.id), eq(schema.productTranslations.locale, 'de-DE')));
     const de = await product('fjord-ceramic-mug', 'de', 'de-DE');
     expect(de.title).toBe((await product('fjord-ceramic-mug', 'se', 'sv-SE')).title);
     expect(de.options).toEqual([{ name: 'Färg', values: ['Vit', 'Sand', 'Midnattsblå'] }]);
 
-    await database.update(schema.productTranslations)
+    await database
+      .update(schema.productTranslations)
       .set({ options: { Color: { values: { White: 'Snövit' } } } })
       .where(and(eq(schema.productTranslations.productId, mug!.id), eq(schema.productTranslations.locale, 'sv-SE')));
     const sv = await product('fjord-ceramic-mug', 'se', 'sv-SE');
@@ -100,19 +122,26 @@ describe('option texts per locale', () => {
     for (const p of stored.data.slice(0, 5)) {
       const full = await getPublishedProduct(database, s, p.handle, choice);
       const [name, value] = colour.split(':');
-      expect(full.variants.some((v) => v.options[name!] === value), p.handle).toBe(true);
+      expect(
+        full.variants.some((v) => v.options[name!] === value),
+        p.handle,
+      ).toBe(true);
     }
   });
 });
 
 describe('market names per locale', () => {
-  it('GET /site names markets in the locale asked for, else in the Site\'s default locale', async () => {
+  it("GET /site names markets in the locale asked for, else in the Site's default locale", async () => {
     const s = await site();
     expect((await readSite(database, s)).markets.map((m) => m.name)).toEqual(['Sverige', 'Tyskland och Österrike', 'USA']);
     const de = await readSite(database, s, { locale: 'de-de' });
     expect(de.locale).toBe('de-DE');
     expect(de.markets.map((m) => m.name)).toEqual(['Schweden', 'Deutschland & Österreich', 'Vereinigte Staaten']);
-    expect((await readSite(database, s, { locale: 'en-US' })).markets.map((m) => m.name)).toEqual(['Sweden', 'Germany & Austria', 'United States']);
+    expect((await readSite(database, s, { locale: 'en-US' })).markets.map((m) => m.name)).toEqual([
+      'Sweden',
+      'Germany & Austria',
+      'United States',
+    ]);
     const error = await readSite(database, s, { locale: 'fr-FR' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe('unsupported_locale');
@@ -124,7 +153,7 @@ describe('market names per locale', () => {
     expect(snapshot.markets.map((m) => m.name)).toEqual(['Schweden', 'Deutschland & Österreich', 'Vereinigte Staaten']);
   });
 
-  it('a locale without a name shows the default locale\'s, then the stored one', async () => {
+  it("a locale without a name shows the default locale's, then the stored one", async () => {
     const other = await freshDatabase();
     dirs.push(other.dir);
     const s = await site(other.database);
@@ -147,18 +176,36 @@ describe('option texts and market names in the catalog document', () => {
     dirs.push(source.dir);
     const original = await catalogDocumentText(await exportCatalog(source.database, 'demo'));
     const doc = JSON.parse(original) as CatalogDocument;
-    expect(doc.markets[1]!.names).toEqual({ 'de-DE': 'Deutschland & Österreich', 'en-DE': 'Germany & Austria', 'en-SE': 'Germany & Austria', 'en-US': 'Germany & Austria', 'sv-SE': 'Tyskland och Österrike' });
+    expect(doc.markets[1]!.names).toEqual({
+      'de-DE': 'Deutschland & Österreich',
+      'en-DE': 'Germany & Austria',
+      'en-SE': 'Germany & Austria',
+      'en-US': 'Germany & Austria',
+      'sv-SE': 'Tyskland och Österrike',
+    });
     expect(doc.products.find((p) => p.handle === 'organic-cotton-tee')!.texts['de-DE']!.options).toEqual({
-      Color: { name: 'Farbe', values: { White: 'Weiß', Navy: 'Marineblau' } }, Size: { name: 'Größe' },
+      Color: { name: 'Farbe', values: { White: 'Weiß', Navy: 'Marineblau' } },
+      Size: { name: 'Größe' },
     });
 
     const target = await freshDatabase();
     dirs.push(target.dir);
     for (const table of [
-      schema.bundleItems, schema.bundlePrices, schema.bundles, schema.collectionProducts, schema.collectionTranslations, schema.collections,
-      schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations, schema.productVariants, schema.products,
+      schema.bundleItems,
+      schema.bundlePrices,
+      schema.bundles,
+      schema.collectionProducts,
+      schema.collectionTranslations,
+      schema.collections,
+      schema.inventoryLevels,
+      schema.variantPrices,
+      schema.productImages,
+      schema.productTranslations,
+      schema.productVariants,
+      schema.products,
       schema.marketTranslations,
-    ]) await target.database.$client.execute(`DELETE FROM "${getTableName(table)}"`);
+    ])
+      await target.database.$client.execute(`DELETE FROM "${getTableName(table)}"`);
     const result = await importInto(target.database, original);
     expect(result.ok).toBe(true);
     expect(await catalogDocumentText(await exportCatalog(target.database, 'demo'))).toBe(original);
@@ -168,16 +215,20 @@ describe('option texts and market names in the catalog document', () => {
     expect(again.ok && again.plan.rowWrites).toBe(0);
   });
 
-  it('imports edited texts, and a market left without names keeps the shop\'s', async () => {
-    const db = (await freshDatabase());
+  it("imports edited texts, and a market left without names keeps the shop's", async () => {
+    const db = await freshDatabase();
     dirs.push(db.dir);
     const doc = await exportCatalog(db.database, 'demo');
-    doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.texts['de-DE']!.options = { Color: { name: 'Farbton', values: { Sand: 'Sandfarben' } } };
+    doc.products.find((p) => p.handle === 'fjord-ceramic-mug')!.texts['de-DE']!.options = {
+      Color: { name: 'Farbton', values: { Sand: 'Sandfarben' } },
+    };
     doc.markets[0]!.names = { ...doc.markets[0]!.names, 'de-DE': 'Königreich Schweden' };
     delete doc.markets[2]!.names;
     const result = await importInto(db.database, doc);
     expect(result.ok && result.plan.products.updated).toBe(1);
-    expect((await product('fjord-ceramic-mug', 'de', 'de-DE', db.database)).options).toEqual([{ name: 'Farbton', values: ['White', 'Sandfarben', 'Midnight'] }]);
+    expect((await product('fjord-ceramic-mug', 'de', 'de-DE', db.database)).options).toEqual([
+      { name: 'Farbton', values: ['White', 'Sandfarben', 'Midnight'] },
+    ]);
     const names = (await readSite(db.database, await site(db.database), { locale: 'de-DE' })).markets.map((m) => m.name);
     expect(names).toEqual(['Königreich Schweden', 'Deutschland & Österreich', 'Vereinigte Staaten']);
   });
@@ -198,14 +249,16 @@ describe('option texts and market names in the catalog document', () => {
     expect(result.ok).toBe(false);
     const issues = (result as { issues: CatalogIssue[] }).issues.map((x) => [x.pointer, x.handle ?? null]);
     const at = `/products/${i}/texts/sv-SE/options`;
-    expect(issues).toEqual(expect.arrayContaining([
-      [`${at}/Colour`, 'organic-cotton-tee'],
-      [`${at}/Color/values/Purple`, 'organic-cotton-tee'],
-      [`${at}/Color/values/Navy`, 'organic-cotton-tee'],
-      [`${at}/Size/name`, 'organic-cotton-tee'],
-      ['/markets/0/names/fr-FR', null],
-      ['/markets/3/names', null],
-    ]));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        [`${at}/Colour`, 'organic-cotton-tee'],
+        [`${at}/Color/values/Purple`, 'organic-cotton-tee'],
+        [`${at}/Color/values/Navy`, 'organic-cotton-tee'],
+        [`${at}/Size/name`, 'organic-cotton-tee'],
+        ['/markets/0/names/fr-FR', null],
+        ['/markets/3/names', null],
+      ]),
+    );
     expect((result as { issues: CatalogIssue[] }).issues.find((x) => x.pointer === `${at}/Colour`)!.expected).toContain('Color, Size');
     expect((await site()).catalogVersion).toBe(before);
   });

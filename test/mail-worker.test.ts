@@ -22,7 +22,12 @@ vi.mock('server-only', () => ({}));
 const dir = mkdtempSync(join(tmpdir(), 'sd-worker-'));
 const url = `file:${join(dir, 'site.db')}`;
 // Read once, on first use (lib/env.ts): set before anything asks.
-Object.assign(process.env, { DATABASE_URL: url, OUTBOX_DRAIN: 'on', OUTBOX_DRAIN_INTERVAL_MS: '200', STOREFRONT_ORIGIN: 'https://shop.example.test' });
+Object.assign(process.env, {
+  DATABASE_URL: url,
+  OUTBOX_DRAIN: 'on',
+  OUTBOX_DRAIN_INTERVAL_MS: '200',
+  STOREFRONT_ORIGIN: 'https://shop.example.test',
+});
 delete process.env.SMTP_URL;
 delete process.env.MAIL_EML_DIR;
 
@@ -44,7 +49,7 @@ afterAll(() => {
 });
 
 describe('the background drain', () => {
-  it('sends a signup\'s mail within a few passes, as an .eml file beside the database, whose link confirms through the API; stops cleanly', async () => {
+  it("sends a signup's mail within a few passes, as an .eml file beside the database, whose link confirms through the API; stops cleanly", async () => {
     const worker = startJobTimers(['outbox'])!;
     expect(worker).not.toBeNull();
     // One set per process, however often the server asks.
@@ -54,10 +59,17 @@ describe('the background drain', () => {
     await subscribeToNewsletter(db(), demo, { email, consent: { granted: true, text: 'Send me the newsletter.', version: '2026-01' } });
     const folder = join(dir, 'outbox');
     // The log line comes once the file is in place: wait for it, then read the file it names.
-    const line = await waitFor(() => log.mock.calls.map((c) => String(c[0])).find((l) => {
-      const path = /^\[mail\] no SMTP_URL set: wrote (.+\.eml)$/.exec(l)?.[1];
-      return path !== undefined && path.startsWith(folder) && existsSync(path) && readFileSync(path, 'utf8').includes(email);
-    }), 'the log line of the .eml file', 15_000);
+    const line = await waitFor(
+      () =>
+        log.mock.calls
+          .map((c) => String(c[0]))
+          .find((l) => {
+            const path = /^\[mail\] no SMTP_URL set: wrote (.+\.eml)$/.exec(l)?.[1];
+            return path !== undefined && path.startsWith(folder) && existsSync(path) && readFileSync(path, 'utf8').includes(email);
+          }),
+      'the log line of the .eml file',
+      15_000,
+    );
     const file = line.slice('[mail] no SMTP_URL set: wrote '.length);
     expect(readdirSync(folder)).toContain(file.slice(folder.length + 1));
     const raw = readFileSync(file, 'utf8');
@@ -66,13 +78,19 @@ describe('the background drain', () => {
     expect(log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(file))).toHaveLength(1);
 
     // The mail's confirm link, confirmed through the API route the storefront calls.
-    const confirmLink = links(part(raw, 'text/plain')!).map((l) => new URL(l)).find((l) => l.searchParams.get('to')?.startsWith('/subscriptions/confirm?'))!;
+    const confirmLink = links(part(raw, 'text/plain')!)
+      .map((l) => new URL(l))
+      .find((l) => l.searchParams.get('to')?.startsWith('/subscriptions/confirm?'))!;
     const token = new URLSearchParams(confirmLink.searchParams.get('to')!.split('?')[1]).get('token')!;
-    const confirmViaApi = () => POST(new Request('http://localhost/site/v1/subscriptions/confirmations', {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${credential}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token }),
-    }), { params: Promise.resolve({}) });
+    const confirmViaApi = () =>
+      POST(
+        new Request('http://localhost/site/v1/subscriptions/confirmations', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${credential}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ token }),
+        }),
+        { params: Promise.resolve({}) },
+      );
     const res = await confirmViaApi();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ kind: 'newsletter', status: 'active', changed: true });

@@ -9,13 +9,25 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@/db/client';
 import {
-  consents, newsletterSubscriptions, notificationFlows, outboxMessages, products, productVariants, sites, stockSubscriptions, variantPrices,
+  consents,
+  newsletterSubscriptions,
+  notificationFlows,
+  outboxMessages,
+  products,
+  productVariants,
+  sites,
+  stockSubscriptions,
+  variantPrices,
 } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import { newId } from '@/lib/platform/ids';
 import {
-  confirmSubscription, subscribeToNewsletter, subscribeToStockNotifications, unsubscribeByToken, CONFIRM_TOKEN_TTL_MS,
+  confirmSubscription,
+  subscribeToNewsletter,
+  subscribeToStockNotifications,
+  unsubscribeByToken,
+  CONFIRM_TOKEN_TTL_MS,
 } from '@/lib/commerce/signups';
 import { claimDueMessages, requeueFailedMessages } from '@/lib/commerce/signups/outbox';
 import { drainOutbox, messageIdFor, type DrainOptions } from '@/lib/mail/drain';
@@ -139,9 +151,17 @@ describe('double opt-in', () => {
     const dump = JSON.stringify((await raw.execute('SELECT * FROM subscription_tokens')).rows);
     expect(dump).not.toContain(tokenOf(confirm));
 
-    expect(await confirmSubscription(database, demo.site.id, tokenOf(confirm))).toEqual({ kind: 'newsletter', status: 'active', changed: true });
+    expect(await confirmSubscription(database, demo.site.id, tokenOf(confirm))).toEqual({
+      kind: 'newsletter',
+      status: 'active',
+      changed: true,
+    });
     // Twice is harmless: the same state, nothing changed.
-    expect(await confirmSubscription(database, demo.site.id, tokenOf(confirm))).toEqual({ kind: 'newsletter', status: 'active', changed: false });
+    expect(await confirmSubscription(database, demo.site.id, tokenOf(confirm))).toEqual({
+      kind: 'newsletter',
+      status: 'active',
+      changed: false,
+    });
     const [after] = await database.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, email));
     expect(after!.status).toBe('active');
     const [record] = await database.select().from(consents).where(eq(consents.id, after!.consentId));
@@ -160,7 +180,11 @@ describe('double opt-in', () => {
     const confirm = tokenTo(text, '/subscriptions/confirm');
     const unsubscribe = tokenTo(text, '/subscriptions/unsubscribe');
 
-    const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof DomainError ? e.code : String(e)));
+    const code = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: unknown) => (e instanceof DomainError ? e.code : String(e)),
+      );
     expect(await code(confirmSubscription(database, demo.site.id, unsubscribe))).toBe('unknown_token');
     expect(await code(unsubscribeByToken(database, demo.site.id, confirm, 'page'))).toBe('unknown_token');
     expect(await code(confirmSubscription(database, demo.site.id, 'x'.repeat(43)))).toBe('unknown_token');
@@ -184,8 +208,16 @@ describe('unsubscribe', () => {
     await confirmSubscription(database, demo.site.id, tokenTo(text, '/subscriptions/confirm'));
 
     const at = Date.now();
-    expect(await unsubscribeByToken(database, demo.site.id, tokenOf(oneClick), 'one_click', at)).toEqual({ kind: 'newsletter', status: 'unsubscribed', changed: true });
-    expect(await unsubscribeByToken(database, demo.site.id, tokenOf(oneClick), 'page', at + 5)).toEqual({ kind: 'newsletter', status: 'unsubscribed', changed: false });
+    expect(await unsubscribeByToken(database, demo.site.id, tokenOf(oneClick), 'one_click', at)).toEqual({
+      kind: 'newsletter',
+      status: 'unsubscribed',
+      changed: true,
+    });
+    expect(await unsubscribeByToken(database, demo.site.id, tokenOf(oneClick), 'page', at + 5)).toEqual({
+      kind: 'newsletter',
+      status: 'unsubscribed',
+      changed: false,
+    });
     const [sub] = await database.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, email));
     expect(sub!.status).toBe('unsubscribed');
     const [record] = await database.select().from(consents).where(eq(consents.id, sub!.consentId));
@@ -226,11 +258,22 @@ describe('back in stock', () => {
     expect(part(en.raw, 'text/plain')).toMatch(/Grey|Ochre/);
     const productLink = new URL(links(sv).find((l) => l.includes('/visit?'))!);
     expect(productLink.origin).toBe(ORIGIN);
-    expect(Object.fromEntries(productLink.searchParams)).toEqual({ market: 'se', locale: 'sv-SE', to: `/products/aurora-wool-throw?variant=${variant.id}` });
+    expect(Object.fromEntries(productLink.searchParams)).toEqual({
+      market: 'se',
+      locale: 'sv-SE',
+      to: `/products/aurora-wool-throw?variant=${variant.id}`,
+    });
     expect(header(en.raw, 'List-Unsubscribe')).toMatch(/one-click\?token=/);
 
-    const subs = await database.select().from(stockSubscriptions).where(inArray(stockSubscriptions.email, [activeEn, activeSv, pending]));
-    expect(Object.fromEntries(subs.map((s) => [s.email, s.status]))).toEqual({ [activeEn]: 'notified', [activeSv]: 'notified', [pending]: 'pending_confirmation' });
+    const subs = await database
+      .select()
+      .from(stockSubscriptions)
+      .where(inArray(stockSubscriptions.email, [activeEn, activeSv, pending]));
+    expect(Object.fromEntries(subs.map((s) => [s.email, s.status]))).toEqual({
+      [activeEn]: 'notified',
+      [activeSv]: 'notified',
+      [pending]: 'pending_confirmation',
+    });
   });
 
   it('shows the product’s picture, its variant and its price in the subscriber’s market', async () => {
@@ -244,14 +287,29 @@ describe('back in stock', () => {
     await raw.execute({ sql: 'UPDATE inventory_levels SET quantity = 5 WHERE variant_id = ?', args: [variant.id] });
     expect(await drain()).toMatchObject({ sent: 3, failed: 0 });
 
-    const prices = Object.fromEntries((await database.select().from(variantPrices).where(eq(variantPrices.variantId, variant.id))).map((p) => [p.marketId, p.amount]));
+    const prices = Object.fromEntries(
+      (await database.select().from(variantPrices).where(eq(variantPrices.variantId, variant.id))).map((p) => [p.marketId, p.amount]),
+    );
     // minor units to the decimal string Intl is given, by string arithmetic
     const decimal = (minor: number) => `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
-    const shown = (minor: number, locale: string, currency: string) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(decimal(minor) as `${number}`);
+    const shown = (minor: number, locale: string, currency: string) =>
+      new Intl.NumberFormat(locale, { style: 'currency', currency }).format(decimal(minor) as `${number}`);
     const cases = [
       { email: who.se, locale: 'sv-SE', price: shown(prices.se!, 'sv-SE', 'SEK'), currency: /kr/, variant: /Sand|Vit|Grå|Blå|Grön|Svart/ },
-      { email: who.de, locale: 'de-DE', price: shown(prices.de!, 'de-DE', 'EUR'), currency: /€/, variant: /Sand|Weiß|Grau|Blau|Grün|Schwarz/ },
-      { email: who.us, locale: 'en-US', price: shown(prices.us!, 'en-US', 'USD'), currency: /\$/, variant: /Sand|White|Grey|Blue|Green|Black/ },
+      {
+        email: who.de,
+        locale: 'de-DE',
+        price: shown(prices.de!, 'de-DE', 'EUR'),
+        currency: /€/,
+        variant: /Sand|Weiß|Grau|Blau|Grün|Schwarz/,
+      },
+      {
+        email: who.us,
+        locale: 'en-US',
+        price: shown(prices.us!, 'en-US', 'USD'),
+        currency: /\$/,
+        variant: /Sand|White|Grey|Blue|Green|Black/,
+      },
     ];
     for (const c of cases) {
       const mail = mailsTo(c.email)[0]!.raw;
@@ -289,16 +347,25 @@ describe('back in stock', () => {
     await raw.execute({ sql: "UPDATE products SET status = 'published' WHERE id = ?", args: [vase.productId] });
     expect((await database.select().from(stockSubscriptions).where(eq(stockSubscriptions.email, email)))[0]!.status).toBe('notified');
     await drain();
-    expect(mailsTo(email).map((m) => header(m.raw, 'Subject'))).toEqual([expect.stringContaining('Confirm'), expect.stringContaining('back in stock')]);
+    expect(mailsTo(email).map((m) => header(m.raw, 'Subject'))).toEqual([
+      expect.stringContaining('Confirm'),
+      expect.stringContaining('back in stock'),
+    ]);
 
     // A variant without any stock level gets its first one.
     const ochre = await variantOf('aurora-wool-throw', 2);
     const fresh = address('first-level');
     await raw.execute({ sql: 'DELETE FROM inventory_levels WHERE variant_id = ?', args: [ochre.id] });
     await activeStockSubscriber(ochre.id, fresh);
-    await raw.execute({ sql: "INSERT INTO inventory_levels (variant_id, quantity, low_stock_threshold, policy, updated_at) VALUES (?, 0, 5, 'preorder', 0)", args: [ochre.id] });
+    await raw.execute({
+      sql: "INSERT INTO inventory_levels (variant_id, quantity, low_stock_threshold, policy, updated_at) VALUES (?, 0, 5, 'preorder', 0)",
+      args: [ochre.id],
+    });
     await drain();
-    expect(mailsTo(fresh).map((m) => header(m.raw, 'Subject'))).toEqual([expect.stringContaining('Confirm'), expect.stringContaining('back in stock')]);
+    expect(mailsTo(fresh).map((m) => header(m.raw, 'Subject'))).toEqual([
+      expect.stringContaining('Confirm'),
+      expect.stringContaining('back in stock'),
+    ]);
   });
 
   it('a subscription confirmed after its variant came back is told at once', async () => {
@@ -309,22 +376,39 @@ describe('back in stock', () => {
     const confirm = tokenTo(part(mailsTo(email)[0]!.raw, 'text/plain')!, '/subscriptions/confirm');
     expect(await confirmSubscription(database, demo.site.id, confirm)).toEqual({ kind: 'stock', status: 'notified', changed: true });
     await drain();
-    expect(mailsTo(email).map((m) => header(m.raw, 'Subject'))).toEqual([expect.stringContaining('Confirm'), expect.stringContaining('back in stock')]);
+    expect(mailsTo(email).map((m) => header(m.raw, 'Subject'))).toEqual([
+      expect.stringContaining('Confirm'),
+      expect.stringContaining('back in stock'),
+    ]);
   });
 
   it('a flow on another channel is kept for its own sender, not mailed', async () => {
     const variant = await variantOf('skog-ceramic-vase', 3);
     await raw.execute({ sql: 'UPDATE inventory_levels SET quantity = 0 WHERE variant_id = ?', args: [variant.id] });
-    const [sms] = await database.select().from(notificationFlows).where(and(eq(notificationFlows.siteId, demo.site.id), eq(notificationFlows.channel, 'sms')));
+    const [sms] = await database
+      .select()
+      .from(notificationFlows)
+      .where(and(eq(notificationFlows.siteId, demo.site.id), eq(notificationFlows.channel, 'sms')));
     const [record] = await database.select({ id: consents.id }).from(consents).limit(1);
     const id = newId('sub');
     await database.insert(stockSubscriptions).values({
-      id, siteId: demo.site.id, variantId: variant.id, flowId: sms!.id, email: address('sms'), status: 'active', consentId: record!.id, locale: 'sv-SE', marketId: 'se', createdAt: Date.now(),
+      id,
+      siteId: demo.site.id,
+      variantId: variant.id,
+      flowId: sms!.id,
+      email: address('sms'),
+      status: 'active',
+      consentId: record!.id,
+      locale: 'sv-SE',
+      marketId: 'se',
+      createdAt: Date.now(),
     });
     await raw.execute({ sql: 'UPDATE inventory_levels SET quantity = 2 WHERE variant_id = ?', args: [variant.id] });
     expect(await drain()).toMatchObject({ sent: 0 });
     const rows = await database.select().from(outboxMessages).where(eq(outboxMessages.aggregateId, id));
-    expect(rows).toEqual([expect.objectContaining({ channel: 'sms', status: 'pending', attempts: 0, topic: 'stock_subscription.back_in_stock' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ channel: 'sms', status: 'pending', attempts: 0, topic: 'stock_subscription.back_in_stock' }),
+    ]);
     expect(rows[0]!.payload).toMatchObject({ flow: { handle: 'sms-legacy', channel: 'sms' } });
   });
 });
@@ -338,8 +422,8 @@ describe('delivery', () => {
     const options = { mailer: mailer(relay.url), now: () => now, retry: { maxAttempts: 5, baseDelayMs: 60_000, maxDelayMs: 3_600_000 } };
 
     expect(await drain(options)).toMatchObject({ sent: 0, retried: 1 });
-    const rowFor = async () => (await database.select().from(outboxMessages).orderBy(asc(outboxMessages.id)))
-      .find((m) => m.payload.email === email)!;
+    const rowFor = async () =>
+      (await database.select().from(outboxMessages).orderBy(asc(outboxMessages.id))).find((m) => m.payload.email === email)!;
     let row = await rowFor();
     expect(row).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: now + 60_000, leaseUntil: null });
     expect(row.lastError).toMatch(/ECONNREFUSED|connect/i);
@@ -403,7 +487,13 @@ describe('delivery', () => {
     const email = address('quoted');
     await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent });
     const lines: string[] = [];
-    const quoting: Mailer = { kind: 'smtp', deliver: async (mail) => { throw new Error(`550 5.1.1 <${mail.to}>: Recipient address rejected`); }, close: () => {} };
+    const quoting: Mailer = {
+      kind: 'smtp',
+      deliver: async (mail) => {
+        throw new Error(`550 5.1.1 <${mail.to}>: Recipient address rejected`);
+      },
+      close: () => {},
+    };
     await drainOutbox({ database, mailer: quoting, origin: ORIGIN, from: FROM, log: (l) => lines.push(l) });
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.join('\n')).not.toContain(email);
@@ -421,22 +511,33 @@ describe('delivery', () => {
     for (const email of emails) await subscribeToNewsletter(database, demo, { email, consent: newsletterConsent });
 
     const second = openDatabase({ url });
-    const child = spawn(process.execPath, [join('node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', 'scripts/outbox.ts', 'drain'], {
-      cwd: process.cwd(),
-      env: { ...process.env, DATABASE_URL: url, SMTP_URL: slow.url, MAIL_FROM: FROM, STOREFRONT_ORIGIN: ORIGIN, NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join('node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', 'scripts/outbox.ts', 'drain'],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, DATABASE_URL: url, SMTP_URL: slow.url, MAIL_FROM: FROM, STOREFRONT_ORIGIN: ORIGIN, NODE_ENV: 'test' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let childOutput = '';
     child.stdout.on('data', (d: Buffer) => (childOutput += d.toString()));
     child.stderr.on('data', (d: Buffer) => (childOutput += d.toString()));
     const childDone = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
     // Start the in-process drainers once the other process has begun claiming.
-    await waitFor(async () => {
-      // Ours have not started: any of these rows claimed is the other process's doing.
-      const claimed = await raw.execute({ sql: 'SELECT count(*) AS n FROM outbox_messages WHERE id > ? AND claimed_by IS NOT NULL', args: [before] });
-      return Number(claimed.rows[0]!.n) > 0;
-    }, 'the other process to start draining', 30_000);
+    await waitFor(
+      async () => {
+        // Ours have not started: any of these rows claimed is the other process's doing.
+        const claimed = await raw.execute({
+          sql: 'SELECT count(*) AS n FROM outbox_messages WHERE id > ? AND claimed_by IS NOT NULL',
+          args: [before],
+        });
+        return Number(claimed.rows[0]!.n) > 0;
+      },
+      'the other process to start draining',
+      30_000,
+    );
     const ours = await Promise.all([
       drainOutbox({ database, mailer: mailer(slow.url), origin: ORIGIN, from: FROM, log: () => {}, batchSize: 2 }),
       drainOutbox({ database: second, mailer: mailer(slow.url), origin: ORIGIN, from: FROM, log: () => {}, batchSize: 2 }),
@@ -476,36 +577,53 @@ describe('delivery', () => {
 
 describe('the words of every mail', () => {
   const message = (template: OutgoingMessage['template'], locale: string): OutgoingMessage => ({
-    outboxId: 1, siteId: 'site', shopName: 'Nordlys Home & Goods', to: 'a@example.se', locale, template, flowHandle: 'back-in-stock-email',
-    sender: { legalName: 'Nordlys Home & Goods AB', postalAddress: { lines: ['Storgatan 1'], postalCode: '111 22', city: 'Stockholm', country: 'SE' } },
+    outboxId: 1,
+    siteId: 'site',
+    shopName: 'Nordlys Home & Goods',
+    to: 'a@example.se',
+    locale,
+    template,
+    flowHandle: 'back-in-stock-email',
+    sender: {
+      legalName: 'Nordlys Home & Goods AB',
+      postalAddress: { lines: ['Storgatan 1'], postalCode: '111 22', city: 'Stockholm', country: 'SE' },
+    },
     product: {
-      title: 'Fjord Ceramic Mug', variantTitle: 'Sand',
+      title: 'Fjord Ceramic Mug',
+      variantTitle: 'Sand',
       price: { amount: '129.00', currency: 'SEK' },
       image: { url: `${ORIGIN}/products/mug-sand.svg`, alt: 'Fjord Ceramic Mug in sand', width: 800, height: 800 },
     },
     links: {
-      shop: `${ORIGIN}/visit?to=%2F`, confirm: `${ORIGIN}/subscriptions/confirm?token=x`, product: `${ORIGIN}/products/fjord-ceramic-mug`,
-      unsubscribe: `${ORIGIN}/subscriptions/unsubscribe?token=y`, oneClickUnsubscribe: `${ORIGIN}/subscriptions/one-click?token=y`,
+      shop: `${ORIGIN}/visit?to=%2F`,
+      confirm: `${ORIGIN}/subscriptions/confirm?token=x`,
+      product: `${ORIGIN}/products/fjord-ceramic-mug`,
+      unsubscribe: `${ORIGIN}/subscriptions/unsubscribe?token=y`,
+      oneClickUnsubscribe: `${ORIGIN}/subscriptions/one-click?token=y`,
     },
   });
   /**
    * The words a reader sees, per sentence: a line, a paragraph or a sentence's end separates
    * them; an inline link or a colon does not ("Avsluta: <a>Avsluta prenumerationen</a>").
    */
-  const sentences = (body: string) => body
-    .replace(/<\/(p|td|title)>|<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/&[a-z#0-9]+;/gi, ' ')
-    .toLowerCase()
-    .split(/[\n.!?]/)
-    .map((sentence) => sentence.match(/[\p{L}\p{N}-]+/gu) ?? []);
+  const sentences = (body: string) =>
+    body
+      .replace(/<\/(p|td|title)>|<br\s*\/?>/gi, '\n')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/https?:\/\/\S+/g, ' ')
+      .replace(/&[a-z#0-9]+;/gi, ' ')
+      .toLowerCase()
+      .split(/[\n.!?]/)
+      .map((sentence) => sentence.match(/[\p{L}\p{N}-]+/gu) ?? []);
 
   it('never says a word twice in a row (“Avsluta: Avsluta prenumerationen”), in any language', () => {
     for (const locale of ['en-SE', 'sv-SE', 'de-DE']) {
       for (const template of ['newsletter_confirmation', 'stock_confirmation', 'back_in_stock'] as const) {
         const mail = renderMail(message(template, locale));
-        for (const [name, body] of [['text', mail.text], ['html', mail.html]] as const) {
+        for (const [name, body] of [
+          ['text', mail.text],
+          ['html', mail.html],
+        ] as const) {
           const repeats = sentences(body).flatMap((list) => list.filter((w, i) => i > 0 && w === list[i - 1]));
           expect(repeats, `${locale} ${template} ${name}`).toEqual([]);
         }
@@ -513,7 +631,9 @@ describe('the words of every mail', () => {
         expect(mail.text.split('\n').filter((l) => l.includes('/subscriptions/unsubscribe'))).toHaveLength(1);
       }
     }
-    expect(renderMail(message('back_in_stock', 'sv-SE')).text).toContain('Vill du inte ha de här mejlen? Avsluta prenumerationen: https://');
+    expect(renderMail(message('back_in_stock', 'sv-SE')).text).toContain(
+      'Vill du inte ha de här mejlen? Avsluta prenumerationen: https://',
+    );
     expect(renderMail(message('back_in_stock', 'de-DE')).text).toContain('Sie möchten diese E-Mails nicht mehr? Abmelden: https://');
     expect(renderMail(message('back_in_stock', 'en-SE')).text).toContain('Don’t want these e-mails? Unsubscribe: https://');
   });

@@ -37,14 +37,25 @@ beforeAll(() => {
   });
   // The logger the server makes, with its options, writing here instead of stdout.
   processSlot<{ logger?: unknown }>('logger', () => ({})).logger = pino(
-    { base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) }, serializers: { err: pino.stdSerializers.err } },
+    {
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: pino.stdSerializers.err },
+    },
     sink,
   );
 });
 
 afterAll(() => vi.unstubAllEnvs());
 
-const operation = { operationId: 'getWidget', method: 'get', path: '/widgets/{id}', scope: 'core', params: z.object({ id: z.string() }) } as const;
+const operation = {
+  operationId: 'getWidget',
+  method: 'get',
+  path: '/widgets/{id}',
+  scope: 'core',
+  params: z.object({ id: z.string() }),
+} as const;
 
 async function handlerFor(work: (id: string) => unknown) {
   const { route } = await import('@/lib/api/route');
@@ -52,8 +63,11 @@ async function handlerFor(work: (id: string) => unknown) {
   return route(operation, async ({ params }) => ok(work(params.id) as object));
 }
 
-const call = (handler: Awaited<ReturnType<typeof handlerFor>>, id: string, headers: Record<string, string> = { Authorization: `Bearer ${CREDENTIAL}` }) =>
-  handler(new Request(`http://shop.test/site/v1/widgets/${id}`, { headers }), { params: Promise.resolve({ id }) });
+const call = (
+  handler: Awaited<ReturnType<typeof handlerFor>>,
+  id: string,
+  headers: Record<string, string> = { Authorization: `Bearer ${CREDENTIAL}` },
+) => handler(new Request(`http://shop.test/site/v1/widgets/${id}`, { headers }), { params: Promise.resolve({ id }) });
 
 describe('one log line per request', () => {
   it('names the request id, method, route template, status, duration and Site; never the credential or the raw path', async () => {
@@ -61,7 +75,14 @@ describe('one log line per request', () => {
     const res = await call(handler, 'secret-looking-id', { Authorization: `Bearer ${CREDENTIAL}`, 'X-Request-Id': 'req_obs_1234' });
     expect(res.status).toBe(200);
     const line = lines.find((l) => l.requestId === 'req_obs_1234')!;
-    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/site/v1/widgets/{id}', status: 200, siteId: 'site_obs' });
+    expect(line).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      route: '/site/v1/widgets/{id}',
+      status: 200,
+      siteId: 'site_obs',
+    });
     expect(typeof line.durationMs).toBe('number');
     expect(typeof line.time).toBe('string');
     expect(raw).not.toContain(CREDENTIAL);
@@ -112,7 +133,9 @@ describe('metrics', () => {
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(text).toMatch(/^site_http_requests_total\{route="\/site\/v1\/widgets\/\{id\}",method="GET",status="200"\} [1-9]/m);
     expect(text).toMatch(/^site_http_requests_total\{route="\/site\/v1\/widgets\/\{id\}",method="GET",status="500"\} 1$/m);
-    expect(text).toMatch(/^site_http_request_duration_seconds_bucket\{le="\+Inf",route="\/site\/v1\/widgets\/\{id\}",method="GET",status="500"\} 1$/m);
+    expect(text).toMatch(
+      /^site_http_request_duration_seconds_bucket\{le="\+Inf",route="\/site\/v1\/widgets\/\{id\}",method="GET",status="500"\} 1$/m,
+    );
     expect(text).toMatch(/^site_cache_lookups_total\{cache="unit-test-cache",result="hit"\} 2$/m);
     expect(text).toMatch(/^site_cache_lookups_total\{cache="unit-test-cache",result="miss"\} 1$/m);
     expect(text).toMatch(/^site_rate_limit_refusals_total\{policy="reads"\} 1$/m);

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { inventoryLevels, orderLines, orders, outboxMessages, paymentEvents, products, productVariants, sites } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
-import { createCheckoutSession, deliveryOptions, getCheckoutSession, prepareCheckoutPayment, toCheckoutSession, updateCheckoutSession } from '@/lib/commerce/checkout';
+import {
+  createCheckoutSession,
+  deliveryOptions,
+  getCheckoutSession,
+  prepareCheckoutPayment,
+  toCheckoutSession,
+  updateCheckoutSession,
+} from '@/lib/commerce/checkout';
 import { orderByNumber, orderForSession, orderNumberPrefix, recordPaymentEvent, sandboxPaymentAction } from '@/lib/commerce/orders';
 import { readAvailability } from '@/lib/commerce/availability';
 import { CheckoutSession, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
@@ -34,7 +41,8 @@ const stock = async (variantId: string) =>
   (await database.select({ q: inventoryLevels.quantity }).from(inventoryLevels).where(eq(inventoryLevels.variantId, variantId)))[0]!.q;
 const setStock = (variantId: string, quantity: number) =>
   database.update(inventoryLevels).set({ quantity, policy: 'deny' }).where(eq(inventoryLevels.variantId, variantId));
-const versions = async () => (await database.select({ catalog: sites.catalogVersion, stock: sites.stockVersion }).from(sites).where(eq(sites.id, demo.site.id)))[0]!;
+const versions = async () =>
+  (await database.select({ catalog: sites.catalogVersion, stock: sites.stockVersion }).from(sites).where(eq(sites.id, demo.site.id)))[0]!;
 
 /** A session ready to pay and its sandbox payment: lines, address, delivery, prepare-payment. */
 async function pending(lines: { variantId: string; quantity: number }[], email = 'kim@example.com') {
@@ -78,8 +86,18 @@ describe('completing a paid session', () => {
     const session = await getCheckoutSession(database, demo.site, p.session.id);
     expect(session.status).toBe('completed');
     const order = (await orderByNumber(database, demo.site.id, result!.order!.number))!;
-    expect(order).toMatchObject({ sessionId: session.id, provider: 'sandbox', paymentReference: p.payment.reference, total: session.total, tax: session.tax, currency: 'SEK', oversold: false });
-    expect(order.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.oversoldQuantity])).toEqual([[mug, 2, session.lines[0]!.unitPrice, 0]]);
+    expect(order).toMatchObject({
+      sessionId: session.id,
+      provider: 'sandbox',
+      paymentReference: p.payment.reference,
+      total: session.total,
+      tax: session.tax,
+      currency: 'SEK',
+      oversold: false,
+    });
+    expect(order.lines.map((l) => [l.variantId, l.quantity, l.unitPrice, l.oversoldQuantity])).toEqual([
+      [mug, 2, session.lines[0]!.unitPrice, 0],
+    ]);
     expect((await orderByNumber(database, demo.site.id, String(order.seq)))?.id).toBe(order.id);
 
     // The extended read names the order.
@@ -97,14 +115,28 @@ describe('completing a paid session', () => {
     const first = await pay(p);
     expect(first?.outcome).toBe('completed');
     expect((await pay(p))?.outcome).toBe('duplicate');
-    const late = await recordPaymentEvent(database, { provider: 'sandbox', eventId: 'evt_other', type: 'x', kind: 'succeeded', sessionId: p.session.id, reference: p.payment.reference });
+    const late = await recordPaymentEvent(database, {
+      provider: 'sandbox',
+      eventId: 'evt_other',
+      type: 'x',
+      kind: 'succeeded',
+      sessionId: p.session.id,
+      reference: p.payment.reference,
+    });
     expect(late.outcome).toBe('already_completed');
     expect(await stock(mug)).toBe(9);
     expect(await database.select().from(orders).where(eq(orders.sessionId, p.session.id))).toHaveLength(1);
   });
 
   it('records an event for an unknown session and changes nothing', async () => {
-    const result = await recordPaymentEvent(database, { provider: 'stripe', eventId: 'evt_unknown_1', type: 'checkout.session.completed', kind: 'succeeded', sessionId: 'cs_doesnotexist123', reference: 'cs_test_1' });
+    const result = await recordPaymentEvent(database, {
+      provider: 'stripe',
+      eventId: 'evt_unknown_1',
+      type: 'checkout.session.completed',
+      kind: 'succeeded',
+      sessionId: 'cs_doesnotexist123',
+      reference: 'cs_test_1',
+    });
     expect(result.outcome).toBe('unknown_session');
     const [row] = await database.select().from(paymentEvents).where(eq(paymentEvents.eventId, 'evt_unknown_1'));
     expect(row).toMatchObject({ outcome: 'unknown_session', sessionId: 'cs_doesnotexist123' });
@@ -114,7 +146,11 @@ describe('completing a paid session', () => {
     const mug = await variant('fjord-ceramic-mug', 'White');
     const p = await pending([{ variantId: mug, quantity: 1 }]);
     const left = await stock(mug);
-    const cancelled = await sandboxPaymentAction(database, { sessionId: p.session.id, clientToken: p.payment.clientToken, action: 'cancel' });
+    const cancelled = await sandboxPaymentAction(database, {
+      sessionId: p.session.id,
+      clientToken: p.payment.clientToken,
+      action: 'cancel',
+    });
     expect(cancelled?.outcome).toBe('reopened');
     const reopened = await getCheckoutSession(database, demo.site, p.session.id);
     expect(reopened).toMatchObject({ status: 'open', payment: null });
@@ -153,7 +189,7 @@ describe('receipts', () => {
   });
   afterAll(() => smtp.stop());
 
-  it('sends the shopper a receipt in the session\'s language and the merchant a notice, through a real SMTP server', async () => {
+  it("sends the shopper a receipt in the session's language and the merchant a notice, through a real SMTP server", async () => {
     const mug = await variant('fjord-ceramic-mug', 'White');
     await setStock(mug, 20);
     const p = await pending([{ variantId: mug, quantity: 2 }], 'receipt@example.com');
@@ -162,7 +198,14 @@ describe('receipts', () => {
     const mailer = smtpMailer(smtp.url);
     try {
       // Drains every due message (earlier tests' too); what matters is this order's two.
-      await drainOutbox({ database, mailer, origin: 'https://shop.example', from: 'shop@nordlys.example', merchantEmail: 'owner@nordlys.example', log: () => {} });
+      await drainOutbox({
+        database,
+        mailer,
+        origin: 'https://shop.example',
+        from: 'shop@nordlys.example',
+        merchantEmail: 'owner@nordlys.example',
+        log: () => {},
+      });
     } finally {
       mailer.close();
     }
@@ -182,10 +225,15 @@ describe('receipts', () => {
     const html = part(receipt.raw, 'text/html')!;
     expect(html).toMatch(/<img src="https:\/\/shop\.example\/[^"]+"/);
 
-    const notice = smtp.received.find((r) => r.rcptTo.includes('owner@nordlys.example') && (header(r.raw, 'Subject') ?? '').includes(number))!;
+    const notice = smtp.received.find(
+      (r) => r.rcptTo.includes('owner@nordlys.example') && (header(r.raw, 'Subject') ?? '').includes(number),
+    )!;
     expect(notice).toBeDefined();
     expect(part(notice.raw, 'text/plain')).toContain('receipt@example.com');
-    const rows = await database.select({ status: outboxMessages.status }).from(outboxMessages).where(eq(outboxMessages.aggregateId, result!.order!.id));
+    const rows = await database
+      .select({ status: outboxMessages.status })
+      .from(outboxMessages)
+      .where(eq(outboxMessages.aggregateId, result!.order!.id));
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
   });
 });
@@ -194,12 +242,22 @@ describe('npm run orders', () => {
   const ROOT = new URL('..', import.meta.url).pathname;
   const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
   const run = (args: string[]) => {
-    const result = spawnSync(process.execPath, ['--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', 'orders.ts'), ...args], {
-      cwd: dbDir,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: dbUrl, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'), SITE_API_CREDENTIAL: '', NODE_ENV: 'production' },
-      timeout: 120_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--conditions=react-server', '--import', TSX, join(ROOT, 'scripts', 'orders.ts'), ...args],
+      {
+        cwd: dbDir,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          DATABASE_URL: dbUrl,
+          TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json'),
+          SITE_API_CREDENTIAL: '',
+          NODE_ENV: 'production',
+        },
+        timeout: 120_000,
+      },
+    );
     return { code: result.status, out: result.stdout, err: result.stderr };
   };
 
@@ -223,7 +281,9 @@ describe('npm run orders', () => {
     const csv = run(['export', '--format', 'csv', '--site', 'demo']);
     expect(csv.code, csv.err).toBe(0);
     const rows = csv.out.trim().split('\r\n');
-    expect(rows[0]).toBe('order_number,created_at,oversold,provider,payment_reference,email,market,currency,ship_to_country,line,sku,title,quantity,unit_price,line_total,oversold_quantity,subtotal,shipping,tax,total');
+    expect(rows[0]).toBe(
+      'order_number,created_at,oversold,provider,payment_reference,email,market,currency,ship_to_country,line,sku,title,quantity,unit_price,line_total,oversold_quantity,subtotal,shipping,tax,total',
+    );
     const line = rows.find((r) => r.startsWith(`${number},`))!.split(',');
     expect(line).toHaveLength(20);
     expect(line.slice(5, 13)).toEqual(['cli@example.com', 'se', 'SEK', 'SE', '1', line[10], 'Fjord keramikmugg — Vit', '3']);

@@ -4,12 +4,26 @@ import type { Database } from '@/db/client';
 import { inventoryLevels, products, productVariants } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import {
-  createCheckoutSession, deliveryOptions, getCheckoutSession, prepareCheckoutPayment, stripePaymentEvent, stripePaymentProvider, updateCheckoutSession,
-  verifyStripeEvent, type StripeSettings,
+  createCheckoutSession,
+  deliveryOptions,
+  getCheckoutSession,
+  prepareCheckoutPayment,
+  stripePaymentEvent,
+  stripePaymentProvider,
+  updateCheckoutSession,
+  verifyStripeEvent,
+  type StripeSettings,
 } from '@/lib/commerce/checkout';
 import { recordPaymentEvent } from '@/lib/commerce/orders';
 import { UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
-import { STRIPE_TEST_SECRET_KEY, STRIPE_TEST_WEBHOOK_SECRET, stripeEvent, stripeSignature, stripeStandIn, type StripeStandIn } from '../e2e/support/stripe';
+import {
+  STRIPE_TEST_SECRET_KEY,
+  STRIPE_TEST_WEBHOOK_SECRET,
+  stripeEvent,
+  stripeSignature,
+  stripeStandIn,
+  type StripeStandIn,
+} from '../e2e/support/stripe';
 import { freshDatabase } from './support/database';
 
 let database: Database;
@@ -32,9 +46,21 @@ async function readySession(quantity: number) {
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(and(eq(products.siteId, demo.site.id), eq(products.handle, 'fjord-ceramic-mug'), eq(productVariants.title, 'Sand')))
     .orderBy(asc(productVariants.position));
-  const session = await createCheckoutSession(database, demo, { lines: [{ variantId: mug!.id, quantity }], market: 'de' }, { ttlSeconds: 86_400 });
+  const session = await createCheckoutSession(
+    database,
+    demo,
+    { lines: [{ variantId: mug!.id, quantity }], market: 'de' },
+    { ttlSeconds: 86_400 },
+  );
   const shippingAddress = UpdateCheckoutSessionBody.parse({
-    shippingAddress: { firstName: 'Eva', lastName: 'Brandt', line1: 'Unter den Linden 1', postalCode: '10117', city: 'Berlin', country: 'DE' },
+    shippingAddress: {
+      firstName: 'Eva',
+      lastName: 'Brandt',
+      line1: 'Unter den Linden 1',
+      postalCode: '10117',
+      city: 'Berlin',
+      country: 'DE',
+    },
   }).shippingAddress!;
   await updateCheckoutSession(database, demo.site, session.id, { email: 'eva@example.com', shippingAddress }, {});
   await deliveryOptions(database, demo.site, session.id, { select: 'ship_de_standard' });
@@ -42,10 +68,16 @@ async function readySession(quantity: number) {
 }
 
 describe('the Stripe adapter, against a local stand-in', () => {
-  it('creates a hosted Checkout for the session\'s total, with its idempotency key and metadata, and answers its URL', async () => {
+  it("creates a hosted Checkout for the session's total, with its idempotency key and metadata, and answers its URL", async () => {
     const { sessionId } = await readySession(1);
     const provider = stripePaymentProvider(settings);
-    const { session, payment } = await prepareCheckoutPayment(database, demo.site, sessionId, {}, { provider, origin: 'https://shop.example' });
+    const { session, payment } = await prepareCheckoutPayment(
+      database,
+      demo.site,
+      sessionId,
+      {},
+      { provider, origin: 'https://shop.example' },
+    );
     expect(payment).toMatchObject({ provider: 'stripe', amount: session.total });
     expect(payment.reference).toMatch(/^cs_test_/);
     expect(payment.redirectUrl).toBe(`${standIn.url}/c/pay/${payment.reference}`);
@@ -76,11 +108,20 @@ describe('the Stripe adapter, against a local stand-in', () => {
     expect(() => verifyStripeEvent(settings, payload.replace('"paid"', '"unpaid"'), stripeSignature(payload))).toThrow();
 
     const event = stripePaymentEvent(verifyStripeEvent(settings, payload, stripeSignature(payload)));
-    expect(event).toMatchObject({ provider: 'stripe', eventId: 'evt_completed_1', kind: 'succeeded', sessionId, reference: payment.reference });
+    expect(event).toMatchObject({
+      provider: 'stripe',
+      eventId: 'evt_completed_1',
+      kind: 'succeeded',
+      sessionId,
+      reference: payment.reference,
+    });
     const result = await recordPaymentEvent(database, event);
     expect(result.outcome).toBe('completed');
     expect((await getCheckoutSession(database, demo.site, sessionId)).status).toBe('completed');
-    const [level] = await database.select({ q: inventoryLevels.quantity }).from(inventoryLevels).where(eq(inventoryLevels.variantId, variantId));
+    const [level] = await database
+      .select({ q: inventoryLevels.quantity })
+      .from(inventoryLevels)
+      .where(eq(inventoryLevels.variantId, variantId));
     expect(level!.q).toBe(8);
     expect((await recordPaymentEvent(database, event)).outcome).toBe('duplicate');
   });
@@ -88,7 +129,9 @@ describe('the Stripe adapter, against a local stand-in', () => {
   it('an expired Checkout lets the shopper try again; an event that is not about a Checkout is recorded and ignored', async () => {
     const { sessionId } = await readySession(1);
     const { payment } = await prepareCheckoutPayment(database, demo.site, sessionId, {}, { provider: stripePaymentProvider(settings) });
-    const expired = stripePaymentEvent(stripeEvent('checkout.session.expired', { ...standIn.sessions.get(payment.reference)!, status: 'expired' }) as never);
+    const expired = stripePaymentEvent(
+      stripeEvent('checkout.session.expired', { ...standIn.sessions.get(payment.reference)!, status: 'expired' }) as never,
+    );
     expect(expired.kind).toBe('failed');
     expect((await recordPaymentEvent(database, expired)).outcome).toBe('reopened');
     expect((await getCheckoutSession(database, demo.site, sessionId)).status).toBe('open');

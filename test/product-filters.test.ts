@@ -40,20 +40,41 @@ describe('product list filters', () => {
     const owners = all.filter((p) => p.variants.some((v) => some.includes(v))).map((p) => p.handle);
     expect(page.data.map((p) => p.handle)).toEqual(owners);
     // Each product comes with all its variants (a cart line finds its price and title there).
-    for (const product of page.data) expect(product.variants.map((v) => v.id)).toEqual(all.find((p) => p.handle === product.handle)!.variants);
+    for (const product of page.data)
+      expect(product.variants.map((v) => v.id)).toEqual(all.find((p) => p.handle === product.handle)!.variants);
   });
 
   it('combines filters with AND, and pages a filtered list like any other', async () => {
     const [a, b, c] = [all[0]!, all[1]!, all[2]!];
-    const both = await listProducts(database, demo, se, ProductListQuery.parse({ handles: `${a.handle},${b.handle}`, variantIds: `${b.variants[0]},${c.variants[0]}` }));
+    const both = await listProducts(
+      database,
+      demo,
+      se,
+      ProductListQuery.parse({ handles: `${a.handle},${b.handle}`, variantIds: `${b.variants[0]},${c.variants[0]}` }),
+    );
     expect(both.data.map((p) => p.handle)).toEqual([b.handle]);
-    const first = await listProducts(database, demo, se, ProductListQuery.parse({ handles: `${a.handle},${b.handle},${c.handle}`, limit: '2' }));
+    const first = await listProducts(
+      database,
+      demo,
+      se,
+      ProductListQuery.parse({ handles: `${a.handle},${b.handle},${c.handle}`, limit: '2' }),
+    );
     expect(first.data.map((p) => p.handle)).toEqual([a.handle, b.handle]);
-    const next = await listProducts(database, demo, se, ProductListQuery.parse({ handles: `${a.handle},${b.handle},${c.handle}`, limit: '2', cursor: first.page.nextCursor! }));
+    const next = await listProducts(
+      database,
+      demo,
+      se,
+      ProductListQuery.parse({ handles: `${a.handle},${b.handle},${c.handle}`, limit: '2', cursor: first.page.nextCursor! }),
+    );
     expect(next.data.map((p) => p.handle)).toEqual([c.handle]);
     // An unfiltered list is not served from a filtered one's cache entry, nor the other way round.
-    expect((await listProducts(database, demo, se, ProductListQuery.parse({ limit: '2' }))).data.map((p) => p.handle)).toEqual([a.handle, b.handle]);
-    expect((await listProducts(database, demo, se, ProductListQuery.parse({ handles: c.handle, limit: '2' }))).data.map((p) => p.handle)).toEqual([c.handle]);
+    expect((await listProducts(database, demo, se, ProductListQuery.parse({ limit: '2' }))).data.map((p) => p.handle)).toEqual([
+      a.handle,
+      b.handle,
+    ]);
+    expect(
+      (await listProducts(database, demo, se, ProductListQuery.parse({ handles: c.handle, limit: '2' }))).data.map((p) => p.handle),
+    ).toEqual([c.handle]);
   });
 
   it('validates the lists: 1–100 distinct values of sensible length', () => {
@@ -68,7 +89,9 @@ describe('product list filters', () => {
 
   it('documents both filters in the OpenAPI document', () => {
     const doc = JSON.stringify(buildOpenApiDocument());
-    const paths = (buildOpenApiDocument() as { paths: Record<string, { get?: { parameters?: { name: string; schema?: { type?: string } }[] } }> }).paths;
+    const paths = (
+      buildOpenApiDocument() as { paths: Record<string, { get?: { parameters?: { name: string; schema?: { type?: string } }[] } }> }
+    ).paths;
     for (const path of ['/site/v1/commerce/products', '/site/v1/commerce/catalog']) {
       const params = paths[path]?.get?.parameters ?? [];
       expect(params.find((p) => p.name === 'handles')?.schema?.type, `${path} handles`).toBe('string');

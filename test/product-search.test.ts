@@ -24,7 +24,8 @@ async function site() {
 
 async function search(query: Record<string, string | string[]>, choice?: MarketChoice) {
   const s = await site();
-  const c = choice ?? (await chooseMarket(database, s, { market: query.market as string | undefined, locale: query.locale as string | undefined }));
+  const c =
+    choice ?? (await chooseMarket(database, s, { market: query.market as string | undefined, locale: query.locale as string | undefined }));
   return (await listProducts(database, s, c, ProductListQuery.parse(query))).data.map((p) => p.handle);
 }
 
@@ -66,7 +67,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('product search', () => {
   it('finds by title in each locale, title hits first', async () => {
     expect((await search({ q: 'ceramic mug', locale: 'en-SE' }))[0]).toBe('fjord-ceramic-mug');
-    expect((await search({ q: 'keramikmugg', locale: 'sv-SE' }))).toEqual(['fjord-ceramic-mug']);
+    expect(await search({ q: 'keramikmugg', locale: 'sv-SE' })).toEqual(['fjord-ceramic-mug']);
     expect((await search({ q: 'Keramikbecher', market: 'de', locale: 'de-DE' }))[0]).toBe('fjord-ceramic-mug');
     // Title hits before the products that only mention the word in their description.
     const en = await search({ q: 'wool', locale: 'en-SE' });
@@ -98,7 +99,11 @@ describe('product search', () => {
   });
 
   it('ranks title hits before description hits, exact words before parts of words', async () => {
-    for (const [q, locale] of [['ceramic', 'en-SE'], ['wool', 'en-SE'], ['leinen', 'de-DE']] as const) {
+    for (const [q, locale] of [
+      ['ceramic', 'en-SE'],
+      ['wool', 'en-SE'],
+      ['leinen', 'de-DE'],
+    ] as const) {
       const { handles, titled: inTitle } = await titled(q, locale);
       expect(inTitle.length, q).toBeGreaterThan(0);
       expect(handles.slice(0, inTitle.length).sort(), q).toEqual([...inTitle].sort());
@@ -115,13 +120,36 @@ describe('product search', () => {
   it('treats search syntax as plain text, never an error', async () => {
     // Each reads as its words, lower-cased: FTS5's operators (OR, NEAR, *, ^, column:) are
     // upper-case words and punctuation, so a query that used them would answer otherwise.
-    const words = (q: string) => q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-    for (const q of ['"', '*', '-', ':', '(', 'NEAR', 'OR', 'mug OR', '"mug', 'title:mug', 'mug*', '-mug', 'NEAR(mug kettle)', 'a AND', '^', "'", '\\']) {
+    const words = (q: string) =>
+      q
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim();
+    for (const q of [
+      '"',
+      '*',
+      '-',
+      ':',
+      '(',
+      'NEAR',
+      'OR',
+      'mug OR',
+      '"mug',
+      'title:mug',
+      'mug*',
+      '-mug',
+      'NEAR(mug kettle)',
+      'a AND',
+      '^',
+      "'",
+      '\\',
+    ]) {
       const handles = await search({ q, locale: 'en-SE' });
       expect(handles, q).toEqual(words(q) === '' ? [] : await search({ q: words(q), locale: 'en-SE' }));
     }
     // and the operators' neighbours are still searched, not dropped with them
-    for (const q of ['"mug', 'mug*', '-mug', '(mug', 'mug^']) expect(await search({ q, locale: 'en-SE' }), q).toContain('fjord-ceramic-mug');
+    for (const q of ['"mug', 'mug*', '-mug', '(mug', 'mug^'])
+      expect(await search({ q, locale: 'en-SE' }), q).toContain('fjord-ceramic-mug');
     expect(await search({ q: '"mug"', locale: 'en-SE' })).toEqual(await search({ q: 'mug', locale: 'en-SE' }));
     expect(ProductListQuery.safeParse({ q: '' }).success).toBe(false);
     expect(ProductListQuery.safeParse({ q: 'x'.repeat(201) }).success).toBe(false);
@@ -130,17 +158,25 @@ describe('product search', () => {
 
   it('a raw SQL change is searchable at once, inside the same transaction', async () => {
     await database.transaction(async (tx) => {
-      await tx.run(sql`update product_translations set title = 'Zephyrine Kettle' where locale like 'en-%' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`);
-      const hits = await tx.all<{ id: number }>(sql`select rowid as id from product_search_text where product_search_text match '"zephyr"'`);
+      await tx.run(
+        sql`update product_translations set title = 'Zephyrine Kettle' where locale like 'en-%' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`,
+      );
+      const hits = await tx.all<{ id: number }>(
+        sql`select rowid as id from product_search_text where product_search_text match '"zephyr"'`,
+      );
       expect(hits.length).toBeGreaterThan(0);
     });
     expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
-    await database.run(sql`update product_variants set sku = 'QX-ZZTOP-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)`);
+    await database.run(
+      sql`update product_variants set sku = 'QX-ZZTOP-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)`,
+    );
     expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual(['moss-plant-pot']);
     // and a delete leaves nothing behind: the old SKU and the old title are gone
     await database.run(sql`update product_variants set sku = 'QX-PLAIN-1' where sku = 'QX-ZZTOP-1'`);
     expect(await search({ q: 'zztop', market: 'de', locale: 'de-DE' })).toEqual([]);
-    await database.run(sql`delete from product_translations where locale = 'en-SE' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`);
+    await database.run(
+      sql`delete from product_translations where locale = 'en-SE' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`,
+    );
     // no en-SE text left: the Site's default locale is searched for it instead
     expect(await search({ q: 'zephyri', locale: 'en-SE' })).toEqual([]);
     expect(await search({ q: 'vattenkittel', locale: 'en-SE' })).toEqual(['nord-stovetop-kettle']);
@@ -152,13 +188,21 @@ describe('product search index upkeep', () => {
     const tx = await database.$client.transaction('write');
     try {
       await deferSearchIndex(tx, async () => {
-        await tx.execute("update product_translations set title = 'Quokkaformad kruka' where locale = 'sv-SE' and product_id = (select id from products where handle = 'moss-plant-pot')");
-        await tx.execute("update product_variants set sku = 'QX-WOMBAT-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)");
+        await tx.execute(
+          "update product_translations set title = 'Quokkaformad kruka' where locale = 'sv-SE' and product_id = (select id from products where handle = 'moss-plant-pot')",
+        );
+        await tx.execute(
+          "update product_variants set sku = 'QX-WOMBAT-1' where id = (select id from product_variants where product_id = (select id from products where handle = 'moss-plant-pot') limit 1)",
+        );
         // noted, not yet written
-        expect((await tx.execute("select count(*) as n from product_search_words where product_search_words match 'quokkaformad'")).rows[0]!.n).toBe(0);
+        expect(
+          (await tx.execute("select count(*) as n from product_search_words where product_search_words match 'quokkaformad'")).rows[0]!.n,
+        ).toBe(0);
         expect((await tx.execute('select count(*) as n from product_search_pending')).rows[0]!.n).toBe(1);
       });
-      expect((await tx.execute("select count(*) as n from product_search_words where product_search_words match 'quokkaformad'")).rows[0]!.n).toBe(1);
+      expect(
+        (await tx.execute("select count(*) as n from product_search_words where product_search_words match 'quokkaformad'")).rows[0]!.n,
+      ).toBe(1);
       await tx.commit();
     } finally {
       tx.close();
@@ -172,16 +216,28 @@ describe('product search index upkeep', () => {
 
   it('a locale added to a market gets a document per product, and loses them when removed', async () => {
     const docs = async () =>
-      Number((await database.$client.execute("select count(*) as n from product_search_words where (rowid & 255) = (select slot from product_search_locales where locale = 'da-DK')")).rows[0]!.n);
-    const products = Number((await database.$client.execute({ sql: 'select count(*) as n from products where site_id = ?', args: [demo.id] })).rows[0]!.n);
-    await database.$client.execute({ sql: "insert into market_locales (site_id, market_id, locale, position) values (?, 'se', 'da-DK', 9)", args: [demo.id] });
+      Number(
+        (
+          await database.$client.execute(
+            "select count(*) as n from product_search_words where (rowid & 255) = (select slot from product_search_locales where locale = 'da-DK')",
+          )
+        ).rows[0]!.n,
+      );
+    const products = Number(
+      (await database.$client.execute({ sql: 'select count(*) as n from products where site_id = ?', args: [demo.id] })).rows[0]!.n,
+    );
+    await database.$client.execute({
+      sql: "insert into market_locales (site_id, market_id, locale, position) values (?, 'se', 'da-DK', 9)",
+      args: [demo.id],
+    });
     expect(await docs()).toBe(products);
     await database.$client.execute({ sql: "delete from market_locales where site_id = ? and locale = 'da-DK'", args: [demo.id] });
     expect(await docs()).toBe(0);
   });
 
   it("keeps the index's copy of a handle, which orders a relevance level", async () => {
-    const handleOf = async (id: string) => (await database.$client.execute({ sql: 'select handle from product_search_ids where product_id = ?', args: [id] })).rows[0]!.handle;
+    const handleOf = async (id: string) =>
+      (await database.$client.execute({ sql: 'select handle from product_search_ids where product_id = ?', args: [id] })).rows[0]!.handle;
     const id = String((await database.$client.execute("select id from products where handle = 'moss-plant-pot'")).rows[0]!.id);
     await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot-2' where id = ?", args: [id] });
     expect(await handleOf(id)).toBe('moss-plant-pot-2');
@@ -200,7 +256,15 @@ describe('product search index upkeep', () => {
     const s = await site();
     const all = (await listProducts(database, s, se, ProductListQuery.parse({ limit: '100' }))).data;
     const fold = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-    const titled = new Set(all.filter((p) => fold(p.title).split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith('m'))).map((p) => p.handle));
+    const titled = new Set(
+      all
+        .filter((p) =>
+          fold(p.title)
+            .split(/[^\p{L}\p{N}]+/u)
+            .some((w) => w.startsWith('m')),
+        )
+        .map((p) => p.handle),
+    );
     expect(titled.size).toBeGreaterThan(0);
     expect(new Set(whole.handles.slice(0, titled.size))).toEqual(titled);
   });
@@ -238,7 +302,9 @@ describe('product sort', () => {
     expect(sv.handles.length).toBeGreaterThan(10);
     const s = await site();
     const c = await chooseMarket(database, s, { locale: 'sv-SE' });
-    const titles = (await listProducts(database, s, c, ProductListQuery.parse({ sort: 'title-asc', locale: 'sv-SE', limit: '100' }))).data.map((p) => p.title);
+    const titles = (
+      await listProducts(database, s, c, ProductListQuery.parse({ sort: 'title-asc', locale: 'sv-SE', limit: '100' }))
+    ).data.map((p) => p.title);
     const collator = new Intl.Collator('sv-SE', { sensitivity: 'base', numeric: true });
     expect(titles).toEqual([...titles].sort(collator.compare));
   });
@@ -246,7 +312,9 @@ describe('product sort', () => {
   it('rejects a cursor from another order', async () => {
     const s = await site();
     const first = await listProducts(database, s, se, ProductListQuery.parse({ sort: 'newest', limit: '2' }));
-    await expect(listProducts(database, s, se, ProductListQuery.parse({ sort: 'price-asc', limit: '2', cursor: first.page.nextCursor! }))).rejects.toThrow(/cursor/);
+    await expect(
+      listProducts(database, s, se, ProductListQuery.parse({ sort: 'price-asc', limit: '2', cursor: first.page.nextCursor! })),
+    ).rejects.toThrow(/cursor/);
   });
 
   it('rejects a cursor whose key means something else here: a price from another market, a title from another language, a score from another search', async () => {
@@ -255,7 +323,8 @@ describe('product sort', () => {
     const enSe = await chooseMarket(database, s, { locale: 'en-SE' });
     expect(enSe.locale).not.toBe(se.locale);
     expect(de.market.currency).not.toBe(se.market.currency);
-    const page = (choice: MarketChoice, query: Record<string, string>) => listProducts(database, s, choice, ProductListQuery.parse({ limit: '1', ...query }));
+    const page = (choice: MarketChoice, query: Record<string, string>) =>
+      listProducts(database, s, choice, ProductListQuery.parse({ limit: '1', ...query }));
     const cases: [MarketChoice, Record<string, string>, MarketChoice, Record<string, string>][] = [
       [se, { sort: 'price-asc' }, de, { sort: 'price-asc' }],
       [se, { sort: 'price-desc' }, de, { sort: 'price-desc' }],
@@ -291,7 +360,11 @@ describe('product filters and facets', () => {
     const page = await listCatalog(database, s, se, { limit: 250 });
     catalog = page.data.map((p) => ({
       handle: p.handle,
-      variants: p.variants.map((v) => ({ options: v.options, price: Math.round(Number(v.price.amount) * 100), purchasable: v.availability !== 'out_of_stock' })),
+      variants: p.variants.map((v) => ({
+        options: v.options,
+        price: Math.round(Number(v.price.amount) * 100),
+        purchasable: v.availability !== 'out_of_stock',
+      })),
     }));
     kitchen = new Set((await getCollection(database, s, 'kitchen', se, { limit: 100 })).products.map((p) => p.handle));
   });
@@ -302,7 +375,8 @@ describe('product filters and facets', () => {
     (except === 'available' || !f.available || v.purchasable) &&
     (except === 'price' || (f.min === undefined && f.max === undefined) || (v.price >= (f.min ?? 0) && v.price <= (f.max ?? Infinity))) &&
     Object.entries(f.options ?? {}).every(([name, values]) => except === `option:${name}` || values.includes(v.options[name]!));
-  const passing = (p: Brute, f: Filter, except = '') => (!f.collection || f.collection.has(p.handle) ? p.variants.filter((v) => variantPasses(v, f, except)) : []);
+  const passing = (p: Brute, f: Filter, except = '') =>
+    !f.collection || f.collection.has(p.handle) ? p.variants.filter((v) => variantPasses(v, f, except)) : [];
   const passes = (p: Brute, f: Filter, except = '') => passing(p, f, except).length > 0;
 
   const cases: { query: Record<string, string | string[]>; filter: () => Filter; empty?: boolean }[] = [
@@ -310,21 +384,27 @@ describe('product filters and facets', () => {
     { query: { priceMin: '199', priceMax: '499.00' }, filter: () => ({ min: 19900, max: 49900 }) },
     { query: { priceMax: '149' }, filter: () => ({ max: 14900 }) },
     // in the default locale, sv-SE, options are named and filtered as the shop shows them
-    { query: { option: ['Färg:Sand'] }, filter: () => ({ options: { 'Färg': ['Sand'] } }) },
-    { query: { option: ['Färg:Sand', 'Färg:Vit'] }, filter: () => ({ options: { 'Färg': ['Sand', 'Vit'] } }) },
+    { query: { option: ['Färg:Sand'] }, filter: () => ({ options: { Färg: ['Sand'] } }) },
+    { query: { option: ['Färg:Sand', 'Färg:Vit'] }, filter: () => ({ options: { Färg: ['Sand', 'Vit'] } }) },
     // different options AND: no demo product has both a colour and a size
-    { query: { option: ['Färg:Sand', 'Storlek:Stor'] }, filter: () => ({ options: { 'Färg': ['Sand'], Storlek: ['Stor'] } }), empty: true },
+    { query: { option: ['Färg:Sand', 'Storlek:Stor'] }, filter: () => ({ options: { Färg: ['Sand'], Storlek: ['Stor'] } }), empty: true },
     { query: { collection: 'kitchen' }, filter: () => ({ collection: kitchen }) },
-    { query: { collection: 'kitchen', available: 'true', option: ['Färg:Vit'], priceMin: '100' }, filter: () => ({ collection: kitchen, available: true, options: { 'Färg': ['Vit'] }, min: 10000 }) },
+    {
+      query: { collection: 'kitchen', available: 'true', option: ['Färg:Vit'], priceMin: '100' },
+      filter: () => ({ collection: kitchen, available: true, options: { Färg: ['Vit'] }, min: 10000 }),
+    },
     // the tote bag's black variant is sold out: under Svart it is not in stock, though its natural one is
-    { query: { option: ['Färg:Svart'], available: 'true' }, filter: () => ({ options: { 'Färg': ['Svart'] }, available: true }) },
-    { query: { option: ['Färg:Svart'], priceMax: '299' }, filter: () => ({ options: { 'Färg': ['Svart'] }, max: 29900 }) },
+    { query: { option: ['Färg:Svart'], available: 'true' }, filter: () => ({ options: { Färg: ['Svart'] }, available: true }) },
+    { query: { option: ['Färg:Svart'], priceMax: '299' }, filter: () => ({ options: { Färg: ['Svart'] }, max: 29900 }) },
   ];
 
   it('each filter and combination matches a brute-force count, across pages and sorts', async () => {
     for (const { query, filter, empty } of cases) {
       const f = filter();
-      const expected = catalog.filter((p) => passes(p, f)).map((p) => p.handle).sort();
+      const expected = catalog
+        .filter((p) => passes(p, f))
+        .map((p) => p.handle)
+        .sort();
       expect(expected.length > 0, JSON.stringify(query)).toBe(!empty);
       const plain = await allPages({ ...(query as Record<string, string>), limit: '3' });
       expect(plain.handles, JSON.stringify(query)).toEqual(expected);
@@ -333,7 +413,14 @@ describe('product filters and facets', () => {
     }
     // the filters combine with handles=
     const some = catalog.slice(0, 10).map((p) => p.handle);
-    expect(await search({ handles: some.join(','), available: 'true' })).toEqual(some.filter((h) => passes(catalog.find((p) => p.handle === h)!, { available: true })));
+    expect(await search({ handles: some.join(','), available: 'true' })).toEqual(
+      some.filter((h) =>
+        passes(
+          catalog.find((p) => p.handle === h)!,
+          { available: true },
+        ),
+      ),
+    );
   });
 
   it('counts facets over the filtered set, each without its own filter', async () => {
@@ -348,13 +435,19 @@ describe('product filters and facets', () => {
         unavailable: avail.filter((p) => !passing(p, f, 'available').some((v) => v.purchasable)).length,
       });
       const priced = catalog.flatMap((p) => passing(p, f, 'price').map((v) => v.price));
-      expect(facets.price && [Math.round(Number(facets.price.min.amount) * 100), Math.round(Number(facets.price.max.amount) * 100)], JSON.stringify(query)).toEqual(
-        priced.length ? [Math.min(...priced), Math.max(...priced)] : null,
-      );
+      expect(
+        facets.price && [Math.round(Number(facets.price.min.amount) * 100), Math.round(Number(facets.price.max.amount) * 100)],
+        JSON.stringify(query),
+      ).toEqual(priced.length ? [Math.min(...priced), Math.max(...priced)] : null);
       for (const name of ['Färg', 'Storlek']) {
         const counts: Record<string, number> = {};
         for (const p of catalog) {
-          for (const value of new Set(passing(p, f, `option:${name}`).map((v) => v.options[name]).filter(Boolean))) counts[value!] = (counts[value!] ?? 0) + 1;
+          for (const value of new Set(
+            passing(p, f, `option:${name}`)
+              .map((v) => v.options[name])
+              .filter(Boolean),
+          ))
+            counts[value!] = (counts[value!] ?? 0) + 1;
         }
         const got = Object.fromEntries((facets.options.find((o) => o.name === name)?.values ?? []).map((v) => [v.value, v.count]));
         expect(got, `${name} ${JSON.stringify(query)}`).toEqual(counts);
@@ -373,24 +466,37 @@ describe('product filters and facets', () => {
     const black = (await getPublishedProduct(database, s, 'linen-tote-bag', se)).variants.find((v) => v.options['Färg'] === 'Svart')!;
     expect(black.availability).toBe('out_of_stock');
     expect(black.image).not.toBeNull();
-    const page = await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', option: ['Färg:Svart'], facets: 'true' }));
+    const page = await listProducts(
+      database,
+      s,
+      se,
+      ProductListQuery.parse({ handles: 'linen-tote-bag', option: ['Färg:Svart'], facets: 'true' }),
+    );
     const [bag] = page.data;
     // The product as a whole can still be bought (its natural variant)...
     expect(bag!.availability).not.toBe('out_of_stock');
     // ...but what the filter matched cannot.
     expect(bag!.match).toEqual({
-      variantIds: [black.id], image: black.image, priceRange: { min: black.price, max: black.price }, compareAtPrice: black.compareAtPrice, availability: 'out_of_stock',
+      variantIds: [black.id],
+      image: black.image,
+      priceRange: { min: black.price, max: black.price },
+      compareAtPrice: black.compareAtPrice,
+      availability: 'out_of_stock',
     });
     expect(bag!.match!.image!.url).not.toBe(bag!.featuredImage!.url);
     expect(page.facets!.availability).toEqual({ available: 0, unavailable: 1 });
     expect(await search({ handles: 'linen-tote-bag', option: ['Färg:Svart'], available: 'true' })).toEqual([]);
     // in stock only: the bag is there, as its natural variant
-    const natural = (await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', available: 'true' }))).data[0]!;
+    const natural = (await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', available: 'true' })))
+      .data[0]!;
     expect(natural.match?.availability).not.toBe('out_of_stock');
     expect(natural.match?.variantIds).not.toContain(black.id);
     // Without a variant filter there is nothing matched to show.
     expect((await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag' }))).data[0]!.match).toBeUndefined();
-    expect((await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', sort: 'newest', facets: 'true' }))).data[0]!.match).toBeUndefined();
+    expect(
+      (await listProducts(database, s, se, ProductListQuery.parse({ handles: 'linen-tote-bag', sort: 'newest', facets: 'true' }))).data[0]!
+        .match,
+    ).toBeUndefined();
   });
 
   it('sorts a variant-filtered list by the prices of the variants that passed (the prices its cards show)', async () => {
@@ -402,7 +508,12 @@ describe('product filters and facets', () => {
         const shown: number[] = [];
         let cursor: string | undefined;
         do {
-          const page = await listProducts(database, s, se, ProductListQuery.parse({ ...query, sort, limit: '2', ...(cursor ? { cursor } : {}) }));
+          const page = await listProducts(
+            database,
+            s,
+            se,
+            ProductListQuery.parse({ ...query, sort, limit: '2', ...(cursor ? { cursor } : {}) }),
+          );
           for (const p of page.data) {
             shown.push(Number(p.match!.priceRange.min.amount));
             if (p.match!.priceRange.min.amount !== p.priceRange.min.amount) differs = true;
@@ -446,8 +557,10 @@ describe('option values in the shopper’s language', () => {
 
   it('follows a change of the option texts in the same transaction', async () => {
     const s = await site();
-    const [row] = (await database.all<{ options: string }>(sql`select t.options from product_translations t join products p on p.id = t.product_id
-      where p.site_id = ${s.id} and p.handle = 'fjord-ceramic-mug' and t.locale = 'sv-SE'`));
+    const [row] = await database.all<{
+      options: string;
+    }>(sql`select t.options from product_translations t join products p on p.id = t.product_id
+      where p.site_id = ${s.id} and p.handle = 'fjord-ceramic-mug' and t.locale = 'sv-SE'`);
     const before = row!.options;
     const changed = JSON.parse(before) as Record<string, { values?: Record<string, string> }>;
     changed.Color!.values!.Midnight = 'Nattblå';
@@ -492,7 +605,8 @@ describe('word forms, compounds and the Site’s other languages', () => {
     expect(await search({ q: 'kudde', ...sv })).toContain('lofoten-cushion-cover');
     // Wolle → Woll-decke, Woll-socken, Merino-wolle; not Baum-wolle (cotton): "Baum" is no word of the catalog.
     const wolle = await search({ q: 'Wolle', ...de });
-    for (const handle of ['aurora-wool-throw', 'ragg-wool-socks', 'vinter-wool-scarf', 'picnic-wool-blanket', 'fjall-merino-beanie']) expect(wolle).toContain(handle);
+    for (const handle of ['aurora-wool-throw', 'ragg-wool-socks', 'vinter-wool-scarf', 'picnic-wool-blanket', 'fjall-merino-beanie'])
+      expect(wolle).toContain(handle);
     expect(wolle).not.toContain('organic-cotton-tee');
     // Becher → Keramik-becher: "Keramik" begins compounds with other heads (Keramikvase).
     expect(await search({ q: 'becher', ...de })).toContain('fjord-ceramic-mug');
@@ -500,7 +614,17 @@ describe('word forms, compounds and the Site’s other languages', () => {
   });
 
   it('splits a compound only where its first part is known, which the vocabulary decides', () => {
-    const words = ['baumwolle', 'wolldecke', 'merino', 'merinowolle', 'keramikvase', 'keramikbecher', 'kuddfodral', 'vastkustens', 'bomullscanvas'];
+    const words = [
+      'baumwolle',
+      'wolldecke',
+      'merino',
+      'merinowolle',
+      'keramikvase',
+      'keramikbecher',
+      'kuddfodral',
+      'vastkustens',
+      'bomullscanvas',
+    ];
     const vocabulary = new Vocabulary(words);
     expect(vocabulary.expand('wolle', 'de')).toEqual({ forms: [], parts: ['wolldecke', 'merinowolle'] });
     expect(vocabulary.expand('kudde', 'sv').parts).toEqual(['kuddfodral']);
@@ -529,12 +653,22 @@ describe('word forms, compounds and the Site’s other languages', () => {
     // One made-up word in the English titles of one product and the Swedish title of another
     // (the plate sorts after the mug by handle, so only relevance puts it first).
     const s = await site();
-    const rows = await database.all<{ productId: string; locale: string; title: string }>(sql`select t.product_id as productId, t.locale, t.title
+    const rows = await database.all<{
+      productId: string;
+      locale: string;
+      title: string;
+    }>(sql`select t.product_id as productId, t.locale, t.title
       from product_translations t join products p on p.id = t.product_id
       where p.site_id = ${s.id} and ((p.handle = 'glacier-dinner-plate' and t.locale like 'en-%') or (p.handle = 'fjord-ceramic-mug' and t.locale = 'sv-SE'))`);
     expect(rows.length).toBeGreaterThan(1);
     const retitle = (to: (row: (typeof rows)[number]) => string) =>
-      Promise.all(rows.map((row) => database.run(sql`update product_translations set title = ${to(row)} where product_id = ${row.productId} and locale = ${row.locale}`)));
+      Promise.all(
+        rows.map((row) =>
+          database.run(
+            sql`update product_translations set title = ${to(row)} where product_id = ${row.productId} and locale = ${row.locale}`,
+          ),
+        ),
+      );
     await retitle((row) => (row.locale === 'sv-SE' ? 'Quillorne keramikmugg' : 'Quillorne Plate'));
     try {
       expect(await search({ q: 'quillorne', ...sv })).toEqual(['fjord-ceramic-mug', 'glacier-dinner-plate']);

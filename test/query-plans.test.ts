@@ -13,12 +13,24 @@ describe('query plans', () => {
   it('no statement of the hot paths reads a whole table', () => {
     const result = spawnSync(
       process.execPath,
-      [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), '--conditions=react-server', join(ROOT, 'scripts', 'bench', 'query-plans.ts'), '--products=500'],
+      [
+        join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        '--conditions=react-server',
+        join(ROOT, 'scripts', 'bench', 'query-plans.ts'),
+        '--products=500',
+      ],
       { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' }, timeout: 120_000 },
     );
     const flagged = result.stdout
       .split('\n')
-      .map((line, i, lines) => (line.includes('!! ') ? `${lines.slice(0, i).findLast((l) => l.startsWith('['))?.slice(0, 160)}\n${line}` : null))
+      .map((line, i, lines) =>
+        line.includes('!! ')
+          ? `${lines
+              .slice(0, i)
+              .findLast((l) => l.startsWith('['))
+              ?.slice(0, 160)}\n${line}`
+          : null,
+      )
       .filter(Boolean);
     const how = `exit status ${result.status}, signal ${result.signal}\n${result.stderr}`;
     expect(flagged, how).toEqual([]);

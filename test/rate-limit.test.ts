@@ -9,7 +9,14 @@ import { migrateDatabase } from '@/db/migrate';
 import { rateLimitCounters } from '@/db/schema';
 import { sql } from 'drizzle-orm';
 import {
-  consumeRateLimit, credentialBucket, leaseSizeFor, purgeRateLimitWindows, RateLimitLeases, shopperBucket, shopperKeyOf, windowStartOf,
+  consumeRateLimit,
+  credentialBucket,
+  leaseSizeFor,
+  purgeRateLimitWindows,
+  RateLimitLeases,
+  shopperBucket,
+  shopperKeyOf,
+  windowStartOf,
   type RateLimitPolicy,
 } from '@/lib/platform/rate-limit/store';
 import { DomainError } from '@/lib/platform/errors';
@@ -42,7 +49,13 @@ describe('consumeRateLimit', () => {
   it('counts up to the budget, then refuses, and says how long until the window resets', async () => {
     const seen = [];
     for (let i = 0; i < 5; i++) seen.push(await consumeRateLimit(database, { bucket: 'c1:r', policy: reads, now: T0 + 18_000 }));
-    expect(seen.map((s) => [s.allowed, s.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+    expect(seen.map((s) => [s.allowed, s.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+      [false, 0],
+    ]);
     expect(seen[0]!.resetSeconds).toBe(42);
   });
 
@@ -79,7 +92,13 @@ describe('RateLimitLeases', () => {
     const leases = new RateLimitLeases();
     const seen = [];
     for (let i = 0; i < 5; i++) seen.push(await leases.take(database, { bucket: 'l1:r', policy: reads, now: T0 }));
-    expect(seen.map((s) => [s.allowed, s.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+    expect(seen.map((s) => [s.allowed, s.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+      [false, 0],
+    ]);
     expect(await counter('l1:r')).toBe(3); // refusals past the budget write nothing
   });
 
@@ -151,12 +170,22 @@ describe('shopperKeyOf', () => {
     expect(shopperKeyOf(text)).toBe(key);
   });
 
-  it.each(['', '1234', 'abcd', '::::', '1.2.3', '01.2.3.4', '256.1.1.1', 'ff', 'dead:beef', '1.2.3.4, 5.6.7.8', 'localhost', 'a'.repeat(80)])(
-    'ignores %j, which is not an IP address',
-    (text) => {
-      expect(shopperKeyOf(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    '1234',
+    'abcd',
+    '::::',
+    '1.2.3',
+    '01.2.3.4',
+    '256.1.1.1',
+    'ff',
+    'dead:beef',
+    '1.2.3.4, 5.6.7.8',
+    'localhost',
+    'a'.repeat(80),
+  ])('ignores %j, which is not an IP address', (text) => {
+    expect(shopperKeyOf(text)).toBeNull();
+  });
 });
 
 describe('purgeRateLimitWindows', () => {
@@ -211,7 +240,10 @@ describe('applyRateLimit', () => {
     let accepted = 0;
     for (let i = 0; i < 60; i++) {
       const ip = i % 2 ? `198.51.100.${i}` : `2001:db8:${i.toString(16)}::1`;
-      const ok = await applyRateLimit({ credentialId, kind: 'write', buyerIp: shopperKeyOf(ip) }).then(() => true, () => false);
+      const ok = await applyRateLimit({ credentialId, kind: 'write', buyerIp: shopperKeyOf(ip) }).then(
+        () => true,
+        () => false,
+      );
       if (ok) accepted += 1;
     }
     expect(accepted).toBe(5); // RATE_LIMIT_WRITES, whatever the addresses
@@ -275,7 +307,9 @@ describe('applyRateLimit while another process holds the write lock', () => {
     // Once a claim goes through again, the owed read is charged with it.
     await vi.waitFor(async () => {
       expect((await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).RateLimit).toMatch(/^"reads";r=[01];/);
-      const [row] = await database.all<{ count: number }>(sql`SELECT sum(count) AS count FROM rate_limit_counters WHERE bucket = ${credentialBucket('cred_locked', 'read')}`);
+      const [row] = await database.all<{ count: number }>(
+        sql`SELECT sum(count) AS count FROM rate_limit_counters WHERE bucket = ${credentialBucket('cred_locked', 'read')}`,
+      );
       expect(Number(row?.count)).toBeGreaterThanOrEqual(2);
     });
   });
@@ -321,12 +355,19 @@ describe('a read budget while another process writes', () => {
   afterEach(() => vi.useRealTimers());
 
   const counter = async (bucket: string) =>
-    Number((await database.all<{ count: number }>(sql`SELECT sum(count) AS count FROM rate_limit_counters WHERE bucket = ${bucket}`))[0]?.count ?? 0);
+    Number(
+      (await database.all<{ count: number }>(sql`SELECT sum(count) AS count FROM rate_limit_counters WHERE bucket = ${bucket}`))[0]
+        ?.count ?? 0,
+    );
 
   it('admits reads it cannot count only within what is left, and charges them at the next claim', async () => {
     const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
     const credentialId = `cred_locked_${Date.now()}`;
-    const read = () => applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).then(() => 'ok', (e: DomainError) => e.code);
+    const read = () =>
+      applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).then(
+        () => 'ok',
+        (e: DomainError) => e.code,
+      );
     expect(await read()).toBe('ok'); // counted: 1 of 3
     const other = anotherProcess('hold');
     try {
@@ -361,7 +402,13 @@ describe('a read budget while another process writes', () => {
       const client = async () => {
         while (running) {
           attempts += 1;
-          if (await applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).then(() => true, () => false)) admitted += 1;
+          if (
+            await applyRateLimit({ credentialId, kind: 'read', buyerIp: null }).then(
+              () => true,
+              () => false,
+            )
+          )
+            admitted += 1;
           await new Promise((r) => setImmediate(r));
         }
       };

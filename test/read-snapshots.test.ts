@@ -54,7 +54,11 @@ function commitInAnotherProcess(file: string, last: number) {
   return { first, done };
 }
 
-type Shown = { updatedAt: string; variants?: Array<{ price: { amount: string } }>; priceRange?: { min: { amount: string }; max: { amount: string } } };
+type Shown = {
+  updatedAt: string;
+  variants?: Array<{ price: { amount: string } }>;
+  priceRange?: { min: { amount: string }; max: { amount: string } };
+};
 
 /** Every version one answer shows, by its products' updatedAt and its prices. */
 function versionsIn(products: readonly Shown[]) {

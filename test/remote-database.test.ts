@@ -34,7 +34,11 @@ function open(url: string, options: { timeoutMs?: number; authToken?: string } =
   return database;
 }
 
-const failureOf = (work: Promise<unknown>) => work.then(() => null, (e: unknown) => e);
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => null,
+    (e: unknown) => e,
+  );
 const count = async (database: Database) => Number((await database.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe`))[0]!.n);
 
 describe('the libSQL test server, through the app’s own client', () => {
@@ -79,7 +83,7 @@ describe('the libSQL test server, through the app’s own client', () => {
     expect(await codeOf('PRAGMA journal_mode = DELETE')).toBe('SQLITE_AUTH');
     // …while a sequence runs several, a PRAGMA read and a foreign-key switch are fine, and a
     // constraint error comes back with its primary code, as sqld sends it.
-    await client.executeMultiple('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE); INSERT INTO t (v) VALUES (\'a\');');
+    await client.executeMultiple("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE); INSERT INTO t (v) VALUES ('a');");
     await client.execute('PRAGMA foreign_keys = OFF');
     expect((await client.execute('PRAGMA table_info(t)')).rows).toHaveLength(2);
     expect(await codeOf("INSERT INTO t (v) VALUES ('a')")).toBe('SQLITE_CONSTRAINT');
@@ -146,7 +150,10 @@ describe('remote database faults', () => {
     expect(first.took).toBeGreaterThanOrEqual(380);
     expect(first.took).toBeLessThan(1500);
     // A request's further round trips do not each wait out the timeout again.
-    for (const work of [() => database.run(sql`INSERT INTO probe (v) VALUES ('x')`), () => database.transaction(async (tx) => tx.run(sql`SELECT 1`))]) {
+    for (const work of [
+      () => database.run(sql`INSERT INTO probe (v) VALUES ('x')`),
+      () => database.transaction(async (tx) => tx.run(sql`SELECT 1`)),
+    ]) {
       const next = await timed(work);
       expect(next.fault).toBe('unreachable');
       expect(next.took).toBeLessThan(200);

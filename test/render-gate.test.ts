@@ -15,13 +15,19 @@ function gatedServer(perShopper?: number) {
   const server: Server = createServer((req, res) => {
     const name = req.url!.slice(1);
     // The shopper is the name's first letter here (the server guard uses the address).
-    const admitted = gate.admit(req, res, () => {
-      started.push(name);
-      open.set(name, res);
-    }, perShopper === undefined ? null : name[0]!, () => {
-      res.writeHead(503, { 'Retry-After': '2' });
-      res.end();
-    });
+    const admitted = gate.admit(
+      req,
+      res,
+      () => {
+        started.push(name);
+        open.set(name, res);
+      },
+      perShopper === undefined ? null : name[0]!,
+      () => {
+        res.writeHead(503, { 'Retry-After': '2' });
+        res.end();
+      },
+    );
     if (!admitted) {
       res.writeHead(503, { 'Retry-After': '2' });
       res.end();
@@ -143,8 +149,9 @@ describe('RenderGate, per shopper', () => {
     await until(() => gate.rendering === 0);
   });
 
-  it('names the shopper as the storefront does: the address, IPv6 by /64, behind trusted proxies the outermost one\'s', () => {
-    const req = (remoteAddress: string, xff?: string) => ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as never;
+  it("names the shopper as the storefront does: the address, IPv6 by /64, behind trusted proxies the outermost one's", () => {
+    const req = (remoteAddress: string, xff?: string) =>
+      ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as never;
     expect(shopperOf(req('203.0.113.7'), 0)).toBe('203.0.113.7');
     expect(shopperOf(req('::ffff:203.0.113.7'), 0)).toBe('203.0.113.7');
     expect(shopperOf(req('2001:db8:1:2:aaaa::1'), 0)).toBe(shopperOf(req('2001:db8:1:2:bbbb::9'), 0));
@@ -156,10 +163,27 @@ describe('RenderGate, per shopper', () => {
 
 describe('isRenderedPage', () => {
   it('holds the shop pages, and neither their files, the API nor the framework', () => {
-    for (const page of ['/', '/products', '/products/fjord-ceramic-mug', '/products/mug?x=1', '/collections/kitchen', '/cart', '/checkout/cs_1', '/search?q=mug']) {
+    for (const page of [
+      '/',
+      '/products',
+      '/products/fjord-ceramic-mug',
+      '/products/mug?x=1',
+      '/collections/kitchen',
+      '/cart',
+      '/checkout/cs_1',
+      '/search?q=mug',
+    ]) {
       expect(isRenderedPage(page), page).toBe(true);
     }
-    for (const other of ['/products/fjord-ceramic-mug.svg', '/site/v1/commerce/products/mug', '/shop-api/search', '/_next/static/chunks/a.js', '/favicon.ico', '/robots.txt', '/docs']) {
+    for (const other of [
+      '/products/fjord-ceramic-mug.svg',
+      '/site/v1/commerce/products/mug',
+      '/shop-api/search',
+      '/_next/static/chunks/a.js',
+      '/favicon.ico',
+      '/robots.txt',
+      '/docs',
+    ]) {
       expect(isRenderedPage(other), other).toBe(false);
     }
   });

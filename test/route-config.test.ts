@@ -6,7 +6,9 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const API = join(ROOT, 'app', 'site', 'v1');
 
 const routeFiles = (dir: string) =>
-  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('route.ts')).map((path) => join(dir, path));
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('route.ts'))
+    .map((path) => join(dir, path));
 
 describe('API route segment config', () => {
   // Every /site/v1 answer depends on the request (credential, query, and everywhere its
@@ -24,7 +26,10 @@ describe('API route segment config', () => {
 
   // endpoint() answers every method it is given; a method left out of the export would be
   // answered by Next instead (OPTIONS listing every method, others a bare 405).
-  it.each(files.filter((file) => !file.includes('[...path]')).map((file) => [relative(ROOT, file), file]))('%s exports every method from endpoint()', (_name, file) => {
-    expect(readFileSync(file, 'utf8')).toMatch(/^export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = endpoint\(\{$/m);
-  });
+  it.each(files.filter((file) => !file.includes('[...path]')).map((file) => [relative(ROOT, file), file]))(
+    '%s exports every method from endpoint()',
+    (_name, file) => {
+      expect(readFileSync(file, 'utf8')).toMatch(/^export const \{ GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS \} = endpoint\(\{$/m);
+    },
+  );
 });

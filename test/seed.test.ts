@@ -31,7 +31,6 @@ function status(level: { quantity: number; lowStockThreshold: number; policy: st
   return level.policy === 'preorder' ? 'preorder' : 'out_of_stock';
 }
 
-
 let database: Database;
 let summary: SeedSummary;
 const DEMO = seededSiteId('demo');
@@ -63,13 +62,21 @@ async function variantsWithStock(siteId: string, handle: string) {
 describe('sites and markets', () => {
   it('is no longer empty and reports both Sites', async () => {
     expect(await isDatabaseEmpty(database)).toBe(false);
-    expect(summary.sites.map((s) => [s.handle, s.id])).toEqual([['demo', DEMO], ['outlet', OUTLET]]);
+    expect(summary.sites.map((s) => [s.handle, s.id])).toEqual([
+      ['demo', DEMO],
+      ['outlet', OUTLET],
+    ]);
     expect(DEMO).toMatch(/^site_[0-9A-Za-z]{16,22}$/);
   });
 
   it('gives demo the se, de and us markets with their currencies, countries and locales', async () => {
     const [site] = await database.select().from(schema.sites).where(eq(schema.sites.handle, 'demo'));
-    expect(site).toMatchObject({ id: DEMO, defaultMarketId: 'se', defaultLocale: 'sv-SE', checkoutBaseUrl: 'https://checkout.example/checkout' });
+    expect(site).toMatchObject({
+      id: DEMO,
+      defaultMarketId: 'se',
+      defaultLocale: 'sv-SE',
+      checkoutBaseUrl: 'https://checkout.example/checkout',
+    });
     const markets = await database.select().from(schema.markets).where(eq(schema.markets.siteId, DEMO));
     const byId = Object.fromEntries(markets.map((m) => [m.id, m]));
     expect(byId.se).toMatchObject({ currency: 'SEK', defaultLocale: 'sv-SE', taxInclusive: true, taxRateBp: 2500 });
@@ -132,7 +139,15 @@ describe('demo catalogue', () => {
     const translations = await database.select().from(schema.productTranslations).where(inArray(schema.productTranslations.productId, ids));
     const images = await database.select().from(schema.productImages).where(inArray(schema.productImages.productId, ids));
     const variants = await database.select().from(schema.productVariants).where(eq(schema.productVariants.siteId, DEMO));
-    const prices = await database.select().from(schema.variantPrices).where(inArray(schema.variantPrices.variantId, variants.map((v) => v.id)));
+    const prices = await database
+      .select()
+      .from(schema.variantPrices)
+      .where(
+        inArray(
+          schema.variantPrices.variantId,
+          variants.map((v) => v.id),
+        ),
+      );
     for (const product of products) {
       const texts = translations.filter((t) => t.productId === product.id);
       expect(texts.map((t) => t.locale).sort()).toEqual(['de-DE', 'en-DE', 'en-SE', 'en-US', 'sv-SE']);
@@ -174,7 +189,15 @@ describe('demo catalogue', () => {
 
   it('shows each published product with a picture of its own', async () => {
     const products = (await productsOf(DEMO)).filter((p) => p.status === 'published');
-    const images = await database.select().from(schema.productImages).where(inArray(schema.productImages.productId, products.map((p) => p.id)));
+    const images = await database
+      .select()
+      .from(schema.productImages)
+      .where(
+        inArray(
+          schema.productImages.productId,
+          products.map((p) => p.id),
+        ),
+      );
     // The picture a list shows: the product's first image (lowest position).
     const first = new Map<string, { url: string; position: number }>();
     for (const image of images) {
@@ -194,9 +217,14 @@ describe('demo catalogue', () => {
   });
 
   it('has a bundle with items and a price per market on morning-coffee-set', async () => {
-    const [product] = await database.select().from(schema.products)
+    const [product] = await database
+      .select()
+      .from(schema.products)
       .where(and(eq(schema.products.siteId, DEMO), eq(schema.products.handle, 'morning-coffee-set')));
-    const bundles = await database.select().from(schema.bundles).where(eq(schema.bundles.productId, product?.id ?? ''));
+    const bundles = await database
+      .select()
+      .from(schema.bundles)
+      .where(eq(schema.bundles.productId, product?.id ?? ''));
     expect(bundles.length).toBeGreaterThanOrEqual(1);
     for (const bundle of bundles) {
       expect(bundle.id).toMatch(/^bun_/);
@@ -210,9 +238,16 @@ describe('demo catalogue', () => {
   it('has at least six collections whose stored order is not alphabetical and hides nothing', async () => {
     const collections = await database.select().from(schema.collections).where(eq(schema.collections.siteId, DEMO));
     expect(collections.length).toBeGreaterThanOrEqual(6);
-    expect(collections.map((c) => c.handle)).toEqual(expect.arrayContaining(['kitchen', 'living-room', 'textiles', 'outdoor', 'lighting', 'new-arrivals']));
+    expect(collections.map((c) => c.handle)).toEqual(
+      expect.arrayContaining(['kitchen', 'living-room', 'textiles', 'outdoor', 'lighting', 'new-arrivals']),
+    );
     const members = await database
-      .select({ collection: schema.collections.handle, position: schema.collectionProducts.position, handle: schema.products.handle, status: schema.products.status })
+      .select({
+        collection: schema.collections.handle,
+        position: schema.collectionProducts.position,
+        handle: schema.products.handle,
+        status: schema.products.status,
+      })
       .from(schema.collectionProducts)
       .innerJoin(schema.collections, eq(schema.collections.id, schema.collectionProducts.collectionId))
       .innerJoin(schema.products, eq(schema.products.id, schema.collectionProducts.productId))
@@ -241,7 +276,15 @@ describe('outlet', () => {
     const collections = await database.select().from(schema.collections).where(eq(schema.collections.siteId, OUTLET));
     expect(collections.length).toBe(2);
     const variants = await database.select().from(schema.productVariants).where(eq(schema.productVariants.siteId, OUTLET));
-    const prices = await database.select().from(schema.variantPrices).where(inArray(schema.variantPrices.variantId, variants.map((v) => v.id)));
+    const prices = await database
+      .select()
+      .from(schema.variantPrices)
+      .where(
+        inArray(
+          schema.variantPrices.variantId,
+          variants.map((v) => v.id),
+        ),
+      );
     expect(new Set(prices.map((p) => p.marketId))).toEqual(new Set(['se']));
   });
 });
@@ -253,13 +296,20 @@ describe('flows, shipping and addresses', () => {
       const flow = flows.find((f) => f.siteId === siteId && f.handle === 'back-in-stock-email');
       expect(flow).toMatchObject({ kind: 'stock', channel: 'email', enabled: true, isDefault: true });
     }
-    expect(flows.find((f) => f.siteId === DEMO && f.handle === 'sms-legacy')).toMatchObject({ channel: 'sms', enabled: false, isDefault: false });
+    expect(flows.find((f) => f.siteId === DEMO && f.handle === 'sms-legacy')).toMatchObject({
+      channel: 'sms',
+      enabled: false,
+      isDefault: false,
+    });
     expect(flows.find((f) => f.siteId === OUTLET && f.handle === 'sms-legacy')).toBeUndefined();
   });
 
   it('has two delivery speeds and a pickup rate per Site and market', async () => {
     const rates = await database.select().from(schema.shippingRates);
-    for (const [siteId, markets] of [[DEMO, ['se', 'de', 'us']], [OUTLET, ['se']]] as const) {
+    for (const [siteId, markets] of [
+      [DEMO, ['se', 'de', 'us']],
+      [OUTLET, ['se']],
+    ] as const) {
       for (const market of markets) {
         const own = rates.filter((r) => r.siteId === siteId && r.marketId === market);
         expect(own.filter((r) => r.kind === 'delivery').length).toBeGreaterThanOrEqual(2);
@@ -276,9 +326,23 @@ describe('flows, shipping and addresses', () => {
     for (const country of ['SE', 'DE', 'AT', 'US']) expect(rows.filter((r) => r.country === country).length).toBeGreaterThanOrEqual(60);
     for (const row of rows) expect(row.streetKey).toBe(row.street.toLowerCase());
     const count = async (country: string, prefix: string) =>
-      (await database.select().from(schema.addressBook)
-        .where(and(eq(schema.addressBook.country, country), like(schema.addressBook.streetKey, `${prefix}%`)))).length;
-    for (const [country, prefix] of [['SE', 'dro'], ['SE', 'kun'], ['SE', 'sto'], ['DE', 'hau'], ['DE', 'bah'], ['AT', 'hau'], ['AT', 'bah'], ['US', 'mai'], ['US', 'oak']] as const) {
+      (
+        await database
+          .select()
+          .from(schema.addressBook)
+          .where(and(eq(schema.addressBook.country, country), like(schema.addressBook.streetKey, `${prefix}%`)))
+      ).length;
+    for (const [country, prefix] of [
+      ['SE', 'dro'],
+      ['SE', 'kun'],
+      ['SE', 'sto'],
+      ['DE', 'hau'],
+      ['DE', 'bah'],
+      ['AT', 'hau'],
+      ['AT', 'bah'],
+      ['US', 'mai'],
+      ['US', 'oak'],
+    ] as const) {
       expect(await count(country, prefix), `${country} ${prefix}`).toBeGreaterThanOrEqual(3);
     }
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
@@ -330,7 +394,9 @@ describe('wipe and determinism', () => {
     expect(demo?.variants).toBeGreaterThan((base?.variants ?? 0) + 600);
     const variants = await bench.select({ id: schema.productVariants.id, sku: schema.productVariants.sku }).from(schema.productVariants);
     const prices = await bench.select().from(schema.variantPrices);
-    expect(prices.length).toBe(variants.filter((v) => v.sku.startsWith('NLH')).length * 3 + variants.filter((v) => v.sku.startsWith('NLO')).length);
+    expect(prices.length).toBe(
+      variants.filter((v) => v.sku.startsWith('NLH')).length * 3 + variants.filter((v) => v.sku.startsWith('NLO')).length,
+    );
     expect(new Set(variants.map((v) => v.sku)).size).toBe(variants.length);
     const images = await bench.select({ url: schema.productImages.url }).from(schema.productImages);
     for (const url of new Set(images.map((i) => i.url))) expect(existsSync(join(ROOT, 'public', url)), url).toBe(true);

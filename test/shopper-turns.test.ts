@@ -7,7 +7,17 @@ function held() {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   let started = false;
-  return { work: async () => { started = true; await done; return 'ok'; }, finish, get started() { return started; } };
+  return {
+    work: async () => {
+      started = true;
+      await done;
+      return 'ok';
+    },
+    finish,
+    get started() {
+      return started;
+    },
+  };
 }
 
 describe('turns per shopper for list reads', () => {
@@ -34,7 +44,11 @@ describe('turns per shopper for list reads', () => {
   });
 
   it('gives the turn back when a read fails', async () => {
-    await expect(inShopperTurn('203.0.113.8', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      inShopperTurn('203.0.113.8', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(shoppersInLine()).toBe(0);
   });
 });

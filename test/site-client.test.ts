@@ -18,8 +18,15 @@ afterEach(() => {
 });
 
 const site = {
-  id: 'site_1', handle: 'demo', name: 'Demo', defaultMarket: 'se', defaultLocale: 'sv-SE', locale: 'sv-SE',
-  markets: [{ id: 'se', name: 'Sweden', countries: ['SE'], currency: 'SEK', locales: ['sv-SE'], defaultLocale: 'sv-SE', taxInclusive: true }],
+  id: 'site_1',
+  handle: 'demo',
+  name: 'Demo',
+  defaultMarket: 'se',
+  defaultLocale: 'sv-SE',
+  locale: 'sv-SE',
+  markets: [
+    { id: 'se', name: 'Sweden', countries: ['SE'], currency: 'SEK', locales: ['sv-SE'], defaultLocale: 'sv-SE', taxInclusive: true },
+  ],
 };
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -52,7 +59,14 @@ describe('site client', () => {
   });
 
   it('maps problem+json to SiteApiError with its code and field pointers', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => problem(409, 'insufficient_stock', { errors: [{ pointer: '/lines/0/variantId', code: 'insufficient_stock', detail: 'Sold out.' }] })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        problem(409, 'insufficient_stock', {
+          errors: [{ pointer: '/lines/0/variantId', code: 'insufficient_stock', detail: 'Sold out.' }],
+        }),
+      ),
+    );
     const error = await client.startCheckout({ lines: [{ variantId: 'var_1', quantity: 1 }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(client.SiteApiError);
     expect(error).toMatchObject({ status: 409, code: 'insufficient_stock', errors: [{ pointer: '/lines/0/variantId' }] });
@@ -60,17 +74,37 @@ describe('site client', () => {
 
   it('sends Idempotency-Key and Site-Buyer-IP, and waits out a same-key request in flight', async () => {
     const session = {
-      id: 'cs_1', status: 'open', market: 'se', locale: 'sv-SE', currency: 'SEK', email: null, phone: null, lines: [],
-      totals: { subtotal: { amount: '0.00', currency: 'SEK' }, shipping: null, tax: { amount: '0.00', currency: 'SEK' }, total: { amount: '0.00', currency: 'SEK' } },
-      shippingAddress: null, billingAddress: null, deliveryOption: null, checkoutUrl: 'https://pay.test/cs_1',
-      expiresAt: '2026-01-02T00:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+      id: 'cs_1',
+      status: 'open',
+      market: 'se',
+      locale: 'sv-SE',
+      currency: 'SEK',
+      email: null,
+      phone: null,
+      lines: [],
+      totals: {
+        subtotal: { amount: '0.00', currency: 'SEK' },
+        shipping: null,
+        tax: { amount: '0.00', currency: 'SEK' },
+        total: { amount: '0.00', currency: 'SEK' },
+      },
+      shippingAddress: null,
+      billingAddress: null,
+      deliveryOption: null,
+      checkoutUrl: 'https://pay.test/cs_1',
+      expiresAt: '2026-01-02T00:00:00.000Z',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
     };
     const fetch = vi
       .fn()
       .mockResolvedValueOnce(problem(409, 'idempotency_key_in_use'))
       .mockResolvedValueOnce(reply(201, session, { 'Idempotent-Replayed': 'true' }));
     vi.stubGlobal('fetch', fetch);
-    const result = await client.startCheckout({ lines: [{ variantId: 'var_1', quantity: 1 }] }, { idempotencyKey: 'k-1', buyerIp: '203.0.113.9' });
+    const result = await client.startCheckout(
+      { lines: [{ variantId: 'var_1', quantity: 1 }] },
+      { idempotencyKey: 'k-1', buyerIp: '203.0.113.9' },
+    );
     expect(result.session.id).toBe('cs_1');
     expect(result.replayed).toBe(true);
     expect(fetch).toHaveBeenCalledTimes(2);
@@ -104,13 +138,21 @@ describe('site client', () => {
 
   it('remembers a shopper the API refused for their own read budget, until its Retry-After, and nobody else', async () => {
     const refused = (policy: string) =>
-      new Response(JSON.stringify({ type: 'about:blank', title: 'Too many', status: 429, detail: 'budget', code: 'rate_limited', requestId: 'req_1' }), {
-        status: 429,
-        headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '30', 'RateLimit-Policy': policy },
-      });
-    vi.stubGlobal('fetch', vi.fn(async () => refused('"shopper-reads";q=3000;w=60')));
+      new Response(
+        JSON.stringify({ type: 'about:blank', title: 'Too many', status: 429, detail: 'budget', code: 'rate_limited', requestId: 'req_1' }),
+        {
+          status: 429,
+          headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '30', 'RateLimit-Policy': policy },
+        },
+      );
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => refused('"shopper-reads";q=3000;w=60')),
+    );
     const before = Date.now();
-    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.20' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
+    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.20' })).rejects.toSatisfy(
+      (e) => client.isSiteApiError(e, 'rate_limited'),
+    );
     const after = Date.now();
     // 30 s from when the refusal came in, which was between `before` and `after`
     expect(client.shopperLimitedFor('198.51.100.20', before)).toBeGreaterThanOrEqual(30);
@@ -119,12 +161,22 @@ describe('site client', () => {
     expect(client.shopperLimitedFor('198.51.100.21', after)).toBeNull();
     expect(client.shopperLimitedFor(null, after)).toBeNull();
     // the storefront's own budget spent is not one shopper's doing: nobody is remembered for it
-    vi.stubGlobal('fetch', vi.fn(async () => refused('"reads";q=100000;w=60')));
-    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.22' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => refused('"reads";q=100000;w=60')),
+    );
+    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.22' })).rejects.toSatisfy(
+      (e) => client.isSiteApiError(e, 'rate_limited'),
+    );
     expect(client.shopperLimitedFor('198.51.100.22')).toBeNull();
     // nor for their writes: a shopper out of writes may still read pages
-    vi.stubGlobal('fetch', vi.fn(async () => refused('"shopper-writes";q=300;w=60')));
-    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.23' })).rejects.toSatisfy((e) => client.isSiteApiError(e, 'rate_limited'));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => refused('"shopper-writes";q=300;w=60')),
+    );
+    await expect(client.call((await import('@/lib/contract/operations/reads')).getSite, { buyerIp: '198.51.100.23' })).rejects.toSatisfy(
+      (e) => client.isSiteApiError(e, 'rate_limited'),
+    );
     expect(client.shopperLimitedFor('198.51.100.23')).toBeNull();
     // once the Retry-After has passed the shopper is forgotten
     expect(client.shopperLimitedFor('198.51.100.20', after + 30_000)).toBeNull();
@@ -134,11 +186,26 @@ describe('site client', () => {
   it('sends a search with a repeatable option once per value, and flags as `true`', async () => {
     const fetch = vi.fn(async () => reply(200, { data: [], page: { limit: 24, nextCursor: null } }));
     vi.stubGlobal('fetch', fetch);
-    await client.searchProducts({ q: 'mug', sort: 'price-asc', available: true, options: ['Color:Sand', 'Color:White'], collection: 'kitchen', facets: true, limit: 24 });
+    await client.searchProducts({
+      q: 'mug',
+      sort: 'price-asc',
+      available: true,
+      options: ['Color:Sand', 'Color:White'],
+      collection: 'kitchen',
+      facets: true,
+      limit: 24,
+    });
     const [url] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     const query = new URL(url).searchParams;
     expect(query.getAll('option')).toEqual(['Color:Sand', 'Color:White']);
-    expect(Object.fromEntries([...query].filter(([k]) => k !== 'option'))).toEqual({ limit: '24', q: 'mug', sort: 'price-asc', collection: 'kitchen', available: 'true', facets: 'true' });
+    expect(Object.fromEntries([...query].filter(([k]) => k !== 'option'))).toEqual({
+      limit: '24',
+      q: 'mug',
+      sort: 'price-asc',
+      collection: 'kitchen',
+      available: 'true',
+      facets: 'true',
+    });
   });
 
   it('turns a network failure, a non-contract body and a 5xx into SiteApiUnavailable without the credential', async () => {
@@ -159,7 +226,10 @@ describe('site client', () => {
 
   it('waits out a busy 503 (Retry-After: 1) on a read, but not an outage (Retry-After: 5)', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    for (const [retryAfter, calls] of [['1', 3], ['5', 1]] as const) {
+    for (const [retryAfter, calls] of [
+      ['1', 3],
+      ['5', 1],
+    ] as const) {
       const fetch = vi.fn(async () => {
         const answer = problem(503, 'service_unavailable');
         answer.headers.set('Retry-After', retryAfter);
@@ -174,7 +244,9 @@ describe('site client', () => {
   it('does not retry a write without an idempotency key', async () => {
     const fetch = vi.fn(async () => Promise.reject(new TypeError('fetch failed')));
     vi.stubGlobal('fetch', fetch);
-    await expect(client.subscribeToNewsletter({ email: 'a@example.com', consent: { granted: true, text: 'Yes', version: '1' } })).rejects.toBeInstanceOf(client.SiteApiUnavailable);
+    await expect(
+      client.subscribeToNewsletter({ email: 'a@example.com', consent: { granted: true, text: 'Yes', version: '1' } }),
+    ).rejects.toBeInstanceOf(client.SiteApiUnavailable);
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 });
@@ -183,9 +255,14 @@ describe('cart cookie', () => {
   it('keeps only well-formed lines, merges repeats, clamps quantities and caps the line count', async () => {
     const { parseCart, serializeCart, withQuantity } = await import('@/app/(storefront)/_lib/cart-codec');
     const lines = Array.from({ length: 120 }, (_, i) => `var_${i}~1`);
-    const cart = parseCart(['nonce_123456', 'var_a~2', 'var_a~3', 'var_b~500', 'bad id~1', 'var_c~0', 'var_d~x', 'var_e~1.5', ...lines].join('.'));
+    const cart = parseCart(
+      ['nonce_123456', 'var_a~2', 'var_a~3', 'var_b~500', 'bad id~1', 'var_c~0', 'var_d~x', 'var_e~1.5', ...lines].join('.'),
+    );
     expect(cart.nonce).toBe('nonce_123456');
-    expect(cart.lines.slice(0, 2)).toEqual([{ variantId: 'var_a', quantity: 5 }, { variantId: 'var_b', quantity: 99 }]);
+    expect(cart.lines.slice(0, 2)).toEqual([
+      { variantId: 'var_a', quantity: 5 },
+      { variantId: 'var_b', quantity: 99 },
+    ]);
     expect(cart.lines).toHaveLength(100);
     expect(parseCart(serializeCart(cart))).toEqual(cart);
     expect(withQuantity(cart, 'var_a', 0).lines.some((l) => l.variantId === 'var_a')).toBe(false);

@@ -9,7 +9,12 @@ import * as schema from '@/db/schema';
 import { readSite } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import {
-  createSite, exportSettings, importSettings, parseSettingsDocument, settingsDocumentText, validateSettings,
+  createSite,
+  exportSettings,
+  importSettings,
+  parseSettingsDocument,
+  settingsDocumentText,
+  validateSettings,
 } from '@/lib/commerce/site-settings';
 import { SettingsDocument, settingsJsonSchemaText } from '@/lib/contract/site-settings-document';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
@@ -62,10 +67,16 @@ describe('the settings files of the seed', () => {
     }
   });
 
-  it('keep the demo\'s markets, tax and shipping as they were', async () => {
-    const markets = await database.select().from(schema.markets).where(eq(schema.markets.siteId, (await site()).id)).orderBy(schema.markets.position);
+  it("keep the demo's markets, tax and shipping as they were", async () => {
+    const markets = await database
+      .select()
+      .from(schema.markets)
+      .where(eq(schema.markets.siteId, (await site()).id))
+      .orderBy(schema.markets.position);
     expect(markets.map((m) => [m.id, m.currency, m.taxInclusive, m.taxRateBp, m.defaultLocale])).toEqual([
-      ['se', 'SEK', true, 2500, 'sv-SE'], ['de', 'EUR', true, 1900, 'de-DE'], ['us', 'USD', false, 0, 'en-US'],
+      ['se', 'SEK', true, 2500, 'sv-SE'],
+      ['de', 'EUR', true, 1900, 'de-DE'],
+      ['us', 'USD', false, 0, 'en-US'],
     ]);
     const [at] = await database.select().from(schema.marketCountries).where(eq(schema.marketCountries.country, 'AT'));
     expect(at?.taxRateBp).toBe(2000);
@@ -73,7 +84,7 @@ describe('the settings files of the seed', () => {
     expect([rate?.amount, rate?.minDays, rate?.maxDays, rate?.carrier]).toEqual([495, 3, 5, 'DHL']);
   });
 
-  it('the published JSON Schema is the document\'s (npm run -s site:schema writes it)', () => {
+  it("the published JSON Schema is the document's (npm run -s site:schema writes it)", () => {
     expect(file('../docs/site-settings.schema.json').toString('utf8')).toBe(settingsJsonSchemaText());
   });
 });
@@ -138,21 +149,29 @@ describe('npm run site -- import', () => {
     expect((await site()).catalogVersion).toBe(before.catalogVersion);
   });
 
-  it('refuses what breaks the catalog: a market its prices are in, another currency, another Site\'s file', async () => {
-    const { doc, lines } = parsed(edited(DEMO(), (d) => {
-      d.markets = d.markets.filter((m) => m.id !== 'us');
-      d.markets[1]!.currency = 'CHF';
-    }));
+  it("refuses what breaks the catalog: a market its prices are in, another currency, another Site's file", async () => {
+    const { doc, lines } = parsed(
+      edited(DEMO(), (d) => {
+        d.markets = d.markets.filter((m) => m.id !== 'us');
+        d.markets[1]!.currency = 'CHF';
+      }),
+    );
     const result = await importSettings(database, doc, lines, { siteHandle: 'demo' });
     const issues = result.ok ? [] : result.issues;
-    expect(issues.map((i) => [i.pointer, i.field])).toEqual([['/markets/1/currency', 'currency'], ['/markets', 'markets'], ['/markets', 'locales']]);
+    expect(issues.map((i) => [i.pointer, i.field])).toEqual([
+      ['/markets/1/currency', 'currency'],
+      ['/markets', 'markets'],
+      ['/markets', 'locales'],
+    ]);
     expect(issues[0]!.expected).toMatch(/^"EUR": \d+ price\(s\) of the catalog are in it/);
     expect(issues[1]!.expected).toMatch(/^market "us" kept: \d+ price\(s\)/);
     // the products' English texts for the US: en-US goes with the market
     expect(issues[2]!.expected).toMatch(/^every locale the catalog has texts in: en-US /);
-    const dropped = parsed(edited(DEMO(), (d) => {
-      d.markets[1]!.locales = ['de-DE'];
-    }));
+    const dropped = parsed(
+      edited(DEMO(), (d) => {
+        d.markets[1]!.locales = ['de-DE'];
+      }),
+    );
     const refused = await importSettings(database, dropped.doc, dropped.lines, { siteHandle: 'demo' });
     expect(refused.ok ? null : refused.issues.map((i) => [i.pointer, i.field])).toEqual([['/markets', 'locales']]);
     expect(refused.ok ? '' : refused.issues[0]!.expected).toContain('en-DE');
@@ -167,9 +186,11 @@ describe('npm run site -- import', () => {
     expect(notUtf8.ok ? null : notUtf8.issues[0]).toMatchObject({ line: 2, field: '(file)' });
     const notJson = parseSettingsDocument('{\n  "format": "site-delivery-settings",\n  "version": 1,,\n}');
     expect(notJson.ok ? null : notJson.issues[0]).toMatchObject({ line: 3, field: '(document)' });
-    const shape = parseSettingsDocument(edited(DEMO(), (d) => {
-      (d as { contactEmail: string }).contactEmail = 'not an address';
-    }));
+    const shape = parseSettingsDocument(
+      edited(DEMO(), (d) => {
+        (d as { contactEmail: string }).contactEmail = 'not an address';
+      }),
+    );
     expect(shape.ok ? null : shape.issues[0]).toMatchObject({ pointer: '/contactEmail', line: 15 });
   });
 });
@@ -188,15 +209,24 @@ describe('npm run site -- create', () => {
     expect(settingsDocumentText(await exportSettings(database, 'fjell'))).toBe(FJELL().toString('utf8'));
 
     const read = await readSite(database, fjell, { locale: 'en-GB', page: 'imprint' });
-    expect(read.markets.map((m) => [m.id, m.name, m.currency])).toEqual([['de', 'Germany', 'EUR'], ['gb', 'United Kingdom', 'GBP']]);
+    expect(read.markets.map((m) => [m.id, m.name, m.currency])).toEqual([
+      ['de', 'Germany', 'EUR'],
+      ['gb', 'United Kingdom', 'GBP'],
+    ]);
     expect(read.texts?.['en-GB']?.heroTitle).toBe('Gear for the mountain');
     expect(read.texts?.['de-DE']?.tagline).toBe('Aus Berlin, für die Berge');
     expect(read.page).toMatchObject({ key: 'imprint', textLocale: 'en' });
-    expect((await readSite(database, fjell, { locale: 'en-GB', page: 'returns' })).page).toEqual({ key: 'returns', markdown: null, textLocale: null });
+    expect((await readSite(database, fjell, { locale: 'en-GB', page: 'returns' })).page).toEqual({
+      key: 'returns',
+      markdown: null,
+      textLocale: null,
+    });
     const gb = await chooseMarket(database, fjell, { market: 'gb' });
     expect(gb.locale).toBe('en-GB');
     const rates = await database.select().from(schema.shippingRates).where(eq(schema.shippingRates.siteId, fjell.id));
-    expect(rates.filter((r) => r.marketId === 'gb').map((o) => [o.id, o.amount, o.minDays, o.maxDays])).toEqual([['ship_fjell_gb_standard', 550, 3, 6]]);
+    expect(rates.filter((r) => r.marketId === 'gb').map((o) => [o.id, o.amount, o.minDays, o.maxDays])).toEqual([
+      ['ship_fjell_gb_standard', 550, 3, 6],
+    ]);
 
     const again = await createSite(database, doc, lines);
     expect(again.ok ? null : again.issues[0]).toMatchObject({ pointer: '/handle', line: 4 });
@@ -216,9 +246,11 @@ describe('on a remote database (libSQL over HTTP, as sqld or Turso)', () => {
       const created = await createSite(remote, doc, lines);
       expect(created.ok && created.applied).toBe(true);
       expect(settingsDocumentText(await exportSettings(remote, 'fjell'))).toBe(FJELL().toString('utf8'));
-      const change = parsed(edited(FJELL(), (d) => {
-        d.texts.en!.tagline = 'Made in Berlin';
-      }));
+      const change = parsed(
+        edited(FJELL(), (d) => {
+          d.texts.en!.tagline = 'Made in Berlin';
+        }),
+      );
       const result = await importSettings(remote, change.doc, change.lines, { siteHandle: 'fjell' });
       expect(result.ok && result.plan.rowWrites).toBe(1);
       expect(server.requests()).toBeGreaterThan(before);
@@ -232,12 +264,27 @@ describe('on a remote database (libSQL over HTTP, as sqld or Turso)', () => {
 });
 
 describe('mail footers', () => {
-  it('carry the sender\'s name and postal address, in the mail\'s language', () => {
+  it("carry the sender's name and postal address, in the mail's language", () => {
     const message = {
-      outboxId: 1, siteId: 's', shopName: 'Nordlys Home & Goods', to: 'a@example.com', locale: 'de-DE',
-      sender: { legalName: 'Nordlys Home & Goods AB', postalAddress: { lines: ['Exempelgatan 1'], postalCode: '111 22', city: 'Stockholm', country: 'SE' } },
-      template: 'newsletter_confirmation' as const, flowHandle: null, product: null,
-      links: { shop: 'https://shop.example/', confirm: 'https://shop.example/c', product: null, unsubscribe: 'https://shop.example/u', oneClickUnsubscribe: 'https://shop.example/o' },
+      outboxId: 1,
+      siteId: 's',
+      shopName: 'Nordlys Home & Goods',
+      to: 'a@example.com',
+      locale: 'de-DE',
+      sender: {
+        legalName: 'Nordlys Home & Goods AB',
+        postalAddress: { lines: ['Exempelgatan 1'], postalCode: '111 22', city: 'Stockholm', country: 'SE' },
+      },
+      template: 'newsletter_confirmation' as const,
+      flowHandle: null,
+      product: null,
+      links: {
+        shop: 'https://shop.example/',
+        confirm: 'https://shop.example/c',
+        product: null,
+        unsubscribe: 'https://shop.example/u',
+        oneClickUnsubscribe: 'https://shop.example/o',
+      },
     };
     expect(senderLine(message)).toBe('Nordlys Home & Goods AB, Exempelgatan 1, 111 22 Stockholm, Schweden');
     const mail = renderMail(message);

@@ -76,7 +76,10 @@ describe('statementOf (a prepared drizzle query as a plain statement)', () => {
     const { statementOf } = await import('@/db/prepared');
     const { checkoutSessions } = await import('@/db/schema');
     const columns = Object.keys(getTableColumns(checkoutSessions));
-    const query = database.insert(checkoutSessions).values(Object.fromEntries(columns.map((n) => [n, tag.placeholder(n)])) as never).prepare();
+    const query = database
+      .insert(checkoutSessions)
+      .values(Object.fromEntries(columns.map((n) => [n, tag.placeholder(n)])) as never)
+      .prepare();
     const address = { name: 'A', line1: 'Storgatan 1', city: 'Stockholm', postalCode: '111 22', country: 'SE' };
     const values: Record<string, unknown> = Object.fromEntries(columns.map((n, i) => [n, i]));
     Object.assign(values, { id: 'cs_test', shippingAddress: address, billingAddress: null, email: 'a@example.com' });

@@ -18,7 +18,10 @@ describe('stock changes and the versions they move', () => {
   let variantId: string;
 
   const versions = async () => {
-    const [row] = await t.database.select({ catalog: sites.catalogVersion, stock: sites.stockVersion }).from(sites).where(eq(sites.handle, 'demo'));
+    const [row] = await t.database
+      .select({ catalog: sites.catalogVersion, stock: sites.stockVersion })
+      .from(sites)
+      .where(eq(sites.handle, 'demo'));
     return row!;
   };
   const setLevel = (level: StockLevel) => t.database.update(inventoryLevels).set(level).where(eq(inventoryLevels.variantId, variantId));
@@ -28,7 +31,7 @@ describe('stock changes and the versions they move', () => {
     token = (await createCredential(t.database, { siteHandle: 'demo', scope: 'core' })).token;
     const context = await authenticateCredential(t.database, token);
     const rows = await t.database.$client.execute({
-      sql: "SELECT il.variant_id AS id FROM inventory_levels il JOIN product_variants v ON v.id = il.variant_id WHERE v.site_id = ? LIMIT 1",
+      sql: 'SELECT il.variant_id AS id FROM inventory_levels il JOIN product_variants v ON v.id = il.variant_id WHERE v.site_id = ? LIMIT 1',
       args: [context!.site.id],
     });
     variantId = String(rows.rows[0]!.id);

@@ -35,7 +35,13 @@ async function freshDatabase(dir: string, busyTimeoutMs: number) {
 const insert = (database: Db, v: string) => database.run(sql`INSERT INTO probe (v) VALUES (${v})`);
 const count = async (database: Db, like = '%') =>
   Number((await database.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe WHERE v LIKE ${like}`))[0]!.n);
-const faultOf = async (work: Promise<unknown>) => storageFaultOf(await work.then(() => null, (e: unknown) => e));
+const faultOf = async (work: Promise<unknown>) =>
+  storageFaultOf(
+    await work.then(
+      () => null,
+      (e: unknown) => e,
+    ),
+  );
 
 /** Another process: takes the write lock (BEGIN EXCLUSIVE), says "locked", commits when told. */
 async function lockFromAnotherProcess(path: string) {
@@ -48,10 +54,11 @@ async function lockFromAnotherProcess(path: string) {
     process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); console.log('released'); process.exit(0); });`;
   const child: ChildProcess = spawn(process.execPath, ['-e', source], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
-  const said = (word: string) => new Promise<void>((resolve, reject) => {
-    lines.on('line', (line) => line === word && resolve());
-    child.once('exit', (code) => reject(new Error(`the locking process exited (${code}) before saying ${word}`)));
-  });
+  const said = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      lines.on('line', (line) => line === word && resolve());
+      child.once('exit', (code) => reject(new Error(`the locking process exited (${code}) before saying ${word}`)));
+    });
   await said('locked');
   return {
     async release() {
@@ -171,10 +178,14 @@ describe.skipIf(!canMount)('a full disk (a 3 MB tmpfs)', () => {
       expect(acknowledged.length).toBeGreaterThan(10);
       // Every further write fails the same way, quickly, and the log says so once.
       for (let i = 0; i < 20; i++) expect(await faultOf(insert(database, `more-${i}-${'y'.repeat(4000)}`))).toBe('full');
-      expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES (${'z'.repeat(8000)})`)))).toBe('full');
+      expect(await faultOf(database.transaction(async (tx) => tx.run(sql`INSERT INTO probe (v) VALUES (${'z'.repeat(8000)})`)))).toBe(
+        'full',
+      );
       // Batches asked for together commit together (group commit): they fail together, none written.
       const grouped = (prefix: string) =>
-        Array.from({ length: 5 }, (_, i) => database.$client.batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: [`${prefix}-${i}-${'g'.repeat(4000)}`] }], 'write'));
+        Array.from({ length: 5 }, (_, i) =>
+          database.$client.batch([{ sql: 'INSERT INTO probe (v) VALUES (?)', args: [`${prefix}-${i}-${'g'.repeat(4000)}`] }], 'write'),
+        );
       expect(await Promise.all(grouped('grouped').map(faultOf))).toEqual(Array(5).fill('full'));
       expect(await count(database, 'grouped-%')).toBe(0);
       const faultLines = log.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('storage fault (full)'));
@@ -348,7 +359,13 @@ async function databaseProcess(url: string) {
   const root = new URL('..', import.meta.url).pathname;
   const child = spawn(
     process.execPath,
-    ['--conditions=react-server', '--import', join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs'), join(root, 'test', 'support', 'storage-child.ts'), url],
+    [
+      '--conditions=react-server',
+      '--import',
+      join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs'),
+      join(root, 'test', 'support', 'storage-child.ts'),
+      url,
+    ],
     { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') } },
   );
   let stderr = '';
@@ -371,30 +388,34 @@ async function databaseProcess(url: string) {
 }
 
 describe.skipIf(!canMakeImmutable())('files that turn read-only right after a write', () => {
-  it('keep the process alive: reads go on, writes fail as "readonly", and writes resume once the files are writable', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sd-readonly-flip-'));
-    const path = join(dir, 'site.db');
-    const files = [path, `${path}-wal`, `${path}-shm`];
-    const server = await databaseProcess(`file:${path}`);
-    try {
-      // Each round: a write commits, and the files turn immutable at once (well inside the
-      // checkpoint worker's 250 ms). The next read used to note its place in the -shm
-      // mapping, a write into an unwritable page: SIGBUS, the process gone without a word.
-      for (let round = 1; round <= 5; round++) {
-        expect(await server.ask(round % 2 ? 'write' : 'write-tx')).toBe('ok');
-        expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
-        expect(await server.ask('read')).toBe(`read ${round}`);
-        expect(await server.ask('write')).toBe('fault readonly');
-        expect(await server.ask('read')).toBe(`read ${round}`);
-        expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+  it(
+    'keep the process alive: reads go on, writes fail as "readonly", and writes resume once the files are writable',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sd-readonly-flip-'));
+      const path = join(dir, 'site.db');
+      const files = [path, `${path}-wal`, `${path}-shm`];
+      const server = await databaseProcess(`file:${path}`);
+      try {
+        // Each round: a write commits, and the files turn immutable at once (well inside the
+        // checkpoint worker's 250 ms). The next read used to note its place in the -shm
+        // mapping, a write into an unwritable page: SIGBUS, the process gone without a word.
+        for (let round = 1; round <= 5; round++) {
+          expect(await server.ask(round % 2 ? 'write' : 'write-tx')).toBe('ok');
+          expect(spawnSync('chattr', ['+i', ...files]).status).toBe(0);
+          expect(await server.ask('read')).toBe(`read ${round}`);
+          expect(await server.ask('write')).toBe('fault readonly');
+          expect(await server.ask('read')).toBe(`read ${round}`);
+          expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
+        }
+        expect(await server.ask('write')).toBe('ok');
+        expect(await server.ask('read')).toBe('read 6');
+        expect(server.stderr()).toContain('storage fault (readonly)');
+      } finally {
+        spawnSync('chattr', ['-i', ...files]);
+        server.kill();
+        rmSync(dir, { recursive: true, force: true });
       }
-      expect(await server.ask('write')).toBe('ok');
-      expect(await server.ask('read')).toBe('read 6');
-      expect(server.stderr()).toContain('storage fault (readonly)');
-    } finally {
-      spawnSync('chattr', ['-i', ...files]);
-      server.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

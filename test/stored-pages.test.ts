@@ -5,7 +5,15 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sites } from '@/db/schema';
 import {
-  dropDeadPages, handlesWithoutPage, PAGE_BUILD, plainHtml, restampPage, storedAddresses, storedPage, storePage, type PageAddress,
+  dropDeadPages,
+  handlesWithoutPage,
+  PAGE_BUILD,
+  plainHtml,
+  restampPage,
+  storedAddresses,
+  storedPage,
+  storePage,
+  type PageAddress,
 } from '@/lib/platform/cache/stored-pages';
 import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 import { freshDatabase, type TestDatabase } from './support/database';
@@ -52,7 +60,10 @@ describe('pages kept in the database', () => {
   beforeAll(async () => {
     t = await freshDatabase();
     siteId = (await t.database.select({ id: sites.id }).from(sites))[0]!.id;
-    const rows = await t.database.$client.execute({ sql: "SELECT handle FROM products WHERE site_id = ? AND status = 'published' ORDER BY handle", args: [siteId] });
+    const rows = await t.database.$client.execute({
+      sql: "SELECT handle FROM products WHERE site_id = ? AND status = 'published' ORDER BY handle",
+      args: [siteId],
+    });
     handles = rows.rows.map((r) => String(r.handle));
     expect(handles.length).toBeGreaterThan(5);
   });
@@ -74,7 +85,13 @@ describe('pages kept in the database', () => {
     expect(plainHtml(page!).toString('utf8')).toBe(html);
     expect(page!.gzipped.byteLength).toBeLessThan(Buffer.byteLength(html) / 10);
 
-    for (const other of [{ market: 'de' }, { locale: 'sv-SE' }, { origin: 'http://localhost:3000' }, { handle: handles[1]! }, { siteId: 'site_other' }]) {
+    for (const other of [
+      { market: 'de' },
+      { locale: 'sv-SE' },
+      { origin: 'http://localhost:3000' },
+      { handle: handles[1]! },
+      { siteId: 'site_other' },
+    ]) {
       expect(await storedPage(t.database, { ...address, ...other }), JSON.stringify(other)).toBeNull();
     }
 
@@ -137,8 +154,14 @@ describe('pages kept in the database', () => {
     await storePage(t.database, { ...address, handle: handles[2]! }, 3, 'x', 'p');
     await storePage(t.database, { ...address, handle: handles[3]! }, 3, 'x', 'p');
     // Another build's pages: kept through the grace period, dropped after it.
-    await t.database.$client.execute({ sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?", args: [Date.now() - 3_600_000, handles[2]!] });
-    await t.database.$client.execute({ sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?", args: [Date.now(), handles[3]!] });
+    await t.database.$client.execute({
+      sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?",
+      args: [Date.now() - 3_600_000, handles[2]!],
+    });
+    await t.database.$client.execute({
+      sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?",
+      args: [Date.now(), handles[3]!],
+    });
 
     expect(await dropDeadPages(t.database, siteId, 600_000)).toBe(2);
     const left = await t.database.$client.execute('SELECT handle FROM stored_pages ORDER BY handle');
@@ -162,7 +185,8 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     asked.push({ path, ifNoneMatch: req.headers['if-none-match'], authorization: req.headers.authorization });
     const answer = answers.get(path) ?? { status: 404 };
     if (answer.etag && req.headers['if-none-match'] === answer.etag) res.writeHead(304, { ETag: answer.etag }).end();
-    else if (answer.etag) res.writeHead(200, { ETag: answer.etag, 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
+    else if (answer.etag)
+      res.writeHead(200, { ETag: answer.etag, 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
     else res.writeHead(answer.status!, { 'Content-Type': 'application/problem+json' }).end('{}');
   });
 
@@ -173,7 +197,10 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
     // lib/env reads the environment once, on first use: set it before the module runs.
     Object.assign(process.env, {
-      DATABASE_URL: t.url, PORT: '3000', PAGE_STORE: 'on', SITE_API_CREDENTIAL: 'sk_pages_test',
+      DATABASE_URL: t.url,
+      PORT: '3000',
+      PAGE_STORE: 'on',
+      SITE_API_CREDENTIAL: 'sk_pages_test',
       SITE_API_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
     });
     delete process.env.STOREFRONT_ORIGIN;
@@ -218,7 +245,10 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     store.keepRenderedPage(cachedProductPath(key, 'stoneware-serving-bowl'), html, 'p');
     await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'stoneware-serving-bowl' })).not.toBeNull());
     const rows = await t.database.$client.execute('SELECT origin, handle FROM stored_pages ORDER BY handle');
-    expect(rows.rows.map((r) => `${r.origin} ${r.handle}`)).toEqual([`${key.origin} fjord-ceramic-mug`, `${key.origin} stoneware-serving-bowl`]);
+    expect(rows.rows.map((r) => `${r.origin} ${r.handle}`)).toEqual([
+      `${key.origin} fjord-ceramic-mug`,
+      `${key.origin} stoneware-serving-bowl`,
+    ]);
   });
 
   it('keeps a page on under a new catalog version while every read it was made from answers the same', async () => {
@@ -237,7 +267,8 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     pageReads.renderingWith(id, log);
     store.keepRenderedPage(cachedProductPath(key, handle), html, 'p');
     await vi.waitFor(async () => expect((await storedPage(t.database, address))?.reads).toBeTruthy());
-    const storedAt = (await t.database.$client.execute({ sql: 'SELECT stored_at FROM stored_pages WHERE handle = ?', args: [handle] })).rows[0]!.stored_at;
+    const storedAt = (await t.database.$client.execute({ sql: 'SELECT stored_at FROM stored_pages WHERE handle = ?', args: [handle] }))
+      .rows[0]!.stored_at;
 
     // Version 6 changed something else: three conditional reads, the page is kept on as it is.
     asked.length = 0;
@@ -250,7 +281,9 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
       '/storefront?market=se&locale=sv-SE "s1"',
     ]);
     expect(asked.every((a) => a.authorization === 'Bearer sk_pages_test')).toBe(true);
-    const row = (await t.database.$client.execute({ sql: 'SELECT catalog_version, stored_at FROM stored_pages WHERE handle = ?', args: [handle] })).rows[0]!;
+    const row = (
+      await t.database.$client.execute({ sql: 'SELECT catalog_version, stored_at FROM stored_pages WHERE handle = ?', args: [handle] })
+    ).rows[0]!;
     expect([Number(row.catalog_version), row.stored_at]).toEqual([6, storedAt]);
     // Now simply kept: no read at all.
     asked.length = 0;
@@ -284,10 +317,19 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
 
   it('checks a read of which the page uses some fields by those fields alone', async () => {
     const path = '/commerce/storefront?market=se&locale=sv-SE';
-    const snapshot = { version: '5', navigation: [{ handle: 'kitchen', title: 'Kök', productCount: 3, image: null }], markets: [{ id: 'se' }] };
+    const snapshot = {
+      version: '5',
+      navigation: [{ handle: 'kitchen', title: 'Kök', productCount: 3, image: null }],
+      markets: [{ id: 'se' }],
+    };
     const tag = client.partTag(snapshot, ['navigation', 'markets']);
     // The same fields in another key order (the raw answer beside the parsed one): the same tag.
-    expect(client.partTag({ markets: [{ id: 'se' }], navigation: [{ image: null, productCount: 3, title: 'Kök', handle: 'kitchen' }] }, ['navigation', 'markets'])).toBe(tag);
+    expect(
+      client.partTag({ markets: [{ id: 'se' }], navigation: [{ image: null, productCount: 3, title: 'Kök', handle: 'kitchen' }] }, [
+        'navigation',
+        'markets',
+      ]),
+    ).toBe(tag);
     const kept = JSON.stringify({ [path]: tag });
     answers.set(path, { etag: '"s6"', body: { ...snapshot, version: '6', featured: [{ handle: 'new' }] } });
     expect(await client.readsUnchanged(kept)).toBe(true);

@@ -6,8 +6,18 @@ const sek = (amount: string) => ({ amount, currency: 'SEK' });
 describe('the cart subtotal (sumMoney)', () => {
   it('adds prices × quantities exactly, in minor units', () => {
     // 0.10 × 3 + 0.20 is 0.5000000000000001 in floating point.
-    expect(sumMoney([{ price: sek('0.10'), quantity: 3 }, { price: sek('0.20'), quantity: 1 }])).toEqual(sek('0.50'));
-    expect(sumMoney([{ price: sek('199.00'), quantity: 2 }, { price: sek('549.00'), quantity: 1 }])).toEqual(sek('947.00'));
+    expect(
+      sumMoney([
+        { price: sek('0.10'), quantity: 3 },
+        { price: sek('0.20'), quantity: 1 },
+      ]),
+    ).toEqual(sek('0.50'));
+    expect(
+      sumMoney([
+        { price: sek('199.00'), quantity: 2 },
+        { price: sek('549.00'), quantity: 1 },
+      ]),
+    ).toEqual(sek('947.00'));
     expect(sumMoney([{ price: sek('0.05'), quantity: 1 }])).toEqual(sek('0.05'));
   });
 
@@ -18,14 +28,30 @@ describe('the cart subtotal (sumMoney)', () => {
 
   it('has no answer for nothing, for mixed currencies or for mixed precision', () => {
     expect(sumMoney([])).toBeNull();
-    expect(sumMoney([{ price: sek('1.00'), quantity: 1 }, { price: { amount: '1.00', currency: 'EUR' }, quantity: 1 }])).toBeNull();
-    expect(sumMoney([{ price: sek('1.00'), quantity: 1 }, { price: sek('1.0'), quantity: 1 }])).toBeNull();
+    expect(
+      sumMoney([
+        { price: sek('1.00'), quantity: 1 },
+        { price: { amount: '1.00', currency: 'EUR' }, quantity: 1 },
+      ]),
+    ).toBeNull();
+    expect(
+      sumMoney([
+        { price: sek('1.00'), quantity: 1 },
+        { price: sek('1.0'), quantity: 1 },
+      ]),
+    ).toBeNull();
   });
 });
 
 describe('formatting with formatters made once per locale and currency', () => {
   it('answers each locale and currency as Intl does, however often and in whatever order asked', () => {
-    const cases: [string, string, string][] = [['199.00', 'SEK', 'sv-SE'], ['199.00', 'EUR', 'de-DE'], ['199.00', 'SEK', 'en-SE'], ['1990', 'JPY', 'en-US'], ['0.50', 'EUR', 'sv-SE']];
+    const cases: [string, string, string][] = [
+      ['199.00', 'SEK', 'sv-SE'],
+      ['199.00', 'EUR', 'de-DE'],
+      ['199.00', 'SEK', 'en-SE'],
+      ['1990', 'JPY', 'en-US'],
+      ['0.50', 'EUR', 'sv-SE'],
+    ];
     for (let round = 0; round < 2; round += 1) {
       for (const [amount, currency, locale] of cases) {
         const expected = new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as `${number}`);

@@ -9,7 +9,15 @@ import { seedDatabase } from '@/db/seed';
 import { productTranslations, products } from '@/db/schema';
 import { createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
 import {
-  cachedProductPath, chooseLocality, countryFrom, decodeOrigin, parseAcceptLanguage, encodeOrigin, parseOrigin, requestOrigin, type PageKey,
+  cachedProductPath,
+  chooseLocality,
+  countryFrom,
+  decodeOrigin,
+  parseAcceptLanguage,
+  encodeOrigin,
+  parseOrigin,
+  requestOrigin,
+  type PageKey,
 } from '@/lib/storefront-routing';
 
 // lib/storefront-page-key is server-only; this test is the server.
@@ -41,10 +49,11 @@ describe('the market and locale a request shows', () => {
   it('maps any junk to one of the few pairs the Site offers', () => {
     const junk = ['', 'se ', '../de', 'de|de-DE', '\u0000', 'x'.repeat(5000)];
     const seen = new Set<string>();
-    for (const market of junk) for (const locale of junk) {
-      const choice = chooseLocality(markets, 'se', { market, locale })!;
-      seen.add(`${choice.market.id}|${choice.locale}`);
-    }
+    for (const market of junk)
+      for (const locale of junk) {
+        const choice = chooseLocality(markets, 'se', { market, locale })!;
+        seen.add(`${choice.market.id}|${choice.locale}`);
+      }
     expect([...seen]).toEqual(['se|sv-SE']);
   });
   it('follows the browser’s Accept-Language for the language within a market', () => {
@@ -99,7 +108,19 @@ describe('the market of a first visit', () => {
     expect(pair({ acceptLanguage: 'fr-FR' })).toBe('se|en-SE');
     expect(pair({ acceptLanguage: 'ja' })).toBe('se|en-SE');
     // nothing, anything or junk: the defaults
-    for (const junk of [undefined, null, '', '*', ';q=1', 'de-AT;q=2', 'de-AT;q=abc', 'q=0.5', '\u0000de-AT', 'de_AT', 'x'.repeat(10_000)]) {
+    for (const junk of [
+      undefined,
+      null,
+      '',
+      '*',
+      ';q=1',
+      'de-AT;q=2',
+      'de-AT;q=abc',
+      'q=0.5',
+      '\u0000de-AT',
+      'de_AT',
+      'x'.repeat(10_000),
+    ]) {
       expect(pair({ acceptLanguage: junk }), String(junk).slice(0, 20)).toBe('se|sv-SE');
     }
   });
@@ -147,12 +168,21 @@ describe('the origin of a page’s absolute URLs', () => {
     const headers = (entries: Record<string, string>) => new Headers(entries);
     expect(requestOrigin(headers({ host: '127.0.0.1:3000' }))).toBe('http://127.0.0.1:3000');
     expect(requestOrigin(headers({ host: 'shop.example.com' }))).toBe('https://shop.example.com');
-    expect(requestOrigin(headers({ host: 'internal:3000', 'x-forwarded-host': 'shop.example.com', 'x-forwarded-proto': 'https, http' }))).toBe('https://shop.example.com');
+    expect(
+      requestOrigin(headers({ host: 'internal:3000', 'x-forwarded-host': 'shop.example.com', 'x-forwarded-proto': 'https, http' })),
+    ).toBe('https://shop.example.com');
   });
   it('is only ever a bare http(s) origin', () => {
     expect(parseOrigin('https://shop.example.com')).toBe('https://shop.example.com');
     expect(parseOrigin('HTTPS://Shop.Example.com:443')).toBe('https://shop.example.com');
-    for (const bad of ['ftp://shop.example.com', 'https://shop.example.com/path', 'https://user:pw@shop.example.com', 'https://a.com?x=1', 'not a url', `https://${'a'.repeat(400)}.com`]) {
+    for (const bad of [
+      'ftp://shop.example.com',
+      'https://shop.example.com/path',
+      'https://user:pw@shop.example.com',
+      'https://a.com?x=1',
+      'not a url',
+      `https://${'a'.repeat(400)}.com`,
+    ]) {
       expect(parseOrigin(bad), bad).toBeNull();
     }
   });
@@ -170,7 +200,9 @@ describe('the origin of a page’s absolute URLs', () => {
 describe('the internal path of a cached product page', () => {
   it('carries origin, market, locale, Site and catalog version, and the handle as it came', () => {
     const key: PageKey = { origin: 'http://127.0.0.1:3300', market: 'se', locale: 'en-SE', siteId: 'site_abc', catalogVersion: 42 };
-    expect(cachedProductPath(key, 'fjord-ceramic-mug')).toBe(`/storefront-cache/${encodeOrigin(key.origin)}/se/en-SE/site_abc.42/products/fjord-ceramic-mug`);
+    expect(cachedProductPath(key, 'fjord-ceramic-mug')).toBe(
+      `/storefront-cache/${encodeOrigin(key.origin)}/se/en-SE/site_abc.42/products/fjord-ceramic-mug`,
+    );
     expect(cachedProductPath({ ...key, catalogVersion: 43 }, 'x')).not.toBe(cachedProductPath(key, 'x'));
   });
 });
@@ -193,7 +225,12 @@ describe('the proxy’s page key, against the database', () => {
     await seedDatabase(database);
     token = (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token;
     // lib/env reads the environment once, on first use: set it before the module runs.
-    Object.assign(process.env, { DATABASE_URL: url, SITE_API_CREDENTIAL: token, PORT: '3000', TRUST_COUNTRY_HEADER: 'X-Vercel-IP-Country' });
+    Object.assign(process.env, {
+      DATABASE_URL: url,
+      SITE_API_CREDENTIAL: token,
+      PORT: '3000',
+      TRUST_COUNTRY_HEADER: 'X-Vercel-IP-Country',
+    });
     delete process.env.SITE_API_BASE_URL;
     delete process.env.STOREFRONT_ORIGIN;
     pageKey = await import('@/lib/storefront-page-key');
@@ -223,14 +260,18 @@ describe('the proxy’s page key, against the database', () => {
   });
 
   it('is the market and locale a first visit gets from its headers, so a page for one is never shown to another', async () => {
-    const key = (headers: Record<string, string>, cookies: Record<string, string> = {}) => pageKey.productPageKey(request(cookies, '127.0.0.1:3000', headers));
+    const key = (headers: Record<string, string>, cookies: Record<string, string> = {}) =>
+      pageKey.productPageKey(request(cookies, '127.0.0.1:3000', headers));
     expect(await key({ 'accept-language': 'de-AT,de;q=0.9' })).toMatchObject({ market: 'de', locale: 'de-DE' });
     expect(await key({ 'accept-language': 'fr-FR' })).toMatchObject({ market: 'se', locale: 'en-SE' });
     expect(await key({ 'x-vercel-ip-country': 'US', 'accept-language': 'sv-SE' })).toMatchObject({ market: 'us', locale: 'en-US' });
     // a header nobody said to trust counts for nothing
     expect(await key({ 'cf-ipcountry': 'US' })).toMatchObject({ market: 'se', locale: 'sv-SE' });
     // the shopper's choice wins over both
-    expect(await key({ 'x-vercel-ip-country': 'AT', 'accept-language': 'de-AT' }, { market: 'se', locale: 'sv-SE' })).toMatchObject({ market: 'se', locale: 'sv-SE' });
+    expect(await key({ 'x-vercel-ip-country': 'AT', 'accept-language': 'de-AT' }, { market: 'se', locale: 'sv-SE' })).toMatchObject({
+      market: 'se',
+      locale: 'sv-SE',
+    });
   });
 
   it('keeps a Host it cannot use out of the key (the page then renders on request)', async () => {

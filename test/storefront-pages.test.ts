@@ -12,7 +12,15 @@ const STOREFRONT = new URL('../app/(storefront)/', import.meta.url).pathname;
 function pageRoutes(): string[] {
   return readdirSync(STOREFRONT, { recursive: true, encoding: 'utf8' })
     .filter((path) => path === 'page.tsx' || path.endsWith('/page.tsx'))
-    .map((path) => '/' + path.slice(0, -'page.tsx'.length).split('/').filter((s) => s && !/^\(.*\)$/.test(s)).join('/'))
+    .map(
+      (path) =>
+        '/' +
+        path
+          .slice(0, -'page.tsx'.length)
+          .split('/')
+          .filter((s) => s && !/^\(.*\)$/.test(s))
+          .join('/'),
+    )
     .sort();
 }
 
@@ -22,7 +30,7 @@ const concrete = (route: string) => route.replace(/\[\[?\.{0,3}(\w+)\]\]?/g, (_,
 describe('the shop-page pattern', () => {
   const routes = pageRoutes();
 
-  it('finds the storefront\'s page folders', () => {
+  it("finds the storefront's page folders", () => {
     expect(routes).toContain('/');
     expect(routes).toContain('/products/[handle]');
   });

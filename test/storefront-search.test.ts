@@ -14,8 +14,14 @@ const { GET } = await import('@/app/(storefront)/shop-api/search/route');
 
 const sek = (amount: string) => ({ amount, currency: 'SEK' });
 const mug = {
-  id: 'prod_1', handle: 'fjord-ceramic-mug', title: 'Fjord Ceramic Mug', compareAtPrice: null, availability: 'in_stock', updatedAt: '2026-01-01T00:00:00Z',
-  featuredImage: { url: '/products/mug.svg', width: 800, height: 800, alt: '' }, priceRange: { min: sek('189.00'), max: sek('229.00') },
+  id: 'prod_1',
+  handle: 'fjord-ceramic-mug',
+  title: 'Fjord Ceramic Mug',
+  compareAtPrice: null,
+  availability: 'in_stock',
+  updatedAt: '2026-01-01T00:00:00Z',
+  featuredImage: { url: '/products/mug.svg', width: 800, height: 800, alt: '' },
+  priceRange: { min: sek('189.00'), max: sek('229.00') },
 };
 
 function ask(query: string, headers: Record<string, string> = {}) {
@@ -35,7 +41,13 @@ describe('GET /shop-api/search (the header box’s suggestions)', () => {
     const body = (await res.json()) as { q: string; data: { href: string; title: string; price: string; image: unknown }[] };
     expect(body.q).toBe('mug');
     expect(body.data).toEqual([
-      { handle: 'fjord-ceramic-mug', title: 'Fjord Ceramic Mug', href: '/products/fjord-ceramic-mug', price: expect.stringMatching(/^From .*189/), image: { url: '/products/mug.svg', width: 800, height: 800 } },
+      {
+        handle: 'fjord-ceramic-mug',
+        title: 'Fjord Ceramic Mug',
+        href: '/products/fjord-ceramic-mug',
+        price: expect.stringMatching(/^From .*189/),
+        image: { url: '/products/mug.svg', width: 800, height: 800 },
+      },
     ]);
   });
 
@@ -64,8 +76,11 @@ describe('GET /shop-api/search (the header box’s suggestions)', () => {
   });
 
   it('passes the API’s rate limit on as 429, its validation as 422, and anything else as 503 — never a 500', async () => {
-    const problem = (status: number, code: 'rate_limited' | 'validation_failed', errors?: { pointer: string; code: string; detail: string }[]) =>
-      new SiteApiError({ type: 'x', title: 't', status, code, detail: 'd', requestId: 'r', errors });
+    const problem = (
+      status: number,
+      code: 'rate_limited' | 'validation_failed',
+      errors?: { pointer: string; code: string; detail: string }[],
+    ) => new SiteApiError({ type: 'x', title: 't', status, code, detail: 'd', requestId: 'r', errors });
     searchProducts.mockRejectedValueOnce(problem(429, 'rate_limited'));
     expect((await ask('?q=mug')).status).toBe(429);
     searchProducts.mockRejectedValueOnce(problem(422, 'validation_failed', [{ pointer: '#/query/q', code: 'too_big', detail: 'd' }]));
@@ -84,13 +99,26 @@ describe('GET /shop-api/search (the header box’s suggestions)', () => {
 describe('a list page’s URL state', () => {
   it('reads every parameter, blanks as absent, a comma as a decimal point', () => {
     const { state, ignored, blanks } = readListState({
-      q: ' mug ', sort: 'price-asc', available: 'true', priceMin: '100,5', priceMax: '', option: ['Color:Sand', 'Color:Sand', 'Size:1 kg'], cursor: 'abc',
+      q: ' mug ',
+      sort: 'price-asc',
+      available: 'true',
+      priceMin: '100,5',
+      priceMax: '',
+      option: ['Color:Sand', 'Color:Sand', 'Size:1 kg'],
+      cursor: 'abc',
     });
     expect(ignored).toEqual([]);
     // priceMax= came blank (an empty form field): the page redirects to the URL without it.
     expect(blanks).toBe(true);
     expect(readListState({ q: 'mug', option: 'Color:Sand' }).blanks).toBe(false);
-    expect(state).toEqual({ q: 'mug', sort: 'price-asc', available: true, priceMin: '100.5', options: ['Color:Sand', 'Size:1 kg'], cursor: 'abc' });
+    expect(state).toEqual({
+      q: 'mug',
+      sort: 'price-asc',
+      available: true,
+      priceMin: '100.5',
+      options: ['Color:Sand', 'Size:1 kg'],
+      cursor: 'abc',
+    });
   });
 
   it('reads control characters in q as spaces: a NUL is no search, and never reaches a title', () => {
@@ -99,7 +127,14 @@ describe('a list page’s URL state', () => {
   });
 
   it('leaves out and names what the API would refuse, so a bad link still shows a page', () => {
-    const { state, ignored } = readListState({ q: 'x'.repeat(201), sort: 'cheapest', available: 'yes', priceMin: 'abc', priceMax: '-5', option: ['Sand', 'Color:White'] });
+    const { state, ignored } = readListState({
+      q: 'x'.repeat(201),
+      sort: 'cheapest',
+      available: 'yes',
+      priceMin: 'abc',
+      priceMax: '-5',
+      option: ['Sand', 'Color:White'],
+    });
     expect(ignored).toEqual(['q', 'sort', 'available', 'priceMin', 'priceMax', 'option']);
     expect(state).toEqual({ available: false, options: ['Color:White'] });
   });

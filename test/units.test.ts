@@ -102,7 +102,9 @@ describe('problem pointers', () => {
     const schema = z.object({ lines: z.array(z.object({ quantity: z.number().int() })), 'a/b~c': z.string() }).strict();
     const result = schema.safeParse({ lines: [{ quantity: 1 }, { quantity: 1.5 }], 'a/b~c': 3, extra: true });
     expect(result.success).toBe(false);
-    const pointers = zodFieldErrors(result.error!, 'body').map((e) => e.pointer).sort();
+    const pointers = zodFieldErrors(result.error!, 'body')
+      .map((e) => e.pointer)
+      .sort();
     expect(pointers).toEqual(['/a~1b~0c', '/extra', '/lines/1/quantity']);
     const q = z.object({ limit: z.number() }).safeParse({ limit: 'x' });
     expect(zodFieldErrors(q.error!, 'query')[0]?.pointer).toBe('#/query/limit');
@@ -137,7 +139,7 @@ describe('newId', () => {
 });
 
 describe('newTimeOrderedId', () => {
-  it('has newId\'s shape, and sorts by time as SQLite compares text (byte order)', () => {
+  it("has newId's shape, and sorts by time as SQLite compares text (byte order)", () => {
     const times = [0, 61, 62, 1_000, 1_795_667_879_965, 1_795_667_879_966, 1_795_667_880_000, 4_102_444_800_000];
     const ids = times.map((t) => newTimeOrderedId('cs', t));
     for (const id of ids) expect(id).toMatch(/^cs_[0-9A-Za-z]{22}$/);

@@ -15,7 +15,9 @@ export default function ShopError({ error, reset }: { error: Error & { digest?: 
     <div className="state" role="alert">
       <h1>{t.errorTitle}</h1>
       <p className="muted">{t.errorText}</p>
-      <button className="btn btn-primary" type="button" onClick={() => reset()}>{t.retry}</button>
+      <button className="btn btn-primary" type="button" onClick={() => reset()}>
+        {t.retry}
+      </button>
     </div>
   );
 }

@@ -51,14 +51,19 @@ export default async function StorefrontLayout({ children }: { children: ReactNo
     const lang = await cookieLanguage();
     return (
       <html lang={lang}>
-        <body><ShopUnavailable t={dictionary(lang)} waitSeconds={wait} /></body>
+        <body>
+          <ShopUnavailable t={dictionary(lang)} waitSeconds={wait} />
+        </body>
       </html>
     );
   }
   // Navigation is chrome: if it fails the page below still gets its chance to render.
   // The snapshot also names the markets in the shopper's locale (switcher, footer).
   const [{ navigation, markets }, cart] = await Promise.all([
-    snapshot().then((s) => ({ navigation: s.navigation, markets: s.markets }), () => ({ navigation: [], markets: undefined })),
+    snapshot().then(
+      (s) => ({ navigation: s.navigation, markets: s.markets }),
+      () => ({ navigation: [], markets: undefined }),
+    ),
     readCart(),
   ]);
   return (

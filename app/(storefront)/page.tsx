@@ -21,7 +21,9 @@ export default async function HomePage() {
           {/* The shop's own words (its settings); a shop that has none yet shows its name. */}
           <h1 id="hero-title">{texts.heroTitle ?? site.name}</h1>
           {texts.heroText ? <p>{texts.heroText}</p> : null}
-          <Link className="btn btn-primary" href="/products">{t.heroCta}</Link>
+          <Link className="btn btn-primary" href="/products">
+            {t.heroCta}
+          </Link>
         </div>
         <div className="hero-art" aria-hidden="true">
           {art.map((p) => (
@@ -32,7 +34,9 @@ export default async function HomePage() {
       </section>
 
       <section className="section" aria-labelledby="collections-title">
-        <div className="section-head"><h2 id="collections-title">{t.shopByCollection}</h2></div>
+        <div className="section-head">
+          <h2 id="collections-title">{t.shopByCollection}</h2>
+        </div>
         <ul className="collection-tiles">
           {home.navigation.map((c, i) => (
             <li key={c.handle}>

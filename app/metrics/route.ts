@@ -18,7 +18,12 @@ export async function GET(req: Request): Promise<Response> {
   const headers = { ...NO_STORE, 'X-Request-Id': requestId };
   if (!token) return problemResponse({ code: 'not_found', detail: 'No such resource.', requestId, headers });
   if (!sameSecret(bearerOf(req.headers.get('authorization')), token)) {
-    return problemResponse({ code: 'unauthorized', detail: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', requestId, headers: { ...headers, 'WWW-Authenticate': 'Bearer realm="metrics"' } });
+    return problemResponse({
+      code: 'unauthorized',
+      detail: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.',
+      requestId,
+      headers: { ...headers, 'WWW-Authenticate': 'Bearer realm="metrics"' },
+    });
   }
   const { text, contentType } = await metricsText(() => outboxBacklog());
   return new Response(text, { headers: { ...headers, 'Content-Type': contentType } });

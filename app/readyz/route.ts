@@ -12,7 +12,12 @@ export async function GET(req: Request): Promise<Response> {
   const headers = { 'Cache-Control': 'no-store' };
   if (state.ready) return Response.json({ status: 'ready', migrations: state.migrations }, { headers });
   const requestId = requestIdFor(req);
-  return problemResponse({ code: 'service_unavailable', detail: `Not ready: ${state.reason}.`, requestId, headers: { ...headers, 'Retry-After': '5', 'X-Request-Id': requestId } });
+  return problemResponse({
+    code: 'service_unavailable',
+    detail: `Not ready: ${state.reason}.`,
+    requestId,
+    headers: { ...headers, 'Retry-After': '5', 'X-Request-Id': requestId },
+  });
 }
 
 export const HEAD = GET;

@@ -1,6 +1,16 @@
 import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
-import { createClient, LibsqlError, type Client, type Config, type InArgs, type InStatement, type ResultSet, type Transaction, type TransactionMode } from '@libsql/client';
+import {
+  createClient,
+  LibsqlError,
+  type Client,
+  type Config,
+  type InArgs,
+  type InStatement,
+  type ResultSet,
+  type Transaction,
+  type TransactionMode,
+} from '@libsql/client';
 import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from '../faults';
 import { createStatementCachingClient } from './statement-cache';
@@ -295,8 +305,19 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
         try {
           // BEGIN IMMEDIATE whatever was asked: the lock is taken (or waited for) here, where
           // trying again is safe, never at the first write inside.
-          const { client, tx } = await underLock(async (client) => ({ client, tx: await client.transaction('write') }), deadline, how, false);
-          return turnHolding(tx, release, (work) => watch(client, work), beforeCommit, () => markForReaders(client));
+          const { client, tx } = await underLock(
+            async (client) => ({ client, tx: await client.transaction('write') }),
+            deadline,
+            how,
+            false,
+          );
+          return turnHolding(
+            tx,
+            release,
+            (work) => watch(client, work),
+            beforeCommit,
+            () => markForReaders(client),
+          );
         } catch (error) {
           release();
           throw error;
@@ -370,7 +391,11 @@ const READ_MARK_SQL = 'SELECT 1 FROM sqlite_schema LIMIT 1';
 
 /** A transaction that gives the process's write turn back when it ends, however it ends. */
 function turnHolding(
-  tx: Transaction, release: () => void, watch: <T>(work: Promise<T>) => Promise<T>, beforeCommit: () => void, afterCommit: () => Promise<void>,
+  tx: Transaction,
+  release: () => void,
+  watch: <T>(work: Promise<T>) => Promise<T>,
+  beforeCommit: () => void,
+  afterCommit: () => Promise<void>,
 ): Transaction {
   let ended = false;
   const end = () => {
@@ -461,10 +486,13 @@ class Slots {
         clearTimeout(timer);
         resolve(this.#releaser());
       };
-      const timer = setTimeout(() => {
-        this.#waiting = this.#waiting.filter((w) => w !== grant);
-        reject(busy('no read connection for a read transaction in time'));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.#waiting = this.#waiting.filter((w) => w !== grant);
+          reject(busy('no read connection for a read transaction in time'));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.#waiting.push(grant);
     });
   }

@@ -61,7 +61,9 @@ export function timedFetch(timeoutMs: number) {
     } catch (error) {
       if (signal.aborted) {
         stalledUntil = Date.now() + timeoutMs;
-        throw Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`, { cause: error }), { code: REMOTE_TIMEOUT_CODE });
+        throw Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`, { cause: error }), {
+          code: REMOTE_TIMEOUT_CODE,
+        });
       }
       throw error;
     }

@@ -26,7 +26,11 @@ import type { Client } from '@libsql/client';
  */
 export function createStatementCachingClient(
   path: string,
-  options: { timeout: number; maxConnections: number; /** SQLite's page cache per connection (KiB); its default is 2,000. */ pageCacheKib?: number },
+  options: {
+    timeout: number;
+    maxConnections: number;
+    /** SQLite's page cache per connection (KiB); its default is 2,000. */ pageCacheKib?: number;
+  },
 ): Client {
   const pool = new StatementCachingPool(path, { timeout: options.timeout }, options.maxConnections);
   pool.pageCacheKib = options.pageCacheKib;

@@ -89,6 +89,8 @@ async function openConnection<N extends string>(client: Client, definitions: Rec
   }
   const get = (name: N, ...params: unknown[]) => statements[name].get(...params);
   // Traced like the client's statements (./traced-client.ts) when the client is.
-  const reader: SyncReader<N> = { get: isTraced(client) ? (name, ...params) => syncSpan(definitions[name].sql, () => get(name, ...params)) : get };
+  const reader: SyncReader<N> = {
+    get: isTraced(client) ? (name, ...params) => syncSpan(definitions[name].sql, () => get(name, ...params)) : get,
+  };
   return { connection, statements, reader };
 }

@@ -12,8 +12,12 @@ export function tracedClient<C extends Client>(client: C): C {
   return new Proxy(client, {
     get(target, key) {
       if (key === TRACED) return true;
-      if (key === 'execute') return (stmt: InStatement | string, args?: InArgs) => spanned(sqlOf(stmt), () => (typeof stmt === 'string' ? target.execute(stmt, args) : target.execute(stmt)));
-      if (key === 'batch') return (stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) => spannedBatch(stmts, () => target.batch(stmts, mode));
+      if (key === 'execute')
+        return (stmt: InStatement | string, args?: InArgs) =>
+          spanned(sqlOf(stmt), () => (typeof stmt === 'string' ? target.execute(stmt, args) : target.execute(stmt)));
+      if (key === 'batch')
+        return (stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) =>
+          spannedBatch(stmts, () => target.batch(stmts, mode));
       if (key === 'transaction') return async (mode?: TransactionMode) => tracedTransaction(await target.transaction(mode));
       // The impatient view of a local client (db/client.ts withoutWaiting) is traced too.
       if (key === 'impatient') {
@@ -48,7 +52,16 @@ export function isTraced(client: object): boolean {
 /** A statement run synchronously (./sync-reads.ts), in a span of its own. */
 export function syncSpan<T>(sql: string, run: () => T): T {
   const operation = operationOf(sql);
-  const span = tracer().startSpan(operation, { kind: SpanKind.CLIENT, attributes: { 'db.system': 'sqlite', 'db.system.name': 'sqlite', 'db.statement': sql, 'db.query.text': sql, 'db.operation.name': operation } });
+  const span = tracer().startSpan(operation, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'db.system': 'sqlite',
+      'db.system.name': 'sqlite',
+      'db.statement': sql,
+      'db.query.text': sql,
+      'db.operation.name': operation,
+    },
+  });
   try {
     return run();
   } catch (error) {
@@ -61,15 +74,39 @@ export function syncSpan<T>(sql: string, run: () => T): T {
 
 function spanned<T>(sql: string, run: () => Promise<T>): Promise<T> {
   const operation = operationOf(sql);
-  return tracer().startActiveSpan(operation, { kind: SpanKind.CLIENT, attributes: { 'db.system': 'sqlite', 'db.system.name': 'sqlite', 'db.statement': sql, 'db.query.text': sql, 'db.operation.name': operation } }, (span) => settle(span, run));
+  return tracer().startActiveSpan(
+    operation,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'db.system': 'sqlite',
+        'db.system.name': 'sqlite',
+        'db.statement': sql,
+        'db.query.text': sql,
+        'db.operation.name': operation,
+      },
+    },
+    (span) => settle(span, run),
+  );
 }
 
 function spannedBatch<T>(stmts: Array<InStatement | [string, InArgs?]>, run: () => Promise<T>): Promise<T> {
   const texts = stmts.map((s) => (Array.isArray(s) ? s[0] : sqlOf(s)));
-  return tracer().startActiveSpan('BATCH', {
-    kind: SpanKind.CLIENT,
-    attributes: { 'db.system': 'sqlite', 'db.system.name': 'sqlite', 'db.statement': texts.join(';\n'), 'db.query.text': texts.join(';\n'), 'db.operation.name': 'BATCH', 'db.operation.batch.size': texts.length },
-  }, (span) => settle(span, run));
+  return tracer().startActiveSpan(
+    'BATCH',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'db.system': 'sqlite',
+        'db.system.name': 'sqlite',
+        'db.statement': texts.join(';\n'),
+        'db.query.text': texts.join(';\n'),
+        'db.operation.name': 'BATCH',
+        'db.operation.batch.size': texts.length,
+      },
+    },
+    (span) => settle(span, run),
+  );
 }
 
 async function settle<T>(span: Span, run: () => Promise<T>): Promise<T> {

@@ -39,14 +39,26 @@ const DE: Town[] = [
   ['Hannover', 'Niedersachsen', 30159, 4, ['Georgstraße', 'Bahnhofstraße', 'Hauptstraße', 'Lister Meile', 'Goethestraße']],
   ['Nürnberg', 'Bayern', 90402, 5, ['Königstraße', 'Hauptstraße', 'Bahnhofstraße', 'Karolinenstraße', 'Gartenstraße']],
   ['Bremen', 'Bremen', 28195, 4, ['Obernstraße', 'Bahnhofstraße', 'Hauptstraße', 'Schlachte', 'Lindenstraße']],
-  ['Freiburg im Breisgau', 'Baden-Württemberg', 79098, 3, ['Kaiser-Joseph-Straße', 'Bertoldstraße', 'Hauptstraße', 'Bahnhofstraße', 'Schillerstraße']],
+  [
+    'Freiburg im Breisgau',
+    'Baden-Württemberg',
+    79098,
+    3,
+    ['Kaiser-Joseph-Straße', 'Bertoldstraße', 'Hauptstraße', 'Bahnhofstraße', 'Schillerstraße'],
+  ],
   ['Münster', 'Nordrhein-Westfalen', 48143, 3, ['Prinzipalmarkt', 'Ludgeristraße', 'Hauptstraße', 'Bahnhofstraße', 'Gartenstraße']],
   ['Heidelberg', 'Baden-Württemberg', 69117, 3, ['Hauptstraße', 'Bahnhofstraße', 'Bergstraße', 'Kirchstraße', 'Schulstraße']],
   ['Rostock', 'Mecklenburg-Vorpommern', 18055, 2, ['Kröpeliner Straße', 'Lange Straße', 'Hauptstraße', 'Bahnhofstraße', 'Schillerstraße']],
 ];
 
 const AT: Town[] = [
-  ['Wien', 'Wien', 1010, 10, ['Kärntner Straße', 'Mariahilfer Straße', 'Landstraßer Hauptstraße', 'Praterstraße', 'Hauptstraße', 'Bahnhofstraße']],
+  [
+    'Wien',
+    'Wien',
+    1010,
+    10,
+    ['Kärntner Straße', 'Mariahilfer Straße', 'Landstraßer Hauptstraße', 'Praterstraße', 'Hauptstraße', 'Bahnhofstraße'],
+  ],
   ['Graz', 'Steiermark', 8010, 10, ['Herrengasse', 'Annenstraße', 'Hauptplatz', 'Hauptstraße', 'Bahnhofstraße']],
   ['Linz', 'Oberösterreich', 4020, 10, ['Landstraße', 'Hauptplatz', 'Hauptstraße', 'Bahnhofstraße', 'Herrenstraße']],
   ['Salzburg', 'Salzburg', 5020, 0, ['Getreidegasse', 'Linzer Gasse', 'Bahnhofstraße', 'Hauptstraße', 'Kaigasse']],
@@ -84,19 +96,33 @@ const US: Town[] = [
 ];
 
 const FORMATS: Record<string, (code: number) => string> = {
-  SE: (n) => { const s = String(n).padStart(5, '0'); return `${s.slice(0, 3)} ${s.slice(3)}`; },
+  SE: (n) => {
+    const s = String(n).padStart(5, '0');
+    return `${s.slice(0, 3)} ${s.slice(3)}`;
+  },
   DE: (n) => String(n).padStart(5, '0'),
   AT: (n) => String(n).padStart(4, '0'),
   US: (n) => String(n).padStart(5, '0'),
 };
 
 export type AddressRow = {
-  id: string; country: string; street: string; streetKey: string; postalCode: string; city: string; region: string | null;
+  id: string;
+  country: string;
+  street: string;
+  streetKey: string;
+  postalCode: string;
+  city: string;
+  region: string | null;
 };
 
 export function addressBookRows(): AddressRow[] {
   const rows: AddressRow[] = [];
-  for (const [country, towns] of [['SE', SE], ['DE', DE], ['AT', AT], ['US', US]] as const) {
+  for (const [country, towns] of [
+    ['SE', SE],
+    ['DE', DE],
+    ['AT', AT],
+    ['US', US],
+  ] as const) {
     const format = FORMATS[country];
     if (!format) throw new Error(`No postal code format for ${country}`);
     for (const [city, region, first, step, streets] of towns) {
@@ -104,7 +130,12 @@ export function addressBookRows(): AddressRow[] {
         const postalCode = format(first + i * step);
         rows.push({
           id: seedId('addr', country, city, street, postalCode),
-          country, street, streetKey: street.toLowerCase(), postalCode, city, region,
+          country,
+          street,
+          streetKey: street.toLowerCase(),
+          postalCode,
+          city,
+          region,
         });
       });
     }

@@ -11,13 +11,55 @@ import { color, size } from './types';
  * collections (which then get many members).
  */
 const NAMES = [
-  'Alva', 'Ask', 'Berg', 'Björk', 'Dal', 'Dimma', 'Ek', 'Eld', 'Fjäril', 'Fors', 'Gran', 'Hav', 'Hed', 'Idun',
-  'Is', 'Kust', 'Lind', 'Ljung', 'Lo', 'Mo', 'Myr', 'Norr', 'Ö', 'Rönn', 'Saga', 'Sjö', 'Skär', 'Snö', 'Sol',
-  'Stig', 'Sund', 'Tall', 'Tuva', 'Udd', 'Vide', 'Vik', 'Vind', 'Vår', 'Älv', 'Äng',
+  'Alva',
+  'Ask',
+  'Berg',
+  'Björk',
+  'Dal',
+  'Dimma',
+  'Ek',
+  'Eld',
+  'Fjäril',
+  'Fors',
+  'Gran',
+  'Hav',
+  'Hed',
+  'Idun',
+  'Is',
+  'Kust',
+  'Lind',
+  'Ljung',
+  'Lo',
+  'Mo',
+  'Myr',
+  'Norr',
+  'Ö',
+  'Rönn',
+  'Saga',
+  'Sjö',
+  'Skär',
+  'Snö',
+  'Sol',
+  'Stig',
+  'Sund',
+  'Tall',
+  'Tuva',
+  'Udd',
+  'Vide',
+  'Vik',
+  'Vind',
+  'Vår',
+  'Älv',
+  'Äng',
 ];
 
 const COLLECTION_FOR: Record<Category, string> = {
-  kitchen: 'kitchen', living: 'living-room', textiles: 'textiles', outdoor: 'outdoor', lighting: 'lighting', gift: 'gift-ideas',
+  kitchen: 'kitchen',
+  living: 'living-room',
+  textiles: 'textiles',
+  outdoor: 'outdoor',
+  lighting: 'lighting',
+  gift: 'gift-ideas',
 };
 
 export type BenchCatalog = { products: ProductDef[]; members: Map<string, string[]> };
@@ -44,12 +86,17 @@ export function benchProducts(count: number): BenchCatalog {
     const available = colours.get(kind) ?? [];
     const start = i % Math.max(1, available.length);
     const rotated = [...available.slice(start), ...available.slice(0, start)];
-    const options = rotated.length >= 3 ? [color(...rotated.slice(0, 3))]
-      : rotated.length === 2 ? [color(...rotated), size('S', 'L')]
-        : [size('S', 'M', 'L')];
+    const options =
+      rotated.length >= 3
+        ? [color(...rotated.slice(0, 3))]
+        : rotated.length === 2
+          ? [color(...rotated), size('S', 'L')]
+          : [size('S', 'M', 'L')];
     const handle = `${slugify(name)}-${slugify(info.noun.en)}-${i + 1}`;
     products.push({
-      handle, kind, options,
+      handle,
+      kind,
+      options,
       title: { en: `${name} ${info.noun.en}`, sv: `${name} ${info.noun.sv}`, de: `${name} ${info.noun.de}` },
       tier: Math.max(0, (baseTier.get(kind) ?? 5) + randInt(next, -1, 1)),
       priceBy: options.some((o) => o.name === 'Size') ? 'Size' : undefined,

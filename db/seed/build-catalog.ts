@@ -38,10 +38,7 @@ export const LOW_STOCK_THRESHOLD = 5;
 
 /** Every combination of option values, in option order: [[White, S], [White, M], …]. */
 function combinations(options: OptionDef[]): string[][] {
-  return options.reduce<string[][]>(
-    (acc, o) => acc.flatMap((combo) => o.values.map((v) => [...combo, v])),
-    [[]],
-  );
+  return options.reduce<string[][]>((acc, o) => acc.flatMap((combo) => o.values.map((v) => [...combo, v])), [[]]);
 }
 
 function skuPart(value: string): string {
@@ -59,9 +56,18 @@ function generatedStock(siteHandle: string, sku: string): Required<StockSpec> {
 
 export function emptyCatalog(): CatalogRows {
   return {
-    products: [], productTranslations: [], productImages: [], productVariants: [], variantPrices: [],
-    inventoryLevels: [], bundles: [], bundleItems: [], bundlePrices: [], collections: [],
-    collectionTranslations: [], collectionProducts: [],
+    products: [],
+    productTranslations: [],
+    productImages: [],
+    productVariants: [],
+    variantPrices: [],
+    inventoryLevels: [],
+    bundles: [],
+    bundleItems: [],
+    bundlePrices: [],
+    collections: [],
+    collectionTranslations: [],
+    collectionProducts: [],
   };
 }
 
@@ -73,9 +79,14 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
     const createdAt = SEED_BASE_TIME + index * HOUR_MS;
     const updatedAt = createdAt + ((index * 7) % 48) * HOUR_MS;
     rows.products.push({
-      id: productId, siteId: site.id, handle: def.handle, status: def.status ?? 'published',
+      id: productId,
+      siteId: site.id,
+      handle: def.handle,
+      status: def.status ?? 'published',
       options: def.options.map((o) => ({ name: o.name, values: [...o.values] })),
-      featuredPosition: def.featured ?? null, createdAt, updatedAt,
+      featuredPosition: def.featured ?? null,
+      createdAt,
+      updatedAt,
     });
 
     const kind = KINDS[def.kind];
@@ -84,7 +95,9 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
       const lang = copyLanguage(locale);
       const title = def.title[lang];
       rows.productTranslations.push({
-        productId, locale, title,
+        productId,
+        locale,
+        title,
         description: [kind.line[lang], (kind.care ?? CARE[kind.category])[lang], closing?.[lang]].filter(Boolean).join(' '),
         seoTitle: `${title} | ${site.name}`,
         seoDescription: kind.line[lang],
@@ -92,9 +105,17 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
       });
     }
 
-    productImages(def).forEach((image, i) => rows.productImages.push({
-      productId, position: i + 1, url: image.url, alt: image.alt.en, alts: inOtherLocales(site, image.alt), width: image.width, height: image.height,
-    }));
+    productImages(def).forEach((image, i) =>
+      rows.productImages.push({
+        productId,
+        position: i + 1,
+        url: image.url,
+        alt: image.alt.en,
+        alts: inOtherLocales(site, image.alt),
+        width: image.width,
+        height: image.height,
+      }),
+    );
 
     const priceBy = def.options.findIndex((o) => o.name === def.priceBy);
     combinations(def.options).forEach((values, i) => {
@@ -102,7 +123,12 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
       const variantId = seedId('var', site.handle, sku);
       const title = values.length > 0 ? values.join(' / ') : 'Default';
       rows.productVariants.push({
-        id: variantId, siteId: site.id, productId, sku, title, position: i + 1,
+        id: variantId,
+        siteId: site.id,
+        productId,
+        sku,
+        title,
+        position: i + 1,
         options: Object.fromEntries(def.options.map((o, j) => [o.name, values[j] ?? ''])),
       });
 
@@ -110,13 +136,21 @@ export function addProducts(rows: CatalogRows, site: CatalogSite, defs: ProductD
       const price = tier(def.tier + step);
       const compareAt = def.sale ? tier(def.tier + step + SALE_TIER_STEP) : null;
       for (const market of site.markets) {
-        rows.variantPrices.push({ variantId, marketId: market, amount: price[market], compareAtAmount: compareAt ? compareAt[market] : null });
+        rows.variantPrices.push({
+          variantId,
+          marketId: market,
+          amount: price[market],
+          compareAtAmount: compareAt ? compareAt[market] : null,
+        });
       }
 
       const stock = def.stock?.[title] ?? def.stock?.['*'] ?? generatedStock(site.handle, sku);
       rows.inventoryLevels.push({
-        variantId, quantity: stock.quantity, lowStockThreshold: LOW_STOCK_THRESHOLD,
-        policy: stock.policy ?? 'deny', updatedAt,
+        variantId,
+        quantity: stock.quantity,
+        lowStockThreshold: LOW_STOCK_THRESHOLD,
+        policy: stock.policy ?? 'deny',
+        updatedAt,
       });
     });
   });
@@ -135,7 +169,13 @@ export function addBundles(rows: CatalogRows, site: CatalogSite, defs: BundleDef
     const position = (counts.get(productId) ?? 0) + 1;
     counts.set(productId, position);
     const bundleId = seedId('bun', site.handle, def.productHandle, position);
-    rows.bundles.push({ id: bundleId, productId, title: def.title, titles: def.titles ? inOtherLocales(site, { en: def.title, ...def.titles }) : null, position });
+    rows.bundles.push({
+      id: bundleId,
+      productId,
+      title: def.title,
+      titles: def.titles ? inOtherLocales(site, { en: def.title, ...def.titles }) : null,
+      position,
+    });
     def.items.forEach((item, i) => {
       const variantId = variantIds.get(`${item.product}|${item.variant}`);
       if (!variantId) throw new Error(`Bundle item ${item.product} / ${item.variant} does not exist`);
@@ -150,16 +190,26 @@ export function addBundles(rows: CatalogRows, site: CatalogSite, defs: BundleDef
  * catalogue) go after the hand-picked ones.
  */
 export function addCollections(
-  rows: CatalogRows, site: CatalogSite, defs: CollectionDef[], extraMembers: Map<string, string[]> = new Map(),
+  rows: CatalogRows,
+  site: CatalogSite,
+  defs: CollectionDef[],
+  extraMembers: Map<string, string[]> = new Map(),
 ): void {
   const known = new Set(rows.products.map((p) => p.handle));
   defs.forEach((def, index) => {
     const collectionId = seedId('col', site.handle, def.handle);
     const image = collectionImage(def.handle, def.title);
     rows.collections.push({
-      id: collectionId, siteId: site.id, handle: def.handle, status: 'published', position: index + 1,
-      imageUrl: image?.url ?? null, imageAlt: image?.alt.en ?? null, imageAlts: image ? inOtherLocales(site, image.alt) : null,
-      imageWidth: image?.width ?? null, imageHeight: image?.height ?? null,
+      id: collectionId,
+      siteId: site.id,
+      handle: def.handle,
+      status: 'published',
+      position: index + 1,
+      imageUrl: image?.url ?? null,
+      imageAlt: image?.alt.en ?? null,
+      imageAlts: image ? inOtherLocales(site, image.alt) : null,
+      imageWidth: image?.width ?? null,
+      imageHeight: image?.height ?? null,
       updatedAt: SEED_BASE_TIME + index * HOUR_MS,
     });
     for (const locale of site.locales) {
@@ -179,9 +229,11 @@ export function addCollections(
  * unchanged); null when the Site has no other language.
  */
 function inOtherLocales(site: CatalogSite, text: Text3): Record<string, string> | null {
-  const entries = site.locales.flatMap((locale) => {
-    const lang = copyLanguage(locale);
-    return lang !== 'en' ? [[locale, text[lang]] as const] : [];
-  }).sort(([a], [b]) => (a < b ? -1 : 1));
+  const entries = site.locales
+    .flatMap((locale) => {
+      const lang = copyLanguage(locale);
+      return lang !== 'en' ? [[locale, text[lang]] as const] : [];
+    })
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   return entries.length > 0 ? Object.fromEntries(entries) : null;
 }

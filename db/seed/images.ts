@@ -34,7 +34,11 @@ export function productImages(def: ProductDef): { url: string; alt: Text3; width
   return colours.map((colour) => ({
     url: productImage(def.kind, colour).url,
     alt: named
-      ? { en: `${def.title.en} in ${COLOR_WORDS[colour].en}`, sv: `${def.title.sv} i ${COLOR_WORDS[colour].sv}`, de: `${def.title.de} in ${COLOR_WORDS[colour].de}` }
+      ? {
+          en: `${def.title.en} in ${COLOR_WORDS[colour].en}`,
+          sv: `${def.title.sv} i ${COLOR_WORDS[colour].sv}`,
+          de: `${def.title.de} in ${COLOR_WORDS[colour].de}`,
+        }
       : def.title,
     width: PRODUCT_IMAGE_SIZE,
     height: PRODUCT_IMAGE_SIZE,
@@ -62,14 +66,46 @@ export function colorsByKind(): Map<Kind, ColorName[]> {
 
 /** Each collection banner shows three products side by side. */
 export const COLLECTION_SCENES: Record<string, [Kind, ColorName][]> = {
-  'new-arrivals': [['down-jacket', 'Navy'], ['dripper', 'White'], ['vase', 'Blue']],
-  kitchen: [['kettle', 'Black'], ['mug', 'Sand'], ['bowl', 'Sage']],
-  'living-room': [['vase', 'Sage'], ['cushion', 'Rust'], ['candle', 'Cream']],
-  textiles: [['tote', 'Natural'], ['throw', 'Ochre'], ['beanie', 'Rust']],
-  outdoor: [['backpack', 'Forest'], ['lantern', 'Black'], ['bottle', 'Sand']],
-  lighting: [['pendant', 'White'], ['lamp', 'Sage'], ['bulb', 'Brass']],
-  'gift-ideas': [['giftcard', 'Aurora'], ['candle', 'Cream'], ['socks', 'Red']],
-  'last-chance': [['bowl', 'Midnight'], ['apron', 'Black'], ['mug', 'Sand']],
+  'new-arrivals': [
+    ['down-jacket', 'Navy'],
+    ['dripper', 'White'],
+    ['vase', 'Blue'],
+  ],
+  kitchen: [
+    ['kettle', 'Black'],
+    ['mug', 'Sand'],
+    ['bowl', 'Sage'],
+  ],
+  'living-room': [
+    ['vase', 'Sage'],
+    ['cushion', 'Rust'],
+    ['candle', 'Cream'],
+  ],
+  textiles: [
+    ['tote', 'Natural'],
+    ['throw', 'Ochre'],
+    ['beanie', 'Rust'],
+  ],
+  outdoor: [
+    ['backpack', 'Forest'],
+    ['lantern', 'Black'],
+    ['bottle', 'Sand'],
+  ],
+  lighting: [
+    ['pendant', 'White'],
+    ['lamp', 'Sage'],
+    ['bulb', 'Brass'],
+  ],
+  'gift-ideas': [
+    ['giftcard', 'Aurora'],
+    ['candle', 'Cream'],
+    ['socks', 'Red'],
+  ],
+  'last-chance': [
+    ['bowl', 'Midnight'],
+    ['apron', 'Black'],
+    ['mug', 'Sand'],
+  ],
 };
 
 /** A collection's banner; its alt text is the collection's title, in every language of the seed. */

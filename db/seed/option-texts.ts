@@ -32,12 +32,16 @@ function valueText(option: string, value: string, lang: 'sv' | 'de'): string | u
 /** A product's option texts in a copy language, as product_translations.options stores them (null for English). */
 export function optionTexts(options: OptionDef[], lang: 'en' | 'sv' | 'de') {
   if (lang === 'en' || options.length === 0) return null;
-  return Object.fromEntries(options.map((o) => {
-    const values = Object.fromEntries(o.values.flatMap((v) => {
-      const text = valueText(o.name, v, lang);
-      return text === undefined ? [] : [[v, text]];
-    }));
-    const name = NAMES[o.name]?.[lang];
-    return [o.name, { ...(name === undefined ? {} : { name }), ...(Object.keys(values).length > 0 ? { values } : {}) }];
-  }));
+  return Object.fromEntries(
+    options.map((o) => {
+      const values = Object.fromEntries(
+        o.values.flatMap((v) => {
+          const text = valueText(o.name, v, lang);
+          return text === undefined ? [] : [[v, text]];
+        }),
+      );
+      const name = NAMES[o.name]?.[lang];
+      return [o.name, { ...(name === undefined ? {} : { name }), ...(Object.keys(values).length > 0 ? { values } : {}) }];
+    }),
+  );
 }

@@ -64,7 +64,13 @@ const POINTS: Record<'SE' | 'DE' | 'AT' | 'US', Point[]> = {
 };
 
 export type PickupPointRow = {
-  id: string; country: string; carrier: string; name: string; line1: string; postalCode: string; city: string;
+  id: string;
+  country: string;
+  carrier: string;
+  name: string;
+  line1: string;
+  postalCode: string;
+  city: string;
   openingHours: Record<string, string>;
 };
 
@@ -72,7 +78,13 @@ export function pickupPointRows(): PickupPointRow[] {
   return Object.entries(POINTS).flatMap(([country, points]) =>
     points.map(([carrier, name, line1, postalCode, city, hours]) => ({
       id: seedId('pp', country, carrier, name),
-      country, carrier, name, line1, postalCode, city, openingHours: { ...hours },
+      country,
+      carrier,
+      name,
+      line1,
+      postalCode,
+      city,
+      openingHours: { ...hours },
     })),
   );
 }

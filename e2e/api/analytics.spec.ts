@@ -34,15 +34,34 @@ test.describe(`POST ${PATH}`, () => {
   test('stores a batch and answers 202 with the count; rows carry no IP, user agent or credential', async ({ request }) => {
     const anonymousId = anon();
     const token = creds().extended;
-    const res = await post(request, PATH, {
-      events: [
-        { type: 'page_view', occurredAt: recent(), anonymousId, path: '/products?page=2' },
-        { type: 'product_view', occurredAt: recent(), anonymousId, productHandle: 'fjord-ceramic-mug', path: '/products/fjord-ceramic-mug' },
-        { type: 'add_to_cart', occurredAt: recent(), anonymousId, variantId: 'var_x', quantity: 2, value: { amount: '398.00', currency: 'SEK' } },
-        { type: 'search', occurredAt: recent(), anonymousId, query: 'mug 2026', path: '/search?q=mug+2026' },
-        { type: 'experiment_exposure', occurredAt: recent(), anonymousId, experiment: { id: 'hero-2026', variant: 'b' } },
-      ],
-    }, token, { 'Site-Buyer-IP': '203.0.113.77', 'User-Agent': 'e2e-agent-7f3c', 'X-Forwarded-For': '198.51.100.23' });
+    const res = await post(
+      request,
+      PATH,
+      {
+        events: [
+          { type: 'page_view', occurredAt: recent(), anonymousId, path: '/products?page=2' },
+          {
+            type: 'product_view',
+            occurredAt: recent(),
+            anonymousId,
+            productHandle: 'fjord-ceramic-mug',
+            path: '/products/fjord-ceramic-mug',
+          },
+          {
+            type: 'add_to_cart',
+            occurredAt: recent(),
+            anonymousId,
+            variantId: 'var_x',
+            quantity: 2,
+            value: { amount: '398.00', currency: 'SEK' },
+          },
+          { type: 'search', occurredAt: recent(), anonymousId, query: 'mug 2026', path: '/search?q=mug+2026' },
+          { type: 'experiment_exposure', occurredAt: recent(), anonymousId, experiment: { id: 'hero-2026', variant: 'b' } },
+        ],
+      },
+      token,
+      { 'Site-Buyer-IP': '203.0.113.77', 'User-Agent': 'e2e-agent-7f3c', 'X-Forwarded-For': '198.51.100.23' },
+    );
     expect(res.status(), await res.text()).toBe(202);
     expect(AnalyticsReceipt.parse(await res.json())).toEqual({ accepted: 5, rejected: [] });
     // It names a shopper (Site-Buyer-IP): the shopper's share is the tighter budget, and the one reported.
@@ -53,7 +72,9 @@ test.describe(`POST ${PATH}`, () => {
     expect(Object.keys(rows[0]!).sort()).toEqual(['anonymous_id', 'day', 'id', 'occurred_at', 'payload', 'received_at', 'site_id', 'type']);
     const db = await readOnlyDatabase();
     const site = (await db.execute("SELECT id FROM sites WHERE handle = 'demo'")).rows[0]!;
-    const credential = (await db.execute({ sql: 'SELECT id FROM credentials WHERE token_hash = ?', args: [createHash('sha256').update(token).digest('hex')] })).rows[0]!;
+    const credential = (
+      await db.execute({ sql: 'SELECT id FROM credentials WHERE token_hash = ?', args: [createHash('sha256').update(token).digest('hex')] })
+    ).rows[0]!;
     const stored = JSON.stringify(rows);
     for (const secret of ['203.0.113.77', '198.51.100.23', '127.0.0.1', 'e2e-agent-7f3c', token, String(credential.id)]) {
       expect(stored).not.toContain(secret);
@@ -62,7 +83,11 @@ test.describe(`POST ${PATH}`, () => {
       expect(row.site_id).toBe(site.id);
       expect(row.day).toBe(new Date(Number(row.occurred_at)).toISOString().slice(0, 10));
     }
-    expect(JSON.parse(String(rows[2]!.payload))).toEqual({ variantId: 'var_x', quantity: 2, value: { amountMinor: 39800, currency: 'SEK' } });
+    expect(JSON.parse(String(rows[2]!.payload))).toEqual({
+      variantId: 'var_x',
+      quantity: 2,
+      value: { amountMinor: 39800, currency: 'SEK' },
+    });
   });
 
   test('rejects events with personal data or a bad shape one by one, and stores the rest', async ({ request }) => {
@@ -87,9 +112,16 @@ test.describe(`POST ${PATH}`, () => {
     const receipt = AnalyticsReceipt.parse(await res.json());
     expect(receipt.accepted).toBe(2);
     expect(receipt.rejected.map(({ index, code }) => [index, code])).toEqual([
-      [1, 'personal_data'], [2, 'personal_data'], [3, 'personal_data'], [4, 'personal_data'],
-      [5, 'invalid_event'], [6, 'invalid_event'], [7, 'occurred_at_out_of_range'], [8, 'invalid_event'],
-      [9, 'invalid_event'], [11, 'invalid_event'],
+      [1, 'personal_data'],
+      [2, 'personal_data'],
+      [3, 'personal_data'],
+      [4, 'personal_data'],
+      [5, 'invalid_event'],
+      [6, 'invalid_event'],
+      [7, 'occurred_at_out_of_range'],
+      [8, 'invalid_event'],
+      [9, 'invalid_event'],
+      [11, 'invalid_event'],
     ]);
     expect(receipt.rejected.find((r) => r.index === 1)?.pointer).toBe('/events/1/path');
     expect(receipt.rejected.find((r) => r.index === 6)?.pointer).toBe('/events/6/referrer');
@@ -127,9 +159,17 @@ test.describe(`POST ${PATH}`, () => {
     const event = { type: 'page_view', occurredAt: recent(), anonymousId, path: `/${'a'.repeat(500)}` };
     const big = post(request, PATH, { events: Array.from({ length: 50 }, () => event), padding: 'x'.repeat(60_000) });
     await expectProblem(await big, 413, 'payload_too_large');
-    const text = await request.post(`${V1}${PATH}`, { headers: auth(creds().extended, { 'Content-Type': 'text/plain' }), data: '{"events":[]}', failOnStatusCode: false });
+    const text = await request.post(`${V1}${PATH}`, {
+      headers: auth(creds().extended, { 'Content-Type': 'text/plain' }),
+      data: '{"events":[]}',
+      failOnStatusCode: false,
+    });
     await expectProblem(text, 415, 'unsupported_media_type');
-    const broken = await request.post(`${V1}${PATH}`, { headers: auth(creds().extended, { 'Content-Type': 'application/json' }), data: Buffer.from('{"events":['), failOnStatusCode: false }); // a Buffer: Playwright would JSON-encode a string that does not parse
+    const broken = await request.post(`${V1}${PATH}`, {
+      headers: auth(creds().extended, { 'Content-Type': 'application/json' }),
+      data: Buffer.from('{"events":['),
+      failOnStatusCode: false,
+    }); // a Buffer: Playwright would JSON-encode a string that does not parse
     await expectProblem(broken, 400, 'invalid_json');
     expect(await storedFor(anonymousId)).toHaveLength(0);
   });
@@ -137,7 +177,11 @@ test.describe(`POST ${PATH}`, () => {
   test('answers 403 insufficient_scope to a core credential and 401 without a live one', async ({ request }) => {
     const body = { events: [{ type: 'page_view', occurredAt: recent(), anonymousId: anon() }] };
     await expectProblem(await post(request, PATH, body, creds().core), 403, 'insufficient_scope');
-    const none = await request.post(`${V1}${PATH}`, { headers: { 'Content-Type': 'application/json' }, data: JSON.stringify(body), failOnStatusCode: false });
+    const none = await request.post(`${V1}${PATH}`, {
+      headers: { 'Content-Type': 'application/json' },
+      data: JSON.stringify(body),
+      failOnStatusCode: false,
+    });
     await expectProblem(none, 401, 'unauthorized');
     expect(none.headers()['www-authenticate']).toBe('Bearer realm="site"');
     await expectProblem(await post(request, PATH, body, creds().revoked), 401, 'unauthorized');

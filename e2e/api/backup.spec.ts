@@ -19,7 +19,10 @@ const backup = (databaseUrl: string, target: string) =>
     env: { ...process.env, DATABASE_URL: databaseUrl },
   }).then(
     (done) => ({ code: 0, out: done.stdout + done.stderr }),
-    (failed: { code?: number; stdout?: string; stderr?: string }) => ({ code: failed.code ?? -1, out: `${failed.stdout ?? ''}${failed.stderr ?? ''}` }),
+    (failed: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: failed.code ?? -1,
+      out: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    }),
   );
 
 let live: Instance;
@@ -35,14 +38,20 @@ test.afterAll(async () => {
   await Promise.all([live, restored].flatMap((i) => (i ? [killInstance(i)] : [])));
 });
 
-test('a backup taken under write load is whole and holds every write acknowledged before it began; a shop restored from it serves them', async ({ request }) => {
+test('a backup taken under write load is whole and holds every write acknowledged before it began; a shop restored from it serves them', async ({
+  request,
+}) => {
   const [variantId] = await variantIds(request, 'fjord-ceramic-mug');
   const acknowledged: string[] = [];
   let writing = true;
   const writer = (async () => {
     for (let i = 0; writing; i++) {
       const res = await request.post(`${live.baseURL}${V1}/commerce/checkout-sessions`, {
-        headers: { Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json', 'Idempotency-Key': `backup-${Date.now()}-${i}` },
+        headers: {
+          Authorization: `Bearer ${creds().core}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': `backup-${Date.now()}-${i}`,
+        },
         data: JSON.stringify({ lines: [{ variantId, quantity: 1 + (i % 3) }] }),
       });
       expect(res.status(), await res.text()).toBe(201);
@@ -74,7 +83,9 @@ test('a backup taken under write load is whole and holds every write acknowledge
 
   restored = await startInstance(`file:${target}`, { PAGE_RENDER_AHEAD: 'off', SITE_API_CREDENTIAL: creds().storefront });
   for (const id of [before[0]!, before.at(-1)!]) {
-    const res = await request.get(`${restored.baseURL}${V1}/commerce/checkout-sessions/${id}`, { headers: { Authorization: `Bearer ${creds().extended}` } });
+    const res = await request.get(`${restored.baseURL}${V1}/commerce/checkout-sessions/${id}`, {
+      headers: { Authorization: `Bearer ${creds().extended}` },
+    });
     expect(res.status(), await res.text()).toBe(200);
   }
   const page = await request.get(`${restored.baseURL}/products/fjord-ceramic-mug`);

@@ -69,7 +69,10 @@ test('a stock change is visible in product, availability and lists on both insta
     expect((await read(request, instance, '/commerce/products?limit=100')).status()).toBe(200);
   }
 
-  await database.execute({ sql: `UPDATE inventory_levels SET quantity = 0, policy = 'deny' WHERE variant_id IN (${ids.map(() => '?').join(',')})`, args: ids });
+  await database.execute({
+    sql: `UPDATE inventory_levels SET quantity = 0, policy = 'deny' WHERE variant_id IN (${ids.map(() => '?').join(',')})`,
+    args: ids,
+  });
 
   for (const instance of [a, b]) {
     const p = await product(request, instance, 'fjord-ceramic-mug');
@@ -86,7 +89,10 @@ test('a stock change is visible in product, availability and lists on both insta
 test('unpublishing a product removes it from both instances at once; publishing brings it back', async ({ request }) => {
   await warm(request, 'linen-tote-bag');
   const setStatus = (status: string) =>
-    database.execute({ sql: "UPDATE products SET status = ? WHERE handle = 'linen-tote-bag' AND site_id = (SELECT id FROM sites WHERE handle = 'demo')", args: [status] });
+    database.execute({
+      sql: "UPDATE products SET status = ? WHERE handle = 'linen-tote-bag' AND site_id = (SELECT id FROM sites WHERE handle = 'demo')",
+      args: [status],
+    });
   await setStatus('draft');
   for (const instance of [a, b]) {
     expect((await read(request, instance, '/commerce/products/linen-tote-bag')).status()).toBe(404);
@@ -98,7 +104,8 @@ test('unpublishing a product removes it from both instances at once; publishing 
 });
 
 test('the storefront snapshot shows a new title and a new version on both instances at once', async ({ request }) => {
-  const snapshot = async (instance: Instance) => StorefrontSnapshot.parse(await (await read(request, instance, '/commerce/storefront')).json());
+  const snapshot = async (instance: Instance) =>
+    StorefrontSnapshot.parse(await (await read(request, instance, '/commerce/storefront')).json());
   const before = await snapshot(a);
   await snapshot(b);
   const featured = before.featured[0]!;

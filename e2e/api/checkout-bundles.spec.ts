@@ -19,7 +19,11 @@ async function sellableBundle(request: APIRequestContext) {
   const { bundles } = await product(request);
   const ids = [...new Set(bundles.flatMap((b) => b.items.map((i) => i.variantId)))];
   const res = await get(request, `/commerce/availability?variantIds=${ids.join(',')}`);
-  const buyable = new Set(AvailabilityBatch.parse(await res.json()).data.filter((a) => a.purchasable).map((a) => a.variantId));
+  const buyable = new Set(
+    AvailabilityBatch.parse(await res.json())
+      .data.filter((a) => a.purchasable)
+      .map((a) => a.variantId),
+  );
   const bundle = bundles.find((b) => b.items.every((i) => buyable.has(i.variantId)));
   expect(bundle, `a sellable bundle on ${HANDLE}`).toBeTruthy();
   return bundle!;
@@ -40,19 +44,29 @@ test('a session with a bundle is charged the bundle price, one line per item', a
 test('change-country re-allocates the bundle at its EUR price', async ({ request }) => {
   const bundle = await sellableBundle(request);
   const de = (await product(request, 'de')).bundles.find((b) => b.id === bundle.id)!;
-  const created = CheckoutSession.parse(await (await post(request, PATH, { lines: [], bundles: [{ bundleId: bundle.id, quantity: 2 }] })).json());
+  const created = CheckoutSession.parse(
+    await (await post(request, PATH, { lines: [], bundles: [{ bundleId: bundle.id, quantity: 2 }] })).json(),
+  );
   const res = await post(request, `${PATH}/${created.id}/change-country`, { country: 'DE' });
   expect(res.status(), await res.text()).toBe(200);
   const { session, quote } = CountryChangeQuote.parse(await res.json());
   expect(quote.warnings).toEqual([]);
-  expect(session.totals.subtotal).toEqual({ amount: (2 * minor(de.price.amount) / 100).toFixed(2), currency: 'EUR' });
+  expect(session.totals.subtotal).toEqual({ amount: ((2 * minor(de.price.amount)) / 100).toFixed(2), currency: 'EUR' });
 });
 
-test('an unknown or another Site\'s bundle is 422 unknown_variant at the bundle', async ({ request }) => {
+test("an unknown or another Site's bundle is 422 unknown_variant at the bundle", async ({ request }) => {
   const bundle = await sellableBundle(request);
-  const bogus = await expectProblem(await post(request, PATH, { lines: [], bundles: [{ bundleId: 'bun_doesnotexist0000', quantity: 1 }] }, creds().core), 422, 'unknown_variant');
+  const bogus = await expectProblem(
+    await post(request, PATH, { lines: [], bundles: [{ bundleId: 'bun_doesnotexist0000', quantity: 1 }] }, creds().core),
+    422,
+    'unknown_variant',
+  );
   expect(bogus.errors?.map((e) => e.pointer)).toEqual(['/bundles/0/bundleId']);
-  const foreign = await expectProblem(await post(request, PATH, { lines: [], bundles: [{ bundleId: bundle.id, quantity: 1 }] }, creds().outletCore), 422, 'unknown_variant');
+  const foreign = await expectProblem(
+    await post(request, PATH, { lines: [], bundles: [{ bundleId: bundle.id, quantity: 1 }] }, creds().outletCore),
+    422,
+    'unknown_variant',
+  );
   expect(foreign.errors?.map((e) => e.pointer)).toEqual(['/bundles/0/bundleId']);
 });
 
@@ -67,7 +81,11 @@ test('a bundle whose items are not in stock for the quantity is 409 insufficient
 test.describe('the bundles body is strict', () => {
   const cases: [string, unknown, string][] = [
     ['neither lines nor bundles', { lines: [], bundles: [] }, '/lines'],
-    ['a price in a bundle', { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 1, price: { amount: '1.00', currency: 'SEK' } }] }, '/bundles/0/price'],
+    [
+      'a price in a bundle',
+      { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 1, price: { amount: '1.00', currency: 'SEK' } }] },
+      '/bundles/0/price',
+    ],
     ['quantity 0', { lines: [], bundles: [{ bundleId: 'bun_x', quantity: 0 }] }, '/bundles/0/quantity'],
     ['21 bundles', { lines: [], bundles: Array.from({ length: 21 }, (_, i) => ({ bundleId: `bun_${i}`, quantity: 1 })) }, '/bundles'],
   ];

@@ -8,7 +8,11 @@ const PATH = '/commerce/checkout-sessions';
 const minor = (amount: string) => Number(amount.replace('.', ''));
 
 function patch(request: APIRequestContext, id: string, data: unknown, headers: Record<string, string> = {}, token = creds().extended) {
-  return request.patch(`${V1}${PATH}/${id}`, { headers: auth(token, { 'Content-Type': 'application/json', ...headers }), data: JSON.stringify(data), failOnStatusCode: false });
+  return request.patch(`${V1}${PATH}/${id}`, {
+    headers: auth(token, { 'Content-Type': 'application/json', ...headers }),
+    data: JSON.stringify(data),
+    failOnStatusCode: false,
+  });
 }
 
 /** The variants in the market's English locale, so they are found by their stored (English) titles. */
@@ -20,13 +24,28 @@ async function prices(request: APIRequestContext, handle: string, market: string
 
 /** A fresh open session in SE: two White mugs and a Natural tote. */
 async function openSession(request: APIRequestContext) {
-  const [mug, tote] = [(await prices(request, 'fjord-ceramic-mug', 'se')).find((v) => v.title === 'White')!, (await prices(request, 'linen-tote-bag', 'se')).find((v) => v.title === 'Natural')!];
-  const res = await post(request, PATH, { lines: [{ variantId: mug.id, quantity: 2 }, { variantId: tote.id, quantity: 1 }] });
+  const [mug, tote] = [
+    (await prices(request, 'fjord-ceramic-mug', 'se')).find((v) => v.title === 'White')!,
+    (await prices(request, 'linen-tote-bag', 'se')).find((v) => v.title === 'Natural')!,
+  ];
+  const res = await post(request, PATH, {
+    lines: [
+      { variantId: mug.id, quantity: 2 },
+      { variantId: tote.id, quantity: 1 },
+    ],
+  });
   expect(res.status(), await res.text()).toBe(201);
   return { session: CheckoutSession.parse(await res.json()), mug, tote };
 }
 
-const SE_ADDRESS = { firstName: 'Kim', lastName: 'Berg', line1: 'Drottninggatan 12', postalCode: '11151', city: 'Stockholm', country: 'se' };
+const SE_ADDRESS = {
+  firstName: 'Kim',
+  lastName: 'Berg',
+  line1: 'Drottninggatan 12',
+  postalCode: '11151',
+  city: 'Stockholm',
+  country: 'se',
+};
 const DE_ADDRESS = { firstName: 'Kim', lastName: 'Berg', line1: 'Friedrichstraße 95', postalCode: '10117', city: 'Berlin', country: 'DE' };
 
 test('the merchant checkout walk: create → PATCH → suggestions → change country → delivery → prepare payment', async ({ request }) => {
@@ -38,12 +57,19 @@ test('the merchant checkout walk: create → PATCH → suggestions → change co
 
   const read = await get(request, url, creds().extended);
   const etag1 = read.headers().etag!;
-  const patched = await patch(request, created.id, { email: 'kim@example.com', phone: '+46 70-123 45 67', shippingAddress: SE_ADDRESS, billingAddress: null }, { 'If-Match': etag1 });
+  const patched = await patch(
+    request,
+    created.id,
+    { email: 'kim@example.com', phone: '+46 70-123 45 67', shippingAddress: SE_ADDRESS, billingAddress: null },
+    { 'If-Match': etag1 },
+  );
   expect(patched.status(), await patched.text()).toBe(200);
   const etag2 = patched.headers().etag!;
   expect(etag2).not.toBe(etag1);
   expect(CheckoutSession.parse(await patched.json())).toMatchObject({
-    email: 'kim@example.com', phone: '+46701234567', billingAddress: null,
+    email: 'kim@example.com',
+    phone: '+46701234567',
+    billingAddress: null,
     shippingAddress: { ...SE_ADDRESS, postalCode: '111 51', country: 'SE' },
   });
   await expectProblem(await patch(request, created.id, { email: 'late@example.com' }, { 'If-Match': etag1 }), 412, 'precondition_failed');
@@ -69,8 +95,18 @@ test('the merchant checkout walk: create → PATCH → suggestions → change co
   const deMug = (await prices(request, 'fjord-ceramic-mug', 'de')).find((v) => v.id === mug.id)!;
   const deTote = (await prices(request, 'linen-tote-bag', 'de')).find((v) => v.id === tote.id)!;
   const deSubtotal = 2 * minor(deMug.price.amount) + minor(deTote.price.amount);
-  expect(inDe).toMatchObject({ market: 'de', currency: 'EUR', locale: 'de-DE', deliveryOption: null, shippingAddress: null, email: 'kim@example.com' });
-  expect(inDe.lines.map((l) => [l.variantId, l.unitPrice])).toEqual([[mug.id, deMug.price], [tote.id, deTote.price]]);
+  expect(inDe).toMatchObject({
+    market: 'de',
+    currency: 'EUR',
+    locale: 'de-DE',
+    deliveryOption: null,
+    shippingAddress: null,
+    email: 'kim@example.com',
+  });
+  expect(inDe.lines.map((l) => [l.variantId, l.unitPrice])).toEqual([
+    [mug.id, deMug.price],
+    [tote.id, deTote.price],
+  ]);
   expect(minor(inDe.totals.total.amount)).toBe(deSubtotal);
   expect(quote).toEqual({ previousTotal: created.totals.total, total: inDe.totals.total, warnings: [] });
 
@@ -126,7 +162,7 @@ test.describe('merchant checkout operations', () => {
     }
   });
 
-  test('answer 404 to another Site\'s session and to malformed ids', async ({ request }) => {
+  test("answer 404 to another Site's session and to malformed ids", async ({ request }) => {
     const { session } = await openSession(request);
     for (const id of [session.id, 'cs_doesnotexist000000000', 'not-a-session', '%27%20or%201%3D1']) {
       for (const op of ops(id)) {
@@ -135,7 +171,11 @@ test.describe('merchant checkout operations', () => {
       }
     }
     // The session is untouched by all of that.
-    expect(CheckoutSession.parse(await (await get(request, `${PATH}/${session.id}`, creds().extended)).json())).toMatchObject({ status: 'open', market: 'se', email: null });
+    expect(CheckoutSession.parse(await (await get(request, `${PATH}/${session.id}`, creds().extended)).json())).toMatchObject({
+      status: 'open',
+      market: 'se',
+      email: null,
+    });
   });
 
   test('answer 405 to methods they do not serve', async ({ request }) => {
@@ -149,23 +189,122 @@ test.describe('merchant checkout operations', () => {
   });
 
   // `fields`: the stable code of each field error (docs/api.md), never zod's generic `custom`.
-  type Case = { name: string; send: (r: APIRequestContext, id: string) => ReturnType<typeof get>; status: number; code: string; pointers?: string[]; fields?: string[] };
+  type Case = {
+    name: string;
+    send: (r: APIRequestContext, id: string) => ReturnType<typeof get>;
+    status: number;
+    code: string;
+    pointers?: string[];
+    fields?: string[];
+  };
   const cases: Case[] = [
-    { name: 'PATCH: a postal code that does not fit the country', send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, postalCode: '1234' } }), status: 422, code: 'validation_failed', pointers: ['/shippingAddress/postalCode'], fields: ['invalid_postal_code'] },
-    { name: 'PATCH: missing and too long address fields', send: (r, id) => patch(r, id, { billingAddress: { ...SE_ADDRESS, firstName: ' ', city: 'x'.repeat(101), line1: undefined } }), status: 422, code: 'validation_failed', pointers: ['/billingAddress/firstName', '/billingAddress/city', '/billingAddress/line1'] },
-    { name: 'PATCH: an address in another market', send: (r, id) => patch(r, id, { shippingAddress: DE_ADDRESS }), status: 422, code: 'country_not_in_market', pointers: ['/shippingAddress/country'] },
+    {
+      name: 'PATCH: a postal code that does not fit the country',
+      send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, postalCode: '1234' } }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/shippingAddress/postalCode'],
+      fields: ['invalid_postal_code'],
+    },
+    {
+      name: 'PATCH: missing and too long address fields',
+      send: (r, id) => patch(r, id, { billingAddress: { ...SE_ADDRESS, firstName: ' ', city: 'x'.repeat(101), line1: undefined } }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/billingAddress/firstName', '/billingAddress/city', '/billingAddress/line1'],
+    },
+    {
+      name: 'PATCH: an address in another market',
+      send: (r, id) => patch(r, id, { shippingAddress: DE_ADDRESS }),
+      status: 422,
+      code: 'country_not_in_market',
+      pointers: ['/shippingAddress/country'],
+    },
     // Validated before the market check: a US address without its state is refused at the field.
-    { name: 'PATCH: a US address without its state, or with one that is not a state', send: (r, id) => patch(r, id, { shippingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118' }, billingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118', region: 'XX' } }), status: 422, code: 'validation_failed', pointers: ['/shippingAddress/region', '/billingAddress/region'], fields: ['invalid_region', 'invalid_region'] },
-    { name: 'PATCH: a phone that is not one', send: (r, id) => patch(r, id, { phone: '12345' }), status: 422, code: 'validation_failed', pointers: ['/phone'], fields: ['invalid_phone'] },
-    { name: 'PATCH: an unknown field', send: (r, id) => patch(r, id, { status: 'completed' }), status: 422, code: 'validation_failed', pointers: ['/status'] },
-    { name: 'suggestions: q shorter than 3', send: (r, id) => get(r, `${PATH}/${id}/address-suggestions?q=Dr`, creds().extended), status: 422, code: 'validation_failed', pointers: ['#/query/q'] },
-    { name: 'suggestions: no q', send: (r, id) => get(r, `${PATH}/${id}/address-suggestions`, creds().extended), status: 422, code: 'validation_failed', pointers: ['#/query/q'] },
-    { name: 'suggestions: q longer than 100', send: (r, id) => get(r, `${PATH}/${id}/address-suggestions?q=${'a'.repeat(101)}`, creds().extended), status: 422, code: 'validation_failed', pointers: ['#/query/q'] },
-    { name: 'change country: no market serves it', send: (r, id) => post(r, `${PATH}/${id}/change-country`, { country: 'FR' }), status: 422, code: 'unsupported_country', pointers: ['/country'] },
-    { name: 'change country: not a country code', send: (r, id) => post(r, `${PATH}/${id}/change-country`, { country: 'Sweden' }), status: 422, code: 'validation_failed', pointers: ['/country'] },
-    { name: 'delivery: an unknown option', send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { select: 'ship_de_standard' }), status: 422, code: 'unknown_delivery_option', pointers: ['/select'] },
-    { name: 'delivery: a postal code of another country', send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { postalCode: '1010' }), status: 422, code: 'validation_failed', pointers: ['/postalCode'], fields: ['invalid_postal_code'] },
-    { name: 'prepare payment: an unknown method', send: (r, id) => post(r, `${PATH}/${id}/prepare-payment`, { method: 'gold' }), status: 422, code: 'validation_failed', pointers: ['/method'] },
+    {
+      name: 'PATCH: a US address without its state, or with one that is not a state',
+      send: (r, id) =>
+        patch(r, id, {
+          shippingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118' },
+          billingAddress: { ...SE_ADDRESS, country: 'US', postalCode: '10118', region: 'XX' },
+        }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/shippingAddress/region', '/billingAddress/region'],
+      fields: ['invalid_region', 'invalid_region'],
+    },
+    {
+      name: 'PATCH: a phone that is not one',
+      send: (r, id) => patch(r, id, { phone: '12345' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/phone'],
+      fields: ['invalid_phone'],
+    },
+    {
+      name: 'PATCH: an unknown field',
+      send: (r, id) => patch(r, id, { status: 'completed' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/status'],
+    },
+    {
+      name: 'suggestions: q shorter than 3',
+      send: (r, id) => get(r, `${PATH}/${id}/address-suggestions?q=Dr`, creds().extended),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['#/query/q'],
+    },
+    {
+      name: 'suggestions: no q',
+      send: (r, id) => get(r, `${PATH}/${id}/address-suggestions`, creds().extended),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['#/query/q'],
+    },
+    {
+      name: 'suggestions: q longer than 100',
+      send: (r, id) => get(r, `${PATH}/${id}/address-suggestions?q=${'a'.repeat(101)}`, creds().extended),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['#/query/q'],
+    },
+    {
+      name: 'change country: no market serves it',
+      send: (r, id) => post(r, `${PATH}/${id}/change-country`, { country: 'FR' }),
+      status: 422,
+      code: 'unsupported_country',
+      pointers: ['/country'],
+    },
+    {
+      name: 'change country: not a country code',
+      send: (r, id) => post(r, `${PATH}/${id}/change-country`, { country: 'Sweden' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/country'],
+    },
+    {
+      name: 'delivery: an unknown option',
+      send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { select: 'ship_de_standard' }),
+      status: 422,
+      code: 'unknown_delivery_option',
+      pointers: ['/select'],
+    },
+    {
+      name: 'delivery: a postal code of another country',
+      send: (r, id) => post(r, `${PATH}/${id}/delivery-options`, { postalCode: '1010' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/postalCode'],
+      fields: ['invalid_postal_code'],
+    },
+    {
+      name: 'prepare payment: an unknown method',
+      send: (r, id) => post(r, `${PATH}/${id}/prepare-payment`, { method: 'gold' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/method'],
+    },
   ];
   for (const c of cases) {
     test(`${c.name} → ${c.status} ${c.code}`, async ({ request }) => {
@@ -176,14 +315,20 @@ test.describe('merchant checkout operations', () => {
     });
   }
 
-  test('delivery options without postal code or address list home delivery only; selecting a pickup point re-totals', async ({ request }) => {
+  test('delivery options without postal code or address list home delivery only; selecting a pickup point re-totals', async ({
+    request,
+  }) => {
     const { session } = await openSession(request);
     const bare = DeliveryOptions.parse(await (await post(request, `${PATH}/${session.id}/delivery-options`, {})).json());
     expect(bare.options.map((o) => o.kind)).toEqual(['delivery', 'delivery']);
-    const near = DeliveryOptions.parse(await (await post(request, `${PATH}/${session.id}/delivery-options`, { postalCode: '41101' })).json());
+    const near = DeliveryOptions.parse(
+      await (await post(request, `${PATH}/${session.id}/delivery-options`, { postalCode: '41101' })).json(),
+    );
     const pickup = near.options.find((o) => o.kind === 'pickup')!;
     expect(pickup.pickupPoint!.address.city).toBe('Göteborg');
-    const chosen = DeliveryOptions.parse(await (await post(request, `${PATH}/${session.id}/delivery-options`, { select: pickup.id })).json());
+    const chosen = DeliveryOptions.parse(
+      await (await post(request, `${PATH}/${session.id}/delivery-options`, { select: pickup.id })).json(),
+    );
     expect(chosen.session.deliveryOption).toMatchObject({ id: pickup.id, kind: 'pickup', pickupPointId: pickup.pickupPoint!.id });
     expect(minor(chosen.session.totals.total.amount)).toBe(minor(session.totals.subtotal.amount) + minor(pickup.price.amount));
   });

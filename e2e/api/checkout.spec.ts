@@ -24,7 +24,16 @@ test.afterAll(() => {
   database = undefined;
 });
 
-type Fixture = { mugWhite: string; mugSand: string; tote: string; throwGrey: string; jacketXL: string; draft: string; outletTote: string; prices: Map<string, number> };
+type Fixture = {
+  mugWhite: string;
+  mugSand: string;
+  tote: string;
+  throwGrey: string;
+  jacketXL: string;
+  draft: string;
+  outletTote: string;
+  prices: Map<string, number>;
+};
 let fixture: Fixture | undefined;
 
 const minor = (amount: string) => Number(amount.replace('.', ''));
@@ -39,7 +48,9 @@ async function product(request: APIRequestContext, handle: string, token = creds
 async function fixtures(request: APIRequestContext): Promise<Fixture> {
   if (fixture) return fixture;
   const [mug, tote, aurora, jacket, outlet] = await Promise.all(
-    [['fjord-ceramic-mug'], ['linen-tote-bag'], ['aurora-wool-throw'], ['polar-down-jacket'], ['linen-tote-bag', creds().outletCore]].map(([h, t]) => product(request, h!, t)),
+    [['fjord-ceramic-mug'], ['linen-tote-bag'], ['aurora-wool-throw'], ['polar-down-jacket'], ['linen-tote-bag', creds().outletCore]].map(
+      ([h, t]) => product(request, h!, t),
+    ),
   );
   const byTitle = (p: Product, title: string) => p.variants.find((v) => v.title === title)!.id;
   const prices = new Map([mug!, tote!].flatMap((p) => p.variants.map((v) => [v.id, minor(v.price.amount)] as const)));
@@ -63,13 +74,35 @@ async function fixtures(request: APIRequestContext): Promise<Fixture> {
 test.describe(`POST ${PATH}`, () => {
   test('creates a session priced from the catalog: 201, Location, merged lines, totals; GET has a strong ETag', async ({ request }) => {
     const f = await fixtures(request);
-    const res = await post(request, PATH, { lines: [{ variantId: f.mugWhite, quantity: 2 }, { variantId: f.tote, quantity: 1 }, { variantId: f.mugWhite, quantity: 1 }] }, creds().core);
+    const res = await post(
+      request,
+      PATH,
+      {
+        lines: [
+          { variantId: f.mugWhite, quantity: 2 },
+          { variantId: f.tote, quantity: 1 },
+          { variantId: f.mugWhite, quantity: 1 },
+        ],
+      },
+      creds().core,
+    );
     expect(res.status(), await res.text()).toBe(201);
     const session = CheckoutSession.parse(await res.json());
     expect(res.headers().location).toBe(`${V1}${PATH}/${session.id}`);
-    expect(session).toMatchObject({ status: 'open', market: 'se', locale: 'sv-SE', currency: 'SEK', email: null, shippingAddress: null, deliveryOption: null });
+    expect(session).toMatchObject({
+      status: 'open',
+      market: 'se',
+      locale: 'sv-SE',
+      currency: 'SEK',
+      email: null,
+      shippingAddress: null,
+      deliveryOption: null,
+    });
     expect(session.id).toMatch(/^cs_[0-9A-Za-z]+$/);
-    expect(session.lines.map((l) => [l.variantId, l.quantity])).toEqual([[f.mugWhite, 3], [f.tote, 1]]);
+    expect(session.lines.map((l) => [l.variantId, l.quantity])).toEqual([
+      [f.mugWhite, 3],
+      [f.tote, 1],
+    ]);
     for (const line of session.lines) {
       expect(minor(line.unitPrice.amount)).toBe(f.prices.get(line.variantId));
       expect(minor(line.total.amount)).toBe(f.prices.get(line.variantId)! * line.quantity);
@@ -120,28 +153,148 @@ test.describe(`POST ${PATH}`, () => {
 
   type Case = { name: string; body: (f: Fixture) => unknown; status: number; code: string; pointers?: string[] };
   const cases: Case[] = [
-    { name: 'a bogus variant', body: () => ({ lines: [{ variantId: 'var_doesnotexist', quantity: 1 }] }), status: 422, code: 'unknown_variant', pointers: ['/lines/0/variantId'] },
-    { name: 'a draft product\'s variant', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }, { variantId: f.draft, quantity: 1 }] }), status: 422, code: 'unknown_variant', pointers: ['/lines/1/variantId'] },
-    { name: 'the outlet Site\'s variant', body: (f) => ({ lines: [{ variantId: f.outletTote, quantity: 1 }] }), status: 422, code: 'unknown_variant', pointers: ['/lines/0/variantId'] },
+    {
+      name: 'a bogus variant',
+      body: () => ({ lines: [{ variantId: 'var_doesnotexist', quantity: 1 }] }),
+      status: 422,
+      code: 'unknown_variant',
+      pointers: ['/lines/0/variantId'],
+    },
+    {
+      name: "a draft product's variant",
+      body: (f) => ({
+        lines: [
+          { variantId: f.mugWhite, quantity: 1 },
+          { variantId: f.draft, quantity: 1 },
+        ],
+      }),
+      status: 422,
+      code: 'unknown_variant',
+      pointers: ['/lines/1/variantId'],
+    },
+    {
+      name: "the outlet Site's variant",
+      body: (f) => ({ lines: [{ variantId: f.outletTote, quantity: 1 }] }),
+      status: 422,
+      code: 'unknown_variant',
+      pointers: ['/lines/0/variantId'],
+    },
     {
       name: 'several unknown variants at once',
-      body: (f) => ({ lines: [{ variantId: 'var_x', quantity: 1 }, { variantId: f.mugWhite, quantity: 1 }, { variantId: f.draft, quantity: 1 }, { variantId: f.outletTote, quantity: 1 }] }),
-      status: 422, code: 'unknown_variant', pointers: ['/lines/0/variantId', '/lines/2/variantId', '/lines/3/variantId'],
+      body: (f) => ({
+        lines: [
+          { variantId: 'var_x', quantity: 1 },
+          { variantId: f.mugWhite, quantity: 1 },
+          { variantId: f.draft, quantity: 1 },
+          { variantId: f.outletTote, quantity: 1 },
+        ],
+      }),
+      status: 422,
+      code: 'unknown_variant',
+      pointers: ['/lines/0/variantId', '/lines/2/variantId', '/lines/3/variantId'],
     },
-    { name: 'an out-of-stock variant (aurora-wool-throw)', body: (f) => ({ lines: [{ variantId: f.throwGrey, quantity: 1 }] }), status: 409, code: 'insufficient_stock', pointers: ['/lines/0/variantId'] },
-    { name: '99 of a low-stock variant', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }, { variantId: f.mugSand, quantity: 99 }] }), status: 409, code: 'insufficient_stock', pointers: ['/lines/1/variantId'] },
+    {
+      name: 'an out-of-stock variant (aurora-wool-throw)',
+      body: (f) => ({ lines: [{ variantId: f.throwGrey, quantity: 1 }] }),
+      status: 409,
+      code: 'insufficient_stock',
+      pointers: ['/lines/0/variantId'],
+    },
+    {
+      name: '99 of a low-stock variant',
+      body: (f) => ({
+        lines: [
+          { variantId: f.mugWhite, quantity: 1 },
+          { variantId: f.mugSand, quantity: 99 },
+        ],
+      }),
+      status: 409,
+      code: 'insufficient_stock',
+      pointers: ['/lines/1/variantId'],
+    },
     { name: 'no lines', body: () => ({ lines: [] }), status: 422, code: 'validation_failed', pointers: ['/lines'] },
-    { name: '101 lines', body: (f) => ({ lines: Array.from({ length: 101 }, () => ({ variantId: f.mugWhite, quantity: 1 })) }), status: 422, code: 'validation_failed', pointers: ['/lines'] },
-    { name: 'quantity 0', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 0 }] }), status: 422, code: 'validation_failed', pointers: ['/lines/0/quantity'] },
-    { name: 'quantity 100', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 100 }] }), status: 422, code: 'validation_failed', pointers: ['/lines/0/quantity'] },
-    { name: 'quantity 1.5', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1.5 }] }), status: 422, code: 'validation_failed', pointers: ['/lines/0/quantity'] },
-    { name: 'quantity "2"', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: '2' }] }), status: 422, code: 'validation_failed', pointers: ['/lines/0/quantity'] },
-    { name: 'merged quantity over 99', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 50 }, { variantId: f.mugWhite, quantity: 50 }] }), status: 422, code: 'validation_failed', pointers: ['/lines/0/quantity', '/lines/1/quantity'] },
-    { name: 'a price from the caller', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1, unitPrice: { amount: '1.00', currency: 'SEK' } }] }), status: 422, code: 'validation_failed', pointers: ['/lines/0/unitPrice'] },
-    { name: 'extra fields', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], total: '1.00', status: 'completed' }), status: 422, code: 'validation_failed', pointers: ['/total', '/status'] },
-    { name: 'a bad email', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], email: 'nope' }), status: 422, code: 'validation_failed', pointers: ['/email'] },
-    { name: 'an unknown market', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], market: 'jp' }), status: 422, code: 'unknown_market', pointers: ['/market'] },
-    { name: 'a locale the market does not offer', body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], market: 'us', locale: 'sv-SE' }), status: 422, code: 'unsupported_locale', pointers: ['/locale'] },
+    {
+      name: '101 lines',
+      body: (f) => ({ lines: Array.from({ length: 101 }, () => ({ variantId: f.mugWhite, quantity: 1 })) }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines'],
+    },
+    {
+      name: 'quantity 0',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 0 }] }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines/0/quantity'],
+    },
+    {
+      name: 'quantity 100',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 100 }] }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines/0/quantity'],
+    },
+    {
+      name: 'quantity 1.5',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1.5 }] }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines/0/quantity'],
+    },
+    {
+      name: 'quantity "2"',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: '2' }] }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines/0/quantity'],
+    },
+    {
+      name: 'merged quantity over 99',
+      body: (f) => ({
+        lines: [
+          { variantId: f.mugWhite, quantity: 50 },
+          { variantId: f.mugWhite, quantity: 50 },
+        ],
+      }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines/0/quantity', '/lines/1/quantity'],
+    },
+    {
+      name: 'a price from the caller',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1, unitPrice: { amount: '1.00', currency: 'SEK' } }] }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/lines/0/unitPrice'],
+    },
+    {
+      name: 'extra fields',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], total: '1.00', status: 'completed' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/total', '/status'],
+    },
+    {
+      name: 'a bad email',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], email: 'nope' }),
+      status: 422,
+      code: 'validation_failed',
+      pointers: ['/email'],
+    },
+    {
+      name: 'an unknown market',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], market: 'jp' }),
+      status: 422,
+      code: 'unknown_market',
+      pointers: ['/market'],
+    },
+    {
+      name: 'a locale the market does not offer',
+      body: (f) => ({ lines: [{ variantId: f.mugWhite, quantity: 1 }], market: 'us', locale: 'sv-SE' }),
+      status: 422,
+      code: 'unsupported_locale',
+      pointers: ['/locale'],
+    },
   ];
   for (const c of cases) {
     test(`answers ${c.status} ${c.code} to ${c.name}`, async ({ request }) => {
@@ -156,18 +309,34 @@ test.describe(`POST ${PATH}`, () => {
   });
 
   test('answers 400 to broken JSON and 415 to another media type', async ({ request }) => {
-    const broken = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: Buffer.from('{"lines": ['), failOnStatusCode: false });
+    const broken = await request.post(`${V1}${PATH}`, {
+      headers: auth(creds().core, { 'Content-Type': 'application/json' }),
+      data: Buffer.from('{"lines": ['),
+      failOnStatusCode: false,
+    });
     await expectProblem(broken, 400, 'invalid_json');
-    const form = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: Buffer.from('{"lines":[]}'), failOnStatusCode: false });
+    const form = await request.post(`${V1}${PATH}`, {
+      headers: auth(creds().core, { 'Content-Type': 'text/plain' }),
+      data: Buffer.from('{"lines":[]}'),
+      failOnStatusCode: false,
+    });
     await expectProblem(form, 415, 'unsupported_media_type');
     // JSON is UTF-8: a body declared in another charset is not read as if it were.
     for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"']) {
-      const declared = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': type }), data: Buffer.from('{"lines":[]}'), failOnStatusCode: false });
+      const declared = await request.post(`${V1}${PATH}`, {
+        headers: auth(creds().core, { 'Content-Type': type }),
+        data: Buffer.from('{"lines":[]}'),
+        failOnStatusCode: false,
+      });
       await expectProblem(declared, 415, 'unsupported_media_type');
     }
     // …while UTF-8 said any way, and a +json type, are JSON.
     for (const type of ['application/json; charset=UTF-8', 'application/json;charset="utf8"', 'application/merge-patch+json']) {
-      const fine = await request.post(`${V1}${PATH}`, { headers: auth(creds().core, { 'Content-Type': type }), data: Buffer.from('{"lines":[]}'), failOnStatusCode: false });
+      const fine = await request.post(`${V1}${PATH}`, {
+        headers: auth(creds().core, { 'Content-Type': type }),
+        data: Buffer.from('{"lines":[]}'),
+        failOnStatusCode: false,
+      });
       await expectProblem(fine, 422, 'validation_failed');
     }
   });

@@ -5,7 +5,14 @@ import { auth, creds, get, post, V1 } from '../support/api';
 import { consent, variantIds } from '../support/signups';
 
 const SESSIONS = '/commerce/checkout-sessions';
-const SE_ADDRESS = { firstName: 'Kim', lastName: 'Berg', line1: 'Drottninggatan 12', postalCode: '11151', city: 'Stockholm', country: 'SE' };
+const SE_ADDRESS = {
+  firstName: 'Kim',
+  lastName: 'Berg',
+  line1: 'Drottninggatan 12',
+  postalCode: '11151',
+  city: 'Stockholm',
+  country: 'SE',
+};
 
 async function openSession(request: APIRequestContext) {
   const [variant] = await variantIds(request, 'fjord-ceramic-mug');
@@ -89,7 +96,7 @@ test('every answer that carries a session carries its ETag, so writes chain with
   if (payment.status() === 200) expect(payment.headers().etag).toBe((await get(request, url, creds().extended)).headers().etag);
 });
 
-test('HEAD is served on a GET operation with the GET\'s headers and no body', async ({ request }) => {
+test("HEAD is served on a GET operation with the GET's headers and no body", async ({ request }) => {
   const getRes = await get(request, '/commerce/products/fjord-ceramic-mug');
   const head = await request.head(`${V1}/commerce/products/fjord-ceramic-mug`, { headers: auth(creds().core), failOnStatusCode: false });
   expect(head.status()).toBe(200);
@@ -119,7 +126,10 @@ test.describe('every URL in an answer is absolute', () => {
   });
 
   test('another Host gets links on that origin, from the same cached answer', async ({ request }) => {
-    const res = await request.get(`${V1}/commerce/products/fjord-ceramic-mug`, { headers: auth(creds().core, { Host: 'shop.example:8443' }), failOnStatusCode: false });
+    const res = await request.get(`${V1}/commerce/products/fjord-ceramic-mug`, {
+      headers: auth(creds().core, { Host: 'shop.example:8443' }),
+      failOnStatusCode: false,
+    });
     expect(res.status()).toBe(200);
     const product = await res.json();
     expect(product.images[0].url).toMatch(/^http:\/\/shop\.example:8443\/products\//);
@@ -127,11 +137,17 @@ test.describe('every URL in an answer is absolute', () => {
     expect((await again.json()).images[0].url).not.toContain('shop.example');
   });
 
-  test('past the few origins a process keeps answers for, every other Host still gets links on its own origin', async ({ request, baseURL }) => {
+  test('past the few origins a process keeps answers for, every other Host still gets links on its own origin', async ({
+    request,
+    baseURL,
+  }) => {
     // A process keeps answers for its first 4 origins only; these 6 are more than it keeps.
     for (let i = 0; i < 6; i += 1) {
       for (let round = 0; round < 2; round += 1) {
-        const res = await request.get(`${V1}/commerce/products/linen-tote-bag`, { headers: auth(creds().core, { Host: `h${i}.shop.example` }), failOnStatusCode: false });
+        const res = await request.get(`${V1}/commerce/products/linen-tote-bag`, {
+          headers: auth(creds().core, { Host: `h${i}.shop.example` }),
+          failOnStatusCode: false,
+        });
         expect(res.status()).toBe(200);
         const product = await res.json();
         expect(product.images.length).toBeGreaterThan(0);
@@ -158,7 +174,9 @@ test.describe('over-long requests are answered with a problem, never a bare stat
       const req = send(`${baseURL}/site/v1/site`, { headers: { 'X-Padding': 'x'.repeat(20_000) } }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), requestId: res.headers['x-request-id'], body }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), requestId: res.headers['x-request-id'], body }),
+        );
       });
       req.on('error', reject);
       req.end();

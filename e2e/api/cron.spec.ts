@@ -32,10 +32,16 @@ test.afterAll(async () => {
 });
 
 const cron = (request: APIRequestContext, name: string, secret?: string) =>
-  request.get(`${instance.baseURL}/api/cron/${name}`, { headers: secret === undefined ? {} : { Authorization: `Bearer ${secret}` }, failOnStatusCode: false });
+  request.get(`${instance.baseURL}/api/cron/${name}`, {
+    headers: secret === undefined ? {} : { Authorization: `Bearer ${secret}` },
+    failOnStatusCode: false,
+  });
 
 async function outboxStatus(email: string) {
-  const { rows } = await database.execute({ sql: `SELECT status FROM outbox_messages WHERE payload LIKE ? ORDER BY id`, args: [`%${email}%`] });
+  const { rows } = await database.execute({
+    sql: `SELECT status FROM outbox_messages WHERE payload LIKE ? ORDER BY id`,
+    args: [`%${email}%`],
+  });
   return rows.map((r) => String(r.status));
 }
 
@@ -83,7 +89,10 @@ test('the cron routes refuse a missing or wrong secret (401), unknown jobs (404)
   // Without the secret, an unknown job is not told apart from a known one.
   expect((await cron(request, 'no-such-job')).status()).toBe(401);
   await expectProblem(await cron(request, 'no-such-job', SECRET), 404, 'not_found');
-  const post = await request.post(`${instance.baseURL}/api/cron/outbox`, { headers: { Authorization: `Bearer ${SECRET}` }, failOnStatusCode: false });
+  const post = await request.post(`${instance.baseURL}/api/cron/outbox`, {
+    headers: { Authorization: `Bearer ${SECRET}` },
+    failOnStatusCode: false,
+  });
   await expectProblem(post, 405, 'method_not_allowed');
   expect(post.headers()['allow']).toBe('GET, HEAD');
 });

@@ -43,7 +43,10 @@ async function stockBody(request: APIRequestContext, email = freshEmail()) {
 test('two instances on one database file agree on an Idempotency-Key', async ({ request, baseURL }) => {
   const a = baseURL!;
   const b = (await start(mainDatabaseUrl())).baseURL;
-  for (const [first, second] of [[a, b], [b, a]] as const) {
+  for (const [first, second] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     const key = `two-instances-${randomBytes(8).toString('hex')}`;
     const body = await stockBody(request);
     const original = await postTo(request, first, STOCK, body, { 'Idempotency-Key': key });
@@ -55,15 +58,24 @@ test('two instances on one database file agree on an Idempotency-Key', async ({ 
     expect(replay.headers()['idempotent-replayed']).toBe('true');
     expect(await replay.text()).toBe(await original.text());
 
-    await expectProblem(await postTo(request, second, STOCK, { ...body, email: freshEmail() }, { 'Idempotency-Key': key }), 422, 'idempotency_key_reused');
+    await expectProblem(
+      await postTo(request, second, STOCK, { ...body, email: freshEmail() }, { 'Idempotency-Key': key }),
+      422,
+      'idempotency_key_reused',
+    );
   }
   // And 16 concurrent requests with one key, spread over both instances: one runs.
   const key = `two-instances-burst-${randomBytes(8).toString('hex')}`;
   const body = await stockBody(request);
-  const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => postTo(request, i % 2 ? a : b, STOCK, body, { 'Idempotency-Key': key })));
+  const answers = await Promise.all(
+    Array.from({ length: 16 }, (_, i) => postTo(request, i % 2 ? a : b, STOCK, body, { 'Idempotency-Key': key })),
+  );
   const statuses = answers.map((r) => `${r.status()}${r.headers()['idempotent-replayed'] ? '-replay' : ''}`);
   expect(statuses.filter((s) => s === '202')).toHaveLength(1);
-  expect(statuses.every((s) => ['202', '202-replay', '409'].includes(s)), statuses.join()).toBe(true);
+  expect(
+    statuses.every((s) => ['202', '202-replay', '409'].includes(s)),
+    statuses.join(),
+  ).toBe(true);
   const database = rawClient(mainDatabaseUrl());
   try {
     expect(await rowsFor(database, body.email)).toEqual({ stock: 1, newsletter: 0, consents: 1, outbox: 1 });
@@ -103,7 +115,9 @@ test('a signup acknowledged with 202 survives kill -9 of the server right after'
   }
 });
 
-test('a locked database answers 503 service_unavailable with Retry-After, never a 500, and recovers when the lock goes', async ({ request }) => {
+test('a locked database answers 503 service_unavailable with Retry-After, never a 500, and recovers when the lock goes', async ({
+  request,
+}) => {
   const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'locked.db'));
   const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '300' });
   // Another process takes the write lock and keeps it far longer than the busy timeout.
@@ -120,7 +134,10 @@ test('a locked database answers 503 service_unavailable with Retry-After, never 
       expect(Date.now() - started).toBeLessThan(10_000);
     }
     // A read is never a 500 either (it may be a 503: the rate limiter counts reads in the database too).
-    const read = await request.get(`${server.baseURL}${V1}/commerce/products/aurora-wool-throw`, { headers: auth(creds().core), failOnStatusCode: false });
+    const read = await request.get(`${server.baseURL}${V1}/commerce/products/aurora-wool-throw`, {
+      headers: auth(creds().core),
+      failOnStatusCode: false,
+    });
     if (read.status() !== 200) await expectProblem(read, 503, 'service_unavailable');
   } finally {
     await lock.rollback();

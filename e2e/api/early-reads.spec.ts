@@ -38,7 +38,11 @@ async function bothWays(path: string, method = 'GET', headers: Record<string, st
 /** The headers that must agree: all but the connection's, the date, Vary (above) and the rate limit's remaining count. */
 function comparable(answer: Raw): Record<string, unknown> {
   const skip = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'vary', 'ratelimit']);
-  return Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !skip.has(name)).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(answer.headers)
+      .filter(([name]) => !skip.has(name))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 test.describe('reads answered by the proxy', () => {
@@ -95,7 +99,12 @@ test.describe('reads answered by the proxy', () => {
 
   test('leave writes and other methods to the route', async () => {
     // A POST to a read's path: the proxy does not run for it (it has a body), Next routes it.
-    const post = await raw(`${V1}/commerce/products/fjord-ceramic-mug`, 'POST', { ...auth(creds().core), 'Content-Type': 'application/json', 'Content-Length': '2' }, '{}');
+    const post = await raw(
+      `${V1}/commerce/products/fjord-ceramic-mug`,
+      'POST',
+      { ...auth(creds().core), 'Content-Type': 'application/json', 'Content-Length': '2' },
+      '{}',
+    );
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
     // Without a body the proxy runs, and leaves it to the route all the same.

@@ -6,7 +6,10 @@ import { expect, test } from '../support/contract';
 import { creds } from '../support/api';
 
 // A client generated from the live document drives a whole purchase, type-checked first.
-test('a client generated from /site/v1/openapi.json type-checks under strict TypeScript and completes a purchase', async ({ request, baseURL }, testInfo) => {
+test('a client generated from /site/v1/openapi.json type-checks under strict TypeScript and completes a purchase', async ({
+  request,
+  baseURL,
+}, testInfo) => {
   test.slow();
   const doc = await (await request.get('/site/v1/openapi.json')).json();
   const dir = testInfo.outputPath('client');
@@ -17,8 +20,16 @@ test('a client generated from /site/v1/openapi.json type-checks under strict Typ
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
-        target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: true, lib: ['ES2023', 'DOM'], types: ['node'],
+        target: 'ES2022',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        skipLibCheck: true,
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
       },
       files: ['flow.ts', 'schema.d.ts'],
     }),
@@ -33,7 +44,10 @@ test('a client generated from /site/v1/openapi.json type-checks under strict Typ
   }
   expect(typeErrors, 'the flow program against the generated types').toBe('');
 
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'flow.ts'), baseURL!, creds().extended], { encoding: 'utf8', cwd: resolve('.') });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'flow.ts'), baseURL!, creds().extended], {
+    encoding: 'utf8',
+    cwd: resolve('.'),
+  });
   const result = JSON.parse(out.trim().split('\n').at(-1)!);
   expect(result).toMatchObject({
     site: 'demo',

@@ -48,7 +48,7 @@ test('a target that is no path: OPTIONS * is 204, another method with * a 400, a
   expect(Problem.parse(JSON.parse(absolute.body)).code).toBe('unauthorized');
 });
 
-test('the API\'s root and any path under it that names no operation: 404 problem+json, never the shop\'s page', async () => {
+test("the API's root and any path under it that names no operation: 404 problem+json, never the shop's page", async () => {
   for (const path of [V1, `${V1}/nope`, `${V1}/commerce`, `${V1}/commerce/products/x/y`]) {
     for (const method of ['GET', 'POST']) {
       const res = await raw(`${BASE_URL}${path}`, method, auth(creds().core));
@@ -95,21 +95,46 @@ test.describe('bodies are cut off while they stream in', () => {
 
   test('the shop’s cart endpoints: 413', async () => {
     for (const path of ['/shop-api/cart/items', '/shop-api/cart/bundles']) {
-      await expectCutOff(path, { Origin: server.baseURL, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, 413, 'variantId=');
+      await expectCutOff(
+        path,
+        { Origin: server.baseURL, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        413,
+        'variantId=',
+      );
     }
   });
 
   test('an API write: 413 problem+json', async () => {
-    await expectCutOff(`${V1}/commerce/checkout-sessions`, auth(creds().extended, { 'Content-Type': 'application/json' }), 413, '{"lines":[');
+    await expectCutOff(
+      `${V1}/commerce/checkout-sessions`,
+      auth(creds().extended, { 'Content-Type': 'application/json' }),
+      413,
+      '{"lines":[',
+    );
     await expectCutOff(`${V1}/analytics/events`, auth(creds().extended, { 'Content-Type': 'application/json' }), 413, '{"events":[');
   });
 
   test('a body sent to a percent-encoded API path: never copied for the proxy', async () => {
     // A valid encoding names no operation (Next matches the path as sent): the API's 404. A
     // malformed one is a 404 from the server guard.
-    await expectCutOff(`${V1}/commerce/checkout-session%73`, auth(creds().extended, { 'Content-Type': 'application/json' }), 404, '{"lines":[');
-    await expectCutOff(`${V1}/commerce/checkout-sessions/%E0%A4%A`, auth(creds().extended, { 'Content-Type': 'application/json' }), 404, '{"lines":[');
-    await expectCutOff('/shop-api/cart/%E0%A4%A', { Origin: server.baseURL, 'Content-Type': 'application/x-www-form-urlencoded' }, 404, 'variantId=');
+    await expectCutOff(
+      `${V1}/commerce/checkout-session%73`,
+      auth(creds().extended, { 'Content-Type': 'application/json' }),
+      404,
+      '{"lines":[',
+    );
+    await expectCutOff(
+      `${V1}/commerce/checkout-sessions/%E0%A4%A`,
+      auth(creds().extended, { 'Content-Type': 'application/json' }),
+      404,
+      '{"lines":[',
+    );
+    await expectCutOff(
+      '/shop-api/cart/%E0%A4%A',
+      { Origin: server.baseURL, 'Content-Type': 'application/x-www-form-urlencoded' },
+      404,
+      'variantId=',
+    );
   });
 
   test('a server action (or any body sent to a page): 411 without a length, 413 past 32 KiB', async () => {
@@ -122,11 +147,15 @@ test.describe('bodies are cut off while they stream in', () => {
     await expectCutOff('/cart', { Origin: server.baseURL, 'Content-Type': 'application/x-www-form-urlencoded' }, 411);
     // A declared length past the limit is refused before a byte of it is read.
     const declared = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${server.baseURL}/`, { method: 'POST', headers: { 'Next-Action': actionId!, 'Content-Type': 'text/plain', 'Content-Length': String(HUGE) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-        req.destroy();
-      });
+      const req = httpRequest(
+        `${server.baseURL}/`,
+        { method: 'POST', headers: { 'Next-Action': actionId!, 'Content-Type': 'text/plain', 'Content-Length': String(HUGE) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+          req.destroy();
+        },
+      );
       req.on('error', reject);
       req.write('x'.repeat(1024));
     });
@@ -135,12 +164,17 @@ test.describe('bodies are cut off while they stream in', () => {
     const form = new FormData();
     form.set(`$ACTION_ID_${actionId}`, '');
     form.set('preference', 'se|en-SE');
-    const small = await fetch(`${server.baseURL}/`, { method: 'POST', body: form, redirect: 'manual', headers: { Origin: server.baseURL } });
+    const small = await fetch(`${server.baseURL}/`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+      headers: { Origin: server.baseURL },
+    });
     expect(small.status).toBeLessThan(400);
     expect(small.headers.get('set-cookie')).toContain('locale=en-SE');
   });
 
-  test('/docs/assets serves only the reference\'s own static files, and says nothing of where they live', async () => {
+  test("/docs/assets serves only the reference's own static files, and says nothing of where they live", async () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'nope.css', 'swagger-ui.css', '..%2F..%2Fpackage.json']) {
       const res = await fetch(`${server.baseURL}/docs/assets/${name}`);
       expect(res.status, name).toBe(404);
@@ -179,22 +213,23 @@ test.describe('TRACE and OPTIONS', () => {
   });
 
   test('TRACE and PROPFIND on the shop and the API reference: 405 in their own format, never a 500 or an empty 400', async () => {
-    for (const method of ['TRACE', 'PROPFIND']) for (const [path, type, allow] of [
-      ['/', 'text/html', 'GET, HEAD, POST'],
-      ['/products', 'text/html', 'GET, HEAD, POST'],
-      ['/products/linen-tote-bag', 'text/html', 'GET, HEAD, POST'],
-      ['/cart', 'text/html', 'GET, HEAD, POST'],
-      ['/docs', 'text/html', 'GET, HEAD'],
-      ['/docs/assets/swagger-ui-bundle-0.0.0.js', 'text/html', 'GET, HEAD'],
-      ['/robots.txt', 'text/html', 'GET, HEAD, POST'],
-      ['/shop-api/events', 'application/problem+json', 'GET, HEAD, POST'],
-    ]) {
-      const res = await raw(`${BASE_URL}${path}`, method);
-      expect(res.status, `${method} ${path}`).toBe(405);
-      expect(res.headers['content-type'], path).toContain(type);
-      expect(res.headers.allow, path).toBe(allow);
-      expect(res.body).not.toMatch(/TypeError|at .*\.js:\d+/);
-    }
+    for (const method of ['TRACE', 'PROPFIND'])
+      for (const [path, type, allow] of [
+        ['/', 'text/html', 'GET, HEAD, POST'],
+        ['/products', 'text/html', 'GET, HEAD, POST'],
+        ['/products/linen-tote-bag', 'text/html', 'GET, HEAD, POST'],
+        ['/cart', 'text/html', 'GET, HEAD, POST'],
+        ['/docs', 'text/html', 'GET, HEAD'],
+        ['/docs/assets/swagger-ui-bundle-0.0.0.js', 'text/html', 'GET, HEAD'],
+        ['/robots.txt', 'text/html', 'GET, HEAD, POST'],
+        ['/shop-api/events', 'application/problem+json', 'GET, HEAD, POST'],
+      ]) {
+        const res = await raw(`${BASE_URL}${path}`, method);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers['content-type'], path).toContain(type);
+        expect(res.headers.allow, path).toBe(allow);
+        expect(res.body).not.toMatch(/TypeError|at .*\.js:\d+/);
+      }
   });
 
   test('OPTIONS on every API path lists exactly the methods it serves', async () => {

@@ -44,7 +44,9 @@ test.describe('readiness follows the database', () => {
 
   const readyz = () => fetch(`${instance.baseURL}/readyz`);
 
-  test('behind this build\'s migrations: 503 problem+json with Retry-After; current again: 200; a newer release\'s ahead: 200', async ({ request }) => {
+  test("behind this build's migrations: 503 problem+json with Retry-After; current again: 200; a newer release's ahead: 200", async ({
+    request,
+  }) => {
     expect((await readyz()).status).toBe(200);
     const newest = Number((await database.execute('SELECT max(created_at) AS n FROM __drizzle_migrations')).rows[0]!.n);
     const row = (await database.execute({ sql: 'SELECT * FROM __drizzle_migrations WHERE created_at = ?', args: [newest] })).rows[0]!;
@@ -60,7 +62,10 @@ test.describe('readiness follows the database', () => {
 
     await database.execute({ sql: 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', args: [row.hash!, newest] });
     expect((await readyz()).status).toBe(200);
-    await database.execute({ sql: 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', args: ['a-newer-release', newest + 1] });
+    await database.execute({
+      sql: 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)',
+      args: ['a-newer-release', newest + 1],
+    });
     const ahead = await readyz();
     expect(ahead.status).toBe(200);
     expect(await ahead.json()).toEqual({ status: 'ready', migrations: 'ahead' });

@@ -42,7 +42,11 @@ test.describe('Idempotency-Key', () => {
     expect((await post(request, STOCK, body, creds().core, withKey(key))).status()).toBe(202);
     const other = { ...body, email: freshEmail() };
     await expectProblem(await post(request, STOCK, other, creds().core, withKey(key)), 422, 'idempotency_key_reused');
-    await expectProblem(await post(request, NEWSLETTER, { email: body.email, consent }, creds().core, withKey(key)), 422, 'idempotency_key_reused');
+    await expectProblem(
+      await post(request, NEWSLETTER, { email: body.email, consent }, creds().core, withKey(key)),
+      422,
+      'idempotency_key_reused',
+    );
     expect((await rowsFor(database, other.email)).consents).toBe(0);
   });
 
@@ -56,7 +60,7 @@ test.describe('Idempotency-Key', () => {
     expect((await rowsFor(database, body.email)).consents).toBe(2);
   });
 
-  test('a handler\'s 4xx answer is kept and replayed; a request refused before it runs keeps nothing', async ({ request }) => {
+  test("a handler's 4xx answer is kept and replayed; a request refused before it runs keeps nothing", async ({ request }) => {
     const key = newKey();
     const body = { ...(await stockBody(request)), variantId: 'var_doesnotexist' };
     await expectProblem(await post(request, STOCK, body, creds().core, withKey(key)), 404, 'not_found');
@@ -67,7 +71,11 @@ test.describe('Idempotency-Key', () => {
     // Validation failures (here consent_required) never claim the key: fixing the body with the same key works.
     const key2 = newKey();
     const good = await stockBody(request);
-    await expectProblem(await post(request, STOCK, { ...good, consent: { ...consent, granted: false } }, creds().core, withKey(key2)), 422, 'consent_required');
+    await expectProblem(
+      await post(request, STOCK, { ...good, consent: { ...consent, granted: false } }, creds().core, withKey(key2)),
+      422,
+      'consent_required',
+    );
     const fixed = await post(request, STOCK, good, creds().core, withKey(key2));
     expect(fixed.status()).toBe(202);
     expect(fixed.headers()['idempotent-replayed']).toBeUndefined();

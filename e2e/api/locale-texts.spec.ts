@@ -13,10 +13,16 @@ const read = async <T>(request: Parameters<typeof get>[0], path: string, schema:
 test.describe('texts in the requested locale', () => {
   test('a product names its options, values and variant titles in sv-SE, de-DE and en-DE', async ({ request }) => {
     const sv = (await read(request, '/commerce/products/organic-cotton-tee?market=se&locale=sv-SE', Product)).body;
-    expect(sv.options).toEqual([{ name: 'Färg', values: ['Vit', 'Marinblå'] }, { name: 'Storlek', values: ['S', 'M', 'L'] }]);
-    expect(sv.variants[0]).toMatchObject({ options: { 'Färg': 'Vit', Storlek: 'S' }, title: 'Vit / S' });
+    expect(sv.options).toEqual([
+      { name: 'Färg', values: ['Vit', 'Marinblå'] },
+      { name: 'Storlek', values: ['S', 'M', 'L'] },
+    ]);
+    expect(sv.variants[0]).toMatchObject({ options: { Färg: 'Vit', Storlek: 'S' }, title: 'Vit / S' });
     const de = (await read(request, '/commerce/products/organic-cotton-tee?market=de&locale=de-DE', Product)).body;
-    expect(de.options).toEqual([{ name: 'Farbe', values: ['Weiß', 'Marineblau'] }, { name: 'Größe', values: ['S', 'M', 'L'] }]);
+    expect(de.options).toEqual([
+      { name: 'Farbe', values: ['Weiß', 'Marineblau'] },
+      { name: 'Größe', values: ['S', 'M', 'L'] },
+    ]);
     expect(de.variants.map((v) => v.title)).toContain('Marineblau / M');
     const en = (await read(request, '/commerce/products/organic-cotton-tee?market=de&locale=en-DE', Product)).body;
     expect(en.options[0]).toEqual({ name: 'Color', values: ['White', 'Navy'] });
@@ -50,7 +56,11 @@ test.describe('texts in the requested locale', () => {
     const de = await read(request, '/site?locale=de-DE', Site);
     expect(de.language).toBe('de-DE');
     expect(de.body.markets.map((m) => m.name)).toEqual(['Schweden', 'Deutschland & Österreich', 'Vereinigte Staaten']);
-    expect((await read(request, '/site?locale=en-US', Site)).body.markets.map((m) => m.name)).toEqual(['Sweden', 'Germany & Austria', 'United States']);
+    expect((await read(request, '/site?locale=en-US', Site)).body.markets.map((m) => m.name)).toEqual([
+      'Sweden',
+      'Germany & Austria',
+      'United States',
+    ]);
     const problem = await expectProblem(await get(request, '/site?locale=fr-FR'), 422, 'unsupported_locale');
     expect(problem.errors?.map((e) => e.pointer)).toEqual(['#/query/locale']);
   });

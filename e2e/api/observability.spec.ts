@@ -26,7 +26,11 @@ test('on the shared server: no METRICS_TOKEN, so /metrics does not exist; never 
 });
 
 type OtlpSpan = {
-  traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
   attributes?: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }>;
 };
 const attr = (span: OtlpSpan, key: string) => {
@@ -49,10 +53,12 @@ function otlpReceiver(): Promise<{ server: Server; url: string; spans: OtlpSpan[
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, spans });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, spans });
+    }),
+  );
 }
 
 test.describe('an instance with metrics, traces and its log read', () => {
@@ -64,18 +70,22 @@ test.describe('an instance with metrics, traces and its log read', () => {
     receiver = await otlpReceiver();
     const dir = mkdtempSync(join(tmpdir(), 'sd-observability-e2e-'));
     const copy = await copyDatabase(mainDatabaseUrl(), join(dir, 'site.db'));
-    instance = await startInstance(copy, {
-      METRICS_TOKEN,
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      // Spans go out every 100 ms instead of every 5 s.
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      SITE_API_CREDENTIAL: creds().storefront,
-      PAGE_RENDER_AHEAD: 'off',
-      MAIL_EML_DIR: join(dir, 'outbox'),
-      LOG_LEVEL: 'info',
-      // A small budget per shopper, so a refusal can be counted (the page's own reads stay far below it).
-      RATE_LIMIT_READS_PER_SHOPPER: '20',
-    }, 150_000);
+    instance = await startInstance(
+      copy,
+      {
+        METRICS_TOKEN,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        // Spans go out every 100 ms instead of every 5 s.
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        SITE_API_CREDENTIAL: creds().storefront,
+        PAGE_RENDER_AHEAD: 'off',
+        MAIL_EML_DIR: join(dir, 'outbox'),
+        LOG_LEVEL: 'info',
+        // A small budget per shopper, so a refusal can be counted (the page's own reads stay far below it).
+        RATE_LIMIT_READS_PER_SHOPPER: '20',
+      },
+      150_000,
+    );
   });
 
   test.afterAll(async () => {
@@ -84,35 +94,71 @@ test.describe('an instance with metrics, traces and its log read', () => {
   });
 
   /** The JSON lines the server wrote (Next's own start-up banner is plain text). */
-  const jsonLines = () => instance.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const jsonLines = () =>
+    instance
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  test('one JSON line per request: request id, method, route template, status, duration, Site; no credential, address or body', async ({ request }) => {
+  test('one JSON line per request: request id, method, route template, status, duration, Site; no credential, address or body', async ({
+    request,
+  }) => {
     const handle = 'fjord-ceramic-mug';
-    const read = await request.get(`${instance.baseURL}${V1}/commerce/products/${handle}`, { headers: { Authorization: `Bearer ${creds().core}`, 'X-Request-Id': 'req_log_read_0001' } });
+    const read = await request.get(`${instance.baseURL}${V1}/commerce/products/${handle}`, {
+      headers: { Authorization: `Bearer ${creds().core}`, 'X-Request-Id': 'req_log_read_0001' },
+    });
     expect(read.status()).toBe(200);
     const email = freshEmail('observability');
     const signup = await request.post(`${instance.baseURL}${V1}${NEWSLETTER}`, {
-      headers: { Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json', 'X-Request-Id': 'req_log_signup_01', 'Site-Buyer-IP': '198.51.100.77' },
+      headers: {
+        Authorization: `Bearer ${creds().core}`,
+        'Content-Type': 'application/json',
+        'X-Request-Id': 'req_log_signup_01',
+        'Site-Buyer-IP': '198.51.100.77',
+      },
       data: JSON.stringify({ email, consent, source: 'footer' }),
     });
     expect(signup.status()).toBe(202);
-    const refused = await request.get(`${instance.baseURL}${V1}/commerce/products/${handle}`, { headers: { Authorization: 'Bearer sk_not_a_real_credential_at_all', 'X-Request-Id': 'req_log_refused_1' } });
+    const refused = await request.get(`${instance.baseURL}${V1}/commerce/products/${handle}`, {
+      headers: { Authorization: 'Bearer sk_not_a_real_credential_at_all', 'X-Request-Id': 'req_log_refused_1' },
+    });
     expect(refused.status()).toBe(401);
 
     const lineOf = (id: string) => waitFor(() => jsonLines().find((l) => l.requestId === id), `the log line of ${id}`);
     const readLine = await lineOf('req_log_read_0001');
-    expect(readLine).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/site/v1/commerce/products/{handle}', status: 200 });
+    expect(readLine).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      route: '/site/v1/commerce/products/{handle}',
+      status: 200,
+    });
     expect(typeof readLine.time).toBe('string');
     expect(typeof readLine.durationMs).toBe('number');
     expect(readLine.siteId).toEqual(expect.any(String));
     const signupLine = await lineOf('req_log_signup_01');
-    expect(signupLine).toMatchObject({ level: 'info', method: 'POST', route: '/site/v1/newsletter/subscriptions', status: 202, siteId: readLine.siteId });
+    expect(signupLine).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      route: '/site/v1/newsletter/subscriptions',
+      status: 202,
+      siteId: readLine.siteId,
+    });
     const refusedLine = await lineOf('req_log_refused_1');
     expect(refusedLine).toMatchObject({ status: 401, route: '/site/v1/commerce/products/{handle}' });
     expect(refusedLine.siteId).toBeUndefined();
 
     const output = instance.output();
-    for (const secret of [creds().core, creds().storefront, 'sk_not_a_real_credential_at_all', email, '198.51.100.77', consent.text, `/products/${handle}`]) {
+    for (const secret of [
+      creds().core,
+      creds().storefront,
+      'sk_not_a_real_credential_at_all',
+      email,
+      '198.51.100.77',
+      consent.text,
+      `/products/${handle}`,
+    ]) {
       expect(output, secret).not.toContain(secret);
     }
   });
@@ -121,20 +167,28 @@ test.describe('an instance with metrics, traces and its log read', () => {
     // Reads refused by a shopper's budget: counted by policy.
     const statuses = [];
     for (let i = 0; i < 25; i++) {
-      const res = await request.get(`${instance.baseURL}${V1}/site`, { headers: { Authorization: `Bearer ${creds().core}`, 'Site-Buyer-IP': '203.0.113.9' } });
+      const res = await request.get(`${instance.baseURL}${V1}/site`, {
+        headers: { Authorization: `Bearer ${creds().core}`, 'Site-Buyer-IP': '203.0.113.9' },
+      });
       statuses.push(res.status());
     }
     expect(statuses).toContain(429);
 
     expect((await request.get(`${instance.baseURL}/metrics`)).status()).toBe(401);
-    expect((await request.get(`${instance.baseURL}/metrics`, { headers: { Authorization: 'Bearer wrong-token-of-some-length' } })).status()).toBe(401);
+    expect(
+      (await request.get(`${instance.baseURL}/metrics`, { headers: { Authorization: 'Bearer wrong-token-of-some-length' } })).status(),
+    ).toBe(401);
     const res = await request.get(`${instance.baseURL}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.headers()['cache-control']).toBe('no-store');
     const text = await res.text();
-    expect(text).toMatch(/^site_http_requests_total\{route="\/site\/v1\/commerce\/products\/\{handle\}",method="GET",status="200"\} [1-9]\d*$/m);
-    expect(text).toMatch(/^site_http_request_duration_seconds_bucket\{le="0\.1",route="\/site\/v1\/site",method="GET",status="200"\} \d+$/m);
+    expect(text).toMatch(
+      /^site_http_requests_total\{route="\/site\/v1\/commerce\/products\/\{handle\}",method="GET",status="200"\} [1-9]\d*$/m,
+    );
+    expect(text).toMatch(
+      /^site_http_request_duration_seconds_bucket\{le="0\.1",route="\/site\/v1\/site",method="GET",status="200"\} \d+$/m,
+    );
     expect(text).toMatch(/^site_http_requests_total\{route="\/site\/v1\/site",method="GET",status="429"\} [1-9]\d*$/m);
     expect(text).toMatch(/^site_rate_limit_refusals_total\{policy="shopper-reads"\} [1-9]\d*$/m);
     expect(text).toMatch(/^site_cache_lookups_total\{cache="answers",result="(hit|miss)"\} \d+$/m);
@@ -147,7 +201,11 @@ test.describe('an instance with metrics, traces and its log read', () => {
     expect(text).not.toContain('fjord-ceramic-mug');
     expect(text).not.toContain(creds().core);
     // Never rate-limited: a scraper asking often is answered every time.
-    const many = await Promise.all(Array.from({ length: 30 }, () => request.get(`${instance.baseURL}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.status())));
+    const many = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        request.get(`${instance.baseURL}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.status()),
+      ),
+    );
     expect(new Set(many)).toEqual(new Set([200]));
   });
 
@@ -156,20 +214,24 @@ test.describe('an instance with metrics, traces and its log read', () => {
     expect(page.status()).toBe(200);
 
     // The page's trace: the one whose API spans (named by operation id) hang below a site-client span.
-    const trace = await waitFor(() => {
-      const byTrace = new Map<string, OtlpSpan[]>();
-      for (const s of receiver.spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
-      for (const spans of byTrace.values()) {
-        const api = spans.filter((s) => attr(s, 'http.route')?.startsWith('/site/v1/'));
-        const clients = spans.filter((s) => s.name.startsWith('site-client '));
-        const statements = spans.filter((s) => attr(s, 'db.system') === 'sqlite');
-        // Complete: every span's parent has arrived too (a parent ends, and is sent, after its children).
-        const ids = new Set(spans.map((s) => s.spanId));
-        const complete = spans.every((s) => !s.parentSpanId || ids.has(s.parentSpanId));
-        if (complete && api.length > 0 && clients.length >= api.length && statements.length > 0) return spans;
-      }
-      return undefined;
-    }, 'the page’s trace at the receiver', 30_000);
+    const trace = await waitFor(
+      () => {
+        const byTrace = new Map<string, OtlpSpan[]>();
+        for (const s of receiver.spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
+        for (const spans of byTrace.values()) {
+          const api = spans.filter((s) => attr(s, 'http.route')?.startsWith('/site/v1/'));
+          const clients = spans.filter((s) => s.name.startsWith('site-client '));
+          const statements = spans.filter((s) => attr(s, 'db.system') === 'sqlite');
+          // Complete: every span's parent has arrived too (a parent ends, and is sent, after its children).
+          const ids = new Set(spans.map((s) => s.spanId));
+          const complete = spans.every((s) => !s.parentSpanId || ids.has(s.parentSpanId));
+          if (complete && api.length > 0 && clients.length >= api.length && statements.length > 0) return spans;
+        }
+        return undefined;
+      },
+      'the page’s trace at the receiver',
+      30_000,
+    );
 
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     // One tree: one root, and every other span's parent is in the same trace.
@@ -180,7 +242,8 @@ test.describe('an instance with metrics, traces and its log read', () => {
     // The root is the page's request (Next's span for GET /), not an API call.
     expect(root.kind).toBe(2); // SERVER
     expect(attr(root, 'http.route') ?? '').not.toMatch(/^\/site\/v1/);
-    const ancestors = (s: OtlpSpan): OtlpSpan[] => (s.parentSpanId ? [byId.get(s.parentSpanId)!, ...ancestors(byId.get(s.parentSpanId)!)] : []);
+    const ancestors = (s: OtlpSpan): OtlpSpan[] =>
+      s.parentSpanId ? [byId.get(s.parentSpanId)!, ...ancestors(byId.get(s.parentSpanId)!)] : [];
 
     const api = trace.filter((s) => attr(s, 'http.route')?.startsWith('/site/v1/'));
     for (const span of api) {
@@ -195,7 +258,10 @@ test.describe('an instance with metrics, traces and its log read', () => {
     expect(statements.length).toBeGreaterThan(0);
     for (const statement of statements) {
       // Each statement below an API call; its text without values (drizzle sends them apart).
-      expect(ancestors(statement).some((a) => api.includes(a)), statement.name).toBe(true);
+      expect(
+        ancestors(statement).some((a) => api.includes(a)),
+        statement.name,
+      ).toBe(true);
       expect(attr(statement, 'db.statement')).toBeTruthy();
       expect(attr(statement, 'db.statement')).not.toContain(creds().storefront);
     }
@@ -209,7 +275,11 @@ test.describe('an instance with metrics, traces and its log read', () => {
       headers: { Authorization: `Bearer ${creds().core}`, traceparent: `00-${traceId}-${parentId}-01` },
     });
     expect(res.status()).toBe(200);
-    const span = await waitFor(() => receiver.spans.find((s) => s.traceId === traceId && s.name === 'getProduct'), 'the API span of that trace', 30_000);
+    const span = await waitFor(
+      () => receiver.spans.find((s) => s.traceId === traceId && s.name === 'getProduct'),
+      'the API span of that trace',
+      30_000,
+    );
     expect(span.kind).toBe(2);
     expect(attr(span, 'http.route')).toBe('/site/v1/commerce/products/{handle}');
     // Its parent is the caller's span, or Next's own span for the request, which is the caller's child:
@@ -221,6 +291,6 @@ test.describe('an instance with metrics, traces and its log read', () => {
       }
       return undefined;
     };
-    expect(await waitFor(reachesCaller, 'the chain of parents up to the caller\'s span', 30_000)).toBe(true);
+    expect(await waitFor(reachesCaller, "the chain of parents up to the caller's span", 30_000)).toBe(true);
   });
 });

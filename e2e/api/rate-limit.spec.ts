@@ -54,7 +54,10 @@ test.beforeAll(async () => {
   server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const up = await fetch(`${SMALL}/site/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    const up = await fetch(`${SMALL}/site/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the limits server on port ${PORT} did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 300));
@@ -95,7 +98,9 @@ function smallGet(request: APIRequestContext, path: string, token: string, heade
 }
 function smallPost(request: APIRequestContext, path: string, data: unknown, token: string, headers: Record<string, string> = {}) {
   return request.post(`${SMALL}${V1}${path}`, {
-    headers: auth(token, { 'Content-Type': 'application/json', ...headers }), data: JSON.stringify(data), failOnStatusCode: false,
+    headers: auth(token, { 'Content-Type': 'application/json', ...headers }),
+    data: JSON.stringify(data),
+    failOnStatusCode: false,
   });
 }
 
@@ -131,18 +136,20 @@ test('the read budget answers 429 rate_limited with Retry-After past it; writes 
   AnalyticsReceipt.parse(await write.json());
   expect(write.headers()['ratelimit-policy']).toBe(`"writes";q=${WRITES};w=${WINDOW}`);
   expect(parseRateLimit(write.headers().ratelimit)).toMatchObject({ policy: 'writes', remaining: WRITES - 1 });
-  for (let i = 2; i <= WRITES; i++) expect((await smallPost(request, `/analytics/events`, { events: [event()] }, token)).status()).toBe(202);
+  for (let i = 2; i <= WRITES; i++)
+    expect((await smallPost(request, `/analytics/events`, { events: [event()] }, token)).status()).toBe(202);
   await expectProblem(await smallPost(request, `/analytics/events`, { events: [event()] }, token), 429, 'rate_limited');
 
   // Another credential of the same Site has budgets of its own.
   expect((await smallGet(request, `/site`, creds().core)).status()).toBe(200);
 });
 
-test('Site-Buyer-IP adds a shopper budget to the credential\'s, never replaces it: rotating addresses gains nothing', async ({ request }) => {
+test("Site-Buyer-IP adds a shopper budget to the credential's, never replaces it: rotating addresses gains nothing", async ({
+  request,
+}) => {
   await inOneWindow(request);
   const token = creds().outletExtended;
-  const send = (ip?: string) =>
-    smallPost(request, `/analytics/events`, { events: [event()] }, token, ip ? { 'Site-Buyer-IP': ip } : {});
+  const send = (ip?: string) => smallPost(request, `/analytics/events`, { events: [event()] }, token, ip ? { 'Site-Buyer-IP': ip } : {});
   for (let i = 1; i <= WRITES_PER_SHOPPER; i++) {
     const res = await send('203.0.113.9');
     expect(res.status(), await res.text()).toBe(202);
@@ -160,7 +167,11 @@ test('Site-Buyer-IP adds a shopper budget to the credential\'s, never replaces i
   const rotated = [
     ...Array.from({ length: 50 }, (_, i) => `198.51.100.${i + 1}`),
     ...Array.from({ length: 5 }, (_, i) => `2001:db8:${i + 1}::7`),
-    'abcd', '1234', '::::', 'dead:beef', '127.0.0.1, 10.0.0.1',
+    'abcd',
+    '1234',
+    '::::',
+    'dead:beef',
+    '127.0.0.1, 10.0.0.1',
   ];
   let accepted = 0;
   for (const ip of rotated) {
@@ -190,7 +201,9 @@ test('reads naming a shopper are charged to the shopper and to the credential', 
   expect((await expectProblem(await read('198.51.100.99'), 429, 'rate_limited')).detail).toMatch(/^This credential's reads budget/);
 });
 
-test('anonymous checkout sessions are writes: however many shoppers are named, at most the write budget is created', async ({ request }) => {
+test('anonymous checkout sessions are writes: however many shoppers are named, at most the write budget is created', async ({
+  request,
+}) => {
   await inOneWindow(request);
   const copy = rawClient(`file:${join(copyDir, 'site.db')}`);
   const variant = await copy.execute(
@@ -201,9 +214,16 @@ test('anonymous checkout sessions are writes: however many shoppers are named, a
   const before = await count();
   const statuses: number[] = [];
   for (let i = 0; i < WRITES + 6; i++) {
-    const res = await smallPost(request, '/commerce/checkout-sessions', { lines: [{ variantId: String(variant.rows[0]!.id), quantity: 1 }] }, creds().storefront, {
-      'Site-Buyer-IP': `198.51.100.${i + 1}`, 'Idempotency-Key': `rl-${Date.now()}-${i}`,
-    });
+    const res = await smallPost(
+      request,
+      '/commerce/checkout-sessions',
+      { lines: [{ variantId: String(variant.rows[0]!.id), quantity: 1 }] },
+      creds().storefront,
+      {
+        'Site-Buyer-IP': `198.51.100.${i + 1}`,
+        'Idempotency-Key': `rl-${Date.now()}-${i}`,
+      },
+    );
     statuses.push(res.status());
   }
   expect(statuses.filter((s) => s === 201)).toHaveLength(WRITES);

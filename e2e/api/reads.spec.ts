@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from '../support/contract';
 import {
-  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductPage, Site, StorefrontSnapshot,
+  Availability,
+  AvailabilityBatch,
+  CatalogPage,
+  Collection,
+  CollectionPage,
+  Product,
+  ProductPage,
+  Site,
+  StorefrontSnapshot,
 } from '@/lib/contract/catalog';
 import { creds, expectProblem, get, V1 } from '../support/api';
 
@@ -73,7 +81,9 @@ test('the Site lists the demo markets with currencies and locales', async ({ req
   expect(byId.us).toMatchObject({ currency: 'USD', locales: ['en-US'], taxInclusive: false });
 });
 
-test('the Site carries the business behind it and its storefront texts in every locale; ?page= a page\'s Markdown in the locale', async ({ request }) => {
+test("the Site carries the business behind it and its storefront texts in every locale; ?page= a page's Markdown in the locale", async ({
+  request,
+}) => {
   const site = Site.parse(await (await get(request, '/site')).json());
   expect(site.business).toMatchObject({ legalName: 'Nordlys Home & Goods AB', contactEmail: 'hello@nordlys.example' });
   expect(site.business?.postalAddress).toMatchObject({ city: 'Stockholm', country: 'SE' });
@@ -187,7 +197,9 @@ test.describe('pagination', () => {
       cursor = page.page.nextCursor;
     } while (cursor);
     expect(walked).toEqual(all);
-    expect(ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.every((p) => p.featuredImage)).toBe(true);
+    expect(ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.every((p) => p.featuredImage)).toBe(
+      true,
+    );
     expect([...walked].sort()).toEqual(walked);
   });
 
@@ -195,12 +207,26 @@ test.describe('pagination', () => {
     const whole = Collection.parse(await (await get(request, '/commerce/collections/kitchen?limit=100')).json());
     const first = Collection.parse(await (await get(request, '/commerce/collections/kitchen?limit=2')).json());
     expect(first.products.map((p) => p.handle)).toEqual(whole.products.slice(0, 2).map((p) => p.handle));
-    const second = Collection.parse(await (await get(request, `/commerce/collections/kitchen?limit=2&cursor=${first.page.nextCursor}`)).json());
+    const second = Collection.parse(
+      await (await get(request, `/commerce/collections/kitchen?limit=2&cursor=${first.page.nextCursor}`)).json(),
+    );
     expect(second.products.map((p) => p.handle)).toEqual(whole.products.slice(2, 4).map((p) => p.handle));
   });
 
   // Only decimal digits are a count: `Number()` would also read hex, exponents and spaces.
-  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'limit=0x10', 'limit=1e2', 'limit=%201', 'limit=', 'limit=-1', 'cursor=garbage', "cursor=' OR 1=1--"]) {
+  for (const q of [
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=2.5',
+    'limit=0x10',
+    'limit=1e2',
+    'limit=%201',
+    'limit=',
+    'limit=-1',
+    'cursor=garbage',
+    "cursor=' OR 1=1--",
+  ]) {
     test(`rejects ${q} as validation_failed`, async ({ request }) => {
       const body = await expectProblem(await get(request, `/commerce/products?${q}`), 422, 'validation_failed');
       expect(body.errors?.[0]?.pointer).toMatch(/^#\/query\/(limit|cursor)$/);
@@ -208,7 +234,11 @@ test.describe('pagination', () => {
   }
 
   test('a limit in plain digits is taken as written', async ({ request }) => {
-    for (const [q, limit] of [['limit=7', 7], ['limit=007', 7], ['', 24]] as const) {
+    for (const [q, limit] of [
+      ['limit=7', 7],
+      ['limit=007', 7],
+      ['', 24],
+    ] as const) {
       const res = await get(request, `/commerce/products?${q}`);
       expect(res.status(), q).toBe(200);
       expect((await res.json()).page.limit, q).toBe(limit);
@@ -242,9 +272,14 @@ test.describe('availability', () => {
   });
 
   for (const kind of ['batch', 'single'] as const) {
-    test(`${kind} availability asked again: a fresh asOf every time, one weak ETag while stock stands still, 304 for it`, async ({ request }) => {
+    test(`${kind} availability asked again: a fresh asOf every time, one weak ETag while stock stands still, 304 for it`, async ({
+      request,
+    }) => {
       const mug = Product.parse(await (await get(request, '/commerce/products/fjord-ceramic-mug')).json());
-      const path = kind === 'batch' ? `/commerce/availability?variantIds=${mug.variants.map((v) => v.id).join(',')}` : `/commerce/availability/${mug.variants[0]!.id}`;
+      const path =
+        kind === 'batch'
+          ? `/commerce/availability?variantIds=${mug.variants.map((v) => v.id).join(',')}`
+          : `/commerce/availability/${mug.variants[0]!.id}`;
       const schema = kind === 'batch' ? AvailabilityBatch : Availability;
       // Other tests change stock in parallel (a new ETag), and two answers in the same
       // millisecond share an asOf: either way, ask again.
@@ -297,7 +332,10 @@ test.describe('availability', () => {
     const expected = [ids[1], ...ids.filter((id) => id !== ids[1])];
     expect(a.data.map((d) => d.variantId)).toEqual(expected);
     expect(b.data.map((d) => d.variantId)).toEqual(expected);
-    expect([a.notFound, b.notFound]).toEqual([['var_nope', `var_${'n'.repeat(150)}`], ['var_nope', `var_${'n'.repeat(150)}`]]);
+    expect([a.notFound, b.notFound]).toEqual([
+      ['var_nope', `var_${'n'.repeat(150)}`],
+      ['var_nope', `var_${'n'.repeat(150)}`],
+    ]);
   });
 
   test('an unknown or unpublished variant answers 404', async ({ request }) => {
@@ -308,7 +346,9 @@ test.describe('availability', () => {
 test.describe('Site isolation', () => {
   test("another Site's product, variant and collection answer 404 exactly like unknown ones", async ({ request }) => {
     const outletProducts = ProductPage.parse(await (await get(request, '/commerce/products?limit=100', creds().outletCore)).json());
-    const demoHandles = new Set(ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.map((p) => p.handle));
+    const demoHandles = new Set(
+      ProductPage.parse(await (await get(request, '/commerce/products?limit=100')).json()).data.map((p) => p.handle),
+    );
     const onlyOutlet = outletProducts.data.find((p) => !demoHandles.has(p.handle));
     expect(onlyOutlet, 'the outlet seed has a product demo lacks').toBeTruthy();
     await expectProblem(await get(request, `/commerce/products/${onlyOutlet!.handle}`), 404, 'not_found');
@@ -322,7 +362,9 @@ test.describe('Site isolation', () => {
     expect(batch.notFound).toEqual([foreign]);
 
     const outletCollections = CollectionPage.parse(await (await get(request, '/commerce/collections', creds().outletCore)).json());
-    const demoCollections = new Set(CollectionPage.parse(await (await get(request, '/commerce/collections')).json()).data.map((c) => c.handle));
+    const demoCollections = new Set(
+      CollectionPage.parse(await (await get(request, '/commerce/collections')).json()).data.map((c) => c.handle),
+    );
     for (const c of outletCollections.data.filter((c) => !demoCollections.has(c.handle))) {
       await expectProblem(await get(request, `/commerce/collections/${c.handle}`), 404, 'not_found');
     }
@@ -334,8 +376,18 @@ test.describe('Site isolation', () => {
 
 test.describe('hostile input never answers 500', () => {
   const HOSTILE = [
-    "' OR 1=1 --", '"; DROP TABLE products; --', 'a'.repeat(3000), '%2F..%2F..%2Fetc%2Fpasswd', '..%2F..%2F', '%00',
-    '<script>alert(1)</script>', '😀', '%E0%A4%A', '%ZZ', 'linen-tote-bag%2Fx', 'Robert%27);DROP',
+    "' OR 1=1 --",
+    '"; DROP TABLE products; --',
+    'a'.repeat(3000),
+    '%2F..%2F..%2Fetc%2Fpasswd',
+    '..%2F..%2F',
+    '%00',
+    '<script>alert(1)</script>',
+    '😀',
+    '%E0%A4%A',
+    '%ZZ',
+    'linen-tote-bag%2Fx',
+    'Robert%27);DROP',
   ];
   for (const h of HOSTILE) {
     test(`handle ${h.slice(0, 30)}`, async ({ request }) => {
@@ -349,7 +401,14 @@ test.describe('hostile input never answers 500', () => {
   }
 
   test('hostile market, locale and query values', async ({ request }) => {
-    for (const q of ["market=' OR 1=1", `market=${'x'.repeat(3000)}`, 'locale=%00', 'market=se&locale=../../x', 'limit=1e309', 'limit=-1']) {
+    for (const q of [
+      "market=' OR 1=1",
+      `market=${'x'.repeat(3000)}`,
+      'locale=%00',
+      'market=se&locale=../../x',
+      'limit=1e309',
+      'limit=-1',
+    ]) {
       const res = await get(request, `/commerce/products?${q}`);
       expect([422]).toContain(res.status());
       expect(res.headers()['content-type']).toContain('application/problem+json');
@@ -401,7 +460,8 @@ test.describe('the description', () => {
       expect(doc.paths[path]?.get?.responses?.['401']).toBeTruthy();
     }
     // Each error answer names the codes that operation can give, and no others.
-    const codesOf = (path: string, status: string) => doc.paths[path].get.responses[status].content['application/problem+json'].schema.properties.code.enum;
+    const codesOf = (path: string, status: string) =>
+      doc.paths[path].get.responses[status].content['application/problem+json'].schema.properties.code.enum;
     expect(codesOf('/site/v1/site', '401')).toEqual(['unauthorized']);
     expect(codesOf('/site/v1/commerce/products/{handle}', '404')).toEqual(['not_found']);
     expect(codesOf('/site/v1/commerce/availability', '422')).toEqual(expect.arrayContaining(['validation_failed', 'too_many_variant_ids']));
@@ -435,7 +495,9 @@ test.describe('the description', () => {
   });
 });
 
-test('the reference\'s files are static, named by their version, kept for good by browsers, and answer 304 to their ETag', async ({ request }) => {
+test("the reference's files are static, named by their version, kept for good by browsers, and answer 304 to their ETag", async ({
+  request,
+}) => {
   const html = await (await request.get('/docs')).text();
   const src = /src="(\/docs\/assets\/swagger-ui-bundle-\d+\.\d+\.\d+\.js)"/.exec(html)?.[1];
   const href = /href="(\/docs\/assets\/swagger-ui-\d+\.\d+\.\d+\.css)"/.exec(html)?.[1];

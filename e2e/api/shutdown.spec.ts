@@ -37,18 +37,25 @@ function slowCheckout(body: string) {
   let received!: () => void;
   const taken = new Promise<void>((resolve) => (received = resolve));
   const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest(`${instance.baseURL}${V1}/commerce/checkout-sessions`, {
-      method: 'POST',
-      agent: false,
-      headers: {
-        Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body),
-        'Idempotency-Key': `shutdown-${Date.now()}`, Expect: '100-continue',
+    const req = httpRequest(
+      `${instance.baseURL}${V1}/commerce/checkout-sessions`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          Authorization: `Bearer ${creds().core}`,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'Idempotency-Key': `shutdown-${Date.now()}`,
+          Expect: '100-continue',
+        },
       },
-    }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
     req.on('continue', () => {
@@ -72,7 +79,9 @@ function onNewConnection(path: string): Promise<number | string> {
   });
 }
 
-test('SIGTERM: a request in flight gets its answer, a mail being handed over is sent once and marked sent, the process exits 0', async ({ request }) => {
+test('SIGTERM: a request in flight gets its answer, a mail being handed over is sent once and marked sent, the process exits 0', async ({
+  request,
+}) => {
   const [variantId] = await variantIds(request, 'fjord-ceramic-mug');
   const email = freshEmail('shutdown');
   const signup = await request.post(`${instance.baseURL}${V1}${NEWSLETTER}`, {

@@ -28,7 +28,11 @@ async function fixtures(request: APIRequestContext) {
 
 type Op = { name: string; path: string; body: (request: APIRequestContext, email: string) => Promise<Record<string, unknown>> };
 const OPS: Op[] = [
-  { name: 'stock subscription', path: STOCK, body: async (request, email) => ({ variantId: (await fixtures(request)).throwVariant, email, consent }) },
+  {
+    name: 'stock subscription',
+    path: STOCK,
+    body: async (request, email) => ({ variantId: (await fixtures(request)).throwVariant, email, consent }),
+  },
   { name: 'newsletter subscription', path: NEWSLETTER, body: async (_, email) => ({ email, consent, source: 'footer' }) },
 ];
 
@@ -67,33 +71,68 @@ for (const op of OPS) {
         await expectProblem(await post(request, op.path, JSON.parse(body), token), 401, 'unauthorized');
       }
       await expectProblem(
-        await request.post(`${V1}${op.path}`, { headers: { Authorization: `Basic ${creds().core}`, 'Content-Type': 'application/json' }, data: body }),
-        401, 'unauthorized',
+        await request.post(`${V1}${op.path}`, {
+          headers: { Authorization: `Basic ${creds().core}`, 'Content-Type': 'application/json' },
+          data: body,
+        }),
+        401,
+        'unauthorized',
       );
     });
 
     test('takes JSON only (415), at most 64 KiB (413), and answers 400 to malformed JSON', async ({ request }) => {
       const body = JSON.stringify(await op.body(request, freshEmail()));
       const url = `${V1}${op.path}`;
-      await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: body }), 415, 'unsupported_media_type');
-      await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/x-www-form-urlencoded' }), data: 'email=a@x.se' }), 415, 'unsupported_media_type');
+      await expectProblem(
+        await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: body }),
+        415,
+        'unsupported_media_type',
+      );
+      await expectProblem(
+        await request.post(url, {
+          headers: auth(creds().core, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+          data: 'email=a@x.se',
+        }),
+        415,
+        'unsupported_media_type',
+      );
       const huge = JSON.stringify({ ...JSON.parse(body), padding: 'x'.repeat(65 * 1024) });
-      await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: huge }), 413, 'payload_too_large');
+      await expectProblem(
+        await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: huge }),
+        413,
+        'payload_too_large',
+      );
       // A Buffer, because Playwright would quote a string that is not JSON.
       for (const broken of ['{"email": ', '{email: "a@x.se"}', "{'a':1}", '[1,2', '\u0000', '{"a":1}{"b":2}']) {
-        await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: Buffer.from(broken) }), 400, 'invalid_json');
+        await expectProblem(
+          await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: Buffer.from(broken) }),
+          400,
+          'invalid_json',
+        );
       }
       const notUtf8 = Buffer.concat([Buffer.from('{"email":"'), Buffer.from([0xff, 0xfe]), Buffer.from('@x.se"}')]);
-      await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: notUtf8 }), 400, 'invalid_json');
+      await expectProblem(
+        await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'application/json' }), data: notUtf8 }),
+        400,
+        'invalid_json',
+      );
       // the media type is judged first, whatever the bytes (413, then 415, then 400)
-      await expectProblem(await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: notUtf8 }), 415, 'unsupported_media_type');
+      await expectProblem(
+        await request.post(url, { headers: auth(creds().core, { 'Content-Type': 'text/plain' }), data: notUtf8 }),
+        415,
+        'unsupported_media_type',
+      );
     });
 
     test('refuses unknown fields with 422 validation_failed, pointing at each', async ({ request }) => {
       const body = await op.body(request, freshEmail());
       const problem = await expectProblem(await post(request, op.path, { ...body, isAdmin: true }, creds().core), 422, 'validation_failed');
       expect(problem.errors).toContainEqual(expect.objectContaining({ pointer: '/isAdmin', code: 'unknown_field' }));
-      const nested = await expectProblem(await post(request, op.path, { ...body, consent: { ...consent, ip: '1.2.3.4' } }, creds().core), 422, 'validation_failed');
+      const nested = await expectProblem(
+        await post(request, op.path, { ...body, consent: { ...consent, ip: '1.2.3.4' } }, creds().core),
+        422,
+        'validation_failed',
+      );
       expect(nested.errors).toContainEqual(expect.objectContaining({ pointer: '/consent/ip', code: 'unknown_field' }));
       const proto = await post(request, op.path, JSON.parse(`{"__proto__":{"admin":true},${JSON.stringify(body).slice(1)}`), creds().core);
       await expectProblem(proto, 422, 'validation_failed');
@@ -119,15 +158,34 @@ for (const op of OPS) {
 
     test('checks the consent text and version', async ({ request }) => {
       const body = await op.body(request, freshEmail());
-      for (const [bad, pointer] of [[{ text: '' }, '/consent/text'], [{ text: 'x'.repeat(2001) }, '/consent/text'], [{ version: '' }, '/consent/version'], [{ version: 'v'.repeat(65) }, '/consent/version']] as const) {
-        const problem = await expectProblem(await post(request, op.path, { ...body, consent: { ...consent, ...bad } }, creds().core), 422, 'validation_failed');
+      for (const [bad, pointer] of [
+        [{ text: '' }, '/consent/text'],
+        [{ text: 'x'.repeat(2001) }, '/consent/text'],
+        [{ version: '' }, '/consent/version'],
+        [{ version: 'v'.repeat(65) }, '/consent/version'],
+      ] as const) {
+        const problem = await expectProblem(
+          await post(request, op.path, { ...body, consent: { ...consent, ...bad } }, creds().core),
+          422,
+          'validation_failed',
+        );
         expect(problem.errors!.map((e) => e.pointer)).toContain(pointer);
       }
     });
 
     test('validates and normalises the e-mail address', async ({ request }) => {
       const body = await op.body(request, freshEmail());
-      for (const email of ['', 'not-an-address', 'a@b', 'two@@example.se', 'space in@example.se', `${'a'.repeat(250)}@example.se`, 'x@example.se\r\nBcc: victim@example.se', 42, null]) {
+      for (const email of [
+        '',
+        'not-an-address',
+        'a@b',
+        'two@@example.se',
+        'space in@example.se',
+        `${'a'.repeat(250)}@example.se`,
+        'x@example.se\r\nBcc: victim@example.se',
+        42,
+        null,
+      ]) {
         const problem = await expectProblem(await post(request, op.path, { ...body, email }, creds().core), 422, 'validation_failed');
         expect(problem.errors!.map((e) => e.pointer)).toContain('/email');
       }
@@ -141,7 +199,16 @@ for (const op of OPS) {
     test('survives hostile input: SQL-ish, unicode, huge and control-laden strings', async ({ request }) => {
       const base = await op.body(request, freshEmail());
       const sqlish = `o'neil+${Date.now()}@example.se`;
-      const ok = await post(request, op.path, { ...base, email: sqlish, consent: { ...consent, text: "Robert'); DROP TABLE consents;-- 📬 Ja tack! Größe ✓", version: "1' OR '1'='1" } }, creds().core);
+      const ok = await post(
+        request,
+        op.path,
+        {
+          ...base,
+          email: sqlish,
+          consent: { ...consent, text: "Robert'); DROP TABLE consents;-- 📬 Ja tack! Größe ✓", version: "1' OR '1'='1" },
+        },
+        creds().core,
+      );
       expect(ok.status(), await ok.text()).toBe(202);
       const stored = await database.execute({ sql: 'SELECT text, text_version FROM consents WHERE email = ?', args: [sqlish] });
       expect(stored.rows[0]).toMatchObject({ text: "Robert'); DROP TABLE consents;-- 📬 Ja tack! Größe ✓", text_version: "1' OR '1'='1" });
@@ -165,10 +232,16 @@ for (const op of OPS) {
       const base = await op.body(request, freshEmail());
       const market = await expectProblem(await post(request, op.path, { ...base, market: 'xx' }, creds().core), 422, 'unknown_market');
       expect(market.errors![0]!.pointer).toBe('/market');
-      const locale = await expectProblem(await post(request, op.path, { ...base, market: 'de', locale: 'sv-SE' }, creds().core), 422, 'unsupported_locale');
+      const locale = await expectProblem(
+        await post(request, op.path, { ...base, market: 'de', locale: 'sv-SE' }, creds().core),
+        422,
+        'unsupported_locale',
+      );
       expect(locale.errors![0]!.pointer).toBe('/locale');
       const email = freshEmail();
-      expect((await post(request, op.path, { ...(await op.body(request, email)), market: 'de', locale: 'en-DE' }, creds().core)).status()).toBe(202);
+      expect(
+        (await post(request, op.path, { ...(await op.body(request, email)), market: 'de', locale: 'en-DE' }, creds().core)).status(),
+      ).toBe(202);
       const consentRow = await database.execute({ sql: 'SELECT locale FROM consents WHERE email = ?', args: [email] });
       expect(consentRow.rows[0]!.locale).toBe('en-DE');
     });
@@ -203,7 +276,7 @@ for (const op of OPS) {
 }
 
 test.describe(`POST ${STOCK} only`, () => {
-  test('answers 404 for an unknown, an unpublished or another Site\'s variant', async ({ request }) => {
+  test("answers 404 for an unknown, an unpublished or another Site's variant", async ({ request }) => {
     const f = await fixtures(request);
     for (const variantId of ['var_doesnotexist', f.draft, f.outletTote, "var_x' OR '1'='1", 'x'.repeat(200)]) {
       const email = freshEmail();
@@ -219,7 +292,9 @@ test.describe(`POST ${STOCK} only`, () => {
     const email = freshEmail();
     expect((await post(request, STOCK, { variantId: f.throwVariant, email, consent }, creds().core)).status()).toBe(202);
     // The default flow is back-in-stock-email: naming it is the same subscription.
-    expect((await post(request, STOCK, { variantId: f.throwVariant, email, consent, flow: 'back-in-stock-email' }, creds().core)).status()).toBe(202);
+    expect(
+      (await post(request, STOCK, { variantId: f.throwVariant, email, consent, flow: 'back-in-stock-email' }, creds().core)).status(),
+    ).toBe(202);
     expect(await rowsFor(database, email)).toMatchObject({ stock: 1, outbox: 1, consents: 2 });
     for (const flow of ['no-such-flow', 'sms-legacy', 'BACK-IN-STOCK-EMAIL', "' OR 1=1 --", '']) {
       const res = await post(request, STOCK, { variantId: f.throwVariant, email: freshEmail(), consent, flow }, creds().core);
@@ -245,8 +320,16 @@ test.describe(`POST ${STOCK} only`, () => {
   });
 
   test('requires variantId and takes the extended credential too', async ({ request }) => {
-    const problem = await expectProblem(await post(request, STOCK, { email: freshEmail(), consent }, creds().core), 422, 'validation_failed');
+    const problem = await expectProblem(
+      await post(request, STOCK, { email: freshEmail(), consent }, creds().core),
+      422,
+      'validation_failed',
+    );
     expect(problem.errors!.map((e) => e.pointer)).toContain('/variantId');
-    expect((await post(request, STOCK, { variantId: (await fixtures(request)).throwVariant, email: freshEmail(), consent }, creds().extended)).status()).toBe(202);
+    expect(
+      (
+        await post(request, STOCK, { variantId: (await fixtures(request)).throwVariant, email: freshEmail(), consent }, creds().extended)
+      ).status(),
+    ).toBe(202);
   });
 });

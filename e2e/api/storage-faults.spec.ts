@@ -49,7 +49,11 @@ async function signUp(request: APIRequestContext, server: Instance, email: strin
 
 async function timedRead(request: APIRequestContext, server: Instance) {
   const t0 = Date.now();
-  const res = await request.get(`${server.baseURL}${V1}${PRODUCT}`, { headers: auth(creds().core), failOnStatusCode: false, timeout: 30_000 });
+  const res = await request.get(`${server.baseURL}${V1}${PRODUCT}`, {
+    headers: auth(creds().core),
+    failOnStatusCode: false,
+    timeout: 30_000,
+  });
   return { status: res.status(), ms: Date.now() - t0 };
 }
 
@@ -84,10 +88,11 @@ async function lockFromAnotherProcess(path: string) {
   const child = spawn(process.execPath, ['-e', source], { stdio: ['pipe', 'pipe', 'inherit'] });
   cleanups.push(() => child.kill('SIGKILL'));
   const lines = createInterface({ input: child.stdout });
-  const said = (word: string) => new Promise<void>((resolve, reject) => {
-    lines.on('line', (line) => line === word && resolve());
-    child.once('exit', (code) => reject(new Error(`the locking process exited (${code}) before saying ${word}`)));
-  });
+  const said = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      lines.on('line', (line) => line === word && resolve());
+      child.once('exit', (code) => reject(new Error(`the locking process exited (${code}) before saying ${word}`)));
+    });
   await said('locked');
   return {
     async release() {
@@ -107,7 +112,9 @@ function expectOneClearLine(log: string, fault: string) {
   expect(lines.length, log).toBeLessThanOrEqual(2);
 }
 
-test('while another process holds the write lock, reads and pages answer at normal speed; a write waits, then 503, or goes through once the lock goes', async ({ request }) => {
+test('while another process holds the write lock, reads and pages answer at normal speed; a write waits, then 503, or goes through once the lock goes', async ({
+  request,
+}) => {
   const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'locked.db'));
   const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '2000' });
   const baseline = await slowestRead(request, server, 5);
@@ -158,7 +165,9 @@ test('while another process holds the write lock, reads and pages answer at norm
 
 const isRoot = process.getuid?.() === 0;
 
-test('a full disk: writes answer 503 with Retry-After and one log line, reads go on, nothing acknowledged is lost, and writes resume once space is freed', async ({ request }) => {
+test('a full disk: writes answer 503 with Retry-After and one log line, reads go on, nothing acknowledged is lost, and writes resume once space is freed', async ({
+  request,
+}) => {
   test.skip(!isRoot, 'mounting a small tmpfs needs root');
   const disk = join(scratch, 'small-disk');
   mkdirSync(disk);
@@ -208,13 +217,16 @@ test('a full disk: writes answer 503 with Retry-After and one log line, reads go
   }
   // Writes go through again; the log says the fault cleared at one a moment after the last failure.
   await expect
-    .poll(async () => {
-      const after = freshEmail('full-after');
-      const res = await signUp(request, server, after);
-      expect(res.status()).toBe(202);
-      acknowledged.push(after);
-      return server.output().includes('storage fault (full) cleared');
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const after = freshEmail('full-after');
+        const res = await signUp(request, server, after);
+        expect(res.status()).toBe(202);
+        acknowledged.push(after);
+        return server.output().includes('storage fault (full) cleared');
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true);
   const database = rawClient(url);
   try {
@@ -224,7 +236,9 @@ test('a full disk: writes answer 503 with Retry-After and one log line, reads go
   }
 });
 
-test('read-only database files: writes answer 503 instead of crashing the server (SIGBUS), reads go on, and writes resume once the files are writable', async ({ request }) => {
+test('read-only database files: writes answer 503 instead of crashing the server (SIGBUS), reads go on, and writes resume once the files are writable', async ({
+  request,
+}) => {
   test.skip(!canMakeImmutable(scratch), 'making files immutable (chattr +i) needs root and a file system with the flag');
   const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'readonly.db'));
   const path = pathOf(url);
@@ -259,7 +273,9 @@ test('read-only database files: writes answer 503 instead of crashing the server
   }
 });
 
-test('files turning read-only right after writes: the server stays up, reads answer, writes answer 503, and writes resume once the files are writable', async ({ request }) => {
+test('files turning read-only right after writes: the server stays up, reads answer, writes answer 503, and writes resume once the files are writable', async ({
+  request,
+}) => {
   test.skip(!canMakeImmutable(scratch), 'making files immutable (chattr +i) needs root and a file system with the flag');
   const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'readonly-at-once.db'));
   const path = pathOf(url);

@@ -14,10 +14,14 @@ const WITHDRAW = '/subscriptions/withdrawals';
 async function signUpAndReadMail(request: Parameters<typeof post>[0], email: string) {
   const res = await post(request, NEWSLETTER, { email, consent, locale: 'en-SE' }, creds().core);
   expect(res.status(), await res.text()).toBe(202);
-  const [raw] = await waitFor(() => {
-    const mails = emlMailsTo(email);
-    return mails.length > 0 ? mails : null;
-  }, `the confirmation mail to ${email}`, 20_000);
+  const [raw] = await waitFor(
+    () => {
+      const mails = emlMailsTo(email);
+      return mails.length > 0 ? mails : null;
+    },
+    `the confirmation mail to ${email}`,
+    20_000,
+  );
   return raw!;
 }
 

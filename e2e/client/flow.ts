@@ -26,7 +26,10 @@ const list = must(await api.GET('/site/v1/commerce/products', { params: { query:
 const first = list.data[0];
 if (!first) throw new Error('the catalog is empty');
 
-const product = must(await api.GET('/site/v1/commerce/products/{handle}', { params: { path: { handle: 'fjord-ceramic-mug' }, query: { market } } }), 'product');
+const product = must(
+  await api.GET('/site/v1/commerce/products/{handle}', { params: { path: { handle: 'fjord-ceramic-mug' }, query: { market } } }),
+  'product',
+);
 const variantIds = product.variants.map((v) => v.id);
 
 // variantIds is an array in the document (style form, explode false): no joining by hand.
@@ -50,7 +53,14 @@ const details = must(
     params: { path: { id }, header: etag ? { 'If-Match': etag } : {} },
     body: {
       email: 'kim@bücher.de',
-      shippingAddress: { firstName: 'Kim', lastName: 'Berg', line1: 'Drottninggatan 12', postalCode: '11151', city: 'Stockholm', country: 'SE' },
+      shippingAddress: {
+        firstName: 'Kim',
+        lastName: 'Berg',
+        line1: 'Drottninggatan 12',
+        postalCode: '11151',
+        city: 'Stockholm',
+        country: 'SE',
+      },
     },
   }),
   'details',
@@ -62,7 +72,10 @@ const suggestions = must(
 );
 
 // Delivery options without a body: the document says the body is optional.
-const options = must(await api.POST('/site/v1/commerce/checkout-sessions/{id}/delivery-options', { params: { path: { id } } }), 'delivery options');
+const options = must(
+  await api.POST('/site/v1/commerce/checkout-sessions/{id}/delivery-options', { params: { path: { id } } }),
+  'delivery options',
+);
 const home = options.options.find((o) => o.kind === 'delivery');
 if (!home) throw new Error('no home delivery');
 const selected = must(

@@ -45,7 +45,8 @@ test.beforeAll(async () => {
   );
 });
 test.afterEach(async ({}, testInfo) => {
-  if (shop && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server output', { body: shop.output(), contentType: 'text/plain' });
+  if (shop && testInfo.status !== testInfo.expectedStatus)
+    await testInfo.attach('server output', { body: shop.output(), contentType: 'text/plain' });
 });
 test.afterAll(async () => {
   if (shop) await killInstance(shop);
@@ -63,7 +64,10 @@ async function apiCalls(request: APIRequestContext) {
     () =>
       request.post(`${shop.baseURL}${V1}/newsletter/subscriptions`, {
         headers: auth(creds().extended, { 'Content-Type': 'application/json' }),
-        data: JSON.stringify({ email: `remote.${Date.now()}@example.com`, consent: { granted: true, text: 'Yes, send me the newsletter.', version: '2026-01' } }),
+        data: JSON.stringify({
+          email: `remote.${Date.now()}@example.com`,
+          consent: { granted: true, text: 'Yes, send me the newsletter.', version: '2026-01' },
+        }),
         timeout: HUNG_MS,
         failOnStatusCode: false,
       }),
@@ -104,7 +108,11 @@ async function expectShopUnavailable(browser: import('@playwright/test').Browser
 
 async function expectServing(request: APIRequestContext) {
   await expect(async () => {
-    const res = await request.get(`${shop.baseURL}${V1}${PRODUCT}`, { headers: auth(creds().core), timeout: HUNG_MS, failOnStatusCode: false });
+    const res = await request.get(`${shop.baseURL}${V1}${PRODUCT}`, {
+      headers: auth(creds().core),
+      timeout: HUNG_MS,
+      failOnStatusCode: false,
+    });
     expect(res.status()).toBe(200);
   }).toPass({ timeout: 30_000 });
 }

@@ -18,7 +18,9 @@ test('home, product, search, cart and checkout on a remote database', async ({ p
 
   await page.goto('/');
   const box = await typeUntilSuggested(page, 'mug');
-  await expect(page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').filter({ hasText: 'Fjord Ceramic Mug' })).toHaveCount(1);
+  await expect(page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').filter({ hasText: 'Fjord Ceramic Mug' })).toHaveCount(
+    1,
+  );
   await box.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=mug$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Results for “mug”');

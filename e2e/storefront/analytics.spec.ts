@@ -18,9 +18,17 @@ test('views, add to cart and begin checkout reach the analytics operation with a
   expect(anon?.value).toMatch(/^[0-9a-f-]{36}$/);
   // Events are sent after the response; give the server a moment.
   await expect
-    .poll(async () => (await queryDb<{ type: string }>('select type from analytics_events where anonymous_id = ?', [anon!.value])).map((r) => r.type).sort(), { timeout: 10_000 })
+    .poll(
+      async () =>
+        (await queryDb<{ type: string }>('select type from analytics_events where anonymous_id = ?', [anon!.value]))
+          .map((r) => r.type)
+          .sort(),
+      { timeout: 10_000 },
+    )
     .toEqual(expect.arrayContaining(['add_to_cart', 'begin_checkout', 'collection_view', 'page_view', 'product_view']));
-  const rows = await queryDb<{ type: string; payload: string }>('select type, payload from analytics_events where anonymous_id = ?', [anon!.value]);
+  const rows = await queryDb<{ type: string; payload: string }>('select type, payload from analytics_events where anonymous_id = ?', [
+    anon!.value,
+  ]);
   const product = rows.find((r) => r.type === 'product_view');
   expect(JSON.parse(product!.payload)).toMatchObject({ productHandle: 'linen-tote-bag', path: '/products/linen-tote-bag' });
   const checkout = rows.find((r) => r.type === 'begin_checkout');

@@ -36,7 +36,17 @@ test.describe('when the API is down', () => {
       const context = await browser.newContext({ baseURL: server.url });
       if (locale) await context.addCookies([{ name: 'locale', value: locale, url: server.url }]);
       const page = await context.newPage();
-      for (const path of ['/', '/products', '/products/linen-tote-bag', '/collections/kitchen', '/cart', '/checkout/cs_123', '/search?q=mug', '/legal/imprint', '/returns']) {
+      for (const path of [
+        '/',
+        '/products',
+        '/products/linen-tote-bag',
+        '/collections/kitchen',
+        '/cart',
+        '/checkout/cs_123',
+        '/search?q=mug',
+        '/legal/imprint',
+        '/returns',
+      ]) {
         const res = await page.goto(path);
         expect(res?.status(), `${path} ${locale}`).toBe(503);
         expect(res?.headers()['retry-after']).toBeTruthy();

@@ -26,13 +26,16 @@ test.describe('browsing', () => {
     await shot(page, testInfo, 'product');
   });
 
-  test('a product\'s picture is described in the shopper\'s language, for the colour picked', async ({ page, context }) => {
+  test("a product's picture is described in the shopper's language, for the colour picked", async ({ page, context }) => {
     for (const [market, locale, white, sand, colour] of [
       ['se', 'sv-SE', 'Fjord keramikmugg i vit', 'Fjord keramikmugg i sand', 'Sand'],
       ['de', 'de-DE', 'Fjord Keramikbecher in Weiß', 'Fjord Keramikbecher in Sand', 'Sand'],
       ['se', 'en-SE', 'Fjord Ceramic Mug in white', 'Fjord Ceramic Mug in sand', 'Sand'],
     ] as const) {
-      await context.addCookies([{ name: 'market', value: market, url: BASE_URL }, { name: 'locale', value: locale, url: BASE_URL }]);
+      await context.addCookies([
+        { name: 'market', value: market, url: BASE_URL },
+        { name: 'locale', value: locale, url: BASE_URL },
+      ]);
       await openProduct(page, '/products/fjord-ceramic-mug');
       const gallery = page.locator('.gallery-main');
       await expect(gallery.getByRole('img', { name: white, exact: true })).toBeVisible();
@@ -51,11 +54,20 @@ test.describe('browsing', () => {
     const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1];
     expect(ld).toBeTruthy();
     const product = JSON.parse(ld!);
-    expect(product).toMatchObject({ '@type': 'Product', name: 'Fjord Ceramic Mug', sku: expect.any(String), description: expect.any(String) });
+    expect(product).toMatchObject({
+      '@type': 'Product',
+      name: 'Fjord Ceramic Mug',
+      sku: expect.any(String),
+      description: expect.any(String),
+    });
     expect(product.image[0]).toMatch(/^http:\/\/.*\.svg$/);
     expect(product.offers.length).toBeGreaterThan(1);
     for (const offer of product.offers) {
-      expect(offer).toMatchObject({ '@type': 'Offer', priceCurrency: 'SEK', availability: expect.stringMatching(/^https:\/\/schema\.org\//) });
+      expect(offer).toMatchObject({
+        '@type': 'Offer',
+        priceCurrency: 'SEK',
+        availability: expect.stringMatching(/^https:\/\/schema\.org\//),
+      });
       expect(offer.price).toMatch(/^\d+\.\d{2}$/);
     }
     expect(product.offers.map((o: { availability: string }) => o.availability)).toContain('https://schema.org/LimitedAvailability');
@@ -68,7 +80,12 @@ test.describe('browsing', () => {
 
   test('unknown and draft products are a 404 page, not a crash', async ({ page, context }) => {
     await useLocale(context);
-    for (const path of ['/products/draft-winter-parka', '/products/no-such-thing', '/collections/no-such-thing', '/checkout/cs_doesnotexist']) {
+    for (const path of [
+      '/products/draft-winter-parka',
+      '/products/no-such-thing',
+      '/collections/no-such-thing',
+      '/checkout/cs_doesnotexist',
+    ]) {
       const res = await page.goto(path);
       expect(res?.status(), path).toBe(404);
       await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();

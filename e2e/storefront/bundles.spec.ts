@@ -6,7 +6,10 @@ test.describe('bundles', () => {
   test('a bundle added to the cart is charged the bundle price at checkout', async ({ page, context }) => {
     await useLocale(context);
     await page.goto('/products/morning-coffee-set');
-    const offers = page.getByRole('region', { name: 'Bundle offer' }).getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Add bundle to cart' }) });
+    const offers = page
+      .getByRole('region', { name: 'Bundle offer' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: 'Add bundle to cart' }) });
     await expect(offers.first()).toBeVisible();
     // The seed's stock decides which bundle can be bought now: take the first that can.
     let added: { title: string; price: string } | null = null;
@@ -26,7 +29,10 @@ test.describe('bundles', () => {
     expect(added, 'a bundle that can be bought').not.toBeNull();
 
     await page.goto('/cart');
-    const entry = page.getByRole('list', { name: 'Your cart' }).getByRole('listitem').filter({ has: page.getByRole('heading', { name: added!.title }) });
+    const entry = page
+      .getByRole('list', { name: 'Your cart' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: added!.title }) });
     await expect(entry).toContainText(added!.price);
     const quantity = entry.getByLabel(`Quantity of ${added!.title}`, { exact: true });
     await expect(quantity).toHaveText('1');

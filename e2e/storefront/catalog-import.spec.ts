@@ -27,7 +27,9 @@ const CLI_HEAP = /--max-old-space-size=\d+/.exec(JSON.parse(readFileSync('packag
 /** The command as a merchant runs it (package.json's `catalog` script), against the copy. */
 function catalog(...args: string[]) {
   const result = spawnSync(process.execPath, ['--conditions=react-server', CLI_HEAP, '--import', 'tsx', 'scripts/catalog.ts', ...args], {
-    encoding: 'utf8', env: { ...process.env, DATABASE_URL: url }, timeout: 120_000,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: url },
+    timeout: 120_000,
   });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
@@ -37,13 +39,19 @@ async function version(): Promise<number> {
 }
 
 async function product(request: APIRequestContext, instance: Instance, handle: string) {
-  const res = await request.get(`${instance.baseURL}${V1}/commerce/products/${handle}`, { headers: auth(creds().core), failOnStatusCode: false });
+  const res = await request.get(`${instance.baseURL}${V1}/commerce/products/${handle}`, {
+    headers: auth(creds().core),
+    failOnStatusCode: false,
+  });
   expect(res.status(), await res.text()).toBe(200);
   return Product.parse(await res.json());
 }
 
 async function pageHtml(request: APIRequestContext, instance: Instance, handle: string) {
-  const res = await request.get(`${instance.baseURL}/products/${handle}`, { headers: { Cookie: 'market=se; locale=sv-SE' }, failOnStatusCode: false });
+  const res = await request.get(`${instance.baseURL}/products/${handle}`, {
+    headers: { Cookie: 'market=se; locale=sv-SE' },
+    failOnStatusCode: false,
+  });
   return { status: res.status(), html: await res.text() };
 }
 
@@ -112,7 +120,10 @@ test('a Shopify CSV imports into what the storefront shows, and a stock change f
     alerted = true;
     void dialog.dismiss();
   });
-  await page.context().addCookies([{ name: 'market', value: 'se', url: a.baseURL }, { name: 'locale', value: 'sv-SE', url: a.baseURL }]);
+  await page.context().addCookies([
+    { name: 'market', value: 'se', url: a.baseURL },
+    { name: 'locale', value: 'sv-SE', url: a.baseURL },
+  ]);
   await page.goto(`${a.baseURL}/products/nordic-wool-sweater`, { waitUntil: 'networkidle' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nordic Wool Sweater');
   await expect(page.getByText('Knitted from undyed Gotland wool in a small mill <50 km from our studio.')).toBeVisible();
@@ -125,8 +136,12 @@ test('a Shopify CSV imports into what the storefront shows, and a stock change f
 
   const sweater = await product(request, b, 'nordic-wool-sweater');
   expect(sweater.variants.map((v) => `${v.sku} ${v.price.amount} ${v.availability}`)).toEqual([
-    'NWS-OAT-S 899.00 in_stock', 'NWS-OAT-M 899.00 out_of_stock', 'NWS-OAT-L 949.00 in_stock',
-    'NWS-CHA-S 899.00 low_stock', 'NWS-CHA-M 899.00 in_stock', 'NWS-CHA-L 949.00 in_stock',
+    'NWS-OAT-S 899.00 in_stock',
+    'NWS-OAT-M 899.00 out_of_stock',
+    'NWS-OAT-L 949.00 in_stock',
+    'NWS-CHA-S 899.00 low_stock',
+    'NWS-CHA-M 899.00 in_stock',
+    'NWS-CHA-L 949.00 in_stock',
   ]);
   expect((await pageHtml(request, b, 'linen-apron-draft')).status).toBe(404);
 
@@ -143,13 +158,23 @@ test('a Shopify CSV imports into what the storefront shows, and a stock change f
 test('a product priced in the default market only says so in the others, in the API and the shop, never 404', async ({ page, request }) => {
   // the Shopify file above priced the sweater in se only
   for (const instance of [a, b]) {
-    const res = await request.get(`${instance.baseURL}${V1}/commerce/products/nordic-wool-sweater?market=de&locale=de-DE`, { headers: auth(creds().core), failOnStatusCode: false });
+    const res = await request.get(`${instance.baseURL}${V1}/commerce/products/nordic-wool-sweater?market=de&locale=de-DE`, {
+      headers: auth(creds().core),
+      failOnStatusCode: false,
+    });
     expect(res.status()).toBe(422);
     expect(res.headers()['content-type']).toContain('application/problem+json');
-    expect(await res.json()).toMatchObject({ code: 'not_sold_in_market', product: { handle: 'nordic-wool-sweater', title: 'Nordic Wool Sweater' }, soldIn: ['se'] });
+    expect(await res.json()).toMatchObject({
+      code: 'not_sold_in_market',
+      product: { handle: 'nordic-wool-sweater', title: 'Nordic Wool Sweater' },
+      soldIn: ['se'],
+    });
   }
   await page.route('https://cdn.shopify.com/**', (route) => route.abort());
-  await page.context().addCookies([{ name: 'market', value: 'de', url: a.baseURL }, { name: 'locale', value: 'de-DE', url: a.baseURL }]);
+  await page.context().addCookies([
+    { name: 'market', value: 'de', url: a.baseURL },
+    { name: 'locale', value: 'de-DE', url: a.baseURL },
+  ]);
   const response = await page.goto(`${a.baseURL}/products/nordic-wool-sweater`);
   expect(response!.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nordic Wool Sweater');
@@ -157,7 +182,10 @@ test('a product priced in the default market only says so in the others, in the 
   await expect(page.getByText(/^Erhältlich in: .+\. Wähle einen anderen Markt/)).toBeVisible();
   // the other instance, asked twice (the second from its kept page), says the same
   for (let i = 0; i < 2; i += 1) {
-    const res = await request.get(`${b.baseURL}/products/nordic-wool-sweater`, { headers: { Cookie: 'market=de; locale=de-DE' }, failOnStatusCode: false });
+    const res = await request.get(`${b.baseURL}/products/nordic-wool-sweater`, {
+      headers: { Cookie: 'market=de; locale=de-DE' },
+      failOnStatusCode: false,
+    });
     expect(res.status()).toBe(200);
     expect(await res.text()).toContain('nicht erhältlich');
   }

@@ -1,5 +1,18 @@
 import type { Page } from '@playwright/test';
-import { currentVariantId, deliverHomeAndPay, expect, expectAccessible, fillAddress, openProduct, pageWithoutScripts, payOnDemoPage, queryDb, shot, test, useLocale } from './helpers';
+import {
+  currentVariantId,
+  deliverHomeAndPay,
+  expect,
+  expectAccessible,
+  fillAddress,
+  openProduct,
+  pageWithoutScripts,
+  payOnDemoPage,
+  queryDb,
+  shot,
+  test,
+  useLocale,
+} from './helpers';
 
 async function addToCart(page: Page, handle: string, option: string | RegExp) {
   await openProduct(page, `/products/${handle}`);
@@ -10,7 +23,9 @@ async function addToCart(page: Page, handle: string, option: string | RegExp) {
 }
 
 async function sessionsWith(variantId: string): Promise<string[]> {
-  const rows = await queryDb<{ session_id: string }>('select distinct session_id from checkout_session_lines where variant_id = ?', [variantId]);
+  const rows = await queryDb<{ session_id: string }>('select distinct session_id from checkout_session_lines where variant_id = ?', [
+    variantId,
+  ]);
   return rows.map((r) => r.session_id);
 }
 
@@ -87,7 +102,10 @@ test.describe('checkout', () => {
     const [stockAfter] = await queryDb<{ quantity: number }>('select quantity from inventory_levels where variant_id = ?', [variant]);
     // At least this order's unit (other tests may buy the same bag meanwhile; nobody restocks it).
     expect(stockAfter!.quantity).toBeLessThanOrEqual(stockBefore!.quantity - 1);
-    const lines = await queryDb<{ variant_id: string; quantity: number }>('select l.variant_id, l.quantity from order_lines l join orders o on o.id = l.order_id where o.session_id = ?', [sessionId]);
+    const lines = await queryDb<{ variant_id: string; quantity: number }>(
+      'select l.variant_id, l.quantity from order_lines l join orders o on o.id = l.order_id where o.session_id = ?',
+      [sessionId],
+    );
     expect(lines).toEqual([{ variant_id: variant, quantity: 1 }]);
     // The confirmation survives a reload; going back to the checkout of a paid session lands on it.
     const shown = await number.textContent();
@@ -98,14 +116,19 @@ test.describe('checkout', () => {
     await expect(page.getByTestId('order-number')).toHaveText(shown!);
   });
 
-  test('without JavaScript: a bundle and an item into the cart, the whole cart shown, and on through delivery to the confirmation', async ({ browser }) => {
+  test('without JavaScript: a bundle and an item into the cart, the whole cart shown, and on through delivery to the confirmation', async ({
+    browser,
+  }) => {
     // Nothing may wait behind a loading placeholder: without scripts it is never replaced.
     const { context, page } = await pageWithoutScripts(browser);
     await page.goto('/products/linen-tote-bag');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await expect(page).toHaveURL(/\/cart$/);
     await page.goto('/products/morning-coffee-set');
-    const offers = page.getByRole('region', { name: 'Bundle offer' }).getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Add bundle to cart' }) });
+    const offers = page
+      .getByRole('region', { name: 'Bundle offer' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: 'Add bundle to cart' }) });
     const title = ((await offers.first().getByRole('heading', { level: 3 }).textContent()) ?? '').split(' · ')[0]!.trim();
     await offers.first().getByRole('button', { name: 'Add bundle to cart' }).click();
     await expect(page).toHaveURL(/\/cart(\?.*)?$/);
@@ -190,7 +213,7 @@ test.describe('checkout', () => {
     await expect(page.getByLabel('Postal code')).not.toHaveAttribute('aria-invalid', 'true');
   });
 
-  test('what the API refuses is told at its field in the shopper\'s language, never in the API\'s words', async ({ page, context }) => {
+  test("what the API refuses is told at its field in the shopper's language, never in the API's words", async ({ page, context }) => {
     await useLocale(context);
     await addToCart(page, 'fjord-ceramic-mug', 'White');
     await useLocale(context, 'se', 'sv-SE');
@@ -271,7 +294,9 @@ test.describe('checkout', () => {
     await expect(page.getByText('Linen Tote Bag — Black is sold out. Remove it to continue.')).toBeVisible();
     await page.getByRole('button', { name: 'Checkout' }).click();
     await expect(page).toHaveURL(/\/cart\?problem=insufficient_stock/);
-    await expect(page.getByRole('alert').filter({ hasText: 'sold out' })).toHaveText('Some items sold out since you added them. Remove them to continue to checkout.');
+    await expect(page.getByRole('alert').filter({ hasText: 'sold out' })).toHaveText(
+      'Some items sold out since you added them. Remove them to continue to checkout.',
+    );
     expect(new URL(page.url()).searchParams.get('lines')).toBe(black);
     await shot(page, testInfo, 'cart-sold-out');
 

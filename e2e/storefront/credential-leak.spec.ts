@@ -53,7 +53,9 @@ test.describe('the Site credential stays on the server', () => {
     const page = await context.newPage();
     const seen: string[] = [];
     page.on('response', async (res) => {
-      const headers = Object.entries(await res.allHeaders()).map(([k, v]) => `${k}: ${v}`).join('\n');
+      const headers = Object.entries(await res.allHeaders())
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n');
       const body = await res.body().catch(() => Buffer.from(''));
       for (const what of leaks(`${headers}\n${body.toString('latin1')}`, secret())) seen.push(`${res.url()}: ${what}`);
     });
@@ -78,7 +80,12 @@ test.describe('the Site credential stays on the server', () => {
     await page.getByRole('button', { name: /Till kassan|Checkout/ }).click();
     await expect(page).toHaveURL(/\/checkout\/cs_/);
     await page.getByRole('combobox', { name: /Gatuadress|Street address/ }).fill('Storg');
-    await expect(page.getByRole('listbox', { name: /Adressförslag|Address suggestions/ }).getByRole('option').first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('listbox', { name: /Adressförslag|Address suggestions/ })
+        .getByRole('option')
+        .first(),
+    ).toBeVisible();
 
     const cookies = await context.cookies();
     expect(cookies.map((c) => c.name).sort()).toEqual(expect.arrayContaining(['anon_id', 'cart']));

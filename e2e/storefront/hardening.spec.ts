@@ -52,13 +52,22 @@ test('a cart count asked for before an add never replaces the count the add answ
   const countRequested = new Promise<void>((resolve) => (requested = resolve));
   let handed!: (outcome: string) => void;
   const handedOver = new Promise<string>((resolve) => (handed = resolve));
-  await page.route('**/shop-api/cart-count', async (route) => {
-    const response = await route.fetch();
-    requested();
-    await held;
-    // delivered to the page, or refused because the page has given up on it
-    handed(await route.fulfill({ response }).then(() => 'delivered', () => 'dropped'));
-  }, { times: 1 });
+  await page.route(
+    '**/shop-api/cart-count',
+    async (route) => {
+      const response = await route.fetch();
+      requested();
+      await held;
+      // delivered to the page, or refused because the page has given up on it
+      handed(
+        await route.fulfill({ response }).then(
+          () => 'delivered',
+          () => 'dropped',
+        ),
+      );
+    },
+    { times: 1 },
+  );
   await page.goto('/products/fjord-ceramic-mug');
   await countRequested; // hydrated, and the count is on its way
 

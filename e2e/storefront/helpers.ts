@@ -105,7 +105,15 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, name: str
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'region');
   await testInfo.attach(`axe-${name}.json`, { body: JSON.stringify(results.violations, null, 2), contentType: 'application/json' });
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    ),
+  ).toEqual([]);
 }
 
 /** Reads the e2e database directly: the test's independent view of what the server did. */
@@ -122,7 +130,9 @@ export async function queryDb<T = Record<string, unknown>>(sql: string, args: In
 export async function currentVariantId(page: Page): Promise<string> {
   const skuLine = (await page.getByText(/^(SKU|Artikelnummer): /).textContent()) ?? '';
   const sku = skuLine.split(': ')[1]?.trim();
-  const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as { offers: { sku: string; url: string }[] };
+  const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as {
+    offers: { sku: string; url: string }[];
+  };
   const offer = ld.offers.find((o) => o.sku === sku);
   if (!offer) throw new Error(`no offer for SKU ${sku}`);
   return new URL(offer.url).searchParams.get('variant')!;

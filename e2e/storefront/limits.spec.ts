@@ -39,8 +39,18 @@ test.beforeAll(async () => {
   // browses in a real browser, which also prefetches the pages the home page links to, each
   // at a cost in reads, as many as the timing allows: 15 reads in a run here, but past 30 in
   // one CI run, where B's last view was refused for B's own budget.
-  proxied = await startOwnServer({ ...common, DATABASE_URL: await copyDatabase('proxied'), RATE_LIMIT_READS_PER_SHOPPER: '60', TRUSTED_PROXY_HOPS: '1' });
-  direct = await startOwnServer({ ...common, DATABASE_URL: await copyDatabase('direct'), RATE_LIMIT_READS_PER_SHOPPER: '30', RATE_LIMIT_WRITES_PER_SHOPPER: '3' });
+  proxied = await startOwnServer({
+    ...common,
+    DATABASE_URL: await copyDatabase('proxied'),
+    RATE_LIMIT_READS_PER_SHOPPER: '60',
+    TRUSTED_PROXY_HOPS: '1',
+  });
+  direct = await startOwnServer({
+    ...common,
+    DATABASE_URL: await copyDatabase('direct'),
+    RATE_LIMIT_READS_PER_SHOPPER: '30',
+    RATE_LIMIT_WRITES_PER_SHOPPER: '3',
+  });
 });
 
 test.afterAll(async () => {
@@ -168,7 +178,12 @@ test('without trusted proxies, X-Forwarded-For is ignored: the socket is the sho
   const sessions = async () => Number((await db.execute('SELECT count(*) AS n FROM checkout_sessions')).rows[0]!.n);
   const before = await sessions();
   for (let i = 1; i <= 6; i++) {
-    const context = await shopper(browser, direct!, { 'X-Forwarded-For': `203.0.113.${i}`, 'X-Real-IP': `198.51.100.${i}` }, `nonce_checkout${i}.${variant.rows[0]!.id}~1`);
+    const context = await shopper(
+      browser,
+      direct!,
+      { 'X-Forwarded-For': `203.0.113.${i}`, 'X-Real-IP': `198.51.100.${i}` },
+      `nonce_checkout${i}.${variant.rows[0]!.id}~1`,
+    );
     const res = await context.request.post('/shop-api/checkout', { headers: { Origin: direct!.url }, maxRedirects: 0 });
     expect(res.status()).toBe(303);
     await context.close();
@@ -183,11 +198,16 @@ test('without trusted proxies, X-Forwarded-For is ignored: the socket is the sho
   expect(refusedAfter, 'rotating X-Forwarded-For escaped the shopper budget').toBeGreaterThan(0);
 });
 
-test('a shopper over their read budget who sends a form is told how long to wait, with or without JavaScript, and nothing is logged as an error', async ({ browser }) => {
+test('a shopper over their read budget who sends a form is told how long to wait, with or without JavaScript, and nothing is logged as an error', async ({
+  browser,
+}) => {
   const headers = { 'X-Forwarded-For': '203.0.113.33' };
   const withScripts = await shopper(browser, proxied!, headers, 'nonce_formshopper');
   const withoutScripts = await browser.newContext({ baseURL: proxied!.url, extraHTTPHeaders: headers, javaScriptEnabled: false });
-  await withoutScripts.addCookies([{ name: 'locale', value: 'en-SE', url: proxied!.url }, { name: 'market', value: 'se', url: proxied!.url }]);
+  await withoutScripts.addCookies([
+    { name: 'locale', value: 'en-SE', url: proxied!.url },
+    { name: 'market', value: 'se', url: proxied!.url },
+  ]);
   const pages = [await withScripts.newPage(), await withoutScripts.newPage()];
   for (const [i, page] of pages.entries()) {
     await page.goto('/');

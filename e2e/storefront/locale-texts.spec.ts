@@ -3,7 +3,7 @@ import { expect, openProduct, test, useLocale } from './helpers';
 // Option names and values and market names come from the API in the shopper's locale; the
 // shop shows them as they come, on the product page, in the cart, at checkout and in the
 // market switcher.
-test.describe('option and market names in the shopper\'s language', () => {
+test.describe("option and market names in the shopper's language", () => {
   test('a Swedish shopper sees Swedish options, variant titles and market names through to checkout', async ({ page, context }) => {
     await useLocale(context, 'se', 'sv-SE');
     await openProduct(page, '/products/organic-cotton-tee');
@@ -31,7 +31,7 @@ test.describe('option and market names in the shopper\'s language', () => {
     await expect(page.getByRole('complementary', { name: 'Ordersammanfattning' })).toContainText('— Marinblå / M');
   });
 
-  test('bundles are named in the shopper\'s language', async ({ page, context }) => {
+  test("bundles are named in the shopper's language", async ({ page, context }) => {
     await useLocale(context, 'se', 'sv-SE');
     await openProduct(page, '/products/morning-coffee-set');
     const offers = page.getByRole('region', { name: 'Paketerbjudande' });
@@ -42,7 +42,10 @@ test.describe('option and market names in the shopper\'s language', () => {
     await expect(page.getByRole('heading', { level: 3, name: /^Kaffee für zwei · / })).toBeVisible();
   });
 
-  test('moving the checkout to a market without the shopper\'s language: the whole shop follows it, not only the lines', async ({ page, context }) => {
+  test("moving the checkout to a market without the shopper's language: the whole shop follows it, not only the lines", async ({
+    page,
+    context,
+  }) => {
     await useLocale(context, 'se', 'sv-SE');
     await openProduct(page, '/products/fjord-ceramic-mug');
     await page.getByRole('button', { name: 'Lägg i varukorgen' }).click();

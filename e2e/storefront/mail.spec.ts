@@ -19,15 +19,19 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  mailing = await instanceWithMail('mail', {
-    SITE_API_CREDENTIAL: creds().storefront,
-    SITE_API_BASE_URL: origin,
-    STOREFRONT_ORIGIN: origin,
-    OUTBOX_DRAIN_INTERVAL_MS: '300',
-    // One proxy in front: a browser context names its shopper with X-Forwarded-For.
-    TRUSTED_PROXY_HOPS: '1',
-    SIGNUP_MAILS_PER_SHOPPER: '4',
-  }, { port });
+  mailing = await instanceWithMail(
+    'mail',
+    {
+      SITE_API_CREDENTIAL: creds().storefront,
+      SITE_API_BASE_URL: origin,
+      STOREFRONT_ORIGIN: origin,
+      OUTBOX_DRAIN_INTERVAL_MS: '300',
+      // One proxy in front: a browser context names its shopper with X-Forwarded-For.
+      TRUSTED_PROXY_HOPS: '1',
+      SIGNUP_MAILS_PER_SHOPPER: '4',
+    },
+    { port },
+  );
   ({ smtp, instance, database } = mailing);
   // The copy starts with no mail counted (the shared server's shoppers are not this one's).
   await database.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'mail:%'");
@@ -39,10 +43,14 @@ test.afterAll(async () => {
 
 /** The mails the instance has sent to `email` so far, once there are at least `count`. */
 function mailsTo(email: string, count = 1) {
-  return waitFor(() => {
-    const mails = smtp.received.filter((r) => r.rcptTo.includes(email));
-    return mails.length >= count ? mails.map((m) => m.raw) : null;
-  }, `${count} mail(s) to ${email}`, 30_000);
+  return waitFor(
+    () => {
+      const mails = smtp.received.filter((r) => r.rcptTo.includes(email));
+      return mails.length >= count ? mails.map((m) => m.raw) : null;
+    },
+    `${count} mail(s) to ${email}`,
+    30_000,
+  );
 }
 
 async function row(sql: string, args: string[]) {
@@ -57,7 +65,10 @@ async function signUp(request: import('@playwright/test').APIRequestContext, pat
   expect(res.status(), await res.text()).toBe(202);
 }
 
-test('newsletter: the footer signup mails a link that confirms, and the unsubscribe page ends it with its button', async ({ page, context }, testInfo) => {
+test('newsletter: the footer signup mails a link that confirms, and the unsubscribe page ends it with its button', async ({
+  page,
+  context,
+}, testInfo) => {
   await context.addCookies([
     { name: 'market', value: 'se', url: instance.baseURL },
     { name: 'locale', value: 'en-SE', url: instance.baseURL },
@@ -68,7 +79,9 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   await footer.getByLabel('E-mail address').fill(email);
   await footer.getByRole('checkbox', { name: 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.' }).check();
   await footer.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
+  await expect(
+    footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.'),
+  ).toBeVisible();
 
   const [mail] = await mailsTo(email);
   expect(header(mail!, 'Subject')).toBe('Confirm your subscription to the Nordlys Home & Goods newsletter');
@@ -88,8 +101,12 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   await page.goto(link);
   expect(new URL(page.url()).pathname).toBe('/subscriptions/confirm');
   await expect(page.getByText('Press the button to confirm your subscription.')).toBeVisible();
-  expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'pending_confirmation' });
-  expect(await row('SELECT c.confirmed_at FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [email])).toMatchObject({ confirmed_at: null });
+  expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({
+    status: 'pending_confirmation',
+  });
+  expect(
+    await row('SELECT c.confirmed_at FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [email]),
+  ).toMatchObject({ confirmed_at: null });
   await shot(page, testInfo, 'subscription-confirm-page');
   await expectAccessible(page, testInfo, 'subscription-confirm-page');
   await page.getByRole('button', { name: 'Confirm subscription' }).click();
@@ -106,9 +123,11 @@ test('newsletter: the footer signup mails a link that confirms, and the unsubscr
   await expectAccessible(page, testInfo, 'unsubscribe-page');
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByText('You’re unsubscribed from the newsletter. You won’t get it any more.')).toBeVisible();
-  expect(await row(
-    'SELECT n.status, c.withdrawn_via FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [email],
-  )).toMatchObject({ status: 'unsubscribed', withdrawn_via: 'page' });
+  expect(
+    await row('SELECT n.status, c.withdrawn_via FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [
+      email,
+    ]),
+  ).toMatchObject({ status: 'unsubscribed', withdrawn_via: 'page' });
 });
 
 test('one-click: the List-Unsubscribe URL unsubscribes on POST and only shows the page on GET', async ({ request }) => {
@@ -122,20 +141,34 @@ test('one-click: the List-Unsubscribe URL unsubscribes on POST and only shows th
   const get = await request.get(url, { maxRedirects: 0 });
   expect(get.status()).toBe(303);
   expect(get.headers()['location']).toMatch(/^\/subscriptions\/unsubscribe\?token=/);
-  expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'pending_confirmation' });
+  expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({
+    status: 'pending_confirmation',
+  });
 
   // What a mail provider sends (RFC 8058): a form POST with List-Unsubscribe=One-Click.
-  const post = await request.post(url, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, data: 'List-Unsubscribe=One-Click' });
+  const post = await request.post(url, {
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    data: 'List-Unsubscribe=One-Click',
+  });
   expect(post.status(), await post.text()).toBe(200);
-  expect(await row(
-    'SELECT n.status, c.withdrawn_via FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [email],
-  )).toMatchObject({ status: 'unsubscribed', withdrawn_via: 'one_click' });
+  expect(
+    await row('SELECT n.status, c.withdrawn_via FROM newsletter_subscriptions n JOIN consents c ON c.id = n.consent_id WHERE n.email = ?', [
+      email,
+    ]),
+  ).toMatchObject({ status: 'unsubscribed', withdrawn_via: 'one_click' });
 });
 
-test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in their language, with a link to the page in their market', async ({ page, browser, request }) => {
-  const variant = String((await row(
-    "SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id WHERE s.handle = 'demo' AND p.handle = 'aurora-wool-throw' ORDER BY v.position LIMIT 1", [],
-  ))!.id);
+test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in their language, with a link to the page in their market', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const variant = String(
+    (await row(
+      "SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id WHERE s.handle = 'demo' AND p.handle = 'aurora-wool-throw' ORDER BY v.position LIMIT 1",
+      [],
+    ))!.id,
+  );
   const confirmed = freshEmail('restock');
   const pending = freshEmail('restock-pending');
   await signUp(request, '/commerce/stock-subscriptions', { variantId: variant, email: confirmed, consent, locale: 'de-DE', market: 'de' });
@@ -155,7 +188,9 @@ test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in
   expect(header(news, 'Subject')).toMatch(/^Aurora Wolldecke .* ist wieder vorrätig$/);
   // The product as the subscriber will find it: picture, variant and the price in their market (EUR, written in German).
   const minor = Number((await row("SELECT amount FROM variant_prices WHERE variant_id = ? AND market_id = 'de'", [variant]))!.amount);
-  const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(`${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}` as `${number}`);
+  const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
+    `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, '0')}` as `${number}`,
+  );
   const text = part(news, 'text/plain')!;
   const html = part(news, 'text/html')!;
   const lines = text.split(/\r?\n/);
@@ -189,7 +224,11 @@ test('back in stock: a restock by UPDATE mails the confirmed subscriber once, in
   // Exactly one message each for the confirmed subscriber; the pending one got only its confirmation request.
   // (This test's messages only: tests running beside it on the same database queue mail of their own.)
   await waitFor(
-    async () => (await row("SELECT count(*) AS n FROM outbox_messages WHERE status = 'pending' AND channel = 'email' AND json_extract(payload, '$.email') IN (?, ?)", [confirmed, pending]))!.n === 0,
+    async () =>
+      (await row(
+        "SELECT count(*) AS n FROM outbox_messages WHERE status = 'pending' AND channel = 'email' AND json_extract(payload, '$.email') IN (?, ?)",
+        [confirmed, pending],
+      ))!.n === 0,
     'the outbox to drain',
   );
   expect(smtp.received.filter((r) => r.rcptTo.includes(confirmed))).toHaveLength(2);
@@ -217,7 +256,10 @@ test('a link that is broken, unknown or cut short says so in words, and changes 
   await expect(page.getByText(invalid)).toBeVisible();
 });
 
-test('without JavaScript the confirm and unsubscribe pages’ buttons still work (plain form POSTs with a real Origin)', async ({ browser, request }) => {
+test('without JavaScript the confirm and unsubscribe pages’ buttons still work (plain form POSTs with a real Origin)', async ({
+  browser,
+  request,
+}) => {
   const email = freshEmail('nojs');
   await signUp(request, '/newsletter/subscriptions', { email, consent, locale: 'en-SE' });
   const [mail] = await mailsTo(email);
@@ -225,7 +267,9 @@ test('without JavaScript the confirm and unsubscribe pages’ buttons still work
   try {
     const page = await context.newPage();
     await page.goto(linkTo(mail!, '/subscriptions/confirm'));
-    expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'pending_confirmation' });
+    expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({
+      status: 'pending_confirmation',
+    });
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await expect(page.getByText('Thank you — your newsletter subscription is confirmed.')).toBeVisible();
     expect(await row('SELECT status FROM newsletter_subscriptions WHERE email = ?', [email])).toMatchObject({ status: 'active' });
@@ -272,7 +316,10 @@ test('mail budget: 12 plus-addresses of one mailbox get 3 mails, and every answe
   const mails = await deliveredTo(pattern, 3);
   expect(mails).toHaveLength(3);
   // Past the budget nothing was stored either (no subscription waiting for a mail that never comes).
-  const stored = await database.execute({ sql: 'SELECT count(*) AS n FROM newsletter_subscriptions WHERE email LIKE ?', args: [`${box}+%`] });
+  const stored = await database.execute({
+    sql: 'SELECT count(*) AS n FROM newsletter_subscriptions WHERE email LIKE ?',
+    args: [`${box}+%`],
+  });
   expect(Number(stored.rows[0]!.n)).toBe(3);
 });
 
@@ -287,12 +334,19 @@ test('mail budget: one exact address signed up for every variant gets 3 confirma
       headers: { Authorization: `Bearer ${creds().core}`, 'Content-Type': 'application/json' },
       data: JSON.stringify({ variantId: String(v.id), email, consent, locale: 'en-SE' }),
     });
-    expect(await answerOf(res)).toEqual({ status: 202, type: 'application/json; charset=utf-8', cache: 'no-store', body: '{"status":"accepted"}' });
+    expect(await answerOf(res)).toEqual({
+      status: 202,
+      type: 'application/json; charset=utf-8',
+      cache: 'no-store',
+      body: '{"status":"accepted"}',
+    });
   }
   expect(await deliveredTo(new RegExp(`^${email.replace(/\./g, '\\.')}$`), 3)).toHaveLength(3);
 });
 
-test('mail budget: the shop’s footer names its shopper, who gets 4 confirmations a day here, whatever the addresses', async ({ browser }) => {
+test('mail budget: the shop’s footer names its shopper, who gets 4 confirmations a day here, whatever the addresses', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': '203.0.113.61' } });
   await context.addCookies([
     { name: 'market', value: 'se', url: instance.baseURL },
@@ -308,7 +362,9 @@ test('mail budget: the shop’s footer names its shopper, who gets 4 confirmatio
       await footer.getByRole('checkbox', { name: 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.' }).check();
       await footer.getByRole('button', { name: 'Subscribe' }).click();
       // The same words past the budget: the form tells no one which mails were held back.
-      await expect(footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
+      await expect(
+        footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.'),
+      ).toBeVisible();
     }
   } finally {
     await context.close();

@@ -36,8 +36,17 @@ test('the shop on a phone: every page fits the screen', async ({ page, context }
 
 test('the market and language choice is whole on a small phone, in every language', async ({ page, context }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  for (const [market, locale] of [['se', 'sv-SE'], ['se', 'en-SE'], ['de', 'de-DE'], ['de', 'en-DE'], ['us', 'en-US']] as const) {
-    await context.addCookies([{ name: 'market', value: market, url: BASE_URL }, { name: 'locale', value: locale, url: BASE_URL }]);
+  for (const [market, locale] of [
+    ['se', 'sv-SE'],
+    ['se', 'en-SE'],
+    ['de', 'de-DE'],
+    ['de', 'en-DE'],
+    ['us', 'en-US'],
+  ] as const) {
+    await context.addCookies([
+      { name: 'market', value: market, url: BASE_URL },
+      { name: 'locale', value: locale, url: BASE_URL },
+    ]);
     await page.goto('/');
     const select = page.locator('#preference');
     await expect(select).toBeVisible();
@@ -59,7 +68,10 @@ test('the market and language choice is whole on a small phone, in every languag
   }
 });
 
-test('list pages on a phone: the filters fold behind one button and the first product is on the first screen', async ({ page, context }, testInfo) => {
+test('list pages on a phone: the filters fold behind one button and the first product is on the first screen', async ({
+  page,
+  context,
+}, testInfo) => {
   await useLocale(context);
   for (const path of ['/search?q=mug', '/products', '/collections/kitchen']) {
     await page.goto(path);
@@ -78,7 +90,10 @@ test('list pages on a phone: the filters fold behind one button and the first pr
   await shot(page, testInfo, 'collection-filters-open');
   await expectAccessible(page, testInfo, 'collection-filters-open-mobile');
   // Applied, the list comes back with the filters folded again and says how many are in effect.
-  await page.getByRole('form', { name: 'Filters' }).getByRole('checkbox', { name: /^In stock only/ }).check();
+  await page
+    .getByRole('form', { name: 'Filters' })
+    .getByRole('checkbox', { name: /^In stock only/ })
+    .check();
   await page.getByRole('form', { name: 'Filters' }).getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/\/collections\/kitchen\?available=true$/);
   await expect(page.locator('summary', { hasText: 'Filter and sort' })).toContainText('1 in effect');

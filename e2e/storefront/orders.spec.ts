@@ -14,19 +14,26 @@ test.describe.configure({ mode: 'serial', timeout: 150_000 });
 async function shopInstance(name: string, env: Record<string, string> = {}): Promise<MailingInstance> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  return instanceWithMail(name, {
-    SITE_API_CREDENTIAL: creds().storefront,
-    SITE_API_BASE_URL: origin,
-    STOREFRONT_ORIGIN: origin,
-    OUTBOX_DRAIN_INTERVAL_MS: '300',
-    MERCHANT_EMAIL: 'owner@nordlys.example',
-    ...env,
-  }, { port });
+  return instanceWithMail(
+    name,
+    {
+      SITE_API_CREDENTIAL: creds().storefront,
+      SITE_API_BASE_URL: origin,
+      STOREFRONT_ORIGIN: origin,
+      OUTBOX_DRAIN_INTERVAL_MS: '300',
+      MERCHANT_EMAIL: 'owner@nordlys.example',
+      ...env,
+    },
+    { port },
+  );
 }
 
 /** The Fjord mug in White into the cart, on to the checkout with an address and home delivery chosen. */
 async function toPayment(page: Page, context: BrowserContext, base: string, market: string, locale: string) {
-  await context.addCookies([{ name: 'market', value: market, url: base }, { name: 'locale', value: locale, url: base }]);
+  await context.addCookies([
+    { name: 'market', value: market, url: base },
+    { name: 'locale', value: locale, url: base },
+  ]);
   await page.goto(`${base}/products/fjord-ceramic-mug`);
   await page.getByRole('radio', { name: 'White' }).check();
   await page.getByRole('button', { name: 'Add to cart' }).click();

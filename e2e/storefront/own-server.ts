@@ -25,20 +25,24 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
-      DATABASE_URL: mainDatabaseUrl(),
-      SITE_API_BASE_URL: url,
-      // Renders no page a test did not ask for (render gate, logs); page-cache.spec.ts tests it.
-      PAGE_RENDER_AHEAD: 'off',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? '.next',
+        DATABASE_URL: mainDatabaseUrl(),
+        SITE_API_BASE_URL: url,
+        // Renders no page a test did not ask for (render gate, logs); page-cache.spec.ts tests it.
+        PAGE_RENDER_AHEAD: 'off',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 30_000;

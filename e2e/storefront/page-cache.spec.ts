@@ -20,7 +20,13 @@ type Page = { status: number; html: string; cache: string | undefined; key: stri
 async function productPage(request: APIRequestContext, base: string, handle: string, cookie = 'market=se; locale=en-SE'): Promise<Page> {
   const res = await request.get(`${base}/products/${handle}`, { headers: cookie ? { Cookie: cookie } : {}, failOnStatusCode: false });
   const headers = res.headers();
-  return { status: res.status(), html: await res.text(), cache: headers['x-nextjs-cache'], key: headers['x-middleware-rewrite'], source: headers['x-page-source'] };
+  return {
+    status: res.status(),
+    html: await res.text(),
+    cache: headers['x-nextjs-cache'],
+    key: headers['x-middleware-rewrite'],
+    source: headers['x-page-source'],
+  };
 }
 
 /** Served as kept, rendering nothing: from the database, or a HIT of Next's page cache. */
@@ -91,20 +97,36 @@ test.describe('two instances on one database', () => {
    * default market and language at its current catalog version.
    */
   async function renderedAhead(): Promise<{ published: number; kept: number }> {
-    const published = Number((await database.execute(
-      "SELECT COUNT(*) AS n FROM products p JOIN sites ON sites.id = p.site_id WHERE sites.handle = 'demo' AND p.status = 'published'",
-    )).rows[0]!.n);
-    const kept = Number((await database.execute({
-      sql: `SELECT COUNT(*) AS n FROM stored_pages s JOIN sites ON sites.id = s.site_id
+    const published = Number(
+      (
+        await database.execute(
+          "SELECT COUNT(*) AS n FROM products p JOIN sites ON sites.id = p.site_id WHERE sites.handle = 'demo' AND p.status = 'published'",
+        )
+      ).rows[0]!.n,
+    );
+    const kept = Number(
+      (
+        await database.execute({
+          sql: `SELECT COUNT(*) AS n FROM stored_pages s JOIN sites ON sites.id = s.site_id
         WHERE sites.handle = 'demo' AND s.origin = ? AND s.market = 'se' AND s.locale = 'sv-SE' AND s.catalog_version = sites.catalog_version`,
-      args: [SHOP],
-    })).rows[0]!.n);
+          args: [SHOP],
+        })
+      ).rows[0]!.n,
+    );
     return { published, kept };
   }
 
   test('every product page is rendered ahead, once, and served by both without a render', async ({ request }) => {
     // Nobody has asked for a page yet: the instances render them ahead of shoppers.
-    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published && r.kept > 0; }, { timeout: 150_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const r = await renderedAhead();
+          return r.kept === r.published && r.kept > 0;
+        },
+        { timeout: 150_000 },
+      )
+      .toBe(true);
     const handle = 'hygge-wool-rug';
     const [fromA, fromB] = [await productPage(request, a.baseURL, handle, ''), await productPage(request, b.baseURL, handle, '')];
     for (const page of [fromA, fromB]) {
@@ -142,22 +164,43 @@ test.describe('two instances on one database', () => {
   });
 
   test('after a catalog change, a page whose reads all answer the same is kept on, not rendered again', async ({ request }) => {
-    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published && r.kept > 0; }, { timeout: 150_000 }).toBe(true);
-    const pages = async () => new Map((await database.execute({
-      sql: `SELECT s.handle, s.stored_at, s.catalog_version, s.reads FROM stored_pages s JOIN sites ON sites.id = s.site_id
+    await expect
+      .poll(
+        async () => {
+          const r = await renderedAhead();
+          return r.kept === r.published && r.kept > 0;
+        },
+        { timeout: 150_000 },
+      )
+      .toBe(true);
+    const pages = async () =>
+      new Map(
+        (
+          await database.execute({
+            sql: `SELECT s.handle, s.stored_at, s.catalog_version, s.reads FROM stored_pages s JOIN sites ON sites.id = s.site_id
         WHERE sites.handle = 'demo' AND s.origin = ? AND s.market = 'se' AND s.locale = 'sv-SE'`,
-      args: [SHOP],
-    })).rows.map((r) => [String(r.handle), { storedAt: Number(r.stored_at), version: Number(r.catalog_version), reads: r.reads === null ? null : String(r.reads) }]));
+            args: [SHOP],
+          })
+        ).rows.map((r) => [
+          String(r.handle),
+          { storedAt: Number(r.stored_at), version: Number(r.catalog_version), reads: r.reads === null ? null : String(r.reads) },
+        ]),
+      );
     const changed = 'hygge-wool-rug';
     // Its neighbour shows it under "More from Living room"; the bottle's page shows nothing of it.
-    const read = async (path: string) => (await request.get(`${a.baseURL}/site/v1${path}`, { headers: { Authorization: `Bearer ${creds().core}` } })).json();
-    const related = (await read('/commerce/products?collection=living-room&limit=5&market=se&locale=sv-SE')) as { data: { handle: string }[] };
+    const read = async (path: string) =>
+      (await request.get(`${a.baseURL}/site/v1${path}`, { headers: { Authorization: `Bearer ${creds().core}` } })).json();
+    const related = (await read('/commerce/products?collection=living-room&limit=5&market=se&locale=sv-SE')) as {
+      data: { handle: string }[];
+    };
     expect(related.data.map((p) => p.handle)).toContain(changed);
     // A page shows the first collection of its product.
-    const firstCollections = await Promise.all(related.data.map(async (p) => ({
-      handle: p.handle,
-      first: (Product.parse(await read(`/commerce/products/${p.handle}?market=se&locale=sv-SE`))).collections[0]?.handle,
-    })));
+    const firstCollections = await Promise.all(
+      related.data.map(async (p) => ({
+        handle: p.handle,
+        first: Product.parse(await read(`/commerce/products/${p.handle}?market=se&locale=sv-SE`)).collections[0]?.handle,
+      })),
+    );
     const neighbour = firstCollections.find((p) => p.handle !== changed && p.first === 'living-room')!.handle;
     const unrelated = 'trail-steel-bottle';
     const before = await pages();
@@ -184,7 +227,15 @@ test.describe('two instances on one database', () => {
     }
 
     // Rendered ahead for the new version: the changed product and its neighbours anew, the rest kept on.
-    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published; }, { timeout: 150_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const r = await renderedAhead();
+          return r.kept === r.published;
+        },
+        { timeout: 150_000 },
+      )
+      .toBe(true);
     const after = await pages();
     const rendered = [...after].filter(([handle, kept]) => kept.storedAt !== before.get(handle)?.storedAt).map(([handle]) => handle);
     expect(rendered).toContain(changed);
@@ -203,10 +254,12 @@ test.describe('two instances on one database', () => {
       // The second view renders nothing: it is kept, by this instance or the other.
       expect(kept(await productPage(request, instance.baseURL, handle))).toBe(true);
     }
-    const white = (await database.execute({
-      sql: "SELECT v.sku, v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.handle = ? AND v.title = 'White'",
-      args: [handle],
-    })).rows[0] as unknown as { sku: string; id: string };
+    const white = (
+      await database.execute({
+        sql: "SELECT v.sku, v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.handle = ? AND v.title = 'White'",
+        args: [handle],
+      })
+    ).rows[0] as unknown as { sku: string; id: string };
     const { sku, id } = white;
     expect(structured((await productPage(request, a.baseURL, handle)).html).prices.get(sku)).toBe('99.00');
 
@@ -229,7 +282,15 @@ test.describe('two instances on one database', () => {
       expect(kept(await productPage(request, instance.baseURL, handle))).toBe(true);
     }
     // Every other page is rendered ahead again for the new catalog version.
-    await expect.poll(async () => { const r = await renderedAhead(); return r.kept === r.published; }, { timeout: 150_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const r = await renderedAhead();
+          return r.kept === r.published;
+        },
+        { timeout: 150_000 },
+      )
+      .toBe(true);
 
     // Unpublished: the next view is the shop's 404, on both.
     await database.execute({ sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handle] });
@@ -271,14 +332,19 @@ test.describe('a kept page of an older catalog version', () => {
 
       // The kept page's React payload names the older catalog version; the router goes on
       // from it to a page of the new one, as from any page loaded before a change.
-      await context.addCookies([{ name: 'market', value: 'se', url: server.url }, { name: 'locale', value: 'sv-SE', url: server.url }]);
+      await context.addCookies([
+        { name: 'market', value: 'se', url: server.url },
+        { name: 'locale', value: 'sv-SE', url: server.url },
+      ]);
       const opened = await page.goto(`${server.url}/products/${kept}`);
       expect(opened?.headers()['x-page-source']).toBe('stored');
       const next = page.locator('section.related a[href^="/products/"]').first();
       const target = (await next.getAttribute('href'))!;
       await next.click();
       await expect(page).toHaveURL(`${server.url}${target}`);
-      const title = Product.parse(await (await get(request, `${target.replace('/products/', '/commerce/products/')}?market=se&locale=sv-SE`)).json()).title;
+      const title = Product.parse(
+        await (await get(request, `${target.replace('/products/', '/commerce/products/')}?market=se&locale=sv-SE`)).json(),
+      ).title;
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
     } finally {
       await server.stop();
@@ -427,6 +493,8 @@ test.describe('the page cache’s size (PAGE_CACHE_MB)', () => {
   });
 
   test('a value that is not a size stops the server with a message that names it', async () => {
-    await expect(startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '16MB' })).rejects.toThrow(/PAGE_CACHE_MB must be a whole number/);
+    await expect(startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '16MB' })).rejects.toThrow(
+      /PAGE_CACHE_MB must be a whole number/,
+    );
   });
 });

@@ -19,21 +19,24 @@ function skippedLevels(levels: number[]): string[] {
  * does not fit its line. Each element's first text is read character by character.
  */
 async function wordsCut(elements: Locator): Promise<string[]> {
-  return elements.evaluateAll((els) => els.flatMap((el) => {
-    const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode()!;
-    const top = (i: number) => {
-      const range = document.createRange();
-      range.setStart(text, i);
-      range.setEnd(text, i + 1);
-      return Math.round(range.getBoundingClientRect().top);
-    };
-    const value = text.textContent!;
-    const cut: string[] = [];
-    for (let i = 1; i < value.length; i++) {
-      if (/\S/.test(value[i]!) && /[^\s-]/.test(value[i - 1]!) && top(i) !== top(i - 1)) cut.push(`${value.slice(0, i)}|${value.slice(i)}`);
-    }
-    return cut;
-  }));
+  return elements.evaluateAll((els) =>
+    els.flatMap((el) => {
+      const text = document.createTreeWalker(el, NodeFilter.SHOW_TEXT).nextNode()!;
+      const top = (i: number) => {
+        const range = document.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        return Math.round(range.getBoundingClientRect().top);
+      };
+      const value = text.textContent!;
+      const cut: string[] = [];
+      for (let i = 1; i < value.length; i++) {
+        if (/\S/.test(value[i]!) && /[^\s-]/.test(value[i - 1]!) && top(i) !== top(i - 1))
+          cut.push(`${value.slice(0, i)}|${value.slice(i)}`);
+      }
+      return cut;
+    }),
+  );
 }
 
 /** The amount in minor units, whatever the locale's separators ("1 098,00 kr", "SEK 1,098.00"). */
@@ -317,7 +320,11 @@ test.describe('market and language on a first visit', () => {
 
   test('comes from the platform’s country header when the server trusts it', async ({ browser }) => {
     // The e2e server trusts x-vercel-ip-country (scripts/e2e-server.sh), and no other.
-    let { context, page } = await visit(browser, { locale: 'de-AT', extraHTTPHeaders: { 'x-vercel-ip-country': 'US' } }, '/products/fjord-ceramic-mug');
+    let { context, page } = await visit(
+      browser,
+      { locale: 'de-AT', extraHTTPHeaders: { 'x-vercel-ip-country': 'US' } },
+      '/products/fjord-ceramic-mug',
+    );
     await shows(page, 'us|en-US', 'Shown in English');
     await expect(page.locator('.product-info .price').first()).toContainText('$');
     // US prices are without tax (the market's taxInclusive is false)
@@ -339,7 +346,10 @@ test.describe('checkout on a phone and the confirmation', () => {
   test.describe.configure({ timeout: 90_000 });
 
   for (const width of WIDTHS) {
-    test(`at ${width} px the summary comes before paying; the confirmation has the order number and the address`, async ({ page, context }, testInfo) => {
+    test(`at ${width} px the summary comes before paying; the confirmation has the order number and the address`, async ({
+      page,
+      context,
+    }, testInfo) => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await useLocale(context);
       await openProduct(page, '/products/linen-tote-bag');

@@ -14,7 +14,10 @@ async function firstCollection(productHandle: string, locale: string) {
   return row!;
 }
 
-for (const [locale, heading] of [['en-SE', 'More from'], ['sv-SE', 'Mer från']] as const) {
+for (const [locale, heading] of [
+  ['en-SE', 'More from'],
+  ['sv-SE', 'Mer från'],
+] as const) {
   test(`a product page shows more from its collection (${locale})`, async ({ page, context }, testInfo) => {
     await useLocale(context, 'se', locale);
     await openProduct(page, '/products/fjord-ceramic-mug');
@@ -28,10 +31,14 @@ for (const [locale, heading] of [['en-SE', 'More from'], ['sv-SE', 'Mer från']]
     const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs).not.toContain('/products/fjord-ceramic-mug');
     // every product shown is a member of that collection
-    const members = new Set((await queryDb<{ handle: string }>(
-      `select p.handle from collection_products cp join collections c on c.id = cp.collection_id join products p on p.id = cp.product_id where c.handle = ?`,
-      [collection.handle],
-    )).map((r) => `/products/${r.handle}`));
+    const members = new Set(
+      (
+        await queryDb<{ handle: string }>(
+          `select p.handle from collection_products cp join collections c on c.id = cp.collection_id join products p on p.id = cp.product_id where c.handle = ?`,
+          [collection.handle],
+        )
+      ).map((r) => `/products/${r.handle}`),
+    );
     for (const href of hrefs) expect(members.has(href!), href!).toBe(true);
     await expectAccessible(page, testInfo, `related-${locale}`);
     await links.first().click();

@@ -20,20 +20,33 @@ async function burst(server: OwnServer, paths: string[]) {
   return Promise.all(
     paths.map(async (path) => {
       const res = await fetch(`${server.url}${path}`, { headers: { Connection: 'close' } });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), cache: res.headers.get('cache-control'), html: await res.text() };
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        cache: res.headers.get('cache-control'),
+        html: await res.text(),
+      };
     }),
   );
 }
 
 test('past the bound and a full line, a page is 503 with Retry-After at once; the API and the next pages go on', async ({ request }) => {
-  const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '0', PAGE_RENDERS: '1', PAGE_RENDER_LINE: '0' });
+  const server = await startOwnServer({
+    SITE_API_CREDENTIAL: creds().storefront,
+    PAGE_CACHE_MB: '0',
+    PAGE_RENDERS: '1',
+    PAGE_RENDER_LINE: '0',
+  });
   try {
     const list = await handles(request, 24);
     // 24 at once against one render and no line: some must be refused. On a machine slow to
     // send them, a burst may trickle in one by one; it is sent again until one is refused.
     let answers: Awaited<ReturnType<typeof burst>> = [];
     for (let round = 0; round < 5 && !answers.some((a) => a.status === 503); round += 1) {
-      answers = await burst(server, list.map((h) => `/products/${h}`));
+      answers = await burst(
+        server,
+        list.map((h) => `/products/${h}`),
+      );
       expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
     }
     const refused = answers.filter((a) => a.status === 503);
@@ -60,7 +73,10 @@ test('with the default line, the same burst waits its turn and every page is ser
   const server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, PAGE_CACHE_MB: '0', PAGE_RENDERS: '1' });
   try {
     const list = await handles(request, 24);
-    const answers = await burst(server, list.map((h) => `/products/${h}`));
+    const answers = await burst(
+      server,
+      list.map((h) => `/products/${h}`),
+    );
     expect(answers.map((a) => a.status)).toEqual(list.map(() => 200));
     for (const [i, a] of answers.entries()) expect(a.html).toContain(`/products/${list[i]}`);
   } finally {

@@ -3,7 +3,10 @@ import { BASE_URL, expect, expectAccessible, queryDb, shot, test, typeUntilSugge
 
 /** A card's price as a number: "From 1,234.00 kr", "189,00 kr", "€12.50" (thousands separators dropped). */
 function priceOf(text: string): number {
-  const digits = text.replace(/[^\d.,]/g, '').replace(/[.,](?=\d{3}(?:\D|$))/g, '').replace(',', '.');
+  const digits = text
+    .replace(/[^\d.,]/g, '')
+    .replace(/[.,](?=\d{3}(?:\D|$))/g, '')
+    .replace(',', '.');
   const value = Number(digits);
   if (!Number.isFinite(value) || digits === '') throw new Error(`no price in ${JSON.stringify(text)}`);
   return value;
@@ -225,7 +228,9 @@ test.describe('search', () => {
     expect((await cards(page)).map((c) => c.title)).toContain('Fjord Ceramic Mug');
 
     await filters(page).getByLabel('Sort by').selectOption('price-desc');
-    await filters(page).getByRole('checkbox', { name: /^In stock only/ }).check();
+    await filters(page)
+      .getByRole('checkbox', { name: /^In stock only/ })
+      .check();
     await filters(page).getByRole('button', { name: 'Apply' }).click();
     await expect(page).toHaveURL(/[?&]q=mug(&|$)/);
     await expect(page).toHaveURL(/[?&]sort=price-desc/);
@@ -312,7 +317,11 @@ test.describe('search', () => {
 
   test('a filter on a colour shows each product as its variant of that colour, and counts it so', async ({ page, context }) => {
     await useLocale(context);
-    const bag = (p: Page) => p.getByRole('main').locator('.product-grid > li').filter({ has: p.getByRole('heading', { name: 'Linen Tote Bag', exact: true }) });
+    const bag = (p: Page) =>
+      p
+        .getByRole('main')
+        .locator('.product-grid > li')
+        .filter({ has: p.getByRole('heading', { name: 'Linen Tote Bag', exact: true }) });
     await page.goto('/products?option=Color%3ANatural');
     const natural = await bag(page).locator('img').getAttribute('src');
     await expect(bag(page).locator('.badge')).not.toHaveClass(/badge-out_of_stock/);
@@ -322,8 +331,10 @@ test.describe('search', () => {
     await expect(bag(page).locator('.badge')).toHaveClass(/badge-out_of_stock/);
     const black = await bag(page).locator('img').getAttribute('src');
     expect(black).not.toBe(natural);
-    const variant = (await queryDb<{ id: string }>(`select v.id from product_variants v join products p on p.id = v.product_id
-      where p.handle = 'linen-tote-bag' and json_extract(v.options, '$.Color') = 'Black'`))[0]!.id;
+    const variant = (
+      await queryDb<{ id: string }>(`select v.id from product_variants v join products p on p.id = v.product_id
+      where p.handle = 'linen-tote-bag' and json_extract(v.options, '$.Color') = 'Black'`)
+    )[0]!.id;
     await expect(bag(page).getByRole('link')).toHaveAttribute('href', `/products/linen-tote-bag?variant=${variant}`);
     // "In stock only" counts the black variants that can be bought: the bag is not among them.
     const inStock = filters(page).getByRole('checkbox', { name: /^In stock only/ });

@@ -28,7 +28,12 @@ function expectBaseHeaders(res: APIResponse) {
 function directives(policy: string | undefined): Map<string, string[]> {
   expect(policy, 'a Content-Security-Policy header').toBeTruthy();
   expect(policy).not.toContain(', ');
-  return new Map(policy!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    policy!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 /** The page policy shared by both kinds of page. */

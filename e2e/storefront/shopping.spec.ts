@@ -1,12 +1,21 @@
 import { currentVariantId, expect, expectAccessible, openProduct, pageWithoutScripts, queryDb, shot, test, useLocale } from './helpers';
 
 test.describe('product page and cart', () => {
-  test('the picture follows the picked variant in every language, whatever the images\' alt texts say', async ({ page, context }) => {
-    const [midnight] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'Midnight'");
+  test("the picture follows the picked variant in every language, whatever the images' alt texts say", async ({ page, context }) => {
+    const [midnight] = await queryDb<{ id: string }>(
+      "select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'Midnight'",
+    );
     const main = page.locator('.gallery-main img');
     const BASE = process.env.E2E_BASE_URL!;
-    for (const [market, locale] of [['se', 'sv-SE'], ['de', 'de-DE'], ['se', 'en-SE']] as const) {
-      await context.addCookies([{ name: 'market', value: market, url: BASE }, { name: 'locale', value: locale, url: BASE }]);
+    for (const [market, locale] of [
+      ['se', 'sv-SE'],
+      ['de', 'de-DE'],
+      ['se', 'en-SE'],
+    ] as const) {
+      await context.addCookies([
+        { name: 'market', value: market, url: BASE },
+        { name: 'locale', value: locale, url: BASE },
+      ]);
       await page.goto(`/products/fjord-ceramic-mug?variant=${midnight!.id}`);
       await expect(main, locale).toHaveAttribute('src', '/products/mug-midnight.svg');
       // and a click on another colour, by its place in the picker (its name is the locale's)
@@ -115,7 +124,9 @@ test.describe('product page and cart', () => {
     await openProduct(page, '/products/linen-tote-bag');
     await page.getByRole('radio', { name: 'Natural' }).check();
     // Stock moves all the time: any change anywhere in the catalog gives the page a new cache key.
-    await queryDb("update inventory_levels set quantity = quantity where variant_id = (select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'hygge-wool-rug' limit 1)");
+    await queryDb(
+      "update inventory_levels set quantity = quantity where variant_id = (select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'hygge-wool-rug' limit 1)",
+    );
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await expect(page.getByText('Added to your cart.')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Cart 1', exact: true })).toBeVisible();
@@ -133,7 +144,7 @@ test.describe('product page and cart', () => {
     await context.close();
   });
 
-  test('without JavaScript, the variant picked is the one added, not the page\'s first', async ({ browser }) => {
+  test("without JavaScript, the variant picked is the one added, not the page's first", async ({ browser }) => {
     const { context, page } = await pageWithoutScripts(browser);
     await page.goto('/products/fjord-ceramic-mug');
     await page.getByRole('radio', { name: 'Sand' }).check();
@@ -146,7 +157,11 @@ test.describe('product page and cart', () => {
   });
 
   test('the add-to-cart endpoints refuse other sites and anything but a small form', async ({ request }) => {
-    const variantId = (await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' limit 1"))[0]!.id;
+    const variantId = (
+      await queryDb<{ id: string }>(
+        "select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' limit 1",
+      )
+    )[0]!.id;
     const json = { Accept: 'application/json', Origin: process.env.E2E_BASE_URL! };
     for (const path of ['/shop-api/cart/items', '/shop-api/cart/bundles']) {
       const evil = await request.post(path, { headers: { ...json, Origin: 'https://evil.example' }, form: { variantId }, maxRedirects: 0 });
@@ -174,11 +189,20 @@ test.describe('product page and cart', () => {
     expect(added.headers()['set-cookie']).toMatch(/^cart=.*HttpOnly/i);
   });
 
-  test('a cart line without its product handle (an older cookie), or with a wrong one, is still found and named', async ({ page, context }) => {
+  test('a cart line without its product handle (an older cookie), or with a wrong one, is still found and named', async ({
+    page,
+    context,
+  }) => {
     await useLocale(context);
-    const [natural] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' and v.title = 'Natural'");
-    const [white] = await queryDb<{ id: string }>("select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'White'");
-    await context.addCookies([{ name: 'cart', value: `nonce_older123.${natural!.id}~2.${white!.id}~1~!hygge-wool-rug`, url: process.env.E2E_BASE_URL! }]);
+    const [natural] = await queryDb<{ id: string }>(
+      "select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'linen-tote-bag' and v.title = 'Natural'",
+    );
+    const [white] = await queryDb<{ id: string }>(
+      "select v.id from product_variants v join products p on p.id = v.product_id where p.handle = 'fjord-ceramic-mug' and v.title = 'White'",
+    );
+    await context.addCookies([
+      { name: 'cart', value: `nonce_older123.${natural!.id}~2.${white!.id}~1~!hygge-wool-rug`, url: process.env.E2E_BASE_URL! },
+    ]);
     await page.goto('/cart');
     await expect(page.getByLabel('Quantity of Linen Tote Bag — Natural', { exact: true })).toHaveText('2');
     await expect(page.getByLabel('Quantity of Fjord Ceramic Mug — White', { exact: true })).toHaveText('1');
@@ -187,7 +211,9 @@ test.describe('product page and cart', () => {
 
   test('a tampered cart cookie is cleaned, never trusted', async ({ page, context }) => {
     await useLocale(context);
-    await context.addCookies([{ name: 'cart', value: 'nonce_abcdefgh.var_unknown0000000000000~500.<script>~1', url: process.env.E2E_BASE_URL! }]);
+    await context.addCookies([
+      { name: 'cart', value: 'nonce_abcdefgh.var_unknown0000000000000~500.<script>~1', url: process.env.E2E_BASE_URL! },
+    ]);
     await page.goto('/cart');
     await expect(page.getByText('This item is no longer available. Remove it to continue.')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Cart 99', exact: true })).toBeVisible();

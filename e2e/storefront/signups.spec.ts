@@ -19,7 +19,9 @@ test.describe('signups', () => {
     const consent = 'Yes, send me the newsletter by e-mail. I can unsubscribe at any time.';
     await footer.getByRole('checkbox', { name: consent }).check();
     await footer.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
+    await expect(
+      footer.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.'),
+    ).toBeVisible();
     await shot(page, testInfo, 'newsletter');
 
     const rows = await queryDb<{ status: string; text: string; purpose: string; source: string }>(
@@ -64,7 +66,9 @@ test.describe('signups', () => {
     await footer.getByRole('checkbox').check();
     await footer.getByRole('button', { name: 'Subscribe' }).click();
     await expect(footer.getByText(/Almost done/)).toBeVisible();
-    expect(await queryDb('select status from newsletter_subscriptions where email = ?', [email])).toEqual([{ status: 'pending_confirmation' }]);
+    expect(await queryDb('select status from newsletter_subscriptions where email = ?', [email])).toEqual([
+      { status: 'pending_confirmation' },
+    ]);
     await context.close();
   });
 
@@ -78,13 +82,18 @@ test.describe('signups', () => {
 
     const form = page.getByRole('region', { name: 'Get an e-mail when it’s back' });
     const email = unique();
-    const consent = 'Yes, e-mail me once when this product is back in stock. I can unsubscribe at any time. This is not a newsletter signup.';
+    const consent =
+      'Yes, e-mail me once when this product is back in stock. I can unsubscribe at any time. This is not a newsletter signup.';
     await form.getByLabel('E-mail address').fill(email);
     await form.getByRole('checkbox', { name: consent }).check();
     await shot(page, testInfo, 'restock-form');
     await expectAccessible(page, testInfo, 'product-sold-out');
     await form.getByRole('button', { name: 'Notify me' }).click();
-    await expect(page.getByText('Thanks! We’re sending you an e-mail: confirm with the link in it within 7 days, and we’ll e-mail you once when it’s back.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'Thanks! We’re sending you an e-mail: confirm with the link in it within 7 days, and we’ll e-mail you once when it’s back.',
+      ),
+    ).toBeVisible();
 
     const variant = new URL(page.url()).searchParams.get('variant');
     const rows = await queryDb<{ variant_id: string; status: string; text: string; purpose: string }>(

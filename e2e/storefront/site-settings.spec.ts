@@ -35,7 +35,7 @@ async function checkPages(page: Page, origin: string, lang: 'en' | 'sv' | 'de', 
   await expect(page.locator('footer a[href^="/docs"]')).toHaveCount(0);
 }
 
-test.describe('the demo shop\'s own pages', () => {
+test.describe("the demo shop's own pages", () => {
   for (const [market, locale, lang, withdrawal] of [
     ['se', 'sv-SE', 'sv', /Du har rätt att ångra ditt köp inom 14 dagar/],
     ['se', 'en-SE', 'en', /You may withdraw from your purchase within 14 days/],
@@ -43,7 +43,9 @@ test.describe('the demo shop\'s own pages', () => {
   ] as const) {
     test(`answer in ${locale}, from the settings' Markdown`, async ({ page, context }) => {
       await useLocale(context, market, locale);
-      await checkPages(page, '', lang, (path) => (path === '/legal/withdrawal' ? withdrawal : path === '/legal/imprint' ? /Exempelgatan 1/ : null));
+      await checkPages(page, '', lang, (path) =>
+        path === '/legal/withdrawal' ? withdrawal : path === '/legal/imprint' ? /Exempelgatan 1/ : null,
+      );
       await page.goto('/legal/imprint');
       // Markdown, not its source: a heading of its own and no asterisks
       await expect(page.locator('main h2').first()).toBeVisible();
@@ -52,7 +54,7 @@ test.describe('the demo shop\'s own pages', () => {
     });
   }
 
-  test('an unknown legal page is the shop\'s 404', async ({ page, context }) => {
+  test("an unknown legal page is the shop's 404", async ({ page, context }) => {
     await useLocale(context);
     expect((await page.goto('/legal/cookies'))?.status()).toBe(404);
   });
@@ -67,7 +69,9 @@ test.describe('a shop made from a settings file', () => {
   /** The command as an operator runs it (package.json's `site` script), on the shop's database. */
   function site(...args: string[]) {
     return spawnSync(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/site.ts', ...args], {
-      encoding: 'utf8', env: { ...process.env, DATABASE_URL: url }, timeout: 120_000,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: url },
+      timeout: 120_000,
     });
   }
 
@@ -80,7 +84,12 @@ test.describe('a shop made from a settings file', () => {
     const token = /^site_extended_\w+$/.exec(made.stdout.trim())?.[0];
     expect(token, made.stdout).toBeTruthy();
     const port = await freePort();
-    shop = await startInstance(url, { SITE_API_CREDENTIAL: token!, SITE_API_BASE_URL: `http://127.0.0.1:${port}`, PAGE_RENDER_AHEAD: 'off' }, 90_000, port);
+    shop = await startInstance(
+      url,
+      { SITE_API_CREDENTIAL: token!, SITE_API_BASE_URL: `http://127.0.0.1:${port}`, PAGE_RENDER_AHEAD: 'off' },
+      90_000,
+      port,
+    );
   });
   test.afterAll(async () => {
     if (shop) await killInstance(shop);
@@ -95,7 +104,15 @@ test.describe('a shop made from a settings file', () => {
   }
 
   for (const [market, locale, lang, hero, tagline, pitch, marketName] of [
-    ['de', 'de-DE', 'de', 'Ausrüstung für den Berg', 'Aus Berlin, für die Berge', 'Einmal im Monat: neue Ausrüstung und Touren.', 'Deutschland'],
+    [
+      'de',
+      'de-DE',
+      'de',
+      'Ausrüstung für den Berg',
+      'Aus Berlin, für die Berge',
+      'Einmal im Monat: neue Ausrüstung und Touren.',
+      'Deutschland',
+    ],
     ['de', 'en-DE', 'en', 'Gear for the mountain', 'From Berlin, for the mountains', 'Once a month: new gear and tours.', 'Germany'],
     ['gb', 'en-GB', 'en', 'Gear for the mountain', 'From Berlin, for the mountains', 'Once a month: new gear and tours.', 'United Kingdom'],
   ] as const) {

@@ -19,7 +19,8 @@ test.beforeAll(() => {
 });
 test.afterEach(async ({}, testInfo) => {
   // What the server said, for a failure's report.
-  if (server && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
+  if (server && testInfo.status !== testInfo.expectedStatus)
+    await testInfo.attach('server output', { body: server.output(), contentType: 'text/plain' });
 });
 test.afterAll(async () => {
   if (files.length) spawnSync('chattr', ['-i', ...files]);
@@ -34,7 +35,11 @@ test('read-only database files: pages render, a signup asks to try again, and wo
   // Nothing rendered ahead: its pages would be commits while the files turn read-only, and
   // a reader after such a commit notes its place in the -shm mapping, which the kernel then
   // answers with SIGBUS (see checkpointedAndWrittenOut).
-  server = await startInstance(url, { SITE_API_CREDENTIAL: creds().storefront, DATABASE_BUSY_TIMEOUT_MS: '1000', PAGE_RENDER_AHEAD: 'off' });
+  server = await startInstance(url, {
+    SITE_API_CREDENTIAL: creds().storefront,
+    DATABASE_BUSY_TIMEOUT_MS: '1000',
+    PAGE_RENDER_AHEAD: 'off',
+  });
   const context = await browser.newContext({ baseURL: server.baseURL });
   await useLocale(context);
   let page = await context.newPage();
@@ -68,6 +73,8 @@ test('read-only database files: pages render, a signup asks to try again, and wo
 
   expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
   const again = await subscribe(`readonly-after.${Date.now()}@example.com`);
-  await expect(again.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.')).toBeVisible();
+  await expect(
+    again.getByText('Almost done — we’re sending you an e-mail. Confirm your subscription with the link in it within 7 days.'),
+  ).toBeVisible();
   await context.close();
 });

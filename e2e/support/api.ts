@@ -4,7 +4,12 @@ import { expect, type APIRequestContext, type APIResponse } from '@playwright/te
 import { Problem } from '@/lib/contract/common';
 
 export type Credentials = {
-  core: string; extended: string; outletCore: string; outletExtended: string; storefront: string; revoked: string;
+  core: string;
+  extended: string;
+  outletCore: string;
+  outletExtended: string;
+  storefront: string;
+  revoked: string;
 };
 
 let cached: Credentials | undefined;
@@ -26,8 +31,18 @@ export function get(request: APIRequestContext, path: string, token = creds().co
 }
 
 /** POST JSON with a credential (default: the demo extended credential). */
-export function post(request: APIRequestContext, path: string, data: unknown, token = creds().extended, headers: Record<string, string> = {}) {
-  return request.post(`${V1}${path}`, { headers: auth(token, { 'Content-Type': 'application/json', ...headers }), data: JSON.stringify(data), failOnStatusCode: false });
+export function post(
+  request: APIRequestContext,
+  path: string,
+  data: unknown,
+  token = creds().extended,
+  headers: Record<string, string> = {},
+) {
+  return request.post(`${V1}${path}`, {
+    headers: auth(token, { 'Content-Type': 'application/json', ...headers }),
+    data: JSON.stringify(data),
+    failOnStatusCode: false,
+  });
 }
 
 /** Asserts a problem+json answer with the given status and code, and returns its body. */

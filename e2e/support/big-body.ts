@@ -52,6 +52,8 @@ export function postChunked(url: string, headers: Record<string, string>, total:
 
 /** Resident memory of a process, in bytes (Linux). */
 export function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
 }

@@ -16,10 +16,22 @@ type Document = { paths: Record<string, Record<string, OperationObject>>; compon
 
 /** Headers HTTP itself, Next or the deployment adds, which an API document does not list. */
 const TRANSPORT = new Set([
-  'connection', 'content-length', 'content-type', 'date', 'keep-alive', 'transfer-encoding', 'content-encoding',
+  'connection',
+  'content-length',
+  'content-type',
+  'date',
+  'keep-alive',
+  'transfer-encoding',
+  'content-encoding',
   // security headers every answer of the app carries (docs/security-headers.md)
-  'content-security-policy', 'x-content-type-options', 'referrer-policy', 'permissions-policy', 'strict-transport-security',
-  'x-frame-options', 'cross-origin-opener-policy', 'cross-origin-resource-policy',
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+  'strict-transport-security',
+  'x-frame-options',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
 ]);
 
 const METHODS = new Set(['get', 'head', 'post', 'patch', 'put', 'delete']);
@@ -74,7 +86,8 @@ export class ContractChecker {
 
     const known = new Set(Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase()));
     for (const name of Object.keys(headers)) {
-      if (!TRANSPORT.has(name) && !known.has(name)) problems.push(`${where}: header ${name} is not declared for ${operation.operationId} ${status}`);
+      if (!TRANSPORT.has(name) && !known.has(name))
+        problems.push(`${where}: header ${name} is not declared for ${operation.operationId} ${status}`);
     }
 
     const content = declared.content;
@@ -99,7 +112,8 @@ export class ContractChecker {
       return [...problems, `${where}: body is not JSON`];
     }
     if (!validate(body)) {
-      for (const e of (validate.errors ?? []).slice(0, 5)) problems.push(`${where}: body${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+      for (const e of (validate.errors ?? []).slice(0, 5))
+        problems.push(`${where}: body${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
     }
     return problems;
   }

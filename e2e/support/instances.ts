@@ -25,7 +25,12 @@ export function freePort(): Promise<number> {
  * Starts `next start` on its own port against `databaseUrl`, in its own process group (so
  * kill -9 reaches the server process itself, whatever it forks), and waits until it answers.
  */
-export async function startInstance(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000, port?: number): Promise<Instance> {
+export async function startInstance(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+  port?: number,
+): Promise<Instance> {
   // A caller that must know the port first (to put it in the instance's settings) passes it.
   port ??= await freePort();
   const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
@@ -108,11 +113,13 @@ export async function twoInstancesOnACopy(scratch: string, env: Record<string, s
   const [a, b] = await Promise.all([startInstance(url, env), startInstance(url, env)]);
   const database = rawClient(url);
   return {
-    url, a, b, database,
+    url,
+    a,
+    b,
+    database,
     async stop() {
       database.close();
       await Promise.all([a, b].map(killInstance));
     },
   };
 }
-

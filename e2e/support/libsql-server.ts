@@ -59,8 +59,19 @@ export type LibsqlTestServer = {
   close(): Promise<void>;
 };
 
-type HranaValue = { type: 'null' } | { type: 'integer'; value: string } | { type: 'float'; value: number } | { type: 'text'; value: string } | { type: 'blob'; base64: string };
-type HranaStmt = { sql?: string; sql_id?: number; args?: HranaValue[]; named_args?: Array<{ name: string; value: HranaValue }>; want_rows?: boolean };
+type HranaValue =
+  | { type: 'null' }
+  | { type: 'integer'; value: string }
+  | { type: 'float'; value: number }
+  | { type: 'text'; value: string }
+  | { type: 'blob'; base64: string };
+type HranaStmt = {
+  sql?: string;
+  sql_id?: number;
+  args?: HranaValue[];
+  named_args?: Array<{ name: string; value: HranaValue }>;
+  want_rows?: boolean;
+};
 type HranaCond =
   | { type: 'ok' | 'error'; step: number }
   | { type: 'not'; cond: HranaCond }
@@ -257,11 +268,21 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     if (body.baton) {
       const id = body.baton.split('.')[0]!;
       const found = streams.get(id);
-      if (!found || found.baton !== body.baton) return { status: 400, body: { message: 'The stream has expired or the baton is invalid', code: 'STREAM_EXPIRED' } };
+      if (!found || found.baton !== body.baton)
+        return { status: 400, body: { message: 'The stream has expired or the baton is invalid', code: 'STREAM_EXPIRED' } };
       stream = found;
     } else {
       const id = randomBytes(9).toString('base64url');
-      stream = { id, baton: '', connection: open(), sqls: new Map(), lastUsed: Date.now(), writingSince: null, timedOut: false, busy: false };
+      stream = {
+        id,
+        baton: '',
+        connection: open(),
+        sqls: new Map(),
+        lastUsed: Date.now(),
+        writingSince: null,
+        timedOut: false,
+        busy: false,
+      };
       streams.set(id, stream);
     }
     stream.busy = true;
@@ -294,7 +315,10 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
 
   const answer = (res: ServerResponse, status: number, body: unknown) => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   };
 
@@ -337,7 +361,8 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
   };
 
   const control = (path: string, query: URLSearchParams, res: ServerResponse) => {
-    if (path === '/_test/stats') return answer(res, 200, { requests: requestCount, held: heldCount, streams: streams.size, paused, latencyMs });
+    if (path === '/_test/stats')
+      return answer(res, 200, { requests: requestCount, held: heldCount, streams: streams.size, paused, latencyMs });
     if (path === '/_test/latency') latencyMs = Number(query.get('ms') ?? 0);
     else if (path === '/_test/pause') paused = true;
     else if (path === '/_test/resume') resume();
@@ -448,7 +473,8 @@ function valueOf(value: HranaValue): unknown {
 function argsOf(stmt: HranaStmt): unknown[] | Record<string, unknown> {
   const positional = stmt.args ?? [];
   const named = stmt.named_args ?? [];
-  if (positional.length && named.length) throw new HranaError('ARGS_BOTH_POSITIONAL_AND_NAMED', 'Specifying both positional and named arguments is not supported');
+  if (positional.length && named.length)
+    throw new HranaError('ARGS_BOTH_POSITIONAL_AND_NAMED', 'Specifying both positional and named arguments is not supported');
   if (!named.length) return positional.map(valueOf);
   const out: Record<string, unknown> = {};
   for (const { name, value } of named) out[/^[:@$]/.test(name) ? name.slice(1) : name] = valueOf(value);
@@ -472,7 +498,13 @@ function prepare(connection: Connection, sql: string) {
   }
 }
 
-function execute(connection: Connection, statement: DatabaseType.Statement, sql: string, args: unknown[] | Record<string, unknown>, wantRows: boolean) {
+function execute(
+  connection: Connection,
+  statement: DatabaseType.Statement,
+  sql: string,
+  args: unknown[] | Record<string, unknown>,
+  wantRows: boolean,
+) {
   statement.safeIntegers(true);
   if (statement.reader) {
     statement.raw(true);
@@ -508,7 +540,8 @@ function hranaErrorBody(error: unknown) {
   return { message: e.message, code: e.code };
 }
 
-const READ_ONLY = /^\s*(select|values|explain|with\s[\s\S]*?\bselect\b(?![\s\S]*\b(insert|update|delete|replace)\b)|begin(\s+deferred)?(\s+transaction)?(\s+readonly)?\s*;?\s*$|commit|end|rollback|release|savepoint|pragma\s+\w+\s*(\(\s*[\w'"]*\s*\))?\s*;?\s*$)/i;
+const READ_ONLY =
+  /^\s*(select|values|explain|with\s[\s\S]*?\bselect\b(?![\s\S]*\b(insert|update|delete|replace)\b)|begin(\s+deferred)?(\s+transaction)?(\s+readonly)?\s*;?\s*$|commit|end|rollback|release|savepoint|pragma\s+\w+\s*(\(\s*[\w'"]*\s*\))?\s*;?\s*$)/i;
 function isWrite(sql: string): boolean {
   return !READ_ONLY.test(stripComments(sql));
 }
@@ -521,7 +554,19 @@ function refuseForbidden(sql: string) {
   const pragma = text.match(/^pragma\s+(?:\w+\.)?(\w+)\s*(=|\()?/i);
   if (pragma && pragma[2] !== undefined) {
     const name = pragma[1]!.toLowerCase();
-    const allowedWrites = ['foreign_keys', 'defer_foreign_keys', 'foreign_key_check', 'table_info', 'table_xinfo', 'index_list', 'index_info', 'index_xinfo', 'foreign_key_list', 'integrity_check', 'quick_check'];
+    const allowedWrites = [
+      'foreign_keys',
+      'defer_foreign_keys',
+      'foreign_key_check',
+      'table_info',
+      'table_xinfo',
+      'index_list',
+      'index_info',
+      'index_xinfo',
+      'foreign_key_list',
+      'integrity_check',
+      'quick_check',
+    ];
     if (!allowedWrites.includes(name)) throw denied();
   }
 }
@@ -573,7 +618,8 @@ export function splitStatements(sql: string): string[] {
       while (j < n && /[A-Za-z0-9_$]/.test(sql[j]!)) j++;
       const word = sql.slice(i, j).toUpperCase();
       if (words.length < 4) words.push(word);
-      const isTrigger = words[0] === 'CREATE' && (words[1] === 'TRIGGER' || ((words[1] === 'TEMP' || words[1] === 'TEMPORARY') && words[2] === 'TRIGGER'));
+      const isTrigger =
+        words[0] === 'CREATE' && (words[1] === 'TRIGGER' || ((words[1] === 'TEMP' || words[1] === 'TEMPORARY') && words[2] === 'TRIGGER'));
       if (isTrigger) {
         if (word === 'BEGIN') inTriggerBody = true;
         else if (word === 'CASE') caseDepth++;

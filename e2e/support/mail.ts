@@ -29,7 +29,9 @@ export function tokenIn(link: string): string {
 export function emlMailsTo(email: string, folder = join(process.env.E2E_DATA_DIR!, 'outbox')): string[] {
   let files: string[];
   try {
-    files = readdirSync(folder).filter((f) => f.endsWith('.eml')).sort();
+    files = readdirSync(folder)
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
@@ -50,10 +52,17 @@ export async function instanceWithMail(
   const smtp = await testSmtp({ delayMs: options.smtpDelayMs });
   await smtp.start();
   const copy = await copyDatabase(mainDatabaseUrl(), join(mkdtempSync(join(tmpdir(), `sd-${name}-e2e-`)), 'site.db'));
-  const instance = await startInstance(copy, { SMTP_URL: smtp.url, MAIL_FROM: 'Nordlys Home & Goods <shop@nordlys.example>', ...env }, 90_000, options.port);
+  const instance = await startInstance(
+    copy,
+    { SMTP_URL: smtp.url, MAIL_FROM: 'Nordlys Home & Goods <shop@nordlys.example>', ...env },
+    90_000,
+    options.port,
+  );
   const database = rawClient(copy);
   return {
-    smtp, instance, database,
+    smtp,
+    instance,
+    database,
     async stop() {
       database.close();
       await killInstance(instance);

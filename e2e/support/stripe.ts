@@ -6,8 +6,21 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
-export type StripeCall = { method: string; path: string; idempotencyKey: string | null; authorization: string | null; form: URLSearchParams };
-type CheckoutSession = Record<string, unknown> & { id: string; url: string; metadata: Record<string, string>; amount_total: number; currency: string; success_url: string };
+export type StripeCall = {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  authorization: string | null;
+  form: URLSearchParams;
+};
+type CheckoutSession = Record<string, unknown> & {
+  id: string;
+  url: string;
+  metadata: Record<string, string>;
+  amount_total: number;
+  currency: string;
+  success_url: string;
+};
 
 export type StripeStandIn = {
   url: string;
@@ -103,7 +116,17 @@ export async function stripeStandIn(): Promise<StripeStandIn> {
 
 /** An event as Stripe sends it (the fields the adapter reads, and Stripe's envelope). */
 export function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_${randomBytes(12).toString('hex')}`) {
-  return { id, object: 'event', api_version: '2025-01-01', created: Math.floor(Date.now() / 1000), livemode: false, type, data: { object }, pending_webhooks: 1, request: { id: null, idempotency_key: null } };
+  return {
+    id,
+    object: 'event',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type,
+    data: { object },
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+  };
 }
 
 /** The Stripe-Signature header for `payload`, made by the SDK's own helper. */
@@ -112,8 +135,16 @@ export function stripeSignature(payload: string, secret = STRIPE_TEST_WEBHOOK_SE
 }
 
 /** POSTs a signed event to a webhook URL, as Stripe's delivery does. */
-export async function sendStripeEvent(url: string, event: object, secret = STRIPE_TEST_WEBHOOK_SECRET): Promise<{ status: number; body: string }> {
+export async function sendStripeEvent(
+  url: string,
+  event: object,
+  secret = STRIPE_TEST_WEBHOOK_SECRET,
+): Promise<{ status: number; body: string }> {
   const payload = JSON.stringify(event);
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripeSignature(payload, secret) }, body: payload });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripeSignature(payload, secret) },
+    body: payload,
+  });
   return { status: res.status, body: await res.text() };
 }

@@ -41,5 +41,7 @@ export async function readJsonBody(req: Request): Promise<{ text: string; value:
 /** Node's "aborted" (ECONNRESET) from a request stream whose sender went away mid-body. */
 function isAborted(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof Error && (code === 'ECONNRESET' || code === 'ABORT_ERR' || error.message === 'aborted' || error.name === 'AbortError');
+  return (
+    error instanceof Error && (code === 'ECONNRESET' || code === 'ABORT_ERR' || error.message === 'aborted' || error.name === 'AbortError')
+  );
 }

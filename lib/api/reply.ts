@@ -44,7 +44,11 @@ export function ok(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}):
  * no serialising, and a kept answer weighs its bytes, not a parsed object's ~8×. Without a
  * key (a read inside a transaction) the answer is loaded and made as usual.
  */
-export async function okKept(key: string | null, load: () => Promise<unknown>, options: Omit<Reply, 'status' | 'body' | 'memo'> = {}): Promise<Reply> {
+export async function okKept(
+  key: string | null,
+  load: () => Promise<unknown>,
+  options: Omit<Reply, 'status' | 'body' | 'memo'> = {},
+): Promise<Reply> {
   if (key === null) return ok(await load(), options);
   return { status: 200, body: undefined, memo: { key, load }, ...options };
 }

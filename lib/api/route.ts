@@ -60,7 +60,6 @@ export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType
 const Empty = z.object({});
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-
 /**
  * The one wrapper every /site/v1 handler goes through: request id, credential and
  * scope, rate limit, params/query/body validation, idempotency for POST, the handler,
@@ -108,7 +107,8 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
           const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
           const origin = publicOrigin(req, env().STOREFRONT_ORIGIN);
           const response = toResponse(req, reply, baseHeaders, reply.memo ? await keptAnswer(reply, origin) : serialise(reply, origin));
-          if (reply.write) await commitDeferred(db(), reply.write, record && response.status < 500 ? record(await answerOf(response)) : null);
+          if (reply.write)
+            await commitDeferred(db(), reply.write, record && response.status < 500 ? record(await answerOf(response)) : null);
           return response;
         } catch (error) {
           if (error instanceof KeyTaken) throw error;
@@ -117,7 +117,13 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       };
       if (method === 'POST') {
         return await withIdempotency(
-          { credentialId: auth.credentialId, key: req.headers.get('idempotency-key'), method, path: url.pathname, bodyText: rawBody?.text ?? '' },
+          {
+            credentialId: auth.credentialId,
+            key: req.headers.get('idempotency-key'),
+            method,
+            path: url.pathname,
+            bodyText: rawBody?.text ?? '',
+          },
           run,
           baseHeaders,
           { deferredWrites: spec.deferredWrites },
@@ -131,12 +137,16 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
   return async (req, ctx) => {
     const trail: Trail = { started: performance.now(), requestId: '', siteId: null, error: undefined };
     if (!tracing()) return answered(req, template, trail, await serve(req, ctx, trail));
-    return inSpan(operation, { kind: SpanKind.SERVER, parent: requestParent(req), attributes: { 'http.request.method': req.method, 'http.route': template } }, async (span) => {
-      const response = await serve(req, ctx, trail);
-      span.setAttribute('http.response.status_code', response.status);
-      if (trail.siteId) span.setAttribute('site.id', trail.siteId);
-      return answered(req, template, trail, response);
-    });
+    return inSpan(
+      operation,
+      { kind: SpanKind.SERVER, parent: requestParent(req), attributes: { 'http.request.method': req.method, 'http.route': template } },
+      async (span) => {
+        const response = await serve(req, ctx, trail);
+        span.setAttribute('http.response.status_code', response.status);
+        if (trail.siteId) span.setAttribute('site.id', trail.siteId);
+        return answered(req, template, trail, response);
+      },
+    );
   };
 }
 
@@ -152,8 +162,12 @@ function answered(req: Request, route: string, trail: Trail, response: Response)
   const durationMs = performance.now() - trail.started;
   recordRequest(route, req.method, response.status, durationMs / 1000);
   const line = {
-    requestId: trail.requestId, method: req.method, route, status: response.status,
-    durationMs: Math.round(durationMs * 10) / 10, siteId: trail.siteId ?? undefined,
+    requestId: trail.requestId,
+    method: req.method,
+    route,
+    status: response.status,
+    durationMs: Math.round(durationMs * 10) / 10,
+    siteId: trail.siteId ?? undefined,
     ...(trail.error === undefined ? {} : { err: trail.error }),
   };
   if (trail.error !== undefined || response.status >= 500) logger().error(line, 'request');
@@ -192,7 +206,10 @@ function repeatableNames(schema: ZodType): ReadonlySet<string> {
     const shape = (schema as unknown as { shape?: Record<string, ZodType> }).shape ?? {};
     const isArray = (field: ZodType): boolean => {
       const def = (field as unknown as { _zod: { def: { type: string; innerType?: ZodType } } })._zod.def;
-      return def.type === 'array' || ((def.type === 'optional' || def.type === 'default') && def.innerType !== undefined && isArray(def.innerType));
+      return (
+        def.type === 'array' ||
+        ((def.type === 'optional' || def.type === 'default') && def.innerType !== undefined && isArray(def.innerType))
+      );
     };
     names = new Set(Object.keys(shape).filter((k) => isArray(shape[k]!)));
     repeatables.set(schema, names);
@@ -388,7 +405,10 @@ export function endpoint(served: Partial<Record<Exclude<Method, 'HEAD'>, RouteHa
     });
   };
   const options: RouteHandler = async (req) =>
-    new Response(null, { status: 204, headers: { Allow: `${allow}, OPTIONS`, 'X-Request-Id': requestIdFor(req), 'Cache-Control': 'no-store' } });
+    new Response(null, {
+      status: 204,
+      headers: { Allow: `${allow}, OPTIONS`, 'X-Request-Id': requestIdFor(req), 'Cache-Control': 'no-store' },
+    });
   const out = { OPTIONS: options } as Record<Method | 'OPTIONS', RouteHandler>;
   for (const m of ALL_METHODS) {
     out[m] = m === 'HEAD' ? (served.GET ?? notAllowed) : (served[m] ?? notAllowed);

@@ -52,7 +52,11 @@ export type SiteRef = string | { id: string; catalogVersion: number };
 const statuses = new VersionedMemo<AvailabilityStatus>(8, 50_000);
 
 function versionQuery(database: DbOrTx) {
-  return database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, sql.placeholder('siteId'))).prepare();
+  return database
+    .select({ v: sites.catalogVersion })
+    .from(sites)
+    .where(eq(sites.id, sql.placeholder('siteId')))
+    .prepare();
 }
 
 /** The freshness check: one indexed read, prepared once (lib/platform/auth/prepared-reads.ts). */
@@ -89,7 +93,10 @@ async function queryAvailability(database: DbOrTx, siteId: string, variantIds: s
     .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
     .where(and(eq(productVariants.siteId, siteId), inArray(productVariants.id, variantIds), isPublished(siteId)));
   return new Map(
-    rows.map((r) => [r.id, availabilityStatus(r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! })]),
+    rows.map((r) => [
+      r.id,
+      availabilityStatus(r.quantity === null ? null : { quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! }),
+    ]),
   );
 }
 
@@ -132,7 +139,11 @@ function foldIds(variantIds: readonly string[]): { unique: string[]; key: string
 }
 
 /** Batch availability without its timestamp: duplicates folded, order kept, unknown ids in notFound. */
-export async function readAvailabilityStatuses(database: DbOrTx, site: SiteRef, variantIds: readonly string[]): Promise<AvailabilityStatuses> {
+export async function readAvailabilityStatuses(
+  database: DbOrTx,
+  site: SiteRef,
+  variantIds: readonly string[],
+): Promise<AvailabilityStatuses> {
   const { unique, key: ids } = foldIds(variantIds);
   if (unique.length > MAX_AVAILABILITY_BATCH) {
     throw new DomainError('too_many_variant_ids', `Ask for at most ${MAX_AVAILABILITY_BATCH} variants at once (got ${unique.length}).`, {

@@ -30,7 +30,10 @@ export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promis
   let hit = memo.get(key);
   if (!hit) {
     hit = queryMarkets(database, site.id);
-    hit.then((markets) => loaded.set(key, markets), () => memo.delete(key));
+    hit.then(
+      (markets) => loaded.set(key, markets),
+      () => memo.delete(key),
+    );
     if (memo.size > 256) {
       memo.clear();
       loaded.clear();
@@ -127,5 +130,13 @@ export function marketName(m: MarketInfo, locale: string, fallback: string): str
 
 /** The market as the API shows it, named in `locale` (see marketName). */
 export function publicMarket(m: MarketInfo, locale: string, fallback: string): Market {
-  return { id: m.id, name: marketName(m, locale, fallback), countries: m.countries, currency: m.currency, locales: m.locales, defaultLocale: m.defaultLocale, taxInclusive: m.taxInclusive };
+  return {
+    id: m.id,
+    name: marketName(m, locale, fallback),
+    countries: m.countries,
+    currency: m.currency,
+    locales: m.locales,
+    defaultLocale: m.defaultLocale,
+    taxInclusive: m.taxInclusive,
+  };
 }

@@ -33,7 +33,9 @@ function ruleFor(country: string): PostalRule {
 /** Null when the postal code fits the country, else a message for the shopper. */
 export function postalCodeProblem(country: string, postalCode: string): string | null {
   const rule = ruleFor(country);
-  return rule.pattern.test(postalCode.trim().toUpperCase()) ? null : `Not a valid postal code for ${country.toUpperCase()} (e.g. ${rule.example}).`;
+  return rule.pattern.test(postalCode.trim().toUpperCase())
+    ? null
+    : `Not a valid postal code for ${country.toUpperCase()} (e.g. ${rule.example}).`;
 }
 
 /** The stored form: SE "11122" → "111 22"; assumes postalCodeProblem() was null. */
@@ -47,8 +49,10 @@ export function normalisePostalCode(country: string, postalCode: string): string
  * countries' regions are optional free text.
  */
 const US_STATES = new Set(
-  ('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY ' +
-    'DC AS GU MP PR VI AA AE AP').split(' '),
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY ' +
+    'DC AS GU MP PR VI AA AE AP'
+  ).split(' '),
 );
 
 /** Null when the region fits the country, else a message for the shopper. */

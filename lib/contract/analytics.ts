@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { Money } from './common';
 
 export const ANALYTICS_EVENT_TYPES = [
-  'page_view', 'product_view', 'collection_view', 'add_to_cart', 'remove_from_cart', 'begin_checkout', 'search', 'experiment_exposure',
+  'page_view',
+  'product_view',
+  'collection_view',
+  'add_to_cart',
+  'remove_from_cart',
+  'begin_checkout',
+  'search',
+  'experiment_exposure',
 ] as const;
 
 export const AnalyticsEventType = z.enum(ANALYTICS_EVENT_TYPES).meta({ id: 'AnalyticsEventType' });
@@ -10,7 +17,11 @@ export type AnalyticsEventType = z.infer<typeof AnalyticsEventType>;
 
 /** Bounded, single-line text: control characters have no business in analytics fields. */
 function text(max: number) {
-  return z.string().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'Control characters are not allowed.');
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[^\p{Cc}]*$/u, 'Control characters are not allowed.');
 }
 
 export const AnalyticsExperiment = z
@@ -22,20 +33,25 @@ export const AnalyticsExperiment = z
 export const AnalyticsValue = z
   .object({ amount: Money.shape.amount, currency: Money.shape.currency })
   .strict()
-  .meta({ id: 'AnalyticsValue', description: 'A non-negative amount in the currency\'s minor-unit precision (or fewer decimals).' });
+  .meta({ id: 'AnalyticsValue', description: "A non-negative amount in the currency's minor-unit precision (or fewer decimals)." });
 
 export const AnalyticsEvent = z
   .object({
     type: AnalyticsEventType,
-    occurredAt: z.iso
-      .datetime({ offset: true })
-      .meta({ description: 'RFC 3339. From 7 days before to 5 minutes after the server\'s clock, else the event is rejected with `occurred_at_out_of_range`.', example: '2026-11-21T10:00:00.000Z' }),
+    occurredAt: z.iso.datetime({ offset: true }).meta({
+      description:
+        "RFC 3339. From 7 days before to 5 minutes after the server's clock, else the event is rejected with `occurred_at_out_of_range`.",
+      example: '2026-11-21T10:00:00.000Z',
+    }),
     anonymousId: z
       .string()
       .regex(/^[A-Za-z0-9_-]{8,64}$/, 'Use 8–64 characters of A–Z, a–z, 0–9, _ and -.')
       .meta({ description: 'A random per-browser id chosen by the front end. Never an e-mail, phone number or account id.' }),
     // `//host/x` (or `/\host/x`) is another site's address, not a path of this one.
-    path: text(512).regex(/^\/(?![/\\])/, 'A path starts with one "/" (not "//").').optional().meta({ description: 'Page path and query string, e.g. `/products/fjord-ceramic-mug?ref=home`.' }),
+    path: text(512)
+      .regex(/^\/(?![/\\])/, 'A path starts with one "/" (not "//").')
+      .optional()
+      .meta({ description: 'Page path and query string, e.g. `/products/fjord-ceramic-mug?ref=home`.' }),
     productHandle: text(200).optional(),
     variantId: text(200).optional(),
     collectionHandle: text(200).optional(),

@@ -50,10 +50,9 @@ export const CatalogImage = z
       .max(2048, 'at most 2048 characters')
       .regex(/^(https?:\/\/[^\s/]+(\/\S*)?|\/[^\s/]\S*)$/, 'an http(s) URL or a path on this site starting with "/"'),
     alt: z.string().max(500, 'at most 500 characters').meta({ description: 'Alt text; empty only for a purely decorative image.' }),
-    alts: z
-      .record(LocaleCode, z.string().min(1, 'an alt text').max(500, 'at most 500 characters'))
-      .optional()
-      .meta({ description: 'Locale → the alt text in that language, for the Site\'s locales where it is not `alt`; the others show `alt`.' }),
+    alts: z.record(LocaleCode, z.string().min(1, 'an alt text').max(500, 'at most 500 characters')).optional().meta({
+      description: "Locale → the alt text in that language, for the Site's locales where it is not `alt`; the others show `alt`.",
+    }),
     width: z.number().int('a whole number of pixels').min(1, 'at least 1 pixel').max(20_000, 'at most 20000 pixels'),
     height: z.number().int('a whole number of pixels').min(1, 'at least 1 pixel').max(20_000, 'at most 20000 pixels'),
   })
@@ -64,7 +63,7 @@ export type CatalogImage = z.infer<typeof CatalogImage>;
 export const CatalogPrice = z
   .object({
     amount: DecimalAmount,
-    currency: CurrencyCode.meta({ description: 'Must be the market\'s currency.' }),
+    currency: CurrencyCode.meta({ description: "Must be the market's currency." }),
     compareAt: DecimalAmount.nullable().optional().meta({ description: 'The "was" price, above `amount`; null for none.' }),
   })
   .strict()
@@ -89,10 +88,14 @@ export const CatalogVariant = z
   .object({
     sku: Sku,
     title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
-    options: z.record(z.string(), z.string()).meta({ description: 'Option name → value; exactly the product\'s options.' }),
-    prices: z.record(MarketCode, CatalogPrice).meta({ description: 'Market id → price. A variant without a price in a market is not sold there.' }),
+    options: z.record(z.string(), z.string()).meta({ description: "Option name → value; exactly the product's options." }),
+    prices: z
+      .record(MarketCode, CatalogPrice)
+      .meta({ description: 'Market id → price. A variant without a price in a market is not sold there.' }),
     // Optional so a file edited for texts or prices need not reset counts sales have moved since its export.
-    stock: CatalogStock.optional().meta({ description: 'Leave out to keep the shop\'s stock as it is (a new variant then starts at 0, policy deny).' }),
+    stock: CatalogStock.optional().meta({
+      description: "Leave out to keep the shop's stock as it is (a new variant then starts at 0, policy deny).",
+    }),
   })
   .strict()
   .meta({ id: 'CatalogVariant' });
@@ -106,14 +109,15 @@ export const OptionTexts = z
     z.string(),
     z
       .object({
-        name: OptionText.optional().meta({ description: 'The option\'s name in this locale.' }),
+        name: OptionText.optional().meta({ description: "The option's name in this locale." }),
         values: z.record(z.string(), OptionText).optional().meta({ description: 'Value (as in `options`) → its text in this locale.' }),
       })
       .strict(),
   )
   .meta({
     id: 'CatalogOptionTexts',
-    description: 'Option name (as in the product\'s `options`) → its name and values in this locale. A name or value left out shows as in `options`.',
+    description:
+      "Option name (as in the product's `options`) → its name and values in this locale. A name or value left out shows as in `options`.",
     example: { Color: { name: 'Färg', values: { White: 'Vit', Sand: 'Sand' } } },
   });
 export type OptionTexts = z.infer<typeof OptionTexts>;
@@ -121,7 +125,10 @@ export type OptionTexts = z.infer<typeof OptionTexts>;
 export const ProductTexts = z
   .object({
     title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
-    description: z.string().max(20_000, 'at most 20000 characters').meta({ description: 'Plain text; a blank line starts a new paragraph.' }),
+    description: z
+      .string()
+      .max(20_000, 'at most 20000 characters')
+      .meta({ description: 'Plain text; a blank line starts a new paragraph.' }),
     seoTitle: z.string().max(300, 'at most 300 characters').nullable().optional(),
     seoDescription: z.string().max(1000, 'at most 1000 characters').nullable().optional(),
     options: OptionTexts.optional(),
@@ -131,10 +138,9 @@ export const ProductTexts = z
 export const CatalogBundle = z
   .object({
     title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
-    titles: z
-      .record(LocaleCode, z.string().min(1, 'a title').max(300, 'at most 300 characters'))
-      .optional()
-      .meta({ description: 'Locale → the title in that language, for the Site\'s locales where it is not `title`; the others show `title`.' }),
+    titles: z.record(LocaleCode, z.string().min(1, 'a title').max(300, 'at most 300 characters')).optional().meta({
+      description: "Locale → the title in that language, for the Site's locales where it is not `title`; the others show `title`.",
+    }),
     items: z
       .array(z.object({ sku: Sku, quantity: z.number().int('a whole number').min(1, 'at least 1').max(1000, 'at most 1000') }).strict())
       .min(1, 'at least one item'),
@@ -156,15 +162,33 @@ export const CatalogProduct = z
   .object({
     handle: CatalogHandle,
     status: z.enum(['published', 'draft', 'archived']),
-    featuredPosition: z.number().int('a whole number').min(1, 'at least 1').nullable().optional()
+    featuredPosition: z
+      .number()
+      .int('a whole number')
+      .min(1, 'at least 1')
+      .nullable()
+      .optional()
       .meta({ description: 'Featured on the storefront home in this order; null = not featured.' }),
-    vendor: Attribute.nullable().optional().meta({ description: 'Who makes it (Shopify\'s Vendor); what `vendor:` rules match.' }),
-    type: Attribute.nullable().optional().meta({ description: 'Its kind (Shopify\'s Type); what `type:` rules match.' }),
-    tags: z.array(Attribute).max(250, 'at most 250 tags').optional().meta({ description: 'Its tags (Shopify\'s Tags); what `tag:` rules match.' }),
-    texts: z.record(LocaleCode, ProductTexts).meta({ description: 'Locale → texts. The Site\'s default locale is required; others fall back to it.' }),
+    vendor: Attribute.nullable().optional().meta({ description: "Who makes it (Shopify's Vendor); what `vendor:` rules match." }),
+    type: Attribute.nullable().optional().meta({ description: "Its kind (Shopify's Type); what `type:` rules match." }),
+    tags: z
+      .array(Attribute)
+      .max(250, 'at most 250 tags')
+      .optional()
+      .meta({ description: "Its tags (Shopify's Tags); what `tag:` rules match." }),
+    texts: z
+      .record(LocaleCode, ProductTexts)
+      .meta({ description: "Locale → texts. The Site's default locale is required; others fall back to it." }),
     images: z.array(CatalogImage).max(50, 'at most 50 images'),
     options: z
-      .array(z.object({ name: z.string().min(1, 'a name').max(100, 'at most 100 characters'), values: z.array(z.string().min(1, 'a value').max(100, 'at most 100 characters')).min(1, 'at least one value') }).strict())
+      .array(
+        z
+          .object({
+            name: z.string().min(1, 'a name').max(100, 'at most 100 characters'),
+            values: z.array(z.string().min(1, 'a value').max(100, 'at most 100 characters')).min(1, 'at least one value'),
+          })
+          .strict(),
+      )
       .max(3, 'at most 3 options'),
     variants: z.array(CatalogVariant).min(1, 'at least one variant').max(1000, 'at most 1000 variants'),
     bundles: z.array(CatalogBundle).default([]),
@@ -178,7 +202,15 @@ export const CatalogCollection = z
     handle: CatalogHandle,
     status: z.enum(['published', 'draft']),
     image: CatalogImage.nullable(),
-    texts: z.record(LocaleCode, z.object({ title: z.string().min(1, 'a title').max(300, 'at most 300 characters'), description: z.string().max(20_000, 'at most 20000 characters') }).strict()),
+    texts: z.record(
+      LocaleCode,
+      z
+        .object({
+          title: z.string().min(1, 'a title').max(300, 'at most 300 characters'),
+          description: z.string().max(20_000, 'at most 20000 characters'),
+        })
+        .strict(),
+    ),
     rules: z
       .object({
         match: z.enum(['all', 'any']).default('all').meta({ description: 'all: a member matches every condition; any: at least one.' }),
@@ -187,8 +219,14 @@ export const CatalogCollection = z
       .strict()
       .nullable()
       .optional()
-      .meta({ description: 'An automated collection (as Shopify\'s): its members are the products these rules match, in handle order, kept so by every import. Leave `products` out then.' }),
-    products: z.array(CatalogHandle).default([]).meta({ description: 'Member product handles in merchandised order (none for a collection with `rules`).' }),
+      .meta({
+        description:
+          "An automated collection (as Shopify's): its members are the products these rules match, in handle order, kept so by every import. Leave `products` out then.",
+      }),
+    products: z
+      .array(CatalogHandle)
+      .default([])
+      .meta({ description: 'Member product handles in merchandised order (none for a collection with `rules`).' }),
   })
   .strict()
   .meta({ id: 'CatalogCollection' });
@@ -201,7 +239,7 @@ export const CatalogMarket = z
     names: z
       .record(LocaleCode, z.string().min(1, 'a name').max(100, 'at most 100 characters'))
       .optional()
-      .meta({ description: 'Locale → the market\'s name in it. Leave out to keep the shop\'s names; given, the market has exactly these.' }),
+      .meta({ description: "Locale → the market's name in it. Leave out to keep the shop's names; given, the market has exactly these." }),
   })
   .strict()
   .meta({ id: 'CatalogMarket' });
@@ -212,9 +250,9 @@ export const CatalogDocument = z
     format: z.literal(CATALOG_FORMAT, `"${CATALOG_FORMAT}"`),
     version: z.literal(CATALOG_FORMAT_VERSION, `${CATALOG_FORMAT_VERSION}`),
     site: CatalogHandle.meta({ description: 'The Site it was exported from (informative; import names its target).' }),
-    markets: z
-      .array(CatalogMarket)
-      .meta({ description: 'The Site\'s markets at export (prices are checked against the target Site; `names`, when given, are imported).' }),
+    markets: z.array(CatalogMarket).meta({
+      description: "The Site's markets at export (prices are checked against the target Site; `names`, when given, are imported).",
+    }),
     products: z.array(CatalogProduct),
     collections: z.array(CatalogCollection).meta({ description: 'In storefront navigation order.' }),
   })

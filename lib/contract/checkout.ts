@@ -17,18 +17,28 @@ export const CountryCode = z
   .transform((c) => c.toUpperCase())
   .meta({ description: 'ISO 3166-1 alpha-2 country code.', example: 'SE' });
 
-
 export const Phone = z
   .string()
   .max(40)
   .transform((raw, ctx) => {
     const phone = normalisePhone(raw);
-    if (!phone) ctx.addIssue({ code: 'custom', params: { code: 'invalid_phone' }, message: 'A phone number in international form, e.g. +46701234567.' });
+    if (!phone)
+      ctx.addIssue({
+        code: 'custom',
+        params: { code: 'invalid_phone' },
+        message: 'A phone number in international form, e.g. +46701234567.',
+      });
     return phone ?? raw;
   })
-  .meta({ description: 'International (E.164) form; spaces, dashes and brackets are removed.', example: '+46701234567', override: { type: 'string' } });
+  .meta({
+    description: 'International (E.164) form; spaces, dashes and brackets are removed.',
+    example: '+46701234567',
+    override: { type: 'string' },
+  });
 
-export const CheckoutSessionId = z.string().meta({ description: 'A checkout session id (`cs_…`). Another Site\'s or a malformed id answers 404.' });
+export const CheckoutSessionId = z
+  .string()
+  .meta({ description: "A checkout session id (`cs_…`). Another Site's or a malformed id answers 404." });
 export const CheckoutSessionParams = z.object({ id: CheckoutSessionId });
 
 // ——— addresses ———
@@ -63,7 +73,7 @@ export const AddressInput = z
   .meta({
     id: 'AddressInput',
     description:
-      'Names and city at most 100 characters, address lines at most 200. The country must belong to the session\'s market ' +
+      "Names and city at most 100 characters, address lines at most 200. The country must belong to the session's market " +
       '(else 422 `country_not_in_market`). Postal codes are checked per country: SE `NNN NN` or `NNNNN` (stored as `NNN NN`), ' +
       'DE five digits, AT four digits, US `NNNNN` or `NNNNN-NNNN`. A US address needs `region`, its state as a USPS code ' +
       '(`NY`, `CA`, `DC`, `PR`…, stored upper-case); elsewhere `region` is optional.',
@@ -100,7 +110,7 @@ export const CheckoutLine = z
 export const CheckoutTotals = z
   .object({
     subtotal: Money.meta({ description: 'Sum of the line totals.' }),
-    shipping: Money.nullable().meta({ description: 'The chosen delivery option\'s price; null until one is chosen.' }),
+    shipping: Money.nullable().meta({ description: "The chosen delivery option's price; null until one is chosen." }),
     tax: Money.meta({
       description:
         'Tax on goods and shipping. Tax-inclusive markets (e.g. SE, DE): the tax contained in subtotal + shipping. ' +
@@ -127,7 +137,7 @@ export const SelectedDeliveryOption = z
 export const CheckoutSessionStatus = z.enum(['open', 'payment_pending', 'completed', 'expired']).meta({
   id: 'CheckoutSessionStatus',
   description:
-    '`open` → `payment_pending` (prepare-payment) → `completed` (by the payment provider\'s confirmation, outside this API; ' +
+    "`open` → `payment_pending` (prepare-payment) → `completed` (by the payment provider's confirmation, outside this API; " +
     'the session then names its order); `payment_pending` → `open` when the payment failed or was cancelled; `open` or ' +
     '`payment_pending` → `expired` once `expiresAt` passes. Only `open` sessions change.',
 });
@@ -172,19 +182,30 @@ export const CheckoutLineInput = z
 
 export const CheckoutBundleInput = z
   .object({
-    bundleId: z.string().min(1).max(200).meta({ description: 'A bundle id from a Product\'s `bundles`.' }),
+    bundleId: z.string().min(1).max(200).meta({ description: "A bundle id from a Product's `bundles`." }),
     quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY).meta({ description: 'How many of the whole bundle.' }),
   })
   .strict()
   .meta({ id: 'CheckoutBundleInput' });
 
 /** Duplicates are folded into one; the folded quantity has the same bound as a single one. */
-function checkMergedQuantities(ctx: z.RefinementCtx, field: 'lines' | 'bundles', merged: { quantity: number; indexes: number[] }[], what: string, per: string) {
+function checkMergedQuantities(
+  ctx: z.RefinementCtx,
+  field: 'lines' | 'bundles',
+  merged: { quantity: number; indexes: number[] }[],
+  what: string,
+  per: string,
+) {
   for (const entry of merged) {
     // A single entry over the bound is already reported by its own quantity check.
     if (entry.indexes.length < 2 || entry.quantity <= MAX_LINE_QUANTITY) continue;
     for (const index of entry.indexes) {
-      ctx.addIssue({ code: 'custom', params: { code: 'too_big' }, path: [field, index, 'quantity'], message: `${what} add up to ${entry.quantity}; at most ${MAX_LINE_QUANTITY} per ${per}.` });
+      ctx.addIssue({
+        code: 'custom',
+        params: { code: 'too_big' },
+        path: [field, index, 'quantity'],
+        message: `${what} add up to ${entry.quantity}; at most ${MAX_LINE_QUANTITY} per ${per}.`,
+      });
     }
   }
 }
@@ -195,14 +216,19 @@ export const CreateCheckoutSessionBody = z
     bundles: z.array(CheckoutBundleInput).max(20).optional().meta({
       description: 'Bundles to buy at the bundle price. Each becomes one session line per item, the bundle price allocated over them.',
     }),
-    market: z.string().min(1).max(64).optional().meta({ description: 'Market id; default the Site\'s default market.' }),
-    locale: z.string().min(1).max(64).optional().meta({ description: 'A locale of that market; default the market\'s.' }),
+    market: z.string().min(1).max(64).optional().meta({ description: "Market id; default the Site's default market." }),
+    locale: z.string().min(1).max(64).optional().meta({ description: "A locale of that market; default the market's." }),
     email: Email.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
     if (body.lines.length === 0 && !body.bundles?.length) {
-      ctx.addIssue({ code: 'custom', params: { code: 'too_small' }, path: ['lines'], message: 'At least one line or one bundle is needed.' });
+      ctx.addIssue({
+        code: 'custom',
+        params: { code: 'too_small' },
+        path: ['lines'],
+        message: 'At least one line or one bundle is needed.',
+      });
     }
     checkMergedQuantities(ctx, 'lines', mergeLines(body.lines), 'Lines of the same variant', 'variant');
     checkMergedQuantities(ctx, 'bundles', mergeBundles(body.bundles ?? []), 'Entries of the same bundle', 'bundle');
@@ -210,8 +236,8 @@ export const CreateCheckoutSessionBody = z
   .meta({
     id: 'CreateCheckoutSessionBody',
     description:
-      'Prices, currency and totals come from the catalog for the session\'s market, never from the caller. `lines` may be empty when ' +
-      '`bundles` is not. Lines of the same variant are merged, and so are entries of the same bundle; a bundle\'s lines stay apart ' +
+      "Prices, currency and totals come from the catalog for the session's market, never from the caller. `lines` may be empty when " +
+      "`bundles` is not. Lines of the same variant are merged, and so are entries of the same bundle; a bundle's lines stay apart " +
       'from plain lines of the same variant. At most 100 session lines in all (one per plain variant plus one per item of each bundle).',
   });
 export type CreateCheckoutSessionBody = z.infer<typeof CreateCheckoutSessionBody>;
@@ -228,14 +254,25 @@ export const UpdateCheckoutSessionBody = z
 export type UpdateCheckoutSessionBody = z.infer<typeof UpdateCheckoutSessionBody>;
 
 export const AddressSuggestionsQuery = z.object({
-  q: z.string().trim().min(3).max(100).meta({ description: 'What the shopper typed so far (3–100 characters): street, postal code or city. Never logged.' }),
+  q: z
+    .string()
+    .trim()
+    .min(3)
+    .max(100)
+    .meta({ description: 'What the shopper typed so far (3–100 characters): street, postal code or city. Never logged.' }),
 });
 
 export const ChangeCountryBody = z.object({ country: CountryCode }).strict().meta({ id: 'ChangeCountryBody' });
 
 export const DeliveryOptionsBody = z
   .object({
-    postalCode: z.string().trim().min(1).max(20).optional().meta({ description: 'Where to look for pickup points; default the shipping address\'s.' }),
+    postalCode: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20)
+      .optional()
+      .meta({ description: "Where to look for pickup points; default the shipping address's." }),
     select: z.string().min(1).max(200).optional().meta({ description: 'An option id from a previous answer to store on the session.' }),
   })
   .strict()
@@ -262,7 +299,9 @@ export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
 
 /** The most suggestions one answer holds. */
 export const MAX_ADDRESS_SUGGESTIONS = 10;
-export const AddressSuggestions = z.object({ data: z.array(AddressSuggestion).max(MAX_ADDRESS_SUGGESTIONS) }).meta({ id: 'AddressSuggestions' });
+export const AddressSuggestions = z
+  .object({ data: z.array(AddressSuggestion).max(MAX_ADDRESS_SUGGESTIONS) })
+  .meta({ id: 'AddressSuggestions' });
 
 export const CountryChangeWarning = z
   .object({
@@ -277,7 +316,7 @@ export const CountryChangeQuote = z
     session: CheckoutSession,
     quote: z.object({
       previousTotal: Money.meta({ description: 'The total before the change, in the old currency.' }),
-      total: Money.meta({ description: 'The total now, in the new market\'s currency (without shipping: the delivery option is cleared).' }),
+      total: Money.meta({ description: "The total now, in the new market's currency (without shipping: the delivery option is cleared)." }),
       warnings: z.array(CountryChangeWarning),
     }),
   })
@@ -294,7 +333,9 @@ export const PickupPoint = z
 
 export const DeliveryOption = z
   .object({
-    id: z.string().meta({ description: 'Stable id to pass as `select`: `ship_…` for home delivery, `pickup_<pointId>` for a pickup point.' }),
+    id: z
+      .string()
+      .meta({ description: 'Stable id to pass as `select`: `ship_…` for home delivery, `pickup_<pointId>` for a pickup point.' }),
     kind: z.enum(['delivery', 'pickup']),
     title: z.string(),
     carrier: z.string(),
@@ -315,8 +356,12 @@ export const PaymentPreparation = z
     payment: z.object({
       provider: z.string().meta({ description: 'The payment adapter; `sandbox` is the built-in test provider that moves no money.' }),
       reference: z.string().meta({ example: 'pay_sandbox_4hX2…' }),
-      clientToken: z.string().meta({ description: 'Hand to the provider\'s payment form in the shopper\'s browser.' }),
-      redirectUrl: z.string().url().optional().meta({ description: 'The provider\'s hosted payment page, where the shopper pays (absent for the sandbox).' }),
+      clientToken: z.string().meta({ description: "Hand to the provider's payment form in the shopper's browser." }),
+      redirectUrl: z
+        .string()
+        .url()
+        .optional()
+        .meta({ description: "The provider's hosted payment page, where the shopper pays (absent for the sandbox)." }),
       amount: Money,
       expiresAt: Timestamp,
     }),

@@ -10,8 +10,14 @@ export const DECIMAL_AMOUNT = /^\d{1,12}(\.\d{1,4})?$/;
 
 export const Money = z
   .object({
-    amount: z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description: 'Decimal string in the currency\'s minor-unit precision.', example: '199.00' }),
-    currency: z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 code.', example: 'SEK' }),
+    amount: z
+      .string()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .meta({ description: "Decimal string in the currency's minor-unit precision.", example: '199.00' }),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .meta({ description: 'ISO 4217 code.', example: 'SEK' }),
   })
   .meta({ id: 'Money' });
 export type Money = z.infer<typeof Money>;
@@ -35,8 +41,13 @@ export type Image = z.infer<typeof Image>;
 
 /** ?market=&locale= — both default to the Site's defaults; unknown values are 422s of their own. */
 export const MarketQuery = z.object({
-  market: z.string().min(1).max(64).optional().meta({ description: 'Market id (e.g. `se`). Default: the Site\'s default market.' }),
-  locale: z.string().min(1).max(64).optional().meta({ description: 'BCP 47 locale offered in the market. Default: the market\'s default locale.' }),
+  market: z.string().min(1).max(64).optional().meta({ description: "Market id (e.g. `se`). Default: the Site's default market." }),
+  locale: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "BCP 47 locale offered in the market. Default: the market's default locale." }),
 });
 export type MarketQuery = z.infer<typeof MarketQuery>;
 
@@ -53,14 +64,14 @@ export function queryInteger<T extends z.ZodNumber>(schema: T) {
 
 export function pageQuery(maxLimit: number) {
   return z.object({
-    limit: queryInteger(z.number().int().min(1).max(maxLimit)).default(24).meta({ description: `1–${maxLimit}, default 24.` }),
+    limit: queryInteger(z.number().int().min(1).max(maxLimit))
+      .default(24)
+      .meta({ description: `1–${maxLimit}, default 24.` }),
     cursor: Cursor.optional(),
   });
 }
 
-export const PageInfo = z
-  .object({ limit: z.number().int(), nextCursor: z.string().nullable() })
-  .meta({ id: 'PageInfo' });
+export const PageInfo = z.object({ limit: z.number().int(), nextCursor: z.string().nullable() }).meta({ id: 'PageInfo' });
 
 export function page<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), page: PageInfo });

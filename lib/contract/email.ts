@@ -56,7 +56,7 @@ export const Email = z
     id: 'Email',
     description:
       `An e-mail address of at most ${MAX_EMAIL_LENGTH} characters, surrounding white space ignored. The local part ` +
-      '(at most 64 characters) is an RFC 5322 dot-atom of ASCII letters, digits and ``!#$%&\'*+/=?^_`{|}~-``; quoted ' +
+      "(at most 64 characters) is an RFC 5322 dot-atom of ASCII letters, digits and ``!#$%&'*+/=?^_`{|}~-``; quoted " +
       'local parts are not accepted. The domain is a DNS name of at least two labels, internationalised names ' +
       'included (`kim@bücher.de`). The address is stored lowercased, with the domain in its ASCII (punycode) form, ' +
       'and answered in that form.',

@@ -7,7 +7,10 @@ import type { Operation } from './operation';
 import { operations } from './operations';
 
 const HEADER_DOCS: Record<string, { description: string }> = {
-  ETag: { description: 'Validator of the answer (of the checkout session, on answers that carry one): strong, except on availability (single and batch), where it is weak (`W/"…"`) because those answers differ only by `asOf`. Send it back in If-None-Match for a 304, or in If-Match on PATCH.' },
+  ETag: {
+    description:
+      'Validator of the answer (of the checkout session, on answers that carry one): strong, except on availability (single and batch), where it is weak (`W/"…"`) because those answers differ only by `asOf`. Send it back in If-None-Match for a 304, or in If-Match on PATCH.',
+  },
   'Cache-Control': { description: 'How long the answer may be reused, by kind of data.' },
   'Content-Language': { description: 'The locale the text is in.' },
   Location: { description: 'URL of the created resource.' },
@@ -26,7 +29,9 @@ function headerObjects(names: string[]) {
 }
 
 function headerComponents() {
-  return Object.fromEntries(Object.entries(HEADER_DOCS).map(([h, { description }]) => [h, { description, schema: { type: 'string' as const } }]));
+  return Object.fromEntries(
+    Object.entries(HEADER_DOCS).map(([h, { description }]) => [h, { description, schema: { type: 'string' as const } }]),
+  );
 }
 
 /** Every POST may carry an Idempotency-Key (docs/api.md). */
@@ -47,7 +52,10 @@ const IdempotencyHeaders = z.object({
 
 /** The optional shopper address a server-side caller may pass; used only to partition write limits. */
 const BuyerHeaders = z.object({
-  'Site-Buyer-IP': z.string().max(45).optional().meta({ description: 'The shopper\'s IP address, sent by a server-side caller: it adds a per-shopper rate-limit budget to the credential\'s (reads and writes). Never stored.' }),
+  'Site-Buyer-IP': z.string().max(45).optional().meta({
+    description:
+      "The shopper's IP address, sent by a server-side caller: it adds a per-shopper rate-limit budget to the credential's (reads and writes). Never stored.",
+  }),
 });
 
 // uri_too_long: the server refuses any request target past its limit before routing it (lib/server/server-guard.ts).
@@ -58,8 +66,10 @@ export function problemCodesOf(operation: Operation): ProblemCode[] {
   const codes = new Set<ProblemCode>([...ALWAYS, ...operation.errors]);
   if (operation.scope === 'extended') codes.add('insufficient_scope');
   if (operation.params || operation.query) codes.add('validation_failed');
-  if (operation.body) ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
-  if (operation.method === 'post') ['idempotency_key_reused', 'idempotency_key_in_use', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
+  if (operation.body)
+    ['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
+  if (operation.method === 'post')
+    ['idempotency_key_reused', 'idempotency_key_in_use', 'validation_failed'].forEach((c) => codes.add(c as ProblemCode));
   return [...codes];
 }
 
@@ -107,16 +117,30 @@ function toOpenApiOperation(operation: Operation, method: 'get' | 'head' | 'post
       headers: headerObjects(successHeaders(operation)),
       ...(head ? {} : { content: { 'application/json': { schema: operation.success.schema } } }),
     },
-    ...(operation.method === 'get' ? { '304': { description: 'Not modified (If-None-Match matched the ETag): the success answer\'s headers, no body.', headers: headerObjects(successHeaders(operation)) } } : {}),
+    ...(operation.method === 'get'
+      ? {
+          '304': {
+            description: "Not modified (If-None-Match matched the ETag): the success answer's headers, no body.",
+            headers: headerObjects(successHeaders(operation)),
+          },
+        }
+      : {}),
     ...(head
-      ? Object.fromEntries(Object.entries(problemResponses(operation)).map(([status, r]) => [status, { description: (r as { description: string }).description, headers: (r as { headers: unknown }).headers }]))
+      ? Object.fromEntries(
+          Object.entries(problemResponses(operation)).map(([status, r]) => [
+            status,
+            { description: (r as { description: string }).description, headers: (r as { headers: unknown }).headers },
+          ]),
+        )
       : problemResponses(operation)),
   };
   const getHeaders = z.object({ 'If-None-Match': z.string().optional().meta({ description: 'An ETag you hold; a match answers 304.' }) });
   return {
     operationId: head ? `${operation.operationId}Head` : operation.operationId,
     summary: head ? `${operation.summary} (headers only)` : operation.summary,
-    description: [head ? 'The same as GET, without a body.' : operation.description, `Scope: \`${operation.scope}\`.`].filter(Boolean).join('\n\n'),
+    description: [head ? 'The same as GET, without a body.' : operation.description, `Scope: \`${operation.scope}\`.`]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [operation.tag],
     security: [{ siteCredential: [] }],
     requestParams: {
@@ -125,7 +149,11 @@ function toOpenApiOperation(operation: Operation, method: 'get' | 'head' | 'post
       ...(operation.method === 'post'
         ? { header: IdempotencyHeaders.extend(BuyerHeaders.shape) }
         : operation.method === 'patch'
-          ? { header: BuyerHeaders.extend({ 'If-Match': z.string().optional().meta({ description: 'The ETag you read; a stale one answers 412.' }) }) }
+          ? {
+              header: BuyerHeaders.extend({
+                'If-Match': z.string().optional().meta({ description: 'The ETag you read; a stale one answers 412.' }),
+              }),
+            }
           : { header: getHeaders.extend(BuyerHeaders.shape) }),
     },
     ...(operation.body
@@ -137,12 +165,12 @@ function toOpenApiOperation(operation: Operation, method: 'get' | 'head' | 'post
 
 const TAG_DOCS: Record<string, string> = {
   Site: 'The Site the credential belongs to: its markets and locales.',
-  Storefront: 'Everything a storefront\'s first page needs, in one consistent read.',
+  Storefront: "Everything a storefront's first page needs, in one consistent read.",
   Catalog: 'Products, prices per market, collections.',
   Availability: 'Coarse stock status: never exact quantities.',
   Signups: 'Back-in-stock and newsletter signups with explicit, separate consent (double opt-in).',
   Checkout: 'Checkout sessions priced from the catalog.',
-  'Merchant checkout': 'Finishing a checkout on the merchant\'s own pages (extended scope).',
+  'Merchant checkout': "Finishing a checkout on the merchant's own pages (extended scope).",
   Analytics: 'Anonymous storefront events; nothing that identifies a person.',
 };
 
@@ -156,32 +184,35 @@ export function buildOpenApiDocument() {
     if (operation.method === 'get') path.head = toOpenApiOperation(operation, 'head');
     if (!tags.includes(operation.tag)) tags.push(operation.tag);
   }
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Site Delivery API',
-      version: '1.0.0',
-      description:
-        'Storefront reads, signups and checkout for one Site. Every call carries a secret Site credential ' +
-        '(`Authorization: Bearer site_<scope>_…`) from a server; never from a browser. Errors are RFC 9457 ' +
-        'problem+json with a stable `code`. Money is `{ amount: "199.00", currency: "SEK" }`. ' +
-        'Every path answers HEAD where it answers GET; a method a path does not serve (TRACE included) answers ' +
-        '405 `method_not_allowed` with `Allow` listing the methods it does serve, and OPTIONS answers 204 with the same `Allow`. ' +
-        'A request target longer than 12 KiB answers 414 `uri_too_long`, and a request line with headers past 16 KiB ' +
-        '431 (both problem+json).',
-      contact: { name: 'Site Delivery' },
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    servers: [{ url: '/' }],
-    tags: tags.map((name) => ({ name, description: TAG_DOCS[name] ?? name })),
-    components: {
-      headers: headerComponents(),
-      securitySchemes: {
-        siteCredential: { type: 'http', scheme: 'bearer', description: 'A Site credential: `site_core_…` or `site_extended_…`.' },
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Site Delivery API',
+        version: '1.0.0',
+        description:
+          'Storefront reads, signups and checkout for one Site. Every call carries a secret Site credential ' +
+          '(`Authorization: Bearer site_<scope>_…`) from a server; never from a browser. Errors are RFC 9457 ' +
+          'problem+json with a stable `code`. Money is `{ amount: "199.00", currency: "SEK" }`. ' +
+          'Every path answers HEAD where it answers GET; a method a path does not serve (TRACE included) answers ' +
+          '405 `method_not_allowed` with `Allow` listing the methods it does serve, and OPTIONS answers 204 with the same `Allow`. ' +
+          'A request target longer than 12 KiB answers 414 `uri_too_long`, and a request line with headers past 16 KiB ' +
+          '431 (both problem+json).',
+        contact: { name: 'Site Delivery' },
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      servers: [{ url: '/' }],
+      tags: tags.map((name) => ({ name, description: TAG_DOCS[name] ?? name })),
+      components: {
+        headers: headerComponents(),
+        securitySchemes: {
+          siteCredential: { type: 'http', scheme: 'bearer', description: 'A Site credential: `site_core_…` or `site_extended_…`.' },
+        },
+      },
+      paths,
     },
-    paths,
-  }, { override: oneSchemaPerPattern });
+    { override: oneSchemaPerPattern },
+  );
 }
 
 /**
@@ -191,7 +222,8 @@ export function buildOpenApiDocument() {
  */
 function oneSchemaPerPattern({ jsonSchema }: { jsonSchema: Record<string, unknown> }) {
   const all = jsonSchema.allOf;
-  if (!Array.isArray(all) || !all.every((s) => s && typeof s === 'object' && Object.keys(s).length === 1 && typeof s.pattern === 'string')) return;
+  if (!Array.isArray(all) || !all.every((s) => s && typeof s === 'object' && Object.keys(s).length === 1 && typeof s.pattern === 'string'))
+    return;
   const patterns = [...(typeof jsonSchema.pattern === 'string' ? [jsonSchema.pattern] : []), ...all.map((s) => s.pattern as string)];
   jsonSchema.pattern = patterns.length === 1 ? patterns[0] : `^${patterns.map((p) => `(?=[\\s\\S]*?(?:${p}))`).join('')}`;
   delete jsonSchema.allOf;

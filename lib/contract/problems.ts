@@ -77,4 +77,3 @@ export const PROBLEMS: Record<ProblemCode, { status: number; title: string }> = 
   /** A payment provider's webhook whose signature does not verify (POST /api/webhooks/…, not /site/v1). */
   invalid_signature: { status: 400, title: 'Invalid signature' },
 };
-

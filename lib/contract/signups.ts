@@ -39,24 +39,18 @@ const Locale = z
   .min(2)
   .max(35)
   .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'A BCP 47 language tag.')
-  .meta({ description: 'BCP 47 locale offered in the market (default: the market\'s). Used for the confirmation mail.', example: 'sv-SE' });
-const MarketId = z
-  .string()
-  .min(1)
-  .max(64)
-  .meta({ description: 'Market id (default: the Site\'s default market).', example: 'se' });
+  .meta({ description: "BCP 47 locale offered in the market (default: the market's). Used for the confirmation mail.", example: 'sv-SE' });
+const MarketId = z.string().min(1).max(64).meta({ description: "Market id (default: the Site's default market).", example: 'se' });
 
 export const StockSubscriptionRequest = z
   .object({
     variantId: z.string().min(1).max(200).meta({ description: 'A published variant of this Site.' }),
     email: Email,
     consent: Consent,
-    flow: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({ description: 'Handle of an enabled e-mail stock-notification flow of the Site. Default: the Site\'s default flow.', example: 'back-in-stock-email' }),
+    flow: z.string().min(1).max(64).optional().meta({
+      description: "Handle of an enabled e-mail stock-notification flow of the Site. Default: the Site's default flow.",
+      example: 'back-in-stock-email',
+    }),
     locale: Locale.optional(),
     market: MarketId.optional(),
   })
@@ -94,7 +88,10 @@ export const SubscriptionToken = z
   .min(16)
   .max(128)
   .regex(/^[A-Za-z0-9_-]+$/, 'A token from a link in one of our mails (base64url).')
-  .meta({ description: 'The `token` parameter of the link in the mail, exactly as it came.', example: 'bGlua3Rva2VuLWV4YW1wbGUtMDEyMzQ1Njc4OWFiY2RlZmdo' });
+  .meta({
+    description: 'The `token` parameter of the link in the mail, exactly as it came.',
+    example: 'bGlua3Rva2VuLWV4YW1wbGUtMDEyMzQ1Njc4OWFiY2RlZmdo',
+  });
 
 export const SubscriptionConfirmationRequest = z
   .object({ token: SubscriptionToken })
@@ -105,10 +102,10 @@ export type SubscriptionConfirmationRequest = z.infer<typeof SubscriptionConfirm
 export const SubscriptionWithdrawalRequest = z
   .object({
     token: SubscriptionToken,
-    method: z
-      .enum(['one_click', 'page'])
-      .default('page')
-      .meta({ description: '`one_click`: the mail client\'s RFC 8058 POST; `page`: the shopper pressed the button on the unsubscribe page. Kept with the withdrawal.' }),
+    method: z.enum(['one_click', 'page']).default('page').meta({
+      description:
+        "`one_click`: the mail client's RFC 8058 POST; `page`: the shopper pressed the button on the unsubscribe page. Kept with the withdrawal.",
+    }),
   })
   .strict()
   .meta({ id: 'SubscriptionWithdrawalRequest' });
@@ -117,11 +114,15 @@ export type SubscriptionWithdrawalRequest = z.infer<typeof SubscriptionWithdrawa
 /** What a link did. It shows no address: whoever holds the link knows it already, and nobody else sees it. */
 export const SubscriptionState = z
   .object({
-    kind: z.enum(['stock', 'newsletter']).meta({ description: '`stock`: a back-in-stock notification; `newsletter`: the Site\'s newsletter.' }),
+    kind: z
+      .enum(['stock', 'newsletter'])
+      .meta({ description: "`stock`: a back-in-stock notification; `newsletter`: the Site's newsletter." }),
     status: z
       .enum(['pending_confirmation', 'active', 'notified', 'unsubscribed'])
       .meta({ description: 'The subscription now. `notified`: a back-in-stock mail has been queued and the alert has ended.' }),
-    changed: z.boolean().meta({ description: '`false` when the link had already been used (confirming or unsubscribing twice is harmless).' }),
+    changed: z
+      .boolean()
+      .meta({ description: '`false` when the link had already been used (confirming or unsubscribing twice is harmless).' }),
   })
   .meta({ id: 'SubscriptionState' });
 export type SubscriptionState = z.infer<typeof SubscriptionState>;

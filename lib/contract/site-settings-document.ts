@@ -53,17 +53,27 @@ export const PostalAddress = z
     country: CountryCode,
   })
   .strict()
-  .meta({ id: 'SettingsPostalAddress', description: 'The business\'s postal address: the imprint shows it and every mail\'s footer carries it.' });
+  .meta({
+    id: 'SettingsPostalAddress',
+    description: "The business's postal address: the imprint shows it and every mail's footer carries it.",
+  });
 export type PostalAddress = z.infer<typeof PostalAddress>;
 
 export const ShippingOption = z
   .object({
-    key: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a key: lower-case letters, digits and single hyphens (e.g. "standard")').max(40, 'at most 40 characters')
-      .meta({ description: 'Names the option within its market; the checkout\'s option id is made of it, so keep it when you edit the rest.' }),
-    kind: z.enum(['delivery', 'pickup']).meta({ description: 'delivery: to the shopper\'s address; pickup: to a pickup point the shopper chooses.' }),
+    key: z
+      .string()
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a key: lower-case letters, digits and single hyphens (e.g. "standard")')
+      .max(40, 'at most 40 characters')
+      .meta({
+        description: "Names the option within its market; the checkout's option id is made of it, so keep it when you edit the rest.",
+      }),
+    kind: z
+      .enum(['delivery', 'pickup'])
+      .meta({ description: "delivery: to the shopper's address; pickup: to a pickup point the shopper chooses." }),
     title: line(100),
     carrier: line(100),
-    price: DecimalAmount.meta({ description: 'In the market\'s currency, with at most its decimals.' }),
+    price: DecimalAmount.meta({ description: "In the market's currency, with at most its decimals." }),
     deliveryDays: z
       .object({
         min: z.number().int('a whole number of days').min(0, 'at least 0').max(365, 'at most 365'),
@@ -80,16 +90,27 @@ export type ShippingOption = z.infer<typeof ShippingOption>;
 export const SettingsMarket = z
   .object({
     id: MarketCode,
-    name: line(100).meta({ description: 'The market\'s name where `names` has none.' }),
-    names: z.record(TextLocale, line(100)).optional().meta({ description: 'Language or locale → the market\'s name, as shoppers see it.' }),
+    name: line(100).meta({ description: "The market's name where `names` has none." }),
+    names: z.record(TextLocale, line(100)).optional().meta({ description: "Language or locale → the market's name, as shoppers see it." }),
     currency: CurrencyCode,
     countries: z.array(CountryCode).min(1, 'at least one country').max(300, 'at most 300 countries'),
-    locales: z.array(LocaleCode).min(1, 'at least one locale').max(20, 'at most 20 locales')
+    locales: z
+      .array(LocaleCode)
+      .min(1, 'at least one locale')
+      .max(20, 'at most 20 locales')
       .meta({ description: 'The languages the market is shown in; the first is its default.' }),
     taxRate: TaxRate.meta({ description: 'The market\'s tax rate in percent (e.g. VAT "25").' }),
-    countryTaxRates: z.record(CountryCode, TaxRate).optional().meta({ description: 'Countries of the market whose rate differs from `taxRate`.' }),
-    pricesIncludeTax: z.boolean().meta({ description: 'true: prices are shown and charged with tax in them (EU); false: tax is added at checkout.' }),
-    shipping: z.array(ShippingOption).max(20, 'at most 20 options').meta({ description: 'Home delivery and pickup options, in the order the checkout lists them.' }),
+    countryTaxRates: z
+      .record(CountryCode, TaxRate)
+      .optional()
+      .meta({ description: 'Countries of the market whose rate differs from `taxRate`.' }),
+    pricesIncludeTax: z
+      .boolean()
+      .meta({ description: 'true: prices are shown and charged with tax in them (EU); false: tax is added at checkout.' }),
+    shipping: z
+      .array(ShippingOption)
+      .max(20, 'at most 20 options')
+      .meta({ description: 'Home delivery and pickup options, in the order the checkout lists them.' }),
   })
   .strict()
   .meta({ id: 'SettingsMarket' });
@@ -98,15 +119,21 @@ export type SettingsMarket = z.infer<typeof SettingsMarket>;
 /** One language's (or locale's) texts; Markdown for the pages. */
 export const ShopTexts = z
   .object({
-    heroTitle: line(200).optional().meta({ description: 'The home page\'s heading.' }),
-    heroText: line(1000).optional().meta({ description: 'The paragraph under it (also the home page\'s description for search engines).' }),
-    tagline: line(200).optional().meta({ description: 'The line under the shop\'s name in the header.' }),
+    heroTitle: line(200).optional().meta({ description: "The home page's heading." }),
+    heroText: line(1000).optional().meta({ description: "The paragraph under it (also the home page's description for search engines)." }),
+    tagline: line(200).optional().meta({ description: "The line under the shop's name in the header." }),
     newsletterPitch: line(1000).optional().meta({ description: 'Why to sign up, above the newsletter form in the footer.' }),
     pages: z
-      .object(Object.fromEntries(SHOP_PAGES.map((p) => [p, z.string().trim().min(1, 'a text').max(100_000, 'at most 100000 characters').optional()])) as Record<ShopPageKey, z.ZodOptional<z.ZodString>>)
+      .object(
+        Object.fromEntries(
+          SHOP_PAGES.map((p) => [p, z.string().trim().min(1, 'a text').max(100_000, 'at most 100000 characters').optional()]),
+        ) as Record<ShopPageKey, z.ZodOptional<z.ZodString>>,
+      )
       .strict()
       .optional()
-      .meta({ description: 'The pages\' content in Markdown (headings, lists, links, emphasis; no HTML is kept beyond what Markdown makes).' }),
+      .meta({
+        description: "The pages' content in Markdown (headings, lists, links, emphasis; no HTML is kept beyond what Markdown makes).",
+      }),
   })
   .strict()
   .meta({ id: 'SettingsTexts' });
@@ -116,16 +143,23 @@ export const SettingsDocument = z
   .object({
     format: z.literal(SETTINGS_FORMAT, `"${SETTINGS_FORMAT}"`),
     version: z.literal(SETTINGS_FORMAT_VERSION, `${SETTINGS_FORMAT_VERSION}`),
-    handle: SiteHandle.meta({ description: 'The Site\'s handle (what `--site` names); `create` makes a Site with it.' }),
-    name: line(200).meta({ description: 'The shop\'s name, as shoppers see it.' }),
-    legalName: line(200).nullable().meta({ description: 'The business behind the shop (e.g. "Nordlys Home & Goods AB"); null: not given yet.' }),
+    handle: SiteHandle.meta({ description: "The Site's handle (what `--site` names); `create` makes a Site with it." }),
+    name: line(200).meta({ description: "The shop's name, as shoppers see it." }),
+    legalName: line(200)
+      .nullable()
+      .meta({ description: 'The business behind the shop (e.g. "Nordlys Home & Goods AB"); null: not given yet.' }),
     postalAddress: PostalAddress.nullable(),
-    contactEmail: z.email('an e-mail address').max(254, 'at most 254 characters').nullable().meta({ description: 'Where shoppers can write (the contact page and the imprint).' }),
+    contactEmail: z
+      .email('an e-mail address')
+      .max(254, 'at most 254 characters')
+      .nullable()
+      .meta({ description: 'Where shoppers can write (the contact page and the imprint).' }),
     defaultMarket: MarketCode.meta({ description: 'The market a first visit sees when nothing else decides.' }),
     defaultLocale: LocaleCode.meta({ description: 'A locale of the default market: texts fall back to it.' }),
     markets: z.array(SettingsMarket).min(1, 'at least one market').max(50, 'at most 50 markets'),
     texts: z.record(TextLocale, ShopTexts).meta({
-      description: 'Language or locale → the storefront\'s texts. A locale is shown its own texts, else its language\'s, else the default locale\'s (its own, else its language\'s).',
+      description:
+        "Language or locale → the storefront's texts. A locale is shown its own texts, else its language's, else the default locale's (its own, else its language's).",
     }),
   })
   .strict()

@@ -15,7 +15,9 @@ function isLocalPath(value: string): boolean {
 
 /** JSON text of `body` with every link field made absolute against `origin`. */
 export function stringifyWithLinks(body: unknown, origin: string): string {
-  return JSON.stringify(body, (key, value) => (LINK_FIELDS.has(key) && typeof value === 'string' && isLocalPath(value) ? origin + value : value));
+  return JSON.stringify(body, (key, value) =>
+    LINK_FIELDS.has(key) && typeof value === 'string' && isLocalPath(value) ? origin + value : value,
+  );
 }
 
 const HOST = /^(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

@@ -53,8 +53,17 @@ export function drainerId(): string {
  */
 export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
   const {
-    database, mailer, origin, from, retry = DEFAULT_RETRY, leaseMs = 5 * 60_000, batchSize = 5, maxMessages = 500,
-    now = Date.now, log = (line: string) => logger().warn({ job: 'outbox' }, line), stopped = () => false,
+    database,
+    mailer,
+    origin,
+    from,
+    retry = DEFAULT_RETRY,
+    leaseMs = 5 * 60_000,
+    batchSize = 5,
+    maxMessages = 500,
+    now = Date.now,
+    log = (line: string) => logger().warn({ job: 'outbox' }, line),
+    stopped = () => false,
   } = options;
   const drainer = options.drainer ?? drainerId();
   const result: DrainResult = { sent: 0, retried: 0, failed: 0, skipped: 0 };
@@ -65,16 +74,21 @@ export async function drainOutbox(options: DrainOptions): Promise<DrainResult> {
     if (batch.length === 0) break;
     for (const message of batch) {
       handled += 1;
-      const deliver = () => isOrderTopic(message.topic)
-        ? deliverOrderMail(database, mailer, message, { origin, from, retry, now, log, merchantEmail: options.merchantEmail })
-        : deliverOne(database, mailer, message, { origin, from, retry, now, log });
+      const deliver = () =>
+        isOrderTopic(message.topic)
+          ? deliverOrderMail(database, mailer, message, { origin, from, retry, now, log, merchantEmail: options.merchantEmail })
+          : deliverOne(database, mailer, message, { origin, from, retry, now, log });
       // A span per message: the outbox row and its topic, never the address.
       const outcome = tracing()
-        ? await inSpan('outbox deliver', { attributes: { 'outbox.message.id': message.id, 'outbox.topic': message.topic, 'mail.transport': mailer.kind } }, async (span) => {
-            const done = await deliver();
-            span.setAttribute('outbox.outcome', done);
-            return done;
-          })
+        ? await inSpan(
+            'outbox deliver',
+            { attributes: { 'outbox.message.id': message.id, 'outbox.topic': message.topic, 'mail.transport': mailer.kind } },
+            async (span) => {
+              const done = await deliver();
+              span.setAttribute('outbox.outcome', done);
+              return done;
+            },
+          )
         : await deliver();
       result[outcome] += 1;
     }
@@ -120,7 +134,9 @@ async function deliverOne(
     const outcome = await markFailed(database, message, reason, ctx.now(), ctx.retry);
     // The outbox row id and the error only: never the address (a relay's error may quote it).
     const redacted = reason.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '<address>');
-    ctx.log(`[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${redacted}${outcome === 'failed' ? ' — parked as failed' : ''}`);
+    ctx.log(
+      `[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${redacted}${outcome === 'failed' ? ' — parked as failed' : ''}`,
+    );
     return outcome === 'failed' ? 'failed' : 'retried';
   }
 }
@@ -157,7 +173,9 @@ async function deliverOrderMail(
   } catch (error) {
     const reason = describe(error);
     const outcome = await markFailed(database, message, reason, ctx.now(), ctx.retry);
-    ctx.log(`[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${reason.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '<address>')}${outcome === 'failed' ? ' — parked as failed' : ''}`);
+    ctx.log(
+      `[outbox] message ${message.id} (${message.topic}) attempt ${message.attempts + 1} failed: ${reason.replace(/[^\s<>()"',;:]+@[^\s<>()"',;:]+/g, '<address>')}${outcome === 'failed' ? ' — parked as failed' : ''}`,
+    );
     return outcome === 'failed' ? 'failed' : 'retried';
   }
 }

@@ -99,8 +99,12 @@ function addressLines(m: OrderMail): string[] {
   let country = a.country;
   try {
     country = new Intl.DisplayNames([m.locale], { type: 'region' }).of(a.country) ?? a.country;
-  } catch { /* the code, then */ }
-  return [`${a.firstName} ${a.lastName}`, a.line1, a.line2, town, a.country === 'US' ? undefined : a.region, country].filter((l): l is string => Boolean(l && l.trim()));
+  } catch {
+    /* the code, then */
+  }
+  return [`${a.firstName} ${a.lastName}`, a.line1, a.line2, town, a.country === 'US' ? undefined : a.region, country].filter(
+    (l): l is string => Boolean(l && l.trim()),
+  );
 }
 
 /**
@@ -118,7 +122,8 @@ export function renderOrderMail(m: OrderMail): RenderedMail {
   const intro = notice ? fill(t.noticeIntro, v) : t.intro;
   let placed: string;
   try {
-    placed = new Intl.DateTimeFormat(m.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(m.placedAt)) + ' UTC';
+    placed =
+      new Intl.DateTimeFormat(m.locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(m.placedAt)) + ' UTC';
   } catch {
     placed = new Date(m.placedAt).toISOString();
   }
@@ -129,7 +134,9 @@ export function renderOrderMail(m: OrderMail): RenderedMail {
     [t.total, money(m.totals.total)],
   ];
   const address = addressLines(m);
-  const delivery = m.delivery ? `${m.delivery.title} (${m.delivery.carrier})${m.deliveryPrice ? ` · ${money(m.deliveryPrice)}` : ''}` : null;
+  const delivery = m.delivery
+    ? `${m.delivery.title} (${m.delivery.carrier})${m.deliveryPrice ? ` · ${money(m.deliveryPrice)}` : ''}`
+    : null;
   const short = (count: number) => fill(t.oversoldLine, { count });
   const sender = senderLine(m);
 
@@ -143,7 +150,10 @@ export function renderOrderMail(m: OrderMail): RenderedMail {
     `${t.placed}: ${placed}`,
     ...(notice && m.email ? [`${t.customer}: ${m.email}`] : []),
     '',
-    ...m.lines.map((l) => `${l.quantity} × ${l.title}${notice && l.sku ? ` [${l.sku}]` : ''} — ${money(l.total)}${l.oversoldQuantity > 0 && notice ? ` (${short(l.oversoldQuantity)})` : ''}`),
+    ...m.lines.map(
+      (l) =>
+        `${l.quantity} × ${l.title}${notice && l.sku ? ` [${l.sku}]` : ''} — ${money(l.total)}${l.oversoldQuantity > 0 && notice ? ` (${short(l.oversoldQuantity)})` : ''}`,
+    ),
     '',
     ...totals.map(([label, value]) => `${label}: ${value}`),
     ...(address.length ? ['', `${t.deliveryTo}:`, ...address] : []),
@@ -157,12 +167,21 @@ export function renderOrderMail(m: OrderMail): RenderedMail {
   ].join('\n');
 
   const cell = 'padding:8px 0;border-bottom:1px solid #e2ddd4;vertical-align:middle';
-  const rows = m.lines.map((l) => `<tr>
+  const rows = m.lines
+    .map(
+      (l) => `<tr>
 <td style="${cell};width:64px">${l.imageUrl ? `<img src="${escape(l.imageUrl)}" alt="" width="56" height="56" style="display:block;border-radius:6px;background:#f2eee8">` : ''}</td>
 <td style="${cell}">${escape(l.title)}${notice && l.sku ? ` <span style="color:#5f5d57">[${escape(l.sku)}]</span>` : ''}<br><span style="color:#5f5d57;font-size:14px">${l.quantity} × ${escape(money(l.unitPrice))}</span>${notice && l.oversoldQuantity > 0 ? `<br><strong style="color:#a4322a">${escape(short(l.oversoldQuantity))}</strong>` : ''}</td>
 <td style="${cell};text-align:right;white-space:nowrap">${escape(money(l.total))}</td>
-</tr>`).join('\n');
-  const totalRows = totals.map(([label, value], i) => `<tr><td style="padding:4px 0${i === totals.length - 1 ? ';font-weight:700' : ''}">${escape(label)}</td><td style="padding:4px 0;text-align:right${i === totals.length - 1 ? ';font-weight:700' : ''}">${escape(value)}</td></tr>`).join('\n');
+</tr>`,
+    )
+    .join('\n');
+  const totalRows = totals
+    .map(
+      ([label, value], i) =>
+        `<tr><td style="padding:4px 0${i === totals.length - 1 ? ';font-weight:700' : ''}">${escape(label)}</td><td style="padding:4px 0;text-align:right${i === totals.length - 1 ? ';font-weight:700' : ''}">${escape(value)}</td></tr>`,
+    )
+    .join('\n');
   const html = `<!doctype html>
 <html lang="${escape(m.locale)}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(subject)}</title></head>

@@ -16,12 +16,12 @@ const standardBackInStock: StockTemplate = (m, t, v) => ({
   intro: fill(t.backInStockIntro, v),
   item: m.product
     ? {
-      title: m.product.title,
-      variant: m.product.variantTitle,
-      price: m.product.price ? formatPrice(m.product.price, m.locale) : null,
-      image: m.product.image ?? null,
-      url: m.links.product,
-    }
+        title: m.product.title,
+        variant: m.product.variantTitle,
+        price: m.product.price ? formatPrice(m.product.price, m.locale) : null,
+        image: m.product.image ?? null,
+        url: m.links.product,
+      }
     : undefined,
   action: m.links.product ? { label: t.backInStockAction, url: m.links.product } : null,
   hint: t.backInStockHint,
@@ -65,9 +65,19 @@ function partsOf(m: OutgoingMessage, t: Texts): Parts {
   const v = { shop: m.shopName, product, days: Math.round(CONFIRM_TOKEN_TTL_MS / 86_400_000) };
   switch (m.template) {
     case 'newsletter_confirmation':
-      return { subject: fill(t.newsletterConfirmSubject, v), intro: fill(t.newsletterConfirmIntro, v), action: { label: t.confirmAction, url: m.links.confirm! }, hint: fill(t.confirmHint, v) };
+      return {
+        subject: fill(t.newsletterConfirmSubject, v),
+        intro: fill(t.newsletterConfirmIntro, v),
+        action: { label: t.confirmAction, url: m.links.confirm! },
+        hint: fill(t.confirmHint, v),
+      };
     case 'stock_confirmation':
-      return { subject: fill(t.stockConfirmSubject, v), intro: fill(t.stockConfirmIntro, v), action: { label: t.confirmAction, url: m.links.confirm! }, hint: fill(t.confirmHint, v) };
+      return {
+        subject: fill(t.stockConfirmSubject, v),
+        intro: fill(t.stockConfirmIntro, v),
+        action: { label: t.confirmAction, url: m.links.confirm! },
+        hint: fill(t.confirmHint, v),
+      };
     case 'back_in_stock':
       return (BACK_IN_STOCK_BY_FLOW[m.flowHandle ?? ''] ?? standardBackInStock)(m, t, v);
   }

@@ -6,11 +6,13 @@
  */
 const en = {
   newsletterConfirmSubject: 'Confirm your subscription to the {shop} newsletter',
-  newsletterConfirmIntro: 'You (or someone using your address) asked to receive the {shop} newsletter: new arrivals and the occasional story from the workshop, about once a month.',
+  newsletterConfirmIntro:
+    'You (or someone using your address) asked to receive the {shop} newsletter: new arrivals and the occasional story from the workshop, about once a month.',
   stockConfirmSubject: 'Confirm your back-in-stock alert for {product}',
   stockConfirmIntro: 'You (or someone using your address) asked {shop} to send one e-mail when {product} is back in stock.',
   confirmAction: 'Confirm',
-  confirmHint: 'Nothing is sent until you confirm. The link works for {days} days; if you did not ask for this, ignore this e-mail and nothing more will come.',
+  confirmHint:
+    'Nothing is sent until you confirm. The link works for {days} days; if you did not ask for this, ignore this e-mail and nothing more will come.',
   backInStockSubject: '{product} is back in stock',
   backInStockIntro: 'Good news: {product} is back in stock at {shop}. This is the one e-mail you asked for; your alert has now ended.',
   backInStockAction: 'See it in the shop',
@@ -24,13 +26,16 @@ type MailTexts = { [K in keyof typeof en]: string };
 
 const sv: MailTexts = {
   newsletterConfirmSubject: 'Bekräfta din prenumeration på nyhetsbrevet från {shop}',
-  newsletterConfirmIntro: 'Du (eller någon som använt din adress) har bett om nyhetsbrevet från {shop}: nyheter och en och annan berättelse från verkstaden, ungefär en gång i månaden.',
+  newsletterConfirmIntro:
+    'Du (eller någon som använt din adress) har bett om nyhetsbrevet från {shop}: nyheter och en och annan berättelse från verkstaden, ungefär en gång i månaden.',
   stockConfirmSubject: 'Bekräfta din bevakning av {product}',
   stockConfirmIntro: 'Du (eller någon som använt din adress) har bett {shop} att skicka ett mejl när {product} finns i lager igen.',
   confirmAction: 'Bekräfta',
-  confirmHint: 'Inget skickas förrän du har bekräftat. Länken gäller i {days} dagar; har du inte bett om detta kan du strunta i mejlet, så kommer inget mer.',
+  confirmHint:
+    'Inget skickas förrän du har bekräftat. Länken gäller i {days} dagar; har du inte bett om detta kan du strunta i mejlet, så kommer inget mer.',
   backInStockSubject: '{product} finns i lager igen',
-  backInStockIntro: 'Goda nyheter: {product} finns i lager igen hos {shop}. Det här är det enda mejlet du bad om; din bevakning är nu avslutad.',
+  backInStockIntro:
+    'Goda nyheter: {product} finns i lager igen hos {shop}. Det här är det enda mejlet du bad om; din bevakning är nu avslutad.',
   backInStockAction: 'Se den i butiken',
   backInStockHint: 'Lagret kan ta slut fort, så vi kan inte reservera den åt dig.',
   unsubscribeText: 'Vill du inte ha de här mejlen?',
@@ -40,13 +45,17 @@ const sv: MailTexts = {
 
 const de: MailTexts = {
   newsletterConfirmSubject: 'Bitte bestätigen Sie Ihr Abonnement des {shop}-Newsletters',
-  newsletterConfirmIntro: 'Sie (oder jemand mit Ihrer Adresse) möchten den Newsletter von {shop} erhalten: Neuheiten und ab und zu eine Geschichte aus der Werkstatt, etwa einmal im Monat.',
+  newsletterConfirmIntro:
+    'Sie (oder jemand mit Ihrer Adresse) möchten den Newsletter von {shop} erhalten: Neuheiten und ab und zu eine Geschichte aus der Werkstatt, etwa einmal im Monat.',
   stockConfirmSubject: 'Bitte bestätigen Sie Ihre Benachrichtigung für {product}',
-  stockConfirmIntro: 'Sie (oder jemand mit Ihrer Adresse) haben {shop} gebeten, eine E-Mail zu senden, sobald {product} wieder vorrätig ist.',
+  stockConfirmIntro:
+    'Sie (oder jemand mit Ihrer Adresse) haben {shop} gebeten, eine E-Mail zu senden, sobald {product} wieder vorrätig ist.',
   confirmAction: 'Bestätigen',
-  confirmHint: 'Erst nach Ihrer Bestätigung senden wir etwas. Der Link gilt {days} Tage; wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail einfach, dann kommt nichts mehr.',
+  confirmHint:
+    'Erst nach Ihrer Bestätigung senden wir etwas. Der Link gilt {days} Tage; wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail einfach, dann kommt nichts mehr.',
   backInStockSubject: '{product} ist wieder vorrätig',
-  backInStockIntro: 'Gute Nachricht: {product} ist bei {shop} wieder vorrätig. Das ist die eine E-Mail, um die Sie gebeten haben; Ihre Benachrichtigung ist damit beendet.',
+  backInStockIntro:
+    'Gute Nachricht: {product} ist bei {shop} wieder vorrätig. Das ist die eine E-Mail, um die Sie gebeten haben; Ihre Benachrichtigung ist damit beendet.',
   backInStockAction: 'Im Shop ansehen',
   backInStockHint: 'Der Vorrat kann schnell vergriffen sein; wir können nichts für Sie zurücklegen.',
   unsubscribeText: 'Sie möchten diese E-Mails nicht mehr?',

@@ -44,6 +44,7 @@ const TIME_LENGTH = 8;
  */
 export function newTimeOrderedId(prefix: string, nowMs: number = Date.now()): string {
   let time = '';
-  for (let rest = Math.max(0, Math.floor(nowMs)); time.length < TIME_LENGTH; rest = Math.floor(rest / 62)) time = ALPHABET[rest % 62] + time;
+  for (let rest = Math.max(0, Math.floor(nowMs)); time.length < TIME_LENGTH; rest = Math.floor(rest / 62))
+    time = ALPHABET[rest % 62] + time;
   return `${prefix}_${time}${randomChars(LENGTH - TIME_LENGTH)}`;
 }

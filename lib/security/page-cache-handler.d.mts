@@ -1,6 +1,12 @@
 /** Next's page cache, whose HTML entries carry a hash-based Content-Security-Policy. */
 export default class PageCacheHandler {
-  constructor(ctx: { flushToDisk?: boolean; serverDistDir?: string; maxMemoryCacheSize?: number; revalidatedTags?: string[]; fs?: unknown });
+  constructor(ctx: {
+    flushToDisk?: boolean;
+    serverDistDir?: string;
+    maxMemoryCacheSize?: number;
+    revalidatedTags?: string[];
+    fs?: unknown;
+  });
   get(key: string, ctx: Record<string, unknown>): Promise<{ value: { headers: Record<string, string> } & Record<string, unknown> } | null>;
   set(key: string, data: unknown, ctx: Record<string, unknown>): Promise<void>;
 }

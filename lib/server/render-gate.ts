@@ -21,7 +21,10 @@ export class RenderGate {
    * that. One shopper holds at most `perShopper` places, so a visitor with many connections
    * waits behind their own pages, not everyone else behind theirs.
    */
-  private readonly shoppers = new Map<string, { active: number; line: { req: IncomingMessage; res: ServerResponse; start: () => void; refuse: () => void }[] }>();
+  private readonly shoppers = new Map<
+    string,
+    { active: number; line: { req: IncomingMessage; res: ServerResponse; start: () => void; refuse: () => void }[] }
+  >();
 
   constructor(
     readonly concurrency: number,
@@ -47,7 +50,13 @@ export class RenderGate {
    * not taken). With a shopper, past their share the request waits in that shopper's line (of
    * `maxWaiting`, as the other); `refuse` answers it if the main line is full when its turn comes.
    */
-  admit(req: IncomingMessage, res: ServerResponse, start: () => void, shopper: string | null = null, refuse: () => void = () => res.destroy()): boolean {
+  admit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    start: () => void,
+    shopper: string | null = null,
+    refuse: () => void = () => res.destroy(),
+  ): boolean {
     if (shopper === null || this.perShopper === Infinity) return this.enter(req, res, start);
     let mine = this.shoppers.get(shopper);
     if (!mine) this.shoppers.set(shopper, (mine = { active: 0, line: [] }));
@@ -60,8 +69,11 @@ export class RenderGate {
   }
 
   private enterAs(
-    shopper: string, mine: { active: number; line: { req: IncomingMessage; res: ServerResponse; start: () => void; refuse: () => void }[] },
-    req: IncomingMessage, res: ServerResponse, start: () => void,
+    shopper: string,
+    mine: { active: number; line: { req: IncomingMessage; res: ServerResponse; start: () => void; refuse: () => void }[] },
+    req: IncomingMessage,
+    res: ServerResponse,
+    start: () => void,
   ): boolean {
     if (!this.enter(req, res, start)) {
       if (mine.active === 0 && mine.line.length === 0) this.shoppers.delete(shopper);

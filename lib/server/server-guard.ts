@@ -39,13 +39,22 @@ export function servingServers(): ReadonlySet<Server> {
  *   line, and past a full line the answer is 503 with Retry-After (lib/server/render-gate.ts).
  *   The API is never held: the pages' own reads of it must go through.
  */
-export function guardServer(settings: { pageRenders?: number; pageRenderLine: number; pageRendersPerShopper?: number; trustedHops?: number }): void {
+export function guardServer(settings: {
+  pageRenders?: number;
+  pageRenderLine: number;
+  pageRendersPerShopper?: number;
+  trustedHops?: number;
+}): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
   proto[PATCHED] = true;
   if (!peerStamp()) setPeerStamp(randomBytes(18).toString('base64url'));
   const stamp = peerStamp()!;
-  const gate = new RenderGate(settings.pageRenders ?? 2 * availableParallelism(), settings.pageRenderLine, settings.pageRendersPerShopper ?? PAGE_RENDERS_PER_SHOPPER);
+  const gate = new RenderGate(
+    settings.pageRenders ?? 2 * availableParallelism(),
+    settings.pageRenderLine,
+    settings.pageRendersPerShopper ?? PAGE_RENDERS_PER_SHOPPER,
+  );
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'connection') servers.add(this);
@@ -73,7 +82,16 @@ export function guardServer(settings: { pageRenders?: number; pageRenderLine: nu
       }
       if (reading && isRenderedPage(req.url ?? '/')) {
         const shopper = shopperOf(req, settings.trustedHops ?? 0);
-        if (!gate.admit(req, res, () => Reflect.apply(emit, this, [event, ...args]), shopper, () => refuse(req, res, busy()))) refuse(req, res, busy());
+        if (
+          !gate.admit(
+            req,
+            res,
+            () => Reflect.apply(emit, this, [event, ...args]),
+            shopper,
+            () => refuse(req, res, busy()),
+          )
+        )
+          refuse(req, res, busy());
         return true;
       }
     }
@@ -115,7 +133,10 @@ export function shopperOf(req: Pick<IncomingMessage, 'headers' | 'socket'>, trus
     const left = head ? head.split(':') : [];
     const right = tail ? tail.split(':') : [];
     const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-    return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+    return `${groups
+      .slice(0, 4)
+      .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+      .join(':')}::/64`;
   }
   return address;
 }
@@ -130,7 +151,11 @@ export const MAX_URL_BYTES = 12 * 1024;
 /** Exported for the tests: the refusal of an over-long request target, or null. */
 export function longUrlRefusalFor(url: string, requestIdHeader?: string): Answer | null {
   if (url.length <= MAX_URL_BYTES) return null;
-  return problemAnswer('uri_too_long', `The request target may be at most ${MAX_URL_BYTES} bytes; send long lists in several requests.`, requestIdHeader);
+  return problemAnswer(
+    'uri_too_long',
+    `The request target may be at most ${MAX_URL_BYTES} bytes; send long lists in several requests.`,
+    requestIdHeader,
+  );
 }
 
 /** A problem+json answer written before Next has a Response to offer (problemResponse's, as plain data). */
@@ -147,7 +172,9 @@ function longUrlRefusal(req: IncomingMessage): Answer | null {
 }
 
 /** Every method some path serves: what `OPTIONS *` answers. */
-const SERVER_METHODS = allowedMethods([...new Set(['GET', 'POST', ...operations.map((op) => op.method.toUpperCase())]), 'OPTIONS']).join(', ');
+const SERVER_METHODS = allowedMethods([...new Set(['GET', 'POST', ...operations.map((op) => op.method.toUpperCase())]), 'OPTIONS']).join(
+  ', ',
+);
 
 /**
  * Exported for the tests: a request target that is not a path, as the path and host to serve
@@ -158,7 +185,8 @@ const SERVER_METHODS = allowedMethods([...new Set(['GET', 'POST', ...operations.
  * else is a 400.
  */
 export function originTarget(method: string, target: string): { path: string; host: string } | Answer {
-  if (target === '*' && method === 'OPTIONS') return { status: 204, headers: { Allow: SERVER_METHODS, 'Cache-Control': 'no-store' }, body: '' };
+  if (target === '*' && method === 'OPTIONS')
+    return { status: 204, headers: { Allow: SERVER_METHODS, 'Cache-Control': 'no-store' }, body: '' };
   if (/^https?:\/\//i.test(target)) {
     try {
       const url = new URL(target);
@@ -178,10 +206,18 @@ export function originTarget(method: string, target: string): { path: string; ho
 function headersTooLarge(): Answer {
   const requestId = requestIdFrom(undefined);
   const body = JSON.stringify({
-    type: `${PROBLEM_TYPE_BASE}request-header-fields-too-large`, title: 'Request header fields too large', status: 431,
-    code: 'request_header_fields_too_large', requestId, detail: 'The request line and headers may be at most 16 KiB together.',
+    type: `${PROBLEM_TYPE_BASE}request-header-fields-too-large`,
+    title: 'Request header fields too large',
+    status: 431,
+    code: 'request_header_fields_too_large',
+    requestId,
+    detail: 'The request line and headers may be at most 16 KiB together.',
   });
-  return { status: 431, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId }, body };
+  return {
+    status: 431,
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Request-Id': requestId },
+    body,
+  };
 }
 
 /** An answer written straight to a socket the HTTP parser has given up on. */
@@ -213,7 +249,11 @@ const API_PATHS: { pattern: RegExp; allow: string }[] = (() => {
 const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Exported for the tests: the answer to `method` (one no path serves) on `path`, headers and body. */
-export async function unservedMethodAnswer(method: string, path: string, requestIdHeader: string | undefined): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export async function unservedMethodAnswer(
+  method: string,
+  path: string,
+  requestIdHeader: string | undefined,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   if (path === '/site/v1' || path.startsWith('/site/v1/')) {
     const requestId = requestIdFrom(requestIdHeader);
     const known = API_PATHS.find((p) => p.pattern.test(path));
@@ -230,7 +270,13 @@ export async function unservedMethodAnswer(method: string, path: string, request
   const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
   if (path === '/shop-api' || path.startsWith('/shop-api/')) {
     // The shop's own endpoints answer a problem with a code, as for any other refusal.
-    const body = JSON.stringify({ type: 'about:blank', title: 'Method not allowed', status: 405, code: 'method_not_allowed', detail: `${method} is not served here.` });
+    const body = JSON.stringify({
+      type: 'about:blank',
+      title: 'Method not allowed',
+      status: 405,
+      code: 'method_not_allowed',
+      detail: `${method} is not served here.`,
+    });
     return { status: 405, headers: { ...headers, Allow: 'GET, HEAD, POST', 'Content-Type': 'application/problem+json' }, body };
   }
   // Pages (the shop's and the API reference): a plain page, as browsers show other errors.
@@ -249,7 +295,11 @@ export const PAGE_BODY_LIMIT = 32 * 1024;
 const CAPPED_READERS = /^\/(?:site\/v1|shop-api)(?:\/|$)/;
 
 /** Exported for the tests: the refusal of a body sent to a page, or null to let it through. */
-export function pageBodyRefusal(method: string, path: string, contentLength: string | undefined): { status: number; headers: Record<string, string>; body: string } | null {
+export function pageBodyRefusal(
+  method: string,
+  path: string,
+  contentLength: string | undefined,
+): { status: number; headers: Record<string, string>; body: string } | null {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || CAPPED_READERS.test(path)) return null;
   const length = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isInteger(length) && length <= PAGE_BODY_LIMIT) return null;
@@ -264,7 +314,10 @@ export function pageBodyRefusal(method: string, path: string, contentLength: str
 function bodyRefusal(req: IncomingMessage): Answer | null {
   const path = pathOf(req);
   const header = req.headers['x-request-id'];
-  return pageBodyRefusal(req.method ?? 'GET', path, req.headers['content-length']) ?? malformedPathRefusalFor(path, typeof header === 'string' ? header : undefined);
+  return (
+    pageBodyRefusal(req.method ?? 'GET', path, req.headers['content-length']) ??
+    malformedPathRefusalFor(path, typeof header === 'string' ? header : undefined)
+  );
 }
 
 /**

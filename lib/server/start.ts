@@ -29,8 +29,10 @@ export async function startServer(): Promise<void> {
     traces = startTraceExport();
   }
   guardServer({
-    pageRenders: settings.PAGE_RENDERS, pageRenderLine: settings.PAGE_RENDER_LINE,
-    pageRendersPerShopper: settings.PAGE_RENDERS_PER_SHOPPER, trustedHops: settings.TRUSTED_PROXY_HOPS,
+    pageRenders: settings.PAGE_RENDERS,
+    pageRenderLine: settings.PAGE_RENDER_LINE,
+    pageRendersPerShopper: settings.PAGE_RENDERS_PER_SHOPPER,
+    trustedHops: settings.TRUSTED_PROXY_HOPS,
   });
   const { registerPageCache } = await import('@/lib/security/page-cache-handler.mjs');
   const { keepRenderedPage } = await import('@/lib/storefront-page-store');
@@ -40,6 +42,12 @@ export async function startServer(): Promise<void> {
   if (settings.NEXT_MANUAL_SIG_HANDLE) {
     const { stopCleanlyOnSigterm } = await import('./shutdown');
     // The spans of the last requests and jobs go out before the process ends.
-    stopCleanlyOnSigterm({ graceMs: settings.SHUTDOWN_GRACE_MS, stopJobs: async () => { await timers?.stop(); await traces?.shutdown(); } });
+    stopCleanlyOnSigterm({
+      graceMs: settings.SHUTDOWN_GRACE_MS,
+      stopJobs: async () => {
+        await timers?.stop();
+        await traces?.shutdown();
+      },
+    });
   }
 }

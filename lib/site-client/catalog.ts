@@ -1,6 +1,14 @@
 import 'server-only';
 import {
-  getAvailability, getAvailabilityBatch, getCollection, getProduct, getSite, getStorefront, listCatalog, listCollections, listProducts,
+  getAvailability,
+  getAvailabilityBatch,
+  getCollection,
+  getProduct,
+  getSite,
+  getStorefront,
+  listCatalog,
+  listCollections,
+  listProducts,
 } from '@/lib/contract/operations/reads';
 import type { ProductSort } from '@/lib/contract/operations/reads';
 import type { SitePageKey } from '@/lib/contract/catalog';
@@ -52,9 +60,24 @@ export type ProductSearchArgs = {
   facets?: boolean;
 };
 
-export async function searchProducts({ q, sort, available, priceMin, priceMax, options, collection, facets, ...page }: PageArgs & ProductSearchArgs) {
+export async function searchProducts({
+  q,
+  sort,
+  available,
+  priceMin,
+  priceMax,
+  options,
+  collection,
+  facets,
+  ...page
+}: PageArgs & ProductSearchArgs) {
   const query = {
-    ...page, q, sort, priceMin, priceMax, collection,
+    ...page,
+    q,
+    sort,
+    priceMin,
+    priceMax,
+    collection,
     available: available ? ('true' as const) : undefined,
     option: options && options.length > 0 ? options : undefined,
     facets: facets ? ('true' as const) : undefined,

@@ -1,8 +1,13 @@
 import 'server-only';
 import type { z } from 'zod';
 import {
-  changeCheckoutCountry, createCheckoutSession, getCheckoutSession, listDeliveryOptions, prepareCheckoutPayment,
-  suggestCheckoutAddresses, updateCheckoutSession,
+  changeCheckoutCountry,
+  createCheckoutSession,
+  getCheckoutSession,
+  listDeliveryOptions,
+  prepareCheckoutPayment,
+  suggestCheckoutAddresses,
+  updateCheckoutSession,
 } from '@/lib/contract/operations/checkout';
 import type { CreateCheckoutSessionBody, PaymentMethod, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
 import { call } from './request';
@@ -21,7 +26,11 @@ export async function fetchCheckoutSession(id: string) {
   return { session: result.data, etag: result.etag };
 }
 
-export async function updateCheckout(id: string, body: z.input<typeof UpdateCheckoutSessionBody>, options: WriteOptions & { ifMatch?: string } = {}) {
+export async function updateCheckout(
+  id: string,
+  body: z.input<typeof UpdateCheckoutSessionBody>,
+  options: WriteOptions & { ifMatch?: string } = {},
+) {
   const result = await call(updateCheckoutSession, { params: { id }, body, ...options });
   return { session: result.data, etag: result.etag };
 }

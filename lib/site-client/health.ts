@@ -41,14 +41,16 @@ export function noteApiFailure(): void {
 
 function probe(): Promise<boolean> {
   const state = health();
-  state.probe ??= fetchSite().then(
-    () => true,
-    () => false,
-  ).then((up) => {
-    state.up = up;
-    state.checkedAt = Date.now();
-    state.probe = null;
-    return up;
-  });
+  state.probe ??= fetchSite()
+    .then(
+      () => true,
+      () => false,
+    )
+    .then((up) => {
+      state.up = up;
+      state.checkedAt = Date.now();
+      state.probe = null;
+      return up;
+    });
   return state.probe;
 }

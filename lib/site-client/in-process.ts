@@ -7,6 +7,9 @@ import { answerInProcess } from '@/app/site/v1/_routes';
  * A serverless function has no loopback port to call, and going out to the public URL would
  * send every render's reads out of the platform and back in.
  */
-export function sendInProcess(url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }): Promise<Response> {
+export function sendInProcess(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+): Promise<Response> {
   return answerInProcess(new Request(url, init));
 }

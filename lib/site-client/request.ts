@@ -18,7 +18,9 @@ const IN_FLIGHT_RETRIES = 12;
  * the operation's own response schema, so the storefront sees exactly the contract.
  */
 export function call<O extends Operation>(operation: O, input: CallInput<O> = {}): Promise<CallResult<O>> {
-  return tracingCalls() ? tracedCall(operation.operationId, operation.method.toUpperCase(), () => send(operation, input)) : send(operation, input);
+  return tracingCalls()
+    ? tracedCall(operation.operationId, operation.method.toUpperCase(), () => send(operation, input))
+    : send(operation, input);
 }
 
 async function send<O extends Operation>(operation: O, input: CallInput<O>): Promise<CallResult<O>> {
@@ -149,7 +151,9 @@ function parseAnswer(text: string, url: string): unknown {
   const own = new URL(url).origin;
   try {
     return JSON.parse(text, (key, value) =>
-      (key === 'url' || key === 'checkoutUrl') && typeof value === 'string' && value.startsWith(`${own}/`) ? value.slice(own.length) : value,
+      (key === 'url' || key === 'checkoutUrl') && typeof value === 'string' && value.startsWith(`${own}/`)
+        ? value.slice(own.length)
+        : value,
     );
   } catch {
     return undefined;

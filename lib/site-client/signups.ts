@@ -1,7 +1,10 @@
 import 'server-only';
 import type { z } from 'zod';
 import {
-  confirmSubscription, createNewsletterSubscription, createStockSubscription, withdrawSubscription,
+  confirmSubscription,
+  createNewsletterSubscription,
+  createStockSubscription,
+  withdrawSubscription,
 } from '@/lib/contract/operations/signups';
 import type { NewsletterSubscriptionRequest, StockSubscriptionRequest } from '@/lib/contract/signups';
 import { call } from './request';

@@ -17,16 +17,18 @@ export function tracingCalls(): boolean {
 
 export function tracedCall<T>(operationId: string, method: string, work: () => Promise<T>): Promise<T> {
   const attributes = { 'site.operation': operationId, 'http.request.method': method };
-  return trace.getTracer('site-delivery').startActiveSpan(`site-client ${operationId}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return trace
+    .getTracer('site-delivery')
+    .startActiveSpan(`site-client ${operationId}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      try {
+        return await work();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
 }
 
 export function injectTraceHeaders(headers: Record<string, string>): void {

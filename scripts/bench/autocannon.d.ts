@@ -1,8 +1,18 @@
 // The parts of autocannon's programmatic API the benchmark uses (it ships no types).
 declare module 'autocannon' {
   type Histogram = {
-    average: number; mean: number; stddev: number; min: number; max: number; total: number;
-    p50: number; p75: number; p90: number; p97_5: number; p99: number; p99_9: number;
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p75: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    p99_9: number;
   };
   type RawRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer };
   type RequestSpec = RawRequest & {
@@ -30,7 +40,11 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     mismatches: number;
-    '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number;
+    '1xx': number;
+    '2xx': number;
+    '3xx': number;
+    '4xx': number;
+    '5xx': number;
     statusCodeStats: Record<string, { count: number }>;
   };
   type Instance = Promise<Result> & { stop(): void; on(event: string, listener: (...args: unknown[]) => void): void };

@@ -20,17 +20,34 @@ import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } f
 import { longestLock, overNetwork } from '../../test/support/network-client';
 
 const { values: flags } = parseArgs({
-  options: { products: { type: 'string', default: '10000' }, child: { type: 'string' }, file: { type: 'string' }, latency: { type: 'string' } },
+  options: {
+    products: { type: 'string', default: '10000' },
+    child: { type: 'string' },
+    file: { type: 'string' },
+    latency: { type: 'string' },
+  },
 });
 
 /** Every catalog row, both Sites: what is left is Sites, markets and the rest of the shop. */
 const CATALOG_TABLES = [
-  schema.bundleItems, schema.bundlePrices, schema.bundles, schema.collectionProducts, schema.collectionTranslations, schema.collections,
-  schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations, schema.productVariants, schema.products,
+  schema.bundleItems,
+  schema.bundlePrices,
+  schema.bundles,
+  schema.collectionProducts,
+  schema.collectionTranslations,
+  schema.collections,
+  schema.inventoryLevels,
+  schema.variantPrices,
+  schema.productImages,
+  schema.productTranslations,
+  schema.productVariants,
+  schema.products,
 ];
 
 /** The heap cap `npm run catalog` runs with (package.json): the import measured as merchants run it. */
-const CLI_NODE_FLAGS = [/--max-old-space-size=\d+/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.catalog)![0]];
+const CLI_NODE_FLAGS = [
+  /--max-old-space-size=\d+/.exec(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.catalog)![0],
+];
 
 async function open(url: string): Promise<Database> {
   const database = openDatabase({ url });
@@ -60,31 +77,60 @@ async function child(url: string, file: string, latencyMs: number | null): Promi
   if (!result.ok) throw new Error(`import refused: ${JSON.stringify(result.issues.slice(0, 5))}`);
   // maxRSS is in KiB on Linux
   const lock = network ? longestLock(network.log) : null;
-  console.log(JSON.stringify({
-    seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), plan: result.plan,
-    network: network && lock && {
-      latencyMs, requests: network.log.requests, writeRequests: network.log.writeRequests,
-      longestLockMs: Math.round(lock.ms), longestLockNetworkMs: Math.round(lock.networkMs),
-    },
-  }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      cpuSeconds: (used.user + used.system) / 1e6,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      plan: result.plan,
+      network: network &&
+        lock && {
+          latencyMs,
+          requests: network.log.requests,
+          writeRequests: network.log.writeRequests,
+          longestLockMs: Math.round(lock.ms),
+          longestLockNetworkMs: Math.round(lock.networkMs),
+        },
+    }),
+  );
   local.$client.close();
 }
 
 type ChildResult = {
-  seconds: number; cpuSeconds: number; peakRssMb: number; plan: { products: { created: number } };
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  plan: { products: { created: number } };
   network: { latencyMs: number; requests: number; writeRequests: number; longestLockMs: number; longestLockNetworkMs: number } | null;
 };
 
 function runChild(url: string, file: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...CLI_NODE_FLAGS, '--conditions=react-server', '--import', 'tsx', new URL(import.meta.url).pathname, '--child', url, '--file', file, ...(flags.latency ? ['--latency', flags.latency] : [])], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
-    });
+    const proc = spawn(
+      process.execPath,
+      [
+        ...CLI_NODE_FLAGS,
+        '--conditions=react-server',
+        '--import',
+        'tsx',
+        new URL(import.meta.url).pathname,
+        '--child',
+        url,
+        '--file',
+        file,
+        ...(flags.latency ? ['--latency', flags.latency] : []),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+      },
+    );
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.once('error', reject);
-    proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`import child exited ${code}: ${out}`))));
+    proc.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!)) : reject(new Error(`import child exited ${code}: ${out}`)),
+    );
   });
 }
 
@@ -123,10 +169,14 @@ async function main(): Promise<void> {
       roundTripIdentical: first === second,
       ...(imported.network ? { network: imported.network } : {}),
     };
-    console.error(`catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s (${result.importCpuSeconds} s of CPU), peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`);
+    console.error(
+      `catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s (${result.importCpuSeconds} s of CPU), peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`,
+    );
     if (result.network) {
       const n = result.network;
-      console.error(`  at ${n.latencyMs} ms a request: ${n.requests} requests, ${n.writeRequests} of them writes; longest write lock ${n.longestLockMs} ms, ${n.longestLockNetworkMs} ms of it on the network`);
+      console.error(
+        `  at ${n.latencyMs} ms a request: ${n.requests} requests, ${n.writeRequests} of them writes; longest write lock ${n.longestLockMs} ms, ${n.longestLockNetworkMs} ms of it on the network`,
+      );
     }
     console.log(JSON.stringify({ catalogImport: result }));
     if (!result.roundTripIdentical) process.exitCode = 1;

@@ -45,9 +45,9 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
       where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
         join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)`;
     const handles = (await database.$client.execute(`select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
-    const variantIds = (await database.$client.execute(
-      `select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`,
-    )).rows.map((r) => String(r.id));
+    const variantIds = (
+      await database.$client.execute(`select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
+    ).rows.map((r) => String(r.id));
     return { products, url, credentials, storefront, allHandles: interleave(handles), variantIds: interleave(variantIds), seedSeconds };
   } finally {
     database.$client.close();

@@ -126,7 +126,9 @@ export async function lighthouseTable(pages: LighthousePage[], opts: LighthouseO
           const s = await runOnce(chrome, page, formFactor);
           const key = `${formFactor}\u0000${page.label}`;
           samples.set(key, [...(samples.get(key) ?? []), s]);
-          log(`lighthouse ${formFactor} ${round}/${runs} ${page.label}: ${s.score}, LCP ${Math.round(s.lcpMs)} ms, TBT ${Math.round(s.tbtMs)} ms, first paint observed at ${Math.round(s.observedFcpMs)} ms`);
+          log(
+            `lighthouse ${formFactor} ${round}/${runs} ${page.label}: ${s.score}, LCP ${Math.round(s.lcpMs)} ms, TBT ${Math.round(s.tbtMs)} ms, first paint observed at ${Math.round(s.observedFcpMs)} ms`,
+          );
         }
       }
     }
@@ -140,9 +142,16 @@ export async function lighthouseTable(pages: LighthousePage[], opts: LighthouseO
       const got = samples.get(`${formFactor}\u0000${page.label}`) ?? [];
       const of = (pick: (s: Sample) => number) => median(got.map(pick));
       return {
-        label: page.label, formFactor, runs: got.length,
-        score: of((s) => s.score), fcpMs: of((s) => s.fcpMs), lcpMs: of((s) => s.lcpMs),
-        tbtMs: of((s) => s.tbtMs), cls: of((s) => s.cls), observedFcpMs: of((s) => s.observedFcpMs), scriptKiB: of((s) => s.scriptKiB),
+        label: page.label,
+        formFactor,
+        runs: got.length,
+        score: of((s) => s.score),
+        fcpMs: of((s) => s.fcpMs),
+        lcpMs: of((s) => s.lcpMs),
+        tbtMs: of((s) => s.tbtMs),
+        cls: of((s) => s.cls),
+        observedFcpMs: of((s) => s.observedFcpMs),
+        scriptKiB: of((s) => s.scriptKiB),
       };
     }),
   );
@@ -152,8 +161,9 @@ export async function lighthouseTable(pages: LighthousePage[], opts: LighthouseO
 
 export function formatTable(rows: LighthouseRow[]): string {
   const header = '| page | form factor | score | FCP ms | LCP ms | TBT ms | CLS | JS KiB | observed FCP ms |';
-  const lines = rows.map((r) =>
-    `| ${r.label} | ${r.formFactor} | ${r.score} | ${Math.round(r.fcpMs)} | ${Math.round(r.lcpMs)} | ${Math.round(r.tbtMs)} | ${r.cls.toFixed(3)} | ${r.scriptKiB.toFixed(1)} | ${Math.round(r.observedFcpMs)} |`,
+  const lines = rows.map(
+    (r) =>
+      `| ${r.label} | ${r.formFactor} | ${r.score} | ${Math.round(r.fcpMs)} | ${Math.round(r.lcpMs)} | ${Math.round(r.tbtMs)} | ${r.cls.toFixed(3)} | ${r.scriptKiB.toFixed(1)} | ${Math.round(r.observedFcpMs)} |`,
   );
   return [header, '|---|---|---|---|---|---|---|---|---|', ...lines].join('\n');
 }
@@ -194,7 +204,10 @@ async function main() {
   });
   const [first] = positionals;
   const reference = values.reference;
-  if (!first || !reference) throw new Error('usage: npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] --reference=<url> [--runs=3] [--form-factors=mobile,desktop]');
+  if (!first || !reference)
+    throw new Error(
+      'usage: npx tsx scripts/bench/lighthouse.ts <base-url> [<base-url>…] --reference=<url> [--runs=3] [--form-factors=mobile,desktop]',
+    );
   const formFactors = values['form-factors'].split(',').map((f) => {
     if (f !== 'mobile' && f !== 'desktop') throw new Error(`unknown form factor ${f}`);
     return f;

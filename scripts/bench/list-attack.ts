@@ -27,7 +27,9 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 function stats(samples: number[], statuses: Record<string, number>): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN);
-  const errors = Object.entries(statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0);
+  const errors = Object.entries(statuses)
+    .filter(([s]) => s !== '200')
+    .reduce((n, [, c]) => n + c, 0);
   return { n: sorted.length, p50: at(0.5), p90: at(0.9), max: at(1), errors, statuses };
 }
 
@@ -53,7 +55,13 @@ type Sink = { samples: number[]; statuses: Record<string, number> };
 const sink = (): Sink => ({ samples: [], statuses: {} });
 
 /** Sequential requests from `next()` until `until` (ms, performance.now), into the sink. */
-async function loop(next: () => string, headers: Record<string, string>, until: number, into: Sink = sink(), from?: string): Promise<Stats> {
+async function loop(
+  next: () => string,
+  headers: Record<string, string>,
+  until: number,
+  into: Sink = sink(),
+  from?: string,
+): Promise<Stats> {
   while (performance.now() < until) {
     const { ms, status } = await timed(next(), headers, from);
     into.samples.push(ms);
@@ -86,7 +94,13 @@ function worstKinds(options: string[]): Record<string, (price: number) => string
   };
 }
 
-export async function listAttack(base: string, fixture: Fixture, credential: string, seconds: number, log: (m: string) => void): Promise<ListAttack> {
+export async function listAttack(
+  base: string,
+  fixture: Fixture,
+  credential: string,
+  seconds: number,
+  log: (m: string) => void,
+): Promise<ListAttack> {
   const api = { Authorization: `Bearer ${credential}` };
   const first = await fetch(`${base}${V1}/commerce/products?limit=1&facets=true`, { headers: api });
   if (!first.ok) throw new Error(`products?facets=true answered ${first.status}`);
@@ -98,7 +112,10 @@ export async function listAttack(base: string, fixture: Fixture, credential: str
   // A catalog change (as run.ts's page_changed does) makes the next request build the list index again.
   const changed = await changeOnePrice(fixture);
   const firstKind = 'sort=title-asc&priceMax';
-  const firstAfterChange = { kind: firstKind, ms: round((await timed(`${base}${V1}/commerce/products?${kinds[firstKind]!(price++)}`, api)).ms) };
+  const firstAfterChange = {
+    kind: firstKind,
+    ms: round((await timed(`${base}${V1}/commerce/products?${kinds[firstKind]!(price++)}`, api)).ms),
+  };
   log(`list attack: changed ${changed}; first list request after it ${firstAfterChange.ms} ms`);
 
   const worst: Record<string, Stats> = {};
@@ -125,29 +142,40 @@ export async function listAttack(base: string, fixture: Fixture, credential: str
   const idle = await loop(probePage, shopper, performance.now() + seconds * 1000);
   log(`list attack: probe idle p50 ${idle.p50} ms p90 ${idle.p90} ms (${idle.n} pages)`);
 
-  const attackPath = () => `${base}/search?sort=title-asc&priceMax=${price++}.00&${options.map((o) => `option=${encodeURIComponent(o)}`).join('&')}`;
+  const attackPath = () =>
+    `${base}/search?sort=title-asc&priceMax=${price++}.00&${options.map((o) => `option=${encodeURIComponent(o)}`).join('&')}`;
   const attackerHeaders = { 'Accept-Encoding': 'identity' };
   const underAttack = async (connections: number) => {
     const until = performance.now() + seconds * 1000;
     const attackers = sink();
-    const attacking = Promise.all(Array.from({ length: connections }, () => loop(attackPath, attackerHeaders, until, attackers, '127.0.0.2')));
+    const attacking = Promise.all(
+      Array.from({ length: connections }, () => loop(attackPath, attackerHeaders, until, attackers, '127.0.0.2')),
+    );
     const probe = await loop(probePage, shopper, until);
     await attacking;
     return { probe, attacker: stats(attackers.samples, attackers.statuses) };
   };
   const c1 = await underAttack(1);
-  log(`list attack c=1: probe p50 ${c1.probe.p50} ms p90 ${c1.probe.p90} ms; attacker p50 ${c1.attacker.p50} ms ${JSON.stringify(c1.attacker.statuses)}`);
+  log(
+    `list attack c=1: probe p50 ${c1.probe.p50} ms p90 ${c1.probe.p90} ms; attacker p50 ${c1.attacker.p50} ms ${JSON.stringify(c1.attacker.statuses)}`,
+  );
   const c8 = await underAttack(8);
-  log(`list attack c=8: probe p50 ${c8.probe.p50} ms p90 ${c8.probe.p90} ms; attacker p50 ${c8.attacker.p50} ms ${JSON.stringify(c8.attacker.statuses)}`);
+  log(
+    `list attack c=8: probe p50 ${c8.probe.p50} ms p90 ${c8.probe.p90} ms; attacker p50 ${c8.attacker.p50} ms ${JSON.stringify(c8.attacker.statuses)}`,
+  );
   return {
-    worst, worstP50: { kind: worstKind, ms: worstStats.p50 }, firstAfterChange,
+    worst,
+    worstP50: { kind: worstKind, ms: worstStats.p50 },
+    firstAfterChange,
     probe: { idle, attackerC1: c1.probe, attackerC8: c8.probe },
     attacker: { c1: c1.attacker, c8: c8.attacker },
   };
 }
 
 async function main(): Promise<void> {
-  const { values: flags } = parseArgs({ options: { products: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '10' } } });
+  const { values: flags } = parseArgs({
+    options: { products: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '10' } },
+  });
   const log = (m: string) => console.error(`[list-attack ${new Date().toISOString().slice(11, 19)}] ${m}`);
   const dir = mkdtempSync(join(tmpdir(), 'site-list-attack-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -156,7 +184,10 @@ async function main(): Promise<void> {
     log(`seeding ${flags.products} products …`);
     const fixture = await makeFixture(dir, Number(flags.products), `http://127.0.0.1:${port}`, 2);
     const server = await startNextServer({
-      label: 'next list-attack', port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront,
+      label: 'next list-attack',
+      port,
+      databaseUrl: fixture.url,
+      storefrontCredential: fixture.storefront,
       env: { STOREFRONT_ORIGIN: `http://127.0.0.1:${port}`, PAGE_RENDER_AHEAD: 'off' },
     });
     try {

@@ -43,7 +43,14 @@ function optionsFor(plan: Plan, seconds: number): Options {
  * (autocannon's histogram rounds to whole ms), status codes and errors, counted by when
  * they arrived.
  */
-type Sample = { statusCodes: Record<string, number>; errors: number; status5xx: number; latencies: number[]; seconds: number; window: [number, number] };
+type Sample = {
+  statusCodes: Record<string, number>;
+  errors: number;
+  status5xx: number;
+  latencies: number[];
+  seconds: number;
+  window: [number, number];
+};
 
 async function sample(plan: Plan, seconds: number, skipSeconds = 0): Promise<Sample> {
   const latencies: number[] = [];
@@ -130,7 +137,13 @@ export type Interleaved = {
  * two measurements taken a minute apart measures the drift. The median slice ratio is
  * the operation's ratio to the ceiling; its req/s and latencies pool all its slices.
  */
-export async function measureInterleaved(plan: Plan, ceiling: Plan, slices: number, sliceSeconds: number, warmSeconds: number): Promise<Interleaved> {
+export async function measureInterleaved(
+  plan: Plan,
+  ceiling: Plan,
+  slices: number,
+  sliceSeconds: number,
+  warmSeconds: number,
+): Promise<Interleaved> {
   if (warmSeconds > 0) {
     await autocannon(optionsFor(ceiling, 1));
     await autocannon(optionsFor(plan, warmSeconds));
@@ -175,7 +188,11 @@ export function rotate<T>(items: readonly T[]): () => T {
  * c=1 latency with sub-millisecond resolution (autocannon's histogram keeps whole
  * milliseconds): one keep-alive connection, one request at a time, for `seconds`.
  */
-export async function sequentialLatency(plan: Plan, seconds: number, warmSeconds: number): Promise<Measured & { window: [number, number] }> {
+export async function sequentialLatency(
+  plan: Plan,
+  seconds: number,
+  warmSeconds: number,
+): Promise<Measured & { window: [number, number] }> {
   const { Agent, request } = await import('node:http');
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(plan.base);
@@ -224,7 +241,9 @@ export async function sequentialLatency(plan: Plan, seconds: number, warmSeconds
       p50: at(0.5),
       p99: at(0.99),
       errors,
-      status5xx: Object.entries(codes).filter(([c]) => c.startsWith('5')).reduce((a, [, n]) => a + n, 0),
+      status5xx: Object.entries(codes)
+        .filter(([c]) => c.startsWith('5'))
+        .reduce((a, [, n]) => a + n, 0),
       requests: times.length,
       statusCodes: codes,
       window,

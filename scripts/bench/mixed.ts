@@ -41,11 +41,17 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
   const snapshot = rotate(t.snapshotPaths);
   const checkout = checkoutPlan(t);
   const kinds: (() => RequestPlan)[] = [
-    () => ({ path: product() }), () => ({ path: product() }), () => ({ path: product() }), () => ({ path: product() }),
-    () => ({ path: list() }), () => ({ path: collection() }),
-    () => ({ path: availability() }), () => ({ path: availability() }),
+    () => ({ path: product() }),
+    () => ({ path: product() }),
+    () => ({ path: product() }),
+    () => ({ path: product() }),
+    () => ({ path: list() }),
+    () => ({ path: collection() }),
+    () => ({ path: availability() }),
+    () => ({ path: availability() }),
     () => ({ path: snapshot() }),
-    signupRequest, checkout,
+    signupRequest,
+    checkout,
   ];
   const kind = rotate(kinds);
   const token = rotate(tokens);

@@ -69,7 +69,13 @@ export async function stopAll(): Promise<void> {
 }
 
 /** Runs a command to completion (the build), streaming nothing, failing with its output. */
-export async function runToCompletion(label: string, command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+export async function runToCompletion(
+  label: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<string> {
   const managed = startProcess(label, command, args, env);
   const timer = setTimeout(() => killGroup(managed.pid, 'SIGKILL'), timeoutMs);
   const code = await managed.exited;
@@ -122,7 +128,10 @@ export class RssSampler {
   readonly samples: { t: number; kb: number }[] = [];
   private timer: NodeJS.Timeout;
 
-  constructor(private readonly pgid: number, intervalMs = 250) {
+  constructor(
+    private readonly pgid: number,
+    intervalMs = 250,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.timer.unref();

@@ -34,7 +34,14 @@ proto.prepare = function (this: unknown, sql: string) {
 };
 
 const mod = (path: string) => import(`@/app/site/v1/${path}/route`) as Promise<Record<string, Handler>>;
-async function call(label: string, method: 'GET' | 'POST', path: string, modPath: string, params: Record<string, string> = {}, body?: unknown) {
+async function call(
+  label: string,
+  method: 'GET' | 'POST',
+  path: string,
+  modPath: string,
+  params: Record<string, string> = {},
+  body?: unknown,
+) {
   current = label;
   const handler = (await mod(modPath))[method]!;
   const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
@@ -55,21 +62,47 @@ await call('catalog page', 'GET', '/commerce/catalog?limit=50', 'commerce/catalo
 const collections = await call('collection list', 'GET', '/commerce/collections', 'commerce/collections');
 const first = (collections.data as { handle: string }[])[0]!.handle;
 await call('collection page', 'GET', `/commerce/collections/${first}?limit=24`, 'commerce/collections/[handle]', { handle: first });
-await call('availability batch', 'GET', `/commerce/availability?variantIds=${fixture.variantIds.slice(0, 100).join(',')}`, 'commerce/availability');
-await call('availability', 'GET', `/commerce/availability/${fixture.variantIds[0]}`, 'commerce/availability/[variantId]', { variantId: fixture.variantIds[0]! });
+await call(
+  'availability batch',
+  'GET',
+  `/commerce/availability?variantIds=${fixture.variantIds.slice(0, 100).join(',')}`,
+  'commerce/availability',
+);
+await call('availability', 'GET', `/commerce/availability/${fixture.variantIds[0]}`, 'commerce/availability/[variantId]', {
+  variantId: fixture.variantIds[0]!,
+});
 await call('storefront snapshot', 'GET', '/commerce/storefront', 'commerce/storefront');
 await call('site', 'GET', '/site', 'site');
 // search: two words, a first letter, a word with filters and facets, another sort, a typo
 await call('search two words', 'GET', `/commerce/products?q=${encodeURIComponent('björk förkläde')}&limit=24`, 'commerce/products');
 await call('search prefix', 'GET', '/commerce/products?q=m&limit=24', 'commerce/products');
-await call('search faceted', 'GET', `/commerce/products?q=${encodeURIComponent('förkläde')}&option=Color:Sage&priceMin=100&priceMax=900&facets=true&limit=24`, 'commerce/products');
+await call(
+  'search faceted',
+  'GET',
+  `/commerce/products?q=${encodeURIComponent('förkläde')}&option=Color:Sage&priceMin=100&priceMax=900&facets=true&limit=24`,
+  'commerce/products',
+);
 await call('search sorted', 'GET', '/commerce/products?q=mugg&sort=price-asc&limit=24', 'commerce/products');
 await call('search typo', 'GET', '/commerce/products?q=ceramc&locale=en-SE&limit=24', 'commerce/products');
 const consent = { granted: true, text: 'Send me the newsletter.', version: 'plans-1' };
-await call('newsletter signup', 'POST', '/newsletter/subscriptions', 'newsletter/subscriptions', {}, { email: `plans-${randomUUID()}@example.com`, consent });
-await call('checkout session', 'POST', '/commerce/checkout-sessions', 'commerce/checkout-sessions', {}, {
-  lines: variants.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })),
-});
+await call(
+  'newsletter signup',
+  'POST',
+  '/newsletter/subscriptions',
+  'newsletter/subscriptions',
+  {},
+  { email: `plans-${randomUUID()}@example.com`, consent },
+);
+await call(
+  'checkout session',
+  'POST',
+  '/commerce/checkout-sessions',
+  'commerce/checkout-sessions',
+  {},
+  {
+    lines: variants.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })),
+  },
+);
 // What one checkout creation in a hundred also runs after its answer: the sweep.
 current = 'checkout sweep';
 const { sweepExpiredCheckoutSessions } = await import('@/lib/commerce/checkout');
@@ -94,7 +127,14 @@ for (const [sql, label] of seen) {
   // json_each / json_tree under an alias (`json_each(v.options) o`) walk one value too.
   const walks = jsonWalkAliases(sql);
   const walk = (line: string) => walks.some((alias) => line.startsWith(`SCAN ${alias} VIRTUAL TABLE`));
-  const full = plan.filter((line) => /^SCAN /.test(line) && !walk(line) && !/CONSTANT ROW|USING (COVERING )?INDEX|^SCAN json_each VIRTUAL TABLE|^SCAN product_search_\w+ VIRTUAL TABLE INDEX ([1-9]\d*:|0:\S)/.test(line));
+  const full = plan.filter(
+    (line) =>
+      /^SCAN /.test(line) &&
+      !walk(line) &&
+      !/CONSTANT ROW|USING (COVERING )?INDEX|^SCAN json_each VIRTUAL TABLE|^SCAN product_search_\w+ VIRTUAL TABLE INDEX ([1-9]\d*:|0:\S)/.test(
+        line,
+      ),
+  );
   scans += full.length;
   out.push(`\n[${label}] ${sql.replace(/\s+/g, ' ').slice(0, 220)}`);
   for (const line of plan) out.push(`    ${full.includes(line) ? '!! ' : ''}${line}`);

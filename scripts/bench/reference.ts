@@ -41,7 +41,12 @@ export function savePage(dir: string, html: string): string {
 
 export async function startReference(port: number, pageFile: string): Promise<Server> {
   const base = `http://127.0.0.1:${port}`;
-  const managed = startProcess('reference', process.execPath, [NEXT_BIN, 'start', APP, '-p', String(port), '-H', '127.0.0.1'], referenceEnv(pageFile));
+  const managed = startProcess(
+    'reference',
+    process.execPath,
+    [NEXT_BIN, 'start', APP, '-p', String(port), '-H', '127.0.0.1'],
+    referenceEnv(pageFile),
+  );
   const rss = new RssSampler(managed.pid);
   try {
     await waitForHttp(`${base}/static?bytes=64`, managed);
@@ -50,5 +55,14 @@ export async function startReference(port: number, pageFile: string): Promise<Se
     await stopProcess(managed);
     throw error;
   }
-  return { label: 'reference', base, managed, rss, stop: async () => { rss.stop(); await stopProcess(managed); } };
+  return {
+    label: 'reference',
+    base,
+    managed,
+    rss,
+    stop: async () => {
+      rss.stop();
+      await stopProcess(managed);
+    },
+  };
 }

@@ -38,31 +38,74 @@ function actions(base: string, fixture: Fixture, headers: Record<string, string>
   const product = (h: string) => fetch(`${base}${V1}/commerce/products/${h}`, { headers });
   return [
     // Each run first reads another product, so what is measured is the read itself, not a cold process.
-    { name: 'API read, warm', budget: 1, run: async (i) => { await ok(await product(handle(i, 0)), 200, 'warm-up'); } },
-    { name: 'API read, miss', budget: 2, run: async (i) => { await ok(await product(handle(i, 1000)), 200, 'miss'); } },
     {
-      name: 'checkout creation', budget: 3,
-      run: async (i) => ok(await fetch(`${base}${V1}/commerce/checkout-sessions`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json', 'Idempotency-Key': `remote-bench-${Date.now()}-${i}` },
-        body: JSON.stringify({ lines: [{ variantId: variant(i), quantity: 1 }] }),
-      }), 201, 'checkout'),
+      name: 'API read, warm',
+      budget: 1,
+      run: async (i) => {
+        await ok(await product(handle(i, 0)), 200, 'warm-up');
+      },
     },
     {
-      name: 'signup (newsletter)', budget: 2,
-      run: async (i) => ok(await fetch(`${base}${V1}/newsletter/subscriptions`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json', 'Site-Buyer-IP': `198.51.100.${i % 250}` },
-        body: JSON.stringify({ email: `remote.${Date.now()}.${i}@example.se`, consent: { granted: true, text: 'Yes, send me the newsletter.', version: '2026-01' }, source: 'footer' }),
-      }), 202, 'signup'),
+      name: 'API read, miss',
+      budget: 2,
+      run: async (i) => {
+        await ok(await product(handle(i, 1000)), 200, 'miss');
+      },
     },
-    { name: 'product page, kept', budget: 1, run: async (i) => ok(await fetch(`${base}/products/${handle(i, 2000)}`, { headers: extended }), 200, 'kept page') },
-    { name: 'product page, rendered', budget: 4, run: async (i) => ok(await fetch(`${base}/products/${handle(i, 3000)}`, { headers: extended }), 200, 'page') },
+    {
+      name: 'checkout creation',
+      budget: 3,
+      run: async (i) =>
+        ok(
+          await fetch(`${base}${V1}/commerce/checkout-sessions`, {
+            method: 'POST',
+            headers: { ...headers, 'Content-Type': 'application/json', 'Idempotency-Key': `remote-bench-${Date.now()}-${i}` },
+            body: JSON.stringify({ lines: [{ variantId: variant(i), quantity: 1 }] }),
+          }),
+          201,
+          'checkout',
+        ),
+    },
+    {
+      name: 'signup (newsletter)',
+      budget: 2,
+      run: async (i) =>
+        ok(
+          await fetch(`${base}${V1}/newsletter/subscriptions`, {
+            method: 'POST',
+            headers: { ...headers, 'Content-Type': 'application/json', 'Site-Buyer-IP': `198.51.100.${i % 250}` },
+            body: JSON.stringify({
+              email: `remote.${Date.now()}.${i}@example.se`,
+              consent: { granted: true, text: 'Yes, send me the newsletter.', version: '2026-01' },
+              source: 'footer',
+            }),
+          }),
+          202,
+          'signup',
+        ),
+    },
+    {
+      name: 'product page, kept',
+      budget: 1,
+      run: async (i) => ok(await fetch(`${base}/products/${handle(i, 2000)}`, { headers: extended }), 200, 'kept page'),
+    },
+    {
+      name: 'product page, rendered',
+      budget: 4,
+      run: async (i) => ok(await fetch(`${base}/products/${handle(i, 3000)}`, { headers: extended }), 200, 'page'),
+    },
   ];
 }
 
 /** Runs each action `runs` times alone, counting the server's requests for each run. */
-async function measure(base: string, db: LibsqlTestServer, fixture: Fixture, latencyMs: number, runs: number, round: number): Promise<RemoteRow[]> {
+async function measure(
+  base: string,
+  db: LibsqlTestServer,
+  fixture: Fixture,
+  latencyMs: number,
+  runs: number,
+  round: number,
+): Promise<RemoteRow[]> {
   const headers = { Authorization: `Bearer ${fixture.credentials[0]!}` };
   const list = actions(base, fixture, headers, round);
   const rows: RemoteRow[] = [];
@@ -73,7 +116,8 @@ async function measure(base: string, db: LibsqlTestServer, fixture: Fixture, lat
       // Warm what each action assumes warm: the product read twice, the kept page viewed once.
       if (action.name === 'API read, warm') await action.run(i);
       if (action.name === 'product page, kept') await action.run(i);
-      if (action.name === 'API read, miss') await ok(await fetch(`${base}${V1}/commerce/products/${fixture.allHandles[0]}`, { headers }), 200, 'warm-up');
+      if (action.name === 'API read, miss')
+        await ok(await fetch(`${base}${V1}/commerce/products/${fixture.allHandles[0]}`, { headers }), 200, 'warm-up');
       db.setLatency(latencyMs);
       const before = db.requests();
       const started = performance.now();
@@ -87,21 +131,39 @@ async function measure(base: string, db: LibsqlTestServer, fixture: Fixture, lat
   return rows;
 }
 
-export async function remoteRoundTrips(options: { products: number; latencies: number[]; idleSeconds: number; runs: number; log: (line: string) => void }) {
+export async function remoteRoundTrips(options: {
+  products: number;
+  latencies: number[];
+  idleSeconds: number;
+  runs: number;
+  log: (line: string) => void;
+}) {
   const dir = mkdtempSync(join(tmpdir(), 'sd-bench-remote-'));
   const fixture = await makeFixture(dir, options.products, `http://127.0.0.1:${PORT}`, 2);
   const db = await startLibsqlTestServer({ path: fixture.url.slice('file:'.length), port: DB_PORT });
   let server: Server | null = null;
   try {
     const rows: RemoteRow[] = [];
-    server = await startNextServer({ label: 'remote', port: PORT, databaseUrl: db.url, storefrontCredential: fixture.storefront, env: { JOBS: 'cron', PAGE_RENDER_AHEAD: 'off' } });
+    server = await startNextServer({
+      label: 'remote',
+      port: PORT,
+      databaseUrl: db.url,
+      storefrontCredential: fixture.storefront,
+      env: { JOBS: 'cron', PAGE_RENDER_AHEAD: 'off' },
+    });
     for (const [round, latency] of options.latencies.entries()) {
       options.log(`remote: actions at ${latency} ms a round trip`);
       rows.push(...(await measure(server.base, db, fixture, latency, options.runs, round)));
     }
     await server.stop();
     // As `npm start` runs it: timers on (the outbox, rendering ahead, sweeps), nobody asking.
-    server = await startNextServer({ label: 'remote-idle', port: PORT, databaseUrl: db.url, storefrontCredential: fixture.storefront, env: { STOREFRONT_ORIGIN: `http://127.0.0.1:${PORT}` } });
+    server = await startNextServer({
+      label: 'remote-idle',
+      port: PORT,
+      databaseUrl: db.url,
+      storefrontCredential: fixture.storefront,
+      env: { STOREFRONT_ORIGIN: `http://127.0.0.1:${PORT}` },
+    });
     // Its start is not idleness: it renders every product page ahead first. Count once it has.
     const started = Date.now();
     while (!/product pages ahead of shoppers: \d+ rendered/.test(server.managed.output())) {
@@ -122,12 +184,22 @@ export async function remoteRoundTrips(options: { products: number; latencies: n
 
 export function printRemote(result: Awaited<ReturnType<typeof remoteRoundTrips>>): void {
   console.log('\n| action | latency | round trips (median) | budget | p50 |\n|---|---:|---:|---:|---:|');
-  for (const r of result.rows) console.log(`| ${r.action} | ${r.latencyMs} ms | ${r.requests} | ≤ ${r.budget}${r.requests <= r.budget ? '' : ' ✗'} | ${r.p50Ms} ms |`);
-  console.log(`| idle instance (timers on) | – | ${result.idlePer5s} per 5 s | ≤ ${result.idleBudgetPer5s}${result.idlePer5s <= result.idleBudgetPer5s ? '' : ' ✗'} | – |`);
+  for (const r of result.rows)
+    console.log(`| ${r.action} | ${r.latencyMs} ms | ${r.requests} | ≤ ${r.budget}${r.requests <= r.budget ? '' : ' ✗'} | ${r.p50Ms} ms |`);
+  console.log(
+    `| idle instance (timers on) | – | ${result.idlePer5s} per 5 s | ≤ ${result.idleBudgetPer5s}${result.idlePer5s <= result.idleBudgetPer5s ? '' : ' ✗'} | – |`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { products: { type: 'string', default: '1000' }, latencies: { type: 'string', default: '0,20' }, 'idle-seconds': { type: 'string', default: '30' }, runs: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({
+    options: {
+      products: { type: 'string', default: '1000' },
+      latencies: { type: 'string', default: '0,20' },
+      'idle-seconds': { type: 'string', default: '30' },
+      runs: { type: 'string', default: '5' },
+    },
+  });
   try {
     const result = await remoteRoundTrips({
       products: Number(values.products),

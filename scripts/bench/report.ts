@@ -49,17 +49,28 @@ export function growthOf(report: Report): Partial<Record<ScenarioKey, number>> {
 
 export function targetsOf(report: Report): Target[] {
   const check = (name: string, value: number | null, limit: string, ok: (v: number) => boolean): Target => ({
-    name, value, limit, pass: value === null ? null : ok(value),
+    name,
+    value,
+    limit,
+    pass: value === null ? null : ok(value),
   });
   const out: Target[] = [];
   for (const row of report.rows.values()) {
     const target = SCENARIOS[row.key].target;
     if (!target) continue;
     const versus = REFERENCE_LABEL[row.reference.kind];
-    if (target.ratio !== undefined) out.push(check(`${row.key} req/s ÷ ${versus}`, row.reference.medianRatio, `>= ${target.ratio}`, (v) => v >= target.ratio!));
+    if (target.ratio !== undefined)
+      out.push(check(`${row.key} req/s ÷ ${versus}`, row.reference.medianRatio, `>= ${target.ratio}`, (v) => v >= target.ratio!));
     if (target.p50Ms !== undefined) out.push(check(`${row.key} p50 (ms)`, row.p50, `<= ${target.p50Ms}`, (v) => v <= target.p50Ms!));
     if (target.p99 !== undefined) {
-      out.push(check(`${row.key} p99 ÷ ${versus} p99`, row.reference.p99 > 0 ? r2(row.p99 / row.reference.p99) : null, `<= ${target.p99}`, (v) => v <= target.p99!));
+      out.push(
+        check(
+          `${row.key} p99 ÷ ${versus} p99`,
+          row.reference.p99 > 0 ? r2(row.p99 / row.reference.p99) : null,
+          `<= ${target.p99}`,
+          (v) => v <= target.p99!,
+        ),
+      );
     }
   }
   const checkout = report.rows.get('checkout');
@@ -71,9 +82,17 @@ export function targetsOf(report: Report): Target[] {
   out.push({ name: 'peak RSS of the bare app, same scenarios (MB)', value: referencePeak || null, limit: 'gauge', pass: null });
   if (report.mixed) {
     out.push(check('mixed c=64: 5xx', report.mixed.status5xx, '= 0', (v) => v === 0));
-    out.push(check('mixed c=64: RSS end − RSS@10s (MB)', r2(report.mixed.rssEndMb - report.mixed.rssAt10sMb), '<= 10 (not growing)', (v) => v <= 10));
+    out.push(
+      check(
+        'mixed c=64: RSS end − RSS@10s (MB)',
+        r2(report.mixed.rssEndMb - report.mixed.rssAt10sMb),
+        '<= 10 (not growing)',
+        (v) => v <= 10,
+      ),
+    );
     const { liveAt10s, liveEnd } = report.mixed;
-    if (liveAt10s && liveEnd) out.push(check('mixed c=64: live heap end − @10s (MB)', r2(liveEnd.heapUsed - liveAt10s.heapUsed), '<= 5 (no leak)', (v) => v <= 5));
+    if (liveAt10s && liveEnd)
+      out.push(check('mixed c=64: live heap end − @10s (MB)', r2(liveEnd.heapUsed - liveAt10s.heapUsed), '<= 5 (no leak)', (v) => v <= 5));
   }
   return out;
 }
@@ -85,15 +104,39 @@ function pad(text: string | number, width: number, left = false): string {
 
 export function printTable(report: Report): void {
   const growth = growthOf(report);
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'reference', 'req/s', 'p99 ms', 'RSS MB', 'ratio', 'target', '10k÷1k'];
+  const header = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'RSS MB',
+    'reference',
+    'req/s',
+    'p99 ms',
+    'RSS MB',
+    'ratio',
+    'target',
+    '10k÷1k',
+  ];
   const widths = [34, 8, 8, 8, 6, 7, 17, 8, 8, 7, 6, 7, 7];
   const line = (cells: (string | number)[]) => cells.map((c, i) => pad(c, widths[i]!, i === 0 || i === 6)).join(' ');
   const rowLine = (row: Row, label: string, withGrowth: boolean) => {
     const target = SCENARIOS[row.key].target;
     return line([
-      label, row.rps, row.p50, row.p99, row.errors, row.peakRssMb,
-      REFERENCE_LABEL[row.reference.kind], row.reference.rps, row.reference.p99, row.reference.peakRssMb, row.reference.medianRatio.toFixed(2),
-      target?.ratio !== undefined ? `≥${target.ratio}` : target?.p50Ms !== undefined ? `p50≤${target.p50Ms}` : '', withGrowth && growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
+      label,
+      row.rps,
+      row.p50,
+      row.p99,
+      row.errors,
+      row.peakRssMb,
+      REFERENCE_LABEL[row.reference.kind],
+      row.reference.rps,
+      row.reference.p99,
+      row.reference.peakRssMb,
+      row.reference.medianRatio.toFixed(2),
+      target?.ratio !== undefined ? `≥${target.ratio}` : target?.p50Ms !== undefined ? `p50≤${target.p50Ms}` : '',
+      withGrowth && growth[row.key] !== undefined ? growth[row.key]!.toFixed(2) : '',
     ]);
   };
   console.log(line(header));
@@ -113,7 +156,9 @@ export function printTable(report: Report): void {
   }
   if (report.curve) {
     const c = report.curve;
-    console.log(`\ncold-to-warm, product reads over the whole catalog from the server's start, req/s per ${c.bucketSeconds} s: ${c.rps.join(' ')} (errors ${c.errors})`);
+    console.log(
+      `\ncold-to-warm, product reads over the whole catalog from the server's start, req/s per ${c.bucketSeconds} s: ${c.rps.join(' ')} (errors ${c.errors})`,
+    );
   }
   if (report.mixed) {
     const m = report.mixed;
@@ -135,7 +180,16 @@ export function jsonLine(report: Report): string {
     Object.fromEntries(
       [...rows.values()].map((r) => [
         r.key,
-        { rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, requests: r.requests, peakRssMb: r.peakRssMb, reference: r.reference, statusCodes: r.statusCodes },
+        {
+          rps: r.rps,
+          p50: r.p50,
+          p99: r.p99,
+          errors: r.errors,
+          requests: r.requests,
+          peakRssMb: r.peakRssMb,
+          reference: r.reference,
+          statusCodes: r.statusCodes,
+        },
       ]),
     );
   return JSON.stringify({

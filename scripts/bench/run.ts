@@ -25,9 +25,9 @@ import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startN
 
 const PORTS = { big: 3601, small: 3602, reference: 3603, renderer: 3604 } as const;
 /** The V8 options `npm start` runs the server with (package.json), so the bench measures what shops run. */
-const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//.exec(
-  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
-)![1]!.trim();
+const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//
+  .exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
+  .trim();
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -57,16 +57,38 @@ const BIG = Number(flags.products);
 const SMALL = 1000;
 
 const BIG_ORDER: ScenarioKey[] = [
-  'product_c1', 'product', 'list', 'collection', 'availability', 'snapshot',
-  'search_words_c1', 'search_prefix_c1', 'search_faceted_c1', 'search_words', 'search_prefix', 'search_faceted',
-  'page', 'page_render', 'checkout',
+  'product_c1',
+  'product',
+  'list',
+  'collection',
+  'availability',
+  'snapshot',
+  'search_words_c1',
+  'search_prefix_c1',
+  'search_faceted_c1',
+  'search_words',
+  'search_prefix',
+  'search_faceted',
+  'page',
+  'page_render',
+  'checkout',
 ];
 /**
  * After the mixed run and Lighthouse: it changes the catalog, and so every cache's key; the
  * memory figures and the mixed run's leak check expect the caches as the reads left them.
  */
 const BIG_LAST: ScenarioKey[] = ['page_changed'];
-const SMALL_ORDER: ScenarioKey[] = ['product', 'list', 'collection', 'availability', 'snapshot', 'search_words', 'search_prefix', 'search_faceted', 'page'];
+const SMALL_ORDER: ScenarioKey[] = [
+  'product',
+  'list',
+  'collection',
+  'availability',
+  'snapshot',
+  'search_words',
+  'search_prefix',
+  'search_faceted',
+  'page',
+];
 /** Checkout creation reaches its steady rate only after ~10 s of load on a fresh server (JIT of the write path). */
 const warmFor = (key: ScenarioKey) => (key === 'checkout' && !flags.quick ? 10 : WARM);
 /** Pages of the whole catalog are rendered, not served: a request takes ~1 s at c=32, so their slices are longer. */
@@ -84,17 +106,42 @@ async function paired(server: Server, reference: Server, targets: Targets, scena
     const ref = await sequentialLatency(referenceRequests, SLICE_SECONDS * 2, WARM);
     const op = await sequentialLatency(plan, SLICE_SECONDS * 2, WARM);
     const ratio = ref.rps > 0 ? Math.round((op.rps / ref.rps) * 100) / 100 : 0;
-    const row: Row = { ...op, key: scenario.key, peakRssMb: server.rss.peakMb(...op.window), reference: { kind: scenario.reference, rps: ref.rps, p50: ref.p50, p99: ref.p99, ratios: [ratio], medianRatio: ratio, peakRssMb: reference.rss.peakMb(...ref.window) } };
+    const row: Row = {
+      ...op,
+      key: scenario.key,
+      peakRssMb: server.rss.peakMb(...op.window),
+      reference: {
+        kind: scenario.reference,
+        rps: ref.rps,
+        p50: ref.p50,
+        p99: ref.p99,
+        ratios: [ratio],
+        medianRatio: ratio,
+        peakRssMb: reference.rss.peakMb(...ref.window),
+      },
+    };
     log(`${scenario.key}: ${op.rps} req/s p50 ${op.p50} p99 ${op.p99} errors ${op.errors}; reference ${ref.rps} req/s p50 ${ref.p50}`);
     return row;
   }
   const m = await measureInterleaved(plan, referenceRequests, SLICES, sliceFor(scenario.key), warmFor(scenario.key));
   const row: Row = {
-    ...m.operation, key: scenario.key, peakRssMb: server.rss.peakMb(...m.operation.window),
-    reference: { kind: scenario.reference, rps: m.ceiling.rps, p50: m.ceiling.p50, p99: m.ceiling.p99, ratios: m.ratios, medianRatio: m.medianRatio, peakRssMb: reference.rss.peakMb(...m.ceiling.window) },
+    ...m.operation,
+    key: scenario.key,
+    peakRssMb: server.rss.peakMb(...m.operation.window),
+    reference: {
+      kind: scenario.reference,
+      rps: m.ceiling.rps,
+      p50: m.ceiling.p50,
+      p99: m.ceiling.p99,
+      ratios: m.ratios,
+      medianRatio: m.medianRatio,
+      peakRssMb: reference.rss.peakMb(...m.ceiling.window),
+    },
   };
-  log(`${scenario.key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}; ` +
-    `reference ${scenario.reference} ${m.ceiling.rps} req/s p99 ${m.ceiling.p99} rss ${row.reference.peakRssMb} MB: slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`);
+  log(
+    `${scenario.key}: ${row.rps} req/s p50 ${row.p50} p99 ${row.p99} errors ${row.errors} rss ${row.peakRssMb} MB ${JSON.stringify(row.statusCodes)}; ` +
+      `reference ${scenario.reference} ${m.ceiling.rps} req/s p99 ${m.ceiling.p99} rss ${row.reference.peakRssMb} MB: slice ratios ${m.ratios.join(' ')} → ${m.medianRatio}`,
+  );
   return row;
 }
 
@@ -110,15 +157,22 @@ type RenderedAhead = { pages: number; seconds: number; peakRssMb: number };
  */
 async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAhead> {
   const renderer = await startNextServer({
-    label: `render-ahead ${fixture.products}`, port: PORTS.renderer, databaseUrl: fixture.url, storefrontCredential: fixture.storefront,
-    nodeOptions: SERVER_NODE_OPTIONS, env: { STOREFRONT_ORIGIN: origin },
+    label: `render-ahead ${fixture.products}`,
+    port: PORTS.renderer,
+    databaseUrl: fixture.url,
+    storefrontCredential: fixture.storefront,
+    nodeOptions: SERVER_NODE_OPTIONS,
+    env: { STOREFRONT_ORIGIN: origin },
   });
   try {
     const deadline = Date.now() + 20 * 60_000;
     for (;;) {
-      const done = /product pages ahead of shoppers: (\d+) rendered, \d+ unchanged and kept on, in ([\d.]+) s/.exec(renderer.managed.output());
+      const done = /product pages ahead of shoppers: (\d+) rendered, \d+ unchanged and kept on, in ([\d.]+) s/.exec(
+        renderer.managed.output(),
+      );
       if (done) return { pages: Number(done[1]), seconds: Number(done[2]), peakRssMb: renderer.rss.peakMb() };
-      if (Date.now() > deadline) throw new Error(`rendering ahead did not finish in 20 minutes:\n${renderer.managed.output().slice(-2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`rendering ahead did not finish in 20 minutes:\n${renderer.managed.output().slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   } finally {
@@ -128,7 +182,10 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
 
 /** One catalog: its server, the reference serving its page's bytes, and the scenarios in order. */
 async function measureCatalog(
-  fixture: Fixture, port: number, order: ScenarioKey[], dir: string,
+  fixture: Fixture,
+  port: number,
+  order: ScenarioKey[],
+  dir: string,
   extra: (server: Server, reference: Server, targets: Targets) => Promise<void> = async () => {},
   last: ScenarioKey[] = [],
 ): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets; ahead: RenderedAhead }> {
@@ -137,8 +194,13 @@ async function measureCatalog(
   const ahead = await renderAhead(fixture, origin);
   log(`rendered ${ahead.pages} pages ahead in ${ahead.seconds} s (peak RSS of that instance ${ahead.peakRssMb} MB)`);
   const server = await startNextServer({
-    label: `next ${fixture.products}`, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront,
-    cpuProfileDir: flags.profile, nodeOptions: SERVER_NODE_OPTIONS, env: { STOREFRONT_ORIGIN: origin, PAGE_RENDER_AHEAD: 'off' },
+    label: `next ${fixture.products}`,
+    port,
+    databaseUrl: fixture.url,
+    storefrontCredential: fixture.storefront,
+    cpuProfileDir: flags.profile,
+    nodeOptions: SERVER_NODE_OPTIONS,
+    env: { STOREFRONT_ORIGIN: origin, PAGE_RENDER_AHEAD: 'off' },
   });
   let reference: Server | undefined;
   try {
@@ -152,8 +214,10 @@ async function measureCatalog(
       warmCurve = await curve(planFor(SCENARIOS.product, targets, fixture.credentials[0]!), CURVE.seconds, CURVE.bucket);
       log(`cold-to-warm req/s per ${CURVE.bucket} s: ${warmCurve.rps.join(' ')} (errors ${warmCurve.errors})`);
     }
-    log(`answers: ${JSON.stringify(targets.bytes)} bytes; ${targets.allHandles.length} handles, ${targets.listPaths.length} list pages, ` +
-      `${targets.collectionPaths.length} collection pages, ${targets.availabilityPaths.length} batches, ${targets.inStock.length} in-stock variants`);
+    log(
+      `answers: ${JSON.stringify(targets.bytes)} bytes; ${targets.allHandles.length} handles, ${targets.listPaths.length} list pages, ` +
+        `${targets.collectionPaths.length} collection pages, ${targets.availabilityPaths.length} batches, ${targets.inStock.length} in-stock variants`,
+    );
     const bare = await startReference(PORTS.reference, savePage(dir, targets.pageHtml));
     reference = bare;
     let token = 1;
@@ -181,7 +245,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'site-bench-'));
   // also on Ctrl-C, which exits from the signal handler without unwinding
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  log(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores; data in ${dir}`);
+  log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} on ${cpus().length} cores; data in ${dir}`,
+  );
   let rows = new Map<ScenarioKey, Row>();
   let rows1k = new Map<ScenarioKey, Row>();
   let warmCurve: { rps: number[]; errors: number } | undefined;
@@ -197,7 +265,13 @@ async function main(): Promise<void> {
       log(`building into ${DIST_DIR} …`);
       const t = Date.now();
       rmSync(join(ROOT, DIST_DIR), { recursive: true, force: true });
-      await runToCompletion('next build', process.execPath, [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], buildEnv(), 480_000);
+      await runToCompletion(
+        'next build',
+        process.execPath,
+        [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
+        buildEnv(),
+        480_000,
+      );
       log(`built in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     }
     log('building the reference app …');
@@ -206,28 +280,40 @@ async function main(): Promise<void> {
     big = await makeFixture(dir, BIG, `http://127.0.0.1:${PORTS.big}`, 16);
     log(`seeded in ${big.seedSeconds.toFixed(1)} s`);
 
-    const measured = await measureCatalog(big, PORTS.big, BIG_ORDER, dir, async (server, reference, targets) => {
-      liveAfterReads = await liveMemoryMb(server);
-      log(`memory after the ${BIG} scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
-      if (!flags['skip-mixed']) {
-        log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
-        mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
-        log(`mixed: ${JSON.stringify(mixed)}`);
-      }
-      if (!flags['skip-lighthouse']) {
-        // The shop's pages beside a bare Next page of the same framework, in the same rounds:
-        // this CPU is slower than Lighthouse's model of a phone assumes.
-        log('Lighthouse: the shop\'s pages and the reference\'s static page, 3 runs each, mobile and desktop …');
-        const pages = [...(await storefrontPages(server.base)), { label: 'bare Next static page (reference)', url: `${reference.base}/` }];
-        lighthouse = await lighthouseTable(pages, { runs: flags.quick ? 1 : 3, log });
-      }
-      if (!flags['skip-list-attack']) {
-        // Changes one price (the first list request after it builds the list index): after the
-        // scenarios, the memory figures and Lighthouse, as page_changed is.
-        log('list attack: the worst list requests uncached, and a shopper\'s product pages while one visitor loops on the worst search page …');
-        attack = await listAttack(server.base, big!, big!.credentials[1]!, flags.quick ? 4 : 10, log);
-      }
-    }, BIG_LAST);
+    const measured = await measureCatalog(
+      big,
+      PORTS.big,
+      BIG_ORDER,
+      dir,
+      async (server, reference, targets) => {
+        liveAfterReads = await liveMemoryMb(server);
+        log(`memory after the ${BIG} scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
+        if (!flags['skip-mixed']) {
+          log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
+          mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
+          log(`mixed: ${JSON.stringify(mixed)}`);
+        }
+        if (!flags['skip-lighthouse']) {
+          // The shop's pages beside a bare Next page of the same framework, in the same rounds:
+          // this CPU is slower than Lighthouse's model of a phone assumes.
+          log("Lighthouse: the shop's pages and the reference's static page, 3 runs each, mobile and desktop …");
+          const pages = [
+            ...(await storefrontPages(server.base)),
+            { label: 'bare Next static page (reference)', url: `${reference.base}/` },
+          ];
+          lighthouse = await lighthouseTable(pages, { runs: flags.quick ? 1 : 3, log });
+        }
+        if (!flags['skip-list-attack']) {
+          // Changes one price (the first list request after it builds the list index): after the
+          // scenarios, the memory figures and Lighthouse, as page_changed is.
+          log(
+            "list attack: the worst list requests uncached, and a shopper's product pages while one visitor loops on the worst search page …",
+          );
+          attack = await listAttack(server.base, big!, big!.credentials[1]!, flags.quick ? 4 : 10, log);
+        }
+      },
+      BIG_LAST,
+    );
     rows = measured.rows;
     warmCurve = measured.curve;
     renderedAhead.big = measured.ahead;
@@ -263,7 +349,8 @@ async function main(): Promise<void> {
   const report = { rows, rows1k, mixed, lighthouse, curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined, meta };
   console.log('');
   printTable(report);
-  if (lighthouse) console.log(`\nLighthouse (medians of ${flags.quick ? 1 : 3} runs; Debian Chromium on this host):\n${formatTable(lighthouse)}`);
+  if (lighthouse)
+    console.log(`\nLighthouse (medians of ${flags.quick ? 1 : 3} runs; Debian Chromium on this host):\n${formatTable(lighthouse)}`);
   console.log(
     `\n${BIG.toLocaleString('en')} products; server: next start ${meta.serverNodeOptions ? `with node ${meta.serverNodeOptions}` : '(no node options)'}, ` +
       `MALLOC_ARENA_MAX=${meta.serverMallocArenaMax}; ` +
@@ -271,8 +358,10 @@ async function main(): Promise<void> {
   );
   const ahead = meta.renderedAhead.big;
   if (ahead) {
-    console.log(`Product pages rendered ahead (an instance of their own, one at a time): ${ahead.pages.toLocaleString('en')} in ${ahead.seconds} s, ` +
-      `peak RSS ${ahead.peakRssMb} MB; the page rows are served from them, page_render renders a language none was rendered in.`);
+    console.log(
+      `Product pages rendered ahead (an instance of their own, one at a time): ${ahead.pages.toLocaleString('en')} in ${ahead.seconds} s, ` +
+        `peak RSS ${ahead.peakRssMb} MB; the page rows are served from them, page_render renders a language none was rendered in.`,
+    );
   }
   if (attack) {
     const { worstP50, firstAfterChange, probe } = attack;
@@ -287,16 +376,32 @@ async function main(): Promise<void> {
   if (!flags['skip-remote']) {
     // Round trips to a remote libSQL database (issue #43), on servers of its own.
     log('remote: round trips per action to a libSQL test server at 0 and 20 ms a round trip, and an idle instance …');
-    const remote = await remoteRoundTrips({ products: 1000, latencies: [0, 20], idleSeconds: flags.quick ? 20 : 60, runs: flags.quick ? 3 : 5, log });
+    const remote = await remoteRoundTrips({
+      products: 1000,
+      latencies: [0, 20],
+      idleSeconds: flags.quick ? 20 : 60,
+      runs: flags.quick ? 3 : 5,
+      log,
+    });
     printRemote(remote);
     console.log(JSON.stringify({ remote }));
   }
   if (!flags['skip-catalog-import']) {
     // A merchant's import of the big catalog (its own script), once every server is stopped.
     log(`catalog export → import → export of ${BIG} products …`);
-    const out = await runToCompletion('catalog import', process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'scripts', 'bench', 'catalog-import.ts'), `--products=${BIG}`], process.env, 300_000);
-    console.log(out.split('\n').filter((l) => l.startsWith('catalog import') || l.startsWith('{"catalogImport"')).join('\n'));
+    const out = await runToCompletion(
+      'catalog import',
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'scripts', 'bench', 'catalog-import.ts'), `--products=${BIG}`],
+      process.env,
+      300_000,
+    );
+    console.log(
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('catalog import') || l.startsWith('{"catalogImport"'))
+        .join('\n'),
+    );
   }
 }
 

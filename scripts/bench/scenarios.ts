@@ -36,8 +36,22 @@ export type Targets = {
 export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page' | 'rendered';
 
 export type ScenarioKey =
-  | 'product' | 'product_c1' | 'list' | 'collection' | 'availability' | 'snapshot' | 'checkout' | 'page' | 'page_changed' | 'page_render'
-  | 'search_words' | 'search_prefix' | 'search_faceted' | 'search_words_c1' | 'search_prefix_c1' | 'search_faceted_c1';
+  | 'product'
+  | 'product_c1'
+  | 'list'
+  | 'collection'
+  | 'availability'
+  | 'snapshot'
+  | 'checkout'
+  | 'page'
+  | 'page_changed'
+  | 'page_render'
+  | 'search_words'
+  | 'search_prefix'
+  | 'search_faceted'
+  | 'search_words_c1'
+  | 'search_prefix_c1'
+  | 'search_faceted_c1';
 
 export type Scenario = {
   key: ScenarioKey;
@@ -110,8 +124,9 @@ export async function discover(base: string, fixture: Fixture): Promise<Targets>
   bytes.list = median(list.bytes);
 
   const collections = await getJson(base, `${V1}/commerce/collections?limit=100`, token);
-  const biggest = ((collections.body as { data: { handle: string; productCount: number }[] }).data ?? [])
-    .reduce<{ handle: string; productCount: number } | undefined>((a, b) => (!a || b.productCount > a.productCount ? b : a), undefined);
+  const biggest = ((collections.body as { data: { handle: string; productCount: number }[] }).data ?? []).reduce<
+    { handle: string; productCount: number } | undefined
+  >((a, b) => (!a || b.productCount > a.productCount ? b : a), undefined);
   if (!biggest) throw new Error(`no collections: ${collections.status}`);
   const collection = await everyPage(base, `${V1}/commerce/collections/${biggest.handle}?limit=24`, token, 1000);
   bytes.collection = median(collection.bytes);
@@ -129,14 +144,23 @@ export async function discover(base: string, fixture: Fixture): Promise<Targets>
 
   const created = await fetch(`${base}${V1}/commerce/checkout-sessions`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID(), 'Accept-Encoding': 'identity' },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': randomUUID(),
+      'Accept-Encoding': 'identity',
+    },
     body: JSON.stringify({ lines: inStock.slice(0, 3).map((variantId) => ({ variantId, quantity: 1 })) }),
   });
   if (created.status !== 201) throw new Error(`checkout answered ${created.status}`);
   bytes.checkout = Buffer.byteLength(await created.text());
 
   const search = await discoverSearchQueries((path) => getJson(base, path, token));
-  for (const [key, paths] of [['search_words', search.twoWord], ['search_prefix', search.prefix], ['search_faceted', search.faceted]] as const) {
+  for (const [key, paths] of [
+    ['search_words', search.twoWord],
+    ['search_prefix', search.prefix],
+    ['search_faceted', search.faceted],
+  ] as const) {
     if (paths.length === 0) throw new Error(`no ${key} queries found in the catalog`);
     bytes[key] = median(await Promise.all(paths.slice(0, 20).map(async (p) => (await getJson(base, p, token)).bytes)));
     bytes[`${key}_c1`] = bytes[key];
@@ -148,8 +172,16 @@ export async function discover(base: string, fixture: Fixture): Promise<Targets>
   bytes.page = Buffer.byteLength(pageHtml);
 
   return {
-    base, allHandles: fixture.allHandles, listPaths: list.paths, collectionPaths: collection.paths, availabilityPaths, snapshotPaths,
-    inStock, bytes, pageHtml, search,
+    base,
+    allHandles: fixture.allHandles,
+    listPaths: list.paths,
+    collectionPaths: collection.paths,
+    availabilityPaths,
+    snapshotPaths,
+    inStock,
+    bytes,
+    pageHtml,
+    search,
   };
 }
 
@@ -199,34 +231,159 @@ export function ofPaths(paths: string[]): () => RequestPlan {
 const productPaths = (t: Targets) => t.allHandles.map((h) => `${V1}/commerce/products/${h}`);
 
 export const SCENARIOS: Record<ScenarioKey, Scenario> = {
-  product: { key: 'product', label: 'Product by handle', connections: 32, api: true, plan: (t) => ofPaths(productPaths(t)), reference: 'dynamic', target: { ratio: 0.85, p99: 1.3 } },
-  product_c1: { key: 'product_c1', label: 'Product by handle (c=1)', connections: 1, api: true, plan: (t) => ofPaths(productPaths(t)), reference: 'dynamic' },
-  list: { key: 'list', label: 'Product list page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.listPaths), reference: 'static', target: { ratio: 0.6 } },
-  collection: { key: 'collection', label: 'Collection page (24)', connections: 32, api: true, plan: (t) => ofPaths(t.collectionPaths), reference: 'dynamic', target: { ratio: 0.6 } },
-  availability: { key: 'availability', label: 'Availability batch of 100', connections: 32, api: true, plan: (t) => ofPaths(t.availabilityPaths), reference: 'static', target: { ratio: 0.6 } },
-  snapshot: { key: 'snapshot', label: 'Storefront snapshot', connections: 32, api: true, plan: (t) => ofPaths(t.snapshotPaths), reference: 'static', target: { ratio: 0.6 } },
-  checkout: { key: 'checkout', label: 'Checkout session (3 lines)', connections: 32, api: true, plan: checkoutPlan, reference: 'post', target: { ratio: 0.5 } },
-  page: { key: 'page', label: 'Storefront product page (HTML)', connections: 32, api: false, plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)), reference: 'page', target: { ratio: 0.5 } },
+  product: {
+    key: 'product',
+    label: 'Product by handle',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(productPaths(t)),
+    reference: 'dynamic',
+    target: { ratio: 0.85, p99: 1.3 },
+  },
+  product_c1: {
+    key: 'product_c1',
+    label: 'Product by handle (c=1)',
+    connections: 1,
+    api: true,
+    plan: (t) => ofPaths(productPaths(t)),
+    reference: 'dynamic',
+  },
+  list: {
+    key: 'list',
+    label: 'Product list page (24)',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.listPaths),
+    reference: 'static',
+    target: { ratio: 0.6 },
+  },
+  collection: {
+    key: 'collection',
+    label: 'Collection page (24)',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.collectionPaths),
+    reference: 'dynamic',
+    target: { ratio: 0.6 },
+  },
+  availability: {
+    key: 'availability',
+    label: 'Availability batch of 100',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.availabilityPaths),
+    reference: 'static',
+    target: { ratio: 0.6 },
+  },
+  snapshot: {
+    key: 'snapshot',
+    label: 'Storefront snapshot',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.snapshotPaths),
+    reference: 'static',
+    target: { ratio: 0.6 },
+  },
+  checkout: {
+    key: 'checkout',
+    label: 'Checkout session (3 lines)',
+    connections: 32,
+    api: true,
+    plan: checkoutPlan,
+    reference: 'post',
+    target: { ratio: 0.5 },
+  },
+  page: {
+    key: 'page',
+    label: 'Storefront product page (HTML)',
+    connections: 32,
+    api: false,
+    plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)),
+    reference: 'page',
+    target: { ratio: 0.5 },
+  },
   // The same pages right after one product's prices changed: every kept page is one catalog
   // version behind, so every view checks its page's reads again (and renders the few pages
   // that show the product). From the middle of the catalog, so the pages just served by
   // `page` are not all the first ones. A gauge beside the bytes route, no target.
   page_changed: {
-    key: 'page_changed', label: 'Storefront page after a price change', connections: 32, api: false, changesCatalog: true,
-    plan: (t) => ofPaths([...t.allHandles.slice(t.allHandles.length >> 1), ...t.allHandles.slice(0, t.allHandles.length >> 1)].map((h) => `/products/${h}`)),
+    key: 'page_changed',
+    label: 'Storefront page after a price change',
+    connections: 32,
+    api: false,
+    changesCatalog: true,
+    plan: (t) =>
+      ofPaths(
+        [...t.allHandles.slice(t.allHandles.length >> 1), ...t.allHandles.slice(0, t.allHandles.length >> 1)].map((h) => `/products/${h}`),
+      ),
     reference: 'page',
   },
   // The same pages in the default market's other language, which nothing rendered ahead
   // (run.ts renders the default one), from the other end of the catalog: every view is a
   // render. Against a bare page rendered on its first request: no target, a gauge of what a
   // render of ours costs beside Next's own.
-  page_render: { key: 'page_render', label: 'Storefront page vs a bare render', connections: 32, api: false, plan: renderedPagePlan, reference: 'rendered' },
-  search_words: { key: 'search_words', label: 'Search, two words', connections: 32, api: true, plan: (t) => ofPaths(t.search.twoWord), reference: 'static', target: { ratio: 0.5 } },
-  search_prefix: { key: 'search_prefix', label: 'Search, one letter', connections: 32, api: true, plan: (t) => ofPaths(t.search.prefix), reference: 'static', target: { ratio: 0.5 } },
-  search_faceted: { key: 'search_faceted', label: 'Search, filtered + facets', connections: 32, api: true, plan: (t) => ofPaths(t.search.faceted), reference: 'static', target: { ratio: 0.5 } },
-  search_words_c1: { key: 'search_words_c1', label: 'Search, two words (c=1)', connections: 1, api: true, plan: (t) => ofPaths(t.search.twoWord), reference: 'static', target: { p50Ms: 5 } },
-  search_prefix_c1: { key: 'search_prefix_c1', label: 'Search, one letter (c=1)', connections: 1, api: true, plan: (t) => ofPaths(t.search.prefix), reference: 'static', target: { p50Ms: 5 } },
-  search_faceted_c1: { key: 'search_faceted_c1', label: 'Search, filtered + facets (c=1)', connections: 1, api: true, plan: (t) => ofPaths(t.search.faceted), reference: 'static', target: { p50Ms: 5 } },
+  page_render: {
+    key: 'page_render',
+    label: 'Storefront page vs a bare render',
+    connections: 32,
+    api: false,
+    plan: renderedPagePlan,
+    reference: 'rendered',
+  },
+  search_words: {
+    key: 'search_words',
+    label: 'Search, two words',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.search.twoWord),
+    reference: 'static',
+    target: { ratio: 0.5 },
+  },
+  search_prefix: {
+    key: 'search_prefix',
+    label: 'Search, one letter',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.search.prefix),
+    reference: 'static',
+    target: { ratio: 0.5 },
+  },
+  search_faceted: {
+    key: 'search_faceted',
+    label: 'Search, filtered + facets',
+    connections: 32,
+    api: true,
+    plan: (t) => ofPaths(t.search.faceted),
+    reference: 'static',
+    target: { ratio: 0.5 },
+  },
+  search_words_c1: {
+    key: 'search_words_c1',
+    label: 'Search, two words (c=1)',
+    connections: 1,
+    api: true,
+    plan: (t) => ofPaths(t.search.twoWord),
+    reference: 'static',
+    target: { p50Ms: 5 },
+  },
+  search_prefix_c1: {
+    key: 'search_prefix_c1',
+    label: 'Search, one letter (c=1)',
+    connections: 1,
+    api: true,
+    plan: (t) => ofPaths(t.search.prefix),
+    reference: 'static',
+    target: { p50Ms: 5 },
+  },
+  search_faceted_c1: {
+    key: 'search_faceted_c1',
+    label: 'Search, filtered + facets (c=1)',
+    connections: 1,
+    api: true,
+    plan: (t) => ofPaths(t.search.faceted),
+    reference: 'static',
+    target: { p50Ms: 5 },
+  },
 };
 
 /**
@@ -277,5 +434,9 @@ export function withCredential(next: () => RequestPlan, token: string | null): (
 }
 
 export function planFor(scenario: Scenario, targets: Targets, token: string | null): Plan {
-  return { base: targets.base, connections: scenario.connections, next: withCredential(scenario.plan(targets), scenario.api ? token : null) };
+  return {
+    base: targets.base,
+    connections: scenario.connections,
+    next: withCredential(scenario.plan(targets), scenario.api ? token : null),
+  };
 }

@@ -35,8 +35,18 @@ const { values: flags } = parseArgs({
 });
 
 const CATALOG_TABLES = [
-  schema.bundleItems, schema.bundlePrices, schema.bundles, schema.collectionProducts, schema.collectionTranslations, schema.collections,
-  schema.inventoryLevels, schema.variantPrices, schema.productImages, schema.productTranslations, schema.productVariants, schema.products,
+  schema.bundleItems,
+  schema.bundlePrices,
+  schema.bundles,
+  schema.collectionProducts,
+  schema.collectionTranslations,
+  schema.collections,
+  schema.inventoryLevels,
+  schema.variantPrices,
+  schema.productImages,
+  schema.productTranslations,
+  schema.productVariants,
+  schema.products,
 ];
 
 type Stats = { n: number; p50: number; p95: number; max: number; cpuP50: number; cpuP95: number };
@@ -108,7 +118,12 @@ async function dropSearchIndex(database: Database): Promise<void> {
   for (const r of rows) await database.$client.execute(`DROP ${String(r.type).toUpperCase()} IF EXISTS "${String(r.name)}"`);
 }
 
-async function importSeconds(dir: string, file: string, label: string, withIndex: boolean): Promise<{ seconds: number; cpuSeconds: number }> {
+async function importSeconds(
+  dir: string,
+  file: string,
+  label: string,
+  withIndex: boolean,
+): Promise<{ seconds: number; cpuSeconds: number }> {
   const url = `file:${join(dir, `import-${label}.db`)}`;
   const target = await fresh(url);
   await seedDatabase(target, {});
@@ -129,14 +144,22 @@ async function importSeconds(dir: string, file: string, label: string, withIndex
 }
 
 type Import = { withIndex: number; withoutIndex: number; ratio: number };
-type Row = { products: number; seedSeconds?: number; queries: Awaited<ReturnType<typeof measureQueries>>; import?: Import & { cpu: Import } };
+type Row = {
+  products: number;
+  seedSeconds?: number;
+  queries: Awaited<ReturnType<typeof measureQueries>>;
+  import?: Import & { cpu: Import };
+};
 
 async function main() {
   const seconds = Number(flags.seconds);
   const rows: Row[] = [];
   if (flags.db) {
     const database = openDatabase({ url: `file:${flags.db}` });
-    rows.push({ products: Number((await database.$client.execute('select count(*) as n from products')).rows[0]!.n), queries: await measureQueries(database, seconds) });
+    rows.push({
+      products: Number((await database.$client.execute('select count(*) as n from products')).rows[0]!.n),
+      queries: await measureQueries(database, seconds),
+    });
     database.$client.close();
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'sd-search-growth-'));
@@ -158,7 +181,10 @@ async function main() {
           const runs = products > 10000 ? 1 : 2;
           let withoutIndex = { seconds: Infinity, cpuSeconds: Infinity };
           let withIndex = { seconds: Infinity, cpuSeconds: Infinity };
-          const best = (a: typeof withIndex, b: typeof withIndex) => ({ seconds: Math.min(a.seconds, b.seconds), cpuSeconds: Math.min(a.cpuSeconds, b.cpuSeconds) });
+          const best = (a: typeof withIndex, b: typeof withIndex) => ({
+            seconds: Math.min(a.seconds, b.seconds),
+            cpuSeconds: Math.min(a.cpuSeconds, b.cpuSeconds),
+          });
           for (let run = 0; run < runs; run += 1) {
             withoutIndex = best(withoutIndex, await importSeconds(dir, file, `${products}-bare-${run}`, false));
             withIndex = best(withIndex, await importSeconds(dir, file, `${products}-indexed-${run}`, true));
@@ -167,7 +193,11 @@ async function main() {
             withIndex: withIndex.seconds,
             withoutIndex: withoutIndex.seconds,
             ratio: Math.round((withIndex.seconds / withoutIndex.seconds) * 100) / 100,
-            cpu: { withIndex: withIndex.cpuSeconds, withoutIndex: withoutIndex.cpuSeconds, ratio: Math.round((withIndex.cpuSeconds / withoutIndex.cpuSeconds) * 100) / 100 },
+            cpu: {
+              withIndex: withIndex.cpuSeconds,
+              withoutIndex: withoutIndex.cpuSeconds,
+              ratio: Math.round((withIndex.cpuSeconds / withoutIndex.cpuSeconds) * 100) / 100,
+            },
           };
         }
         database.$client.close();
@@ -180,7 +210,9 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const kinds = ['twoWord', 'prefix', 'faceted', 'list'] as const;
   console.log(`\nsearch growth, in-process, uncached: p50 / p95, wall ms (CPU ms) (load average ${load})\n`);
   console.log(`| products | ${kinds.join(' | ')} | import with / without index, s |`);

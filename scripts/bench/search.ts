@@ -24,7 +24,10 @@ export type SearchGet = (path: string) => Promise<{ status: number; body: unknow
 type ListPage = {
   data: { title: string }[];
   page: { nextCursor: string | null };
-  facets?: { options: { name: string; values: { value: string; count: number }[] }[]; price: { min: { amount: string }; max: { amount: string } } | null };
+  facets?: {
+    options: { name: string; values: { value: string; count: number }[] }[];
+    price: { min: { amount: string }; max: { amount: string } } | null;
+  };
 };
 
 /** A deterministic shuffle (the same queries in the same order on every run). */
@@ -45,7 +48,11 @@ function rotate<T>(items: readonly T[]): () => T {
   return () => items[i++ % items.length]!;
 }
 
-const words = (title: string) => title.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+const words = (title: string) =>
+  title
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
 
 async function listPage(get: SearchGet, query: string): Promise<ListPage> {
   const { status, body } = await get(`${V1}/commerce/products?${query}`);

@@ -21,7 +21,14 @@ export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
  * sending them (as .eml files here) is not what the benchmark measures.
  */
 export function buildEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, NODE_ENV: 'production', NEXT_DIST_DIR: DIST_DIR, BENCH_CEILING: '1', NEXT_TELEMETRY_DISABLED: '1', OUTBOX_DRAIN: 'off' };
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_DIST_DIR: DIST_DIR,
+    BENCH_CEILING: '1',
+    NEXT_TELEMETRY_DISABLED: '1',
+    OUTBOX_DRAIN: 'off',
+  };
 }
 
 export async function startNextServer(options: {
@@ -42,16 +49,21 @@ export async function startNextServer(options: {
     ...(options.nodeOptions ?? []),
     ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
   ];
-  const managed = startProcess(options.label, process.execPath, [...nodeArgs, NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'], {
-    ...buildEnv(),
-    MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
-    PORT: String(options.port),
-    DATABASE_URL: options.databaseUrl,
-    SITE_API_CREDENTIAL: options.storefrontCredential,
-    // The shop calls its API in-process, as deployed; BENCH_SITE_API=http measures the loopback way.
-    ...(process.env.BENCH_SITE_API === 'http' ? { SITE_API_BASE_URL: base } : {}),
-    ...options.env,
-  });
+  const managed = startProcess(
+    options.label,
+    process.execPath,
+    [...nodeArgs, NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    {
+      ...buildEnv(),
+      MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
+      PORT: String(options.port),
+      DATABASE_URL: options.databaseUrl,
+      SITE_API_CREDENTIAL: options.storefrontCredential,
+      // The shop calls its API in-process, as deployed; BENCH_SITE_API=http measures the loopback way.
+      ...(process.env.BENCH_SITE_API === 'http' ? { SITE_API_BASE_URL: base } : {}),
+      ...options.env,
+    },
+  );
   const rss = new RssSampler(managed.pid);
   try {
     await waitForHttp(`${base}/site/v1/openapi.json`, managed);
@@ -76,10 +88,24 @@ export async function startNextServer(options: {
 
 export async function startFloorServer(port: number, bytes: number): Promise<Server> {
   const base = `http://127.0.0.1:${port}`;
-  const managed = startProcess('floor', process.execPath, [join(ROOT, 'scripts', 'bench', 'floor-server.mjs'), String(port), String(bytes)], { ...process.env });
+  const managed = startProcess(
+    'floor',
+    process.execPath,
+    [join(ROOT, 'scripts', 'bench', 'floor-server.mjs'), String(port), String(bytes)],
+    { ...process.env },
+  );
   const rss = new RssSampler(managed.pid);
   await waitForHttp(base, managed, 15_000);
-  return { label: 'floor', base, managed, rss, stop: async () => { rss.stop(); await stopProcess(managed); } };
+  return {
+    label: 'floor',
+    base,
+    managed,
+    rss,
+    stop: async () => {
+      rss.stop();
+      await stopProcess(managed);
+    },
+  };
 }
 
 export type Memory = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
@@ -91,7 +117,13 @@ export async function liveMemoryMb(server: Server): Promise<Memory | null> {
     if (!res.ok) return null;
     const m = (await res.json()) as Memory;
     const mb = (n: number) => Math.round(n / 104_857.6) / 10;
-    return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+    return {
+      rss: mb(m.rss),
+      heapUsed: mb(m.heapUsed),
+      heapTotal: mb(m.heapTotal),
+      external: mb(m.external),
+      arrayBuffers: mb(m.arrayBuffers),
+    };
   } catch {
     return null;
   }

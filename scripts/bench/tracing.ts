@@ -49,11 +49,13 @@ function spanSink(): Promise<{ server: HttpServer; url: string; spans: () => num
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    resolve({ server, url: `http://127.0.0.1:${port}`, spans: () => spans });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ server, url: `http://127.0.0.1:${port}`, spans: () => spans });
+    }),
+  );
 }
 
 async function main() {
@@ -63,7 +65,13 @@ async function main() {
   try {
     if (!flags['no-build']) {
       log(`building into ${DIST_DIR} …`);
-      await runToCompletion('build', process.execPath, [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], buildEnv(), 20 * 60_000);
+      await runToCompletion(
+        'build',
+        process.execPath,
+        [join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
+        buildEnv(),
+        20 * 60_000,
+      );
     }
     const products = Number(flags.products);
     log(`seeding ${products} products …`);
@@ -71,9 +79,13 @@ async function main() {
     // Every page rendered, none kept: the page row measures a render and its API calls.
     const common = { PAGE_RENDER_AHEAD: 'off', PAGE_STORE: 'off', PAGE_CACHE_MB: '0', LOG_LEVEL: 'warn' };
     const start = (label: string, port: number, env: Record<string, string>) =>
-      startNextServer({ label, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront, env: { ...common, ...env } }).then((s) => (servers.push(s), s));
+      startNextServer({ label, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront, env: { ...common, ...env } }).then(
+        (s) => (servers.push(s), s),
+      );
     const off = await start('tracing off', PORTS.off, {});
-    const sampled: Record<string, string> = flags['sample-ratio'] ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] } : {};
+    const sampled: Record<string, string> = flags['sample-ratio']
+      ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] }
+      : {};
     const on = await start('tracing on', PORTS.on, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '500', ...sampled });
     const offAgain = await start('tracing off (again)', PORTS.offAgain, {});
 
@@ -84,14 +96,23 @@ async function main() {
     log('warming the three servers on the same 200 products …');
     for (const server of [off, on, offAgain]) {
       for (let i = 0; i < handles.length; i += 16) {
-        await Promise.all(handles.slice(i, i + 16).map((h) =>
-          fetch(`${server.base}/site/v1/commerce/products/${h}`, { headers: { Authorization: `Bearer ${fixture.credentials[0]!}` } }).then((r) => r.arrayBuffer())));
+        await Promise.all(
+          handles.slice(i, i + 16).map((h) =>
+            fetch(`${server.base}/site/v1/commerce/products/${h}`, {
+              headers: { Authorization: `Bearer ${fixture.credentials[0]!}` },
+            }).then((r) => r.arrayBuffer()),
+          ),
+        );
       }
       await Promise.all(handles.slice(0, 8).map((h) => fetch(`${server.base}/products/${h}`).then((r) => r.arrayBuffer())));
     }
     const api = (server: Server, credential: string): Plan => {
       const next = rotate(handles);
-      return { base: server.base, connections: 16, next: () => ({ path: `/site/v1/commerce/products/${next()}`, headers: { Authorization: `Bearer ${credential}` } }) };
+      return {
+        base: server.base,
+        connections: 16,
+        next: () => ({ path: `/site/v1/commerce/products/${next()}`, headers: { Authorization: `Bearer ${credential}` } }),
+      };
     };
     const page = (server: Server): Plan => {
       const next = rotate(handles);
@@ -104,25 +125,52 @@ async function main() {
     // And the same load on each before any slice: V8 optimises what runs hot, so a server that
     // has served more requests is faster (measured: two identical servers 0.5× apart without it).
     log('the same 8 s of load on each server, per scenario …');
-    for (const scenario of scenarios) for (const [i, server] of [off, on, offAgain].entries()) await measure(scenario.plan(server, i), 8, 0);
-    const rows: Array<{ key: string; label: string; onOverOff: number; onRatios: number[]; offOverOff: number; offRatios: number[]; offRps: number; onRps: number; offP50: number; onP50: number }> = [];
+    for (const scenario of scenarios)
+      for (const [i, server] of [off, on, offAgain].entries()) await measure(scenario.plan(server, i), 8, 0);
+    const rows: Array<{
+      key: string;
+      label: string;
+      onOverOff: number;
+      onRatios: number[];
+      offOverOff: number;
+      offRatios: number[];
+      offRps: number;
+      onRps: number;
+      offP50: number;
+      onP50: number;
+    }> = [];
     for (const scenario of scenarios) {
       log(`${scenario.label}: on vs off …`);
       const onRun = await measureInterleaved(scenario.plan(on, 1), scenario.plan(off, 0), SLICES, SLICE_SECONDS, 3);
       log(`${scenario.label}: off vs off …`);
       const offRun = await measureInterleaved(scenario.plan(offAgain, 2), scenario.plan(off, 0), SLICES, SLICE_SECONDS, 3);
       rows.push({
-        key: scenario.key, label: scenario.label,
-        onOverOff: onRun.medianRatio, onRatios: onRun.ratios, offOverOff: offRun.medianRatio, offRatios: offRun.ratios,
-        offRps: Math.round(onRun.ceiling.rps), onRps: Math.round(onRun.operation.rps), offP50: onRun.ceiling.p50, onP50: onRun.operation.p50,
+        key: scenario.key,
+        label: scenario.label,
+        onOverOff: onRun.medianRatio,
+        onRatios: onRun.ratios,
+        offOverOff: offRun.medianRatio,
+        offRatios: offRun.ratios,
+        offRps: Math.round(onRun.ceiling.rps),
+        onRps: Math.round(onRun.operation.rps),
+        offP50: onRun.ceiling.p50,
+        onP50: onRun.operation.p50,
       });
     }
     const exported = sink.spans();
-    console.log(`\nTracing cost, ${products} products, ${flags['sample-ratio'] ? `${flags['sample-ratio']} of traces kept` : 'every trace kept'}; host: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log('| scenario | off req/s, p50 | on req/s, p50 | on / off (median, slices) | off / off, two identical servers (median, slices) |');
+    console.log(
+      `\nTracing cost, ${products} products, ${flags['sample-ratio'] ? `${flags['sample-ratio']} of traces kept` : 'every trace kept'}; host: ${cpus().length} cores, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      '| scenario | off req/s, p50 | on req/s, p50 | on / off (median, slices) | off / off, two identical servers (median, slices) |',
+    );
     console.log('|---|---:|---:|---|---|');
     for (const r of rows) {
-      console.log(`| ${r.label} | ${r.offRps}, ${r.offP50} ms | ${r.onRps}, ${r.onP50} ms | ${r.onOverOff} (${r.onRatios.join(' ')}) | ${r.offOverOff} (${r.offRatios.join(' ')}) |`);
+      console.log(
+        `| ${r.label} | ${r.offRps}, ${r.offP50} ms | ${r.onRps}, ${r.onP50} ms | ${r.onOverOff} (${r.onRatios.join(' ')}) | ${r.offOverOff} (${r.offRatios.join(' ')}) |`,
+      );
     }
     console.log(`spans exported by the traced server: ${exported}`);
     console.log(JSON.stringify({ benchTracing: { products, rows, spans: exported } }));

@@ -30,7 +30,8 @@ export async function setLineQuantity(form: FormData): Promise<void> {
   if (before === 0) return;
   await writeCart(withQuantity(cart, variantId, quantity));
   if (quantity < before) await track([{ type: 'remove_from_cart', variantId, quantity: before - Math.max(0, quantity), path: '/cart' }]);
-  else if (quantity > before) await track([{ type: 'add_to_cart', variantId, quantity: Math.min(MAX_QUANTITY, quantity) - before, path: '/cart' }]);
+  else if (quantity > before)
+    await track([{ type: 'add_to_cart', variantId, quantity: Math.min(MAX_QUANTITY, quantity) - before, path: '/cart' }]);
 }
 
 export async function removeLine(form: FormData): Promise<void> {

@@ -3,7 +3,13 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { refresh } from 'next/cache';
 import {
-  SiteApiError, changeCountry, deliveryOptions, fetchCheckoutSession, fetchSite, preparePayment, updateCheckout,
+  SiteApiError,
+  changeCountry,
+  deliveryOptions,
+  fetchCheckoutSession,
+  fetchSite,
+  preparePayment,
+  updateCheckout,
 } from '@/lib/site-client';
 import { CART_COOKIE } from '../_lib/cart';
 import { paymentKey } from '../_lib/checkout';
@@ -76,8 +82,14 @@ export async function saveContact(_: ContactState, form: FormData): Promise<Cont
   const line2 = text('line2');
   const region = text('region');
   const address = {
-    firstName: text('firstName'), lastName: text('lastName'), line1: text('line1'), ...(line2 ? { line2 } : {}),
-    postalCode: text('postalCode'), city: text('city'), ...(region ? { region } : {}), country: text('country').toUpperCase(),
+    firstName: text('firstName'),
+    lastName: text('lastName'),
+    line1: text('line1'),
+    ...(line2 ? { line2 } : {}),
+    postalCode: text('postalCode'),
+    city: text('city'),
+    ...(region ? { region } : {}),
+    country: text('country').toUpperCase(),
   };
   const phone = text('phone');
   const ifMatch = text('etag') || undefined;
@@ -91,7 +103,11 @@ export async function saveContact(_: ContactState, form: FormData): Promise<Cont
       await keepPreferences(moved.session.market, moved.session.locale);
       etag = undefined; // the session changed on purpose; the form's version is now stale by design
     }
-    await updateCheckout(id, { email: text('email'), phone: phone || null, shippingAddress: address }, { ifMatch: etag, buyerIp: await buyerIp() });
+    await updateCheckout(
+      id,
+      { email: text('email'), phone: phone || null, shippingAddress: address },
+      { ifMatch: etag, buyerIp: await buyerIp() },
+    );
   } catch (error) {
     // A stale form (the session changed elsewhere): show the current session and ask again.
     if (error instanceof SiteApiError && error.code === 'precondition_failed') refresh();
@@ -158,7 +174,9 @@ export async function startPayment(_: StepState, form: FormData): Promise<StepSt
   } catch (error) {
     if (error instanceof SiteApiError && error.code === 'session_incomplete') {
       const names: Record<string, string> = { email: t.email, shippingAddress: t.shippingAddress, deliveryOption: t.delivery };
-      const missing = Array.isArray(error.problem.missing) ? (error.problem.missing as unknown[]).map((m) => names[String(m)] ?? String(m)) : [];
+      const missing = Array.isArray(error.problem.missing)
+        ? (error.problem.missing as unknown[]).map((m) => names[String(m)] ?? String(m))
+        : [];
       return { status: 'error', message: missing.length ? fill(t.missing, { fields: missing.join(', ') }) : error.detail, at: Date.now() };
     }
     return { status: 'error', message: (await problemState(error, id)).message, at: Date.now() };
@@ -166,4 +184,3 @@ export async function startPayment(_: StepState, form: FormData): Promise<StepSt
   (await cookies()).delete(CART_COOKIE);
   redirect(next);
 }
-

@@ -3,9 +3,7 @@ import { isSiteApiError, unsubscribeByToken } from '@/lib/site-client';
 import { buyerIp } from '../_lib/shop';
 
 export type UnsubscribeState =
-  | { status: 'idle' }
-  | { status: 'done'; kind: 'stock' | 'newsletter' }
-  | { status: 'error'; invalid: boolean };
+  { status: 'idle' } | { status: 'done'; kind: 'stock' | 'newsletter' } | { status: 'error'; invalid: boolean };
 
 /** The unsubscribe page's button: the withdrawal is recorded as made on the page. */
 export async function unsubscribe(_: UnsubscribeState, form: FormData): Promise<UnsubscribeState> {

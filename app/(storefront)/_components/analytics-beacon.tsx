@@ -24,7 +24,10 @@ export function sendView(event: ViewEvent, path: string) {
     timer = null;
     try {
       void fetch('/shop-api/events', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ events }), keepalive: true,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ events }),
+        keepalive: true,
       }).catch(() => {});
     } catch {
       // analytics never breaks the page

@@ -1,7 +1,10 @@
 import type { AvailabilityStatus } from '@/lib/contract/common';
 import type { Dictionary } from '../_lib/i18n';
 
-export function availabilityLabel(status: AvailabilityStatus, t: Pick<Dictionary, 'inStock' | 'lowStock' | 'outOfStock' | 'preorder'>): string {
+export function availabilityLabel(
+  status: AvailabilityStatus,
+  t: Pick<Dictionary, 'inStock' | 'lowStock' | 'outOfStock' | 'preorder'>,
+): string {
   return { in_stock: t.inStock, low_stock: t.lowStock, out_of_stock: t.outOfStock, preorder: t.preorder }[status];
 }
 

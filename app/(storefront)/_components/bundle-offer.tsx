@@ -11,17 +11,23 @@ export function BundleOffer({ productHandle, bundle, t }: { productHandle: strin
   const { state, onSubmit, pending } = useCartCommand(ADD_BUNDLE, t.tryAgainLater);
   return (
     <li className="panel">
-      <h3>{bundle.title} · <span className="price">{bundle.price}</span></h3>
+      <h3>
+        {bundle.title} · <span className="price">{bundle.price}</span>
+      </h3>
       <p className="muted m-0">{t.bundleIncludes}:</p>
       <ul>
         {bundle.items.map((item, i) => (
-          <li key={i}>{item.quantity} × {item.href ? <Link href={item.href}>{item.label}</Link> : item.label}</li>
+          <li key={i}>
+            {item.quantity} × {item.href ? <Link href={item.href}>{item.label}</Link> : item.label}
+          </li>
         ))}
       </ul>
       <form action={ADD_BUNDLE} method="post" onSubmit={onSubmit}>
         <input type="hidden" name="productHandle" value={productHandle} />
         <input type="hidden" name="bundleId" value={bundle.id} />
-        <button className="btn btn-secondary btn-small" type="submit" disabled={pending}>{pending ? t.adding : t.addBundle}</button>
+        <button className="btn btn-secondary btn-small" type="submit" disabled={pending}>
+          {pending ? t.adding : t.addBundle}
+        </button>
       </form>
       <div aria-live="polite">
         {state.status !== 'idle' && !pending ? (

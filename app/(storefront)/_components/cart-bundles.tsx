@@ -12,11 +12,19 @@ import { fill, type Dictionary } from '../_lib/i18n';
  * (the cookie holds only ids, a handle and quantities). A bundle the product no longer
  * offers in this market is shown as unavailable, to be removed.
  */
-export async function CartBundles({ bundles, flagged, t, locale }: { bundles: CartBundle[]; flagged: Set<string>; t: Dictionary; locale: string }) {
+export async function CartBundles({
+  bundles,
+  flagged,
+  t,
+  locale,
+}: {
+  bundles: CartBundle[];
+  flagged: Set<string>;
+  t: Dictionary;
+  locale: string;
+}) {
   const handles = [...new Set(bundles.map((b) => b.productHandle))];
-  const products = new Map<string, Product | null>(
-    await Promise.all(handles.map(async (h) => [h, await bundleProduct(h)] as const)),
-  );
+  const products = new Map<string, Product | null>(await Promise.all(handles.map(async (h) => [h, await bundleProduct(h)] as const)));
   const offered = new Map(bundles.map((b) => [b.bundleId, products.get(b.productHandle)?.bundles.find((x) => x.id === b.bundleId)]));
   const present = [...offered.values()].filter((b) => b !== undefined);
   const itemIds = [...new Set(present.flatMap((b) => b.items.map((i) => i.variantId)))];
@@ -44,17 +52,31 @@ export async function CartBundles({ bundles, flagged, t, locale }: { bundles: Ca
                   <ul className="bundle-items">
                     {bundle.items.map((item) => {
                       const name = names.get(item.variantId);
-                      return <li key={item.variantId}>{item.quantity} × {name ? `${name.product.title} — ${name.variant.title}` : item.variantId}</li>;
+                      return (
+                        <li key={item.variantId}>
+                          {item.quantity} × {name ? `${name.product.title} — ${name.variant.title}` : item.variantId}
+                        </li>
+                      );
                     })}
                   </ul>
                 </>
-              ) : <p className="field-error" role="note">{t.bundleUnavailable}</p>}
-              {short ? <p className="field-error" role="note">{fill(t.bundleSoldOutInCart, { title })}</p> : null}
+              ) : (
+                <p className="field-error" role="note">
+                  {t.bundleUnavailable}
+                </p>
+              )}
+              {short ? (
+                <p className="field-error" role="note">
+                  {fill(t.bundleSoldOutInCart, { title })}
+                </p>
+              ) : null}
               <div className="line-actions">
                 {bundle ? <BundleQuantity bundleId={entry.bundleId} quantity={entry.quantity} title={title} t={t} /> : null}
                 <form action={removeBundle}>
                   <input type="hidden" name="bundleId" value={entry.bundleId} />
-                  <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>{t.remove}</button>
+                  <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>
+                    {t.remove}
+                  </button>
                 </form>
               </div>
             </div>
@@ -72,13 +94,19 @@ function BundleQuantity({ bundleId, quantity, title, t }: { bundleId: string; qu
       <form action={setBundleQuantity}>
         <input type="hidden" name="bundleId" value={bundleId} />
         <input type="hidden" name="quantity" value={quantity - 1} />
-        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>−</button>
+        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>
+          −
+        </button>
       </form>
-      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">{quantity}</output>
+      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">
+        {quantity}
+      </output>
       <form action={setBundleQuantity}>
         <input type="hidden" name="bundleId" value={bundleId} />
         <input type="hidden" name="quantity" value={quantity + 1} />
-        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>+</button>
+        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>
+          +
+        </button>
       </form>
     </div>
   );

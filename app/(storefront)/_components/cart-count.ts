@@ -50,7 +50,11 @@ async function refresh(signal: AbortSignal) {
  * view (the shopper may have added something in another tab).
  */
 export function useCartCount(known: number | null): number | null {
-  const current = useSyncExternalStore(subscribe, () => count, () => null);
+  const current = useSyncExternalStore(
+    subscribe,
+    () => count,
+    () => null,
+  );
   // A page rendered on request (or a client-side navigation to one) brings the server's
   // count, newer than any the store holds. Before paint, so an older count never shows.
   useLayoutEffect(() => {

@@ -14,7 +14,12 @@ export function CartLink({ count: known, label }: { count: number | null; label:
   return (
     <Link className="cart-link" href="/cart">
       {label}
-      {count === null ? null : <>{' '}<span className="cart-count">{count}</span></>}
+      {count === null ? null : (
+        <>
+          {' '}
+          <span className="cart-count">{count}</span>
+        </>
+      )}
     </Link>
   );
 }

@@ -23,21 +23,31 @@ export function Footer({ shop, navigation, marketName }: Props) {
             <h2 id="footer-collections">{t.collections}</h2>
             <ul>
               {navigation.map((c) => (
-                <li key={c.handle}><Link href={`/collections/${c.handle}`}>{c.title}</Link></li>
+                <li key={c.handle}>
+                  <Link href={`/collections/${c.handle}`}>{c.title}</Link>
+                </li>
               ))}
             </ul>
           </nav>
           <nav aria-labelledby="footer-shop">
             <h2 id="footer-shop">{site.name}</h2>
             <ul>
-              <li><Link href="/products">{t.allProducts}</Link></li>
-              <li><Link href="/cart">{t.cart}</Link></li>
+              <li>
+                <Link href="/products">{t.allProducts}</Link>
+              </li>
+              <li>
+                <Link href="/cart">{t.cart}</Link>
+              </li>
             </ul>
           </nav>
         </div>
         <nav aria-label={t.legalNav}>
           <ul className="footer-legal">
-            {SHOP_PAGE_LINKS.map((l) => <li key={l.key}><Link href={l.href}>{l.title(t)}</Link></li>)}
+            {SHOP_PAGE_LINKS.map((l) => (
+              <li key={l.key}>
+                <Link href={l.href}>{l.title(t)}</Link>
+              </li>
+            ))}
           </ul>
         </nav>
         <p className="fineprint">

@@ -12,10 +12,15 @@ type Props = { shop: Shop; navigation: { handle: string; title: string }[]; mark
 
 export function Header({ shop, navigation, markets, cartCount }: Props) {
   const { t, site, market, locale, texts } = shop;
-  const links = [{ href: '/products', title: t.allProducts }, ...navigation.map((c) => ({ href: `/collections/${c.handle}`, title: c.title }))];
+  const links = [
+    { href: '/products', title: t.allProducts },
+    ...navigation.map((c) => ({ href: `/collections/${c.handle}`, title: c.title })),
+  ];
   return (
     <>
-      <a className="skip-link" href="#main">{t.skipToContent}</a>
+      <a className="skip-link" href="#main">
+        {t.skipToContent}
+      </a>
       {/* A named region: every part of the page belongs to a landmark (not in the banner
           below, whose sticky bar would then scroll away with it). */}
       <section className="topbar" aria-label={t.shopSettings}>
@@ -26,7 +31,9 @@ export function Header({ shop, navigation, markets, cartCount }: Props) {
       </section>
       <header className="site-header">
         <div className="container bar">
-          <Link className="brand" href="/">{site.name}</Link>
+          <Link className="brand" href="/">
+            {site.name}
+          </Link>
           <NavLinks links={links} label={t.mainNav} menu={t.menu} />
           <SearchBox t={searchBoxStrings(t)} />
           <CartLink count={cartCount} label={t.cart} />

@@ -4,5 +4,14 @@ import type { NewsletterStrings } from '../_lib/i18n/islands';
 import { SignupForm } from './signup-form';
 
 export function NewsletterForm({ t }: { t: NewsletterStrings }) {
-  return <SignupForm action={signUpForNewsletter} consentText={t.newsletterConsent} submitLabel={t.newsletterSubmit} doneText={t.newsletterDone} t={t} compact />;
+  return (
+    <SignupForm
+      action={signUpForNewsletter}
+      consentText={t.newsletterConsent}
+      submitLabel={t.newsletterSubmit}
+      doneText={t.newsletterDone}
+      t={t}
+      compact
+    />
+  );
 }

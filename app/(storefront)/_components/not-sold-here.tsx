@@ -15,7 +15,9 @@ export function NotSoldHere({ notSold, market, markets, t }: { notSold: NotSold;
       <h1>{notSold.title}</h1>
       <p>{fill(t.notSoldHere, { market: name(market) })}</p>
       {names.length > 0 && <p className="muted">{fill(t.notSoldSoldIn, { markets: names.join(', ') })}</p>}
-      <Link className="btn btn-primary" href="/products">{t.allProducts}</Link>
+      <Link className="btn btn-primary" href="/products">
+        {t.allProducts}
+      </Link>
     </div>
   );
 }

@@ -11,13 +11,25 @@ type Props = {
 };
 
 /** Cursors are opaque and only go forward: "first page" and "next page". */
-export function Pagination({ path, cursor, nextCursor, t, hrefFor = (c) => (c ? `${path}?cursor=${encodeURIComponent(c)}` : path) }: Props) {
+export function Pagination({
+  path,
+  cursor,
+  nextCursor,
+  t,
+  hrefFor = (c) => (c ? `${path}?cursor=${encodeURIComponent(c)}` : path),
+}: Props) {
   if (!cursor && !nextCursor) return null;
   return (
     <nav className="pagination" aria-label={t.pagination}>
-      {cursor ? <Link className="btn btn-secondary" href={hrefFor()}>{t.previousPage}</Link> : null}
+      {cursor ? (
+        <Link className="btn btn-secondary" href={hrefFor()}>
+          {t.previousPage}
+        </Link>
+      ) : null}
       {nextCursor ? (
-        <Link className="btn btn-secondary" href={hrefFor(nextCursor)} rel="next">{t.nextPage}</Link>
+        <Link className="btn btn-secondary" href={hrefFor(nextCursor)} rel="next">
+          {t.nextPage}
+        </Link>
       ) : null}
     </nav>
   );

@@ -37,7 +37,8 @@ export function ProductCard({ product, locale, t, priority = false, heading: Tit
       </Link>
       <p className="price m-0">
         <span className={onSale ? 'price-sale' : undefined}>
-          {ranged ? `${t.from} ` : ''}{formatMoney(min, locale)}
+          {ranged ? `${t.from} ` : ''}
+          {formatMoney(min, locale)}
         </span>
         {shown.compareAtPrice ? <WasPrice price={formatMoney(shown.compareAtPrice, locale)} t={t} /> : null}
       </p>

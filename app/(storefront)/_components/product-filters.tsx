@@ -12,8 +12,10 @@ export function activeFilters(path: string, state: ListState, t: Dictionary, loc
   const price = (amount: string) => formatMoney({ amount, currency }, locale);
   const list: ActiveFilter[] = [];
   if (state.available) list.push({ label: t.filterAvailable, href: listHref(path, without(state, 'available')) });
-  if (state.priceMin) list.push({ label: fill(t.filterPriceFrom, { price: price(state.priceMin) }), href: listHref(path, without(state, 'priceMin')) });
-  if (state.priceMax) list.push({ label: fill(t.filterPriceTo, { price: price(state.priceMax) }), href: listHref(path, without(state, 'priceMax')) });
+  if (state.priceMin)
+    list.push({ label: fill(t.filterPriceFrom, { price: price(state.priceMin) }), href: listHref(path, without(state, 'priceMin')) });
+  if (state.priceMax)
+    list.push({ label: fill(t.filterPriceTo, { price: price(state.priceMax) }), href: listHref(path, without(state, 'priceMax')) });
   for (const option of state.options) {
     const { name, value } = splitOption(option);
     list.push({ label: `${name}: ${value}`, href: listHref(path, without(state, 'option', option)) });
@@ -76,7 +78,12 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
   const range = facets?.price ?? null;
   const anyFilter = state.available || state.priceMin !== undefined || state.priceMax !== undefined || state.options.length > 0;
   const sortValue = state.sort === 'relevance' || state.sort === defaultOrder ? '' : (state.sort ?? '');
-  const inEffect = (state.available ? 1 : 0) + (state.priceMin !== undefined ? 1 : 0) + (state.priceMax !== undefined ? 1 : 0) + state.options.length + (sortValue ? 1 : 0);
+  const inEffect =
+    (state.available ? 1 : 0) +
+    (state.priceMin !== undefined ? 1 : 0) +
+    (state.priceMax !== undefined ? 1 : 0) +
+    state.options.length +
+    (sortValue ? 1 : 0);
   return (
     <details className="filters-fold">
       <summary className="btn btn-secondary filters-toggle">
@@ -85,7 +92,9 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
       </summary>
       <form key={listHref(path, state)} className="filters" method="get" action={path} aria-labelledby="filters-title">
         {/* Not a heading: product cards are the page's h2s, and the form is a landmark named by this. */}
-        <p id="filters-title" className="filters-title">{t.filters}</p>
+        <p id="filters-title" className="filters-title">
+          {t.filters}
+        </p>
         {defaultOrder === 'relevance' ? (
           // On the search page the words can be changed together with the filters.
           <div className="field">
@@ -97,7 +106,11 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
           <label htmlFor="list-sort">{t.sortBy}</label>
           <select id="list-sort" name="sort" defaultValue={sortValue}>
             <option value="">{DEFAULT_LABEL[defaultOrder](t)}</option>
-            {SORTS.filter((s) => s.value !== defaultOrder).map((s) => <option key={s.value} value={s.value}>{s.label(t)}</option>)}
+            {SORTS.filter((s) => s.value !== defaultOrder).map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label(t)}
+              </option>
+            ))}
           </select>
         </div>
         <fieldset>
@@ -113,14 +126,32 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
           <div className="price-range">
             <div className="field">
               <label htmlFor="list-price-min">{t.filterPriceMin}</label>
-              <input id="list-price-min" name="priceMin" inputMode="decimal" autoComplete="off" defaultValue={state.priceMin ?? ''} placeholder={range ? range.min.amount : undefined} />
+              <input
+                id="list-price-min"
+                name="priceMin"
+                inputMode="decimal"
+                autoComplete="off"
+                defaultValue={state.priceMin ?? ''}
+                placeholder={range ? range.min.amount : undefined}
+              />
             </div>
             <div className="field">
               <label htmlFor="list-price-max">{t.filterPriceMax}</label>
-              <input id="list-price-max" name="priceMax" inputMode="decimal" autoComplete="off" defaultValue={state.priceMax ?? ''} placeholder={range ? range.max.amount : undefined} />
+              <input
+                id="list-price-max"
+                name="priceMax"
+                inputMode="decimal"
+                autoComplete="off"
+                defaultValue={state.priceMax ?? ''}
+                placeholder={range ? range.max.amount : undefined}
+              />
             </div>
           </div>
-          {range ? <p className="muted hint">{formatMoney(range.min, locale)} – {formatMoney(range.max, locale)}</p> : null}
+          {range ? (
+            <p className="muted hint">
+              {formatMoney(range.min, locale)} – {formatMoney(range.max, locale)}
+            </p>
+          ) : null}
         </fieldset>
         {groups.map((group) => (
           <fieldset key={group.name} className="filter-values">
@@ -138,8 +169,12 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
           </fieldset>
         ))}
         <div className="filters-actions">
-          <button className="btn btn-primary" type="submit">{t.filterApply}</button>
-          {anyFilter || state.sort ? <Link href={listHref(path, { q: state.q, available: false, options: [] })}>{t.filterClear}</Link> : null}
+          <button className="btn btn-primary" type="submit">
+            {t.filterApply}
+          </button>
+          {anyFilter || state.sort ? (
+            <Link href={listHref(path, { q: state.q, available: false, options: [] })}>{t.filterClear}</Link>
+          ) : null}
         </div>
       </form>
     </details>
@@ -152,7 +187,9 @@ export function ActiveFilterLinks({ filters, t }: { filters: ActiveFilter[]; t: 
   return (
     <ul className="active-filters">
       {filters.map((f) => (
-        <li key={f.href}><Link href={f.href}>{fill(t.searchRemoveFilter, { filter: f.label })}</Link></li>
+        <li key={f.href}>
+          <Link href={f.href}>{fill(t.searchRemoveFilter, { filter: f.label })}</Link>
+        </li>
       ))}
     </ul>
   );

@@ -10,7 +10,10 @@ export type VariantImage = { options: Record<string, string>; imageUrl: string |
 function imageFor(images: Image[], variants: VariantImage[], options: Record<string, string>): number {
   const names = Object.keys(options);
   const variant = variants.find((v) => names.every((name) => v.options[name] === options[name]));
-  return Math.max(0, images.findIndex((image) => image.url === variant?.imageUrl));
+  return Math.max(
+    0,
+    images.findIndex((image) => image.url === variant?.imageUrl),
+  );
 }
 
 export function ProductGallery({ images, variants, label }: { images: Image[]; variants: VariantImage[]; label: string }) {

@@ -28,7 +28,20 @@ type Props = {
  * A product list with its sort, filters, result count, pages and an honest empty state:
  * the search page, the collection pages and all products share it.
  */
-export function ProductListing({ path, state, products, cursor, nextCursor, facets, refused, defaultOrder, collections, t, locale, currency }: Props) {
+export function ProductListing({
+  path,
+  state,
+  products,
+  cursor,
+  nextCursor,
+  facets,
+  refused,
+  defaultOrder,
+  collections,
+  t,
+  locale,
+  currency,
+}: Props) {
   const count = resultCount(state, facets);
   const active = activeFilters(path, state, t, locale, currency);
   return (
@@ -41,7 +54,11 @@ export function ProductListing({ path, state, products, cursor, nextCursor, face
           </p>
           {products.length > 0 ? <ActiveFilterLinks filters={active} t={t} /> : null}
         </div>
-        {refused.length > 0 ? <p className="notice notice-warning" role="status">{fill(t.searchIgnored, { params: refused.join(', ') })}</p> : null}
+        {refused.length > 0 ? (
+          <p className="notice notice-warning" role="status">
+            {fill(t.searchIgnored, { params: refused.join(', ') })}
+          </p>
+        ) : null}
         {products.length > 0 ? (
           <ProductGrid products={products} locale={locale} t={t} eager={4} heading="h2" />
         ) : (
@@ -58,7 +75,11 @@ export function ProductListing({ path, state, products, cursor, nextCursor, face
               <>
                 <p>{t.searchBrowseCollections}</p>
                 <ul className="collection-links">
-                  {collections.map((c) => <li key={c.handle}><Link href={`/collections/${c.handle}`}>{c.title}</Link></li>)}
+                  {collections.map((c) => (
+                    <li key={c.handle}>
+                      <Link href={`/collections/${c.handle}`}>{c.title}</Link>
+                    </li>
+                  ))}
                 </ul>
               </>
             ) : null}

@@ -104,12 +104,18 @@ function Purchase({ productHandle, options, variants, initialAvailability, price
           ) : null}
         </p>
         {priceNote}
-        <p><span className={`badge badge-${status}`} data-testid="availability">{availabilityLabel(status, t)}</span></p>
+        <p>
+          <span className={`badge badge-${status}`} data-testid="availability">
+            {availabilityLabel(status, t)}
+          </span>
+        </p>
       </div>
 
       {options.map((option) => (
         <fieldset className="option-group" key={option.name}>
-          <legend>{option.name}: <span className="muted">{selection[option.name]}</span></legend>
+          <legend>
+            {option.name}: <span className="muted">{selection[option.name]}</span>
+          </legend>
           <div className="option-values">
             {option.values.map((value) => {
               const candidate = variants.find((v) => matches(v, { ...selection, [option.name]: value }));
@@ -119,10 +125,17 @@ function Purchase({ productHandle, options, variants, initialAvailability, price
                   {/* Part of the add form (by its id), so that without JavaScript the form
                       posts what was picked and the server finds its variant (cart-commands.ts). */}
                   <input
-                    type="radio" name={`option:${option.name}`} value={value} form={`${id}-add`}
-                    checked={selection[option.name] === value} onChange={() => choose(option.name, value)}
+                    type="radio"
+                    name={`option:${option.name}`}
+                    value={value}
+                    form={`${id}-add`}
+                    checked={selection[option.name] === value}
+                    onChange={() => choose(option.name, value)}
                   />
-                  <span>{value}{soldOut ? <span className="visually-hidden"> ({t.outOfStock})</span> : null}</span>
+                  <span>
+                    {value}
+                    {soldOut ? <span className="visually-hidden"> ({t.outOfStock})</span> : null}
+                  </span>
                 </label>
               );
             })}
@@ -151,7 +164,11 @@ function Purchase({ productHandle, options, variants, initialAvailability, price
             {cartState.message} <Link href="/cart">{t.viewCart}</Link>
           </p>
         ) : null}
-        {cartState.status === 'error' && !adding ? <p className="notice notice-error" key={cartState.at}>{cartState.message}</p> : null}
+        {cartState.status === 'error' && !adding ? (
+          <p className="notice notice-error" key={cartState.at}>
+            {cartState.message}
+          </p>
+        ) : null}
       </div>
 
       {variant && !purchasable && canSubscribe ? (
@@ -170,7 +187,11 @@ function Purchase({ productHandle, options, variants, initialAvailability, price
         </section>
       ) : null}
 
-      {variant ? <p className="product-meta">{t.sku}: {variant.sku}</p> : null}
+      {variant ? (
+        <p className="product-meta">
+          {t.sku}: {variant.sku}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -27,7 +27,11 @@ export function productMetadata(p: Product, siteName: string): Metadata {
     title: withShopName(p.seo.title || p.title, siteName),
     description: p.seo.description || p.description.slice(0, 160),
     alternates: { canonical: `/products/${p.handle}` },
-    openGraph: { type: 'website', title: p.seo.title || p.title, images: image ? [{ url: image.url, width: image.width, height: image.height, alt: image.alt }] : [] },
+    openGraph: {
+      type: 'website',
+      title: p.seo.title || p.title,
+      images: image ? [{ url: image.url, width: image.width, height: image.height, alt: image.alt }] : [],
+    },
   };
 }
 
@@ -72,60 +76,80 @@ export function PriceNote({ taxInclusive, t }: { taxInclusive: boolean; t: Dicti
   const [before, after = ''] = (taxInclusive ? t.priceTaxIncluded : t.priceTaxExcluded).split('{shipping}');
   return (
     <p className="price-note muted" data-testid="price-note">
-      {before}<Link href="/shipping" prefetch={false}>{t.priceShipping}</Link>{after}
+      {before}
+      <Link href="/shipping" prefetch={false}>
+        {t.priceShipping}
+      </Link>
+      {after}
     </p>
   );
 }
 
 /** The product page's content, the same whether the page renders on request or comes from the page cache. */
 export function ProductView({ product: p, t, locale, origin, availability, bundles, variantId, taxInclusive }: Props) {
-  const initial =
-    p.variants.find((v) => v.id === variantId) ??
-    p.variants.find((v) => v.availability !== 'out_of_stock') ??
-    p.variants[0];
+  const initial = p.variants.find((v) => v.id === variantId) ?? p.variants.find((v) => v.availability !== 'out_of_stock') ?? p.variants[0];
   const variants: VariantView[] = p.variants.map((v) => ({
-    id: v.id, title: v.title, sku: v.sku, options: v.options, availability: v.availability,
-    price: formatMoney(v.price, locale), compareAtPrice: v.compareAtPrice ? formatMoney(v.compareAtPrice, locale) : null,
+    id: v.id,
+    title: v.title,
+    sku: v.sku,
+    options: v.options,
+    availability: v.availability,
+    price: formatMoney(v.price, locale),
+    compareAtPrice: v.compareAtPrice ? formatMoney(v.compareAtPrice, locale) : null,
   }));
 
   return (
     <>
       <nav className="breadcrumbs" aria-label={t.breadcrumb}>
         <ol>
-          <li><Link href="/">{t.home}</Link></li>
-          <li><Link href="/products">{t.allProducts}</Link></li>
-          <li><span aria-current="page">{p.title}</span></li>
+          <li>
+            <Link href="/">{t.home}</Link>
+          </li>
+          <li>
+            <Link href="/products">{t.allProducts}</Link>
+          </li>
+          <li>
+            <span aria-current="page">{p.title}</span>
+          </li>
         </ol>
       </nav>
       <SelectionProvider initial={initial?.options ?? {}} variants={variants}>
-      <article className="product">
-        <ProductGallery images={p.images} variants={p.variants.map((v) => ({ options: v.options, imageUrl: v.image?.url ?? null }))} label={t.productImages} />
-        <div className="product-info">
-          <h1>{p.title}</h1>
-          {initial ? (
-            <ProductPurchase
-              productHandle={p.handle}
-              options={p.options}
-              variants={variants}
-              initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
-              priceNote={<PriceNote taxInclusive={taxInclusive} t={t} />}
-              t={purchaseStrings(t)}
-            />
-          ) : null}
-          <section className="description" aria-labelledby="description-title">
-            <h2 id="description-title">{t.description}</h2>
-            {p.description.split(/\n{2,}/).map((paragraph, i) => <p key={i}>{paragraph}</p>)}
-          </section>
-          {bundles.length ? (
-            <section aria-labelledby="bundles-title" className="mt-24">
-              <h2 id="bundles-title">{t.bundles}</h2>
-              <ul className="bundle-list">
-                {bundles.map((b) => <BundleOffer key={b.id} productHandle={p.handle} bundle={b} t={bundleStrings(t)} />)}
-              </ul>
+        <article className="product">
+          <ProductGallery
+            images={p.images}
+            variants={p.variants.map((v) => ({ options: v.options, imageUrl: v.image?.url ?? null }))}
+            label={t.productImages}
+          />
+          <div className="product-info">
+            <h1>{p.title}</h1>
+            {initial ? (
+              <ProductPurchase
+                productHandle={p.handle}
+                options={p.options}
+                variants={variants}
+                initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
+                priceNote={<PriceNote taxInclusive={taxInclusive} t={t} />}
+                t={purchaseStrings(t)}
+              />
+            ) : null}
+            <section className="description" aria-labelledby="description-title">
+              <h2 id="description-title">{t.description}</h2>
+              {p.description.split(/\n{2,}/).map((paragraph, i) => (
+                <p key={i}>{paragraph}</p>
+              ))}
             </section>
-          ) : null}
-        </div>
-      </article>
+            {bundles.length ? (
+              <section aria-labelledby="bundles-title" className="mt-24">
+                <h2 id="bundles-title">{t.bundles}</h2>
+                <ul className="bundle-list">
+                  {bundles.map((b) => (
+                    <BundleOffer key={b.id} productHandle={p.handle} bundle={b} t={bundleStrings(t)} />
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+          </div>
+        </article>
       </SelectionProvider>
       <script
         type="application/ld+json"

@@ -89,12 +89,26 @@ export function SearchBox({ t }: { t: SearchBoxStrings }) {
 
   return (
     <form className="search-box" role="search" method="get" action="/search">
-      <label htmlFor="site-search" className="visually-hidden">{t.searchLabel}</label>
+      <label htmlFor="site-search" className="visually-hidden">
+        {t.searchLabel}
+      </label>
       <input
-        id="site-search" name="q" type="search" value={text} placeholder={t.searchPlaceholder} autoComplete="off" maxLength={200}
-        role="combobox" aria-autocomplete="list" aria-expanded={expanded} aria-controls={LISTBOX}
+        id="site-search"
+        name="q"
+        type="search"
+        value={text}
+        placeholder={t.searchPlaceholder}
+        autoComplete="off"
+        maxLength={200}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={expanded}
+        aria-controls={LISTBOX}
         aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
-        onChange={(e) => { setText(e.target.value); setOpen(true); }}
+        onChange={(e) => {
+          setText(e.target.value);
+          setOpen(true);
+        }}
         onKeyDown={onKeyDown}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
@@ -103,7 +117,10 @@ export function SearchBox({ t }: { t: SearchBoxStrings }) {
       <ul id={LISTBOX} role="listbox" aria-label={t.searchSuggestions} className="search-suggestions" hidden={!expanded}>
         {items.map((item, i) => (
           <li
-            key={item.handle} id={optionId(i)} role="option" aria-selected={i === active}
+            key={item.handle}
+            id={optionId(i)}
+            role="option"
+            aria-selected={i === active}
             // Before the input's blur closes the list.
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => go(item)}
@@ -116,7 +133,11 @@ export function SearchBox({ t }: { t: SearchBoxStrings }) {
         ))}
       </ul>
       <p className="visually-hidden" role="status">
-        {open && answered ? (items.length > 0 ? t.searchSuggestionCount.replace('{count}', String(items.length)) : t.searchNoSuggestions) : ''}
+        {open && answered
+          ? items.length > 0
+            ? t.searchSuggestionCount.replace('{count}', String(items.length))
+            : t.searchNoSuggestions
+          : ''}
       </p>
     </form>
   );

@@ -9,7 +9,9 @@ export function ShopNotFound() {
     <div className="state">
       <h1>{t.notFoundTitle}</h1>
       <p className="muted">{t.notFoundText}</p>
-      <Link className="btn btn-primary" href="/products">{t.allProducts}</Link>
+      <Link className="btn btn-primary" href="/products">
+        {t.allProducts}
+      </Link>
     </div>
   );
 }

@@ -33,8 +33,13 @@ function Business({ business, locale }: { business: NonNullable<Shop['site']['bu
       {legalName ? <strong>{legalName}</strong> : null}
       {postalAddress ? (
         <>
-          {postalAddress.lines.map((line, i) => <span key={i}>{line}</span>)}
-          <span>{postalAddress.postalCode} {postalAddress.city}{postalAddress.region ? `, ${postalAddress.region}` : ''}</span>
+          {postalAddress.lines.map((line, i) => (
+            <span key={i}>{line}</span>
+          ))}
+          <span>
+            {postalAddress.postalCode} {postalAddress.city}
+            {postalAddress.region ? `, ${postalAddress.region}` : ''}
+          </span>
           <span>{countryName(postalAddress.country, locale)}</span>
         </>
       ) : null}
@@ -62,8 +67,14 @@ export async function ShopPage({ page }: { page: SitePageKey }) {
         <p className="notice">{t.pageMissing}</p>
       ) : (
         <>
-          {otherLanguage ? <p className="muted">{fill(t.pageInLanguage, { language: formatLanguage(found.textLocale!, locale) })}</p> : null}
-          <div className="prose" lang={otherLanguage ? found.textLocale!.split('-')[0] : undefined} dangerouslySetInnerHTML={{ __html: markdownHtml(found.markdown) }} />
+          {otherLanguage ? (
+            <p className="muted">{fill(t.pageInLanguage, { language: formatLanguage(found.textLocale!, locale) })}</p>
+          ) : null}
+          <div
+            className="prose"
+            lang={otherLanguage ? found.textLocale!.split('-')[0] : undefined}
+            dangerouslySetInnerHTML={{ __html: markdownHtml(found.markdown) }}
+          />
         </>
       )}
     </article>

@@ -13,7 +13,9 @@ export function ShopUnavailable({ t, waitSeconds = null }: { t: Dictionary; wait
       <title>{title}</title>
       <h1>{title}</h1>
       <p className="muted">{waitSeconds === null ? t.errorText : fill(t.busyText, { seconds: waitSeconds })}</p>
-      <a className="btn btn-primary" href="">{t.retry}</a>
+      <a className="btn btn-primary" href="">
+        {t.retry}
+      </a>
     </main>
   );
 }

@@ -22,7 +22,11 @@ export function SignupForm({ action, consentText, submitLabel, doneText, hidden 
   const consentError = state.fieldErrors?.consent;
 
   if (state.status === 'done') {
-    return <p className="notice notice-success" role="status">{doneText}</p>;
+    return (
+      <p className="notice notice-success" role="status">
+        {doneText}
+      </p>
+    );
   }
   return (
     <form action={formAction} onSubmit={keepValuesOnSubmit(formAction)} noValidate>
@@ -34,24 +38,53 @@ export function SignupForm({ action, consentText, submitLabel, doneText, hidden 
         <div className="field">
           <label htmlFor={`${id}-email`}>{t.email}</label>
           <input
-            id={`${id}-email`} name="email" type="email" autoComplete="email" required defaultValue={state.values?.email}
-            aria-invalid={emailError ? true : undefined} aria-describedby={emailError ? `${id}-email-error` : undefined}
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={state.values?.email}
+            aria-invalid={emailError ? true : undefined}
+            aria-describedby={emailError ? `${id}-email-error` : undefined}
           />
         </div>
-        {compact ? <button className="btn btn-primary" type="submit" disabled={pending}>{pending ? t.sending : submitLabel}</button> : null}
+        {compact ? (
+          <button className="btn btn-primary" type="submit" disabled={pending}>
+            {pending ? t.sending : submitLabel}
+          </button>
+        ) : null}
       </div>
-      {emailError ? <p className="field-error" id={`${id}-email-error`}>{emailError}</p> : null}
+      {emailError ? (
+        <p className="field-error" id={`${id}-email-error`}>
+          {emailError}
+        </p>
+      ) : null}
       <div className="checkbox mt-12">
         <input
-          id={`${id}-consent`} name="consent" type="checkbox" required defaultChecked={state.values?.consent}
-          aria-invalid={consentError ? true : undefined} aria-describedby={consentError ? `${id}-consent-error` : undefined}
+          id={`${id}-consent`}
+          name="consent"
+          type="checkbox"
+          required
+          defaultChecked={state.values?.consent}
+          aria-invalid={consentError ? true : undefined}
+          aria-describedby={consentError ? `${id}-consent-error` : undefined}
         />
         <label htmlFor={`${id}-consent`}>{consentText}</label>
       </div>
-      {consentError ? <p className="field-error" id={`${id}-consent-error`}>{consentError}</p> : null}
-      {state.message ? <p className="notice notice-error mt-12" role="alert">{state.message}</p> : null}
+      {consentError ? (
+        <p className="field-error" id={`${id}-consent-error`}>
+          {consentError}
+        </p>
+      ) : null}
+      {state.message ? (
+        <p className="notice notice-error mt-12" role="alert">
+          {state.message}
+        </p>
+      ) : null}
       {compact ? null : (
-        <button className="btn btn-primary mt-14" type="submit" disabled={pending}>{pending ? t.sending : submitLabel}</button>
+        <button className="btn btn-primary mt-14" type="submit" disabled={pending}>
+          {pending ? t.sending : submitLabel}
+        </button>
       )}
     </form>
   );

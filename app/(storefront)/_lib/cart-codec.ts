@@ -119,7 +119,8 @@ export function withBundleQuantity(cart: Cart, bundle: Omit<CartBundle, 'quantit
   const index = cart.bundles.findIndex((b) => b.bundleId === bundle.bundleId);
   const bundles = [...cart.bundles];
   if (index >= 0) bundles[index] = { ...bundles[index]!, quantity: clamped };
-  else if (bundles.length < MAX_BUNDLES && fitsBundleProducts(bundles, bundle.productHandle)) bundles.push({ ...bundle, quantity: clamped });
+  else if (bundles.length < MAX_BUNDLES && fitsBundleProducts(bundles, bundle.productHandle))
+    bundles.push({ ...bundle, quantity: clamped });
   return { ...cart, bundles };
 }
 

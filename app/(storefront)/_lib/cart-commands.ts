@@ -34,7 +34,9 @@ async function refused(message: (t: Awaited<ReturnType<typeof shop>>['t']) => st
  * pickers. undefined when the form has none; null when no variant of the product has them.
  */
 async function variantOfOptions(form: URLSearchParams, productHandle: string | undefined): Promise<string | null | undefined> {
-  const wanted = [...form].filter(([name]) => name.startsWith(OPTION_FIELD)).map(([name, value]) => [name.slice(OPTION_FIELD.length), value] as const);
+  const wanted = [...form]
+    .filter(([name]) => name.startsWith(OPTION_FIELD))
+    .map(([name, value]) => [name.slice(OPTION_FIELD.length), value] as const);
   if (wanted.length === 0 || !productHandle) return undefined;
   try {
     const product = await fetchProduct(productHandle, await locality());
@@ -96,7 +98,15 @@ export async function addBundle(form: URLSearchParams): Promise<CartCommandResul
     const cart = await readCart();
     const stored = await writeCart(withBundleQuantity(cart, { bundleId, productHandle }, bundleQuantityOf(cart, bundleId) + 1));
     const path = `/products/${productHandle}`;
-    await track(bundle.items.map((item) => ({ type: 'add_to_cart' as const, variantId: item.variantId, quantity: item.quantity, productHandle, path })));
+    await track(
+      bundle.items.map((item) => ({
+        type: 'add_to_cart' as const,
+        variantId: item.variantId,
+        quantity: item.quantity,
+        productHandle,
+        path,
+      })),
+    );
     const { t } = await shop();
     return { status: 'added', message: t.bundleAdded, at: Date.now(), cartCount: itemCount(stored), productHandle };
   } catch {

@@ -47,7 +47,10 @@ export async function productOrNotSold(handle: string, where: Required<Locality>
  * stale link, a crawler's guess, a typo) shows the first page, as a plain list URL does:
  * a list page is never an error for its cursor alone.
  */
-export async function listFrom<T>(cursor: string | undefined, read: (cursor?: string) => Promise<T>): Promise<{ page: T; cursor?: string }> {
+export async function listFrom<T>(
+  cursor: string | undefined,
+  read: (cursor?: string) => Promise<T>,
+): Promise<{ page: T; cursor?: string }> {
   if (cursor === undefined) return { page: await read() };
   try {
     return { page: await read(cursor), cursor };
@@ -85,7 +88,19 @@ export async function productList(
   for (let round = 0; ; round++) {
     try {
       const { q, sort, available, priceMin, priceMax, options, cursor } = current;
-      const page = await searchProducts({ ...where, limit, facets: true, collection, q, sort, available, priceMin, priceMax, options, cursor });
+      const page = await searchProducts({
+        ...where,
+        limit,
+        facets: true,
+        collection,
+        q,
+        sort,
+        available,
+        priceMin,
+        priceMax,
+        options,
+        cursor,
+      });
       return { page, state: current, refused };
     } catch (error) {
       if (round >= 4 || !isSiteApiError(error, 'validation_failed')) throw error;
@@ -128,7 +143,9 @@ export const resolveVariants = cache(async (key: string): Promise<Map<string, Re
   if (wanted.size === 0) return found;
   const where = await locality();
   const ids = [...wanted];
-  const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_READ) }, (_, i) => ids.slice(i * IDS_PER_READ, (i + 1) * IDS_PER_READ));
+  const chunks = Array.from({ length: Math.ceil(ids.length / IDS_PER_READ) }, (_, i) =>
+    ids.slice(i * IDS_PER_READ, (i + 1) * IDS_PER_READ),
+  );
   const pages = await Promise.all(chunks.map((chunk) => fetchCatalogPage({ ...where, variantIds: chunk, limit: IDS_PER_READ })));
   for (const page of pages) {
     for (const { variants, ...product } of page.data) {
@@ -151,10 +168,7 @@ export type BundleItemName = { productHandle: string; productTitle: string; vari
  * the catalog's. An item whose product the market does not sell (404) stays unnamed;
  * any other failure rejects, and the caller decides whether a page may render without names.
  */
-export async function nameBundleItems(
-  bundles: Product['bundles'],
-  where: Required<Locality>,
-): Promise<Map<string, BundleItemName>> {
+export async function nameBundleItems(bundles: Product['bundles'], where: Required<Locality>): Promise<Map<string, BundleItemName>> {
   const handles = [...new Set(bundles.flatMap((b) => b.items.map((i) => i.productHandle)))];
   const products = await mapBounded(handles, PRODUCT_READS_AT_ONCE, (handle) =>
     productRead(handle, where.market, where.locale).catch((error: unknown) => {

@@ -7,7 +7,10 @@ import type { Money } from '@/lib/contract/common';
  */
 export function formatMoney(money: Money, locale: string): string {
   try {
-    return formatter(`m|${locale}|${money.currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency })).format(money.amount as `${number}`);
+    return formatter(
+      `m|${locale}|${money.currency}`,
+      () => new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency }),
+    ).format(money.amount as `${number}`);
   } catch {
     return `${money.amount} ${money.currency}`;
   }
@@ -23,7 +26,10 @@ export function formatCountry(code: string, locale: string): string {
 
 export function formatLanguage(locale: string, displayIn: string): string {
   try {
-    return formatter(`l|${displayIn}`, () => new Intl.DisplayNames([displayIn], { type: 'language' })).of(locale.split('-')[0] ?? locale) ?? locale;
+    return (
+      formatter(`l|${displayIn}`, () => new Intl.DisplayNames([displayIn], { type: 'language' })).of(locale.split('-')[0] ?? locale) ??
+      locale
+    );
   } catch {
     return locale;
   }

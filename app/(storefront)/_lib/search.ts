@@ -49,7 +49,9 @@ export function readListState(raw: Raw): { state: ListState; ignored: ListParam[
   const state: ListState = { available: false, options: [] };
 
   // Control characters (a NUL from `%00`) mean nothing to a search, and have no place in a title.
-  const q = first(raw.q)?.replace(/\p{Cc}+/gu, ' ').trim();
+  const q = first(raw.q)
+    ?.replace(/\p{Cc}+/gu, ' ')
+    .trim();
   if (q) {
     if (q.length <= MAX_Q) state.q = q;
     else ignored.push('q');
@@ -83,7 +85,9 @@ export function readListState(raw: Raw): { state: ListState; ignored: ListParam[
   if (cursor && cursor.length <= MAX_CURSOR) state.cursor = cursor;
 
   // The filter form sends its empty fields (`sort=&priceMin=`): the page then redirects to the tidy URL.
-  const blanks = Object.entries(raw).some(([key, value]) => LIST_PARAMS.has(key) && (Array.isArray(value) ? value.some((v) => v.trim() === '') : value?.trim() === ''));
+  const blanks = Object.entries(raw).some(
+    ([key, value]) => LIST_PARAMS.has(key) && (Array.isArray(value) ? value.some((v) => v.trim() === '') : value?.trim() === ''),
+  );
   return { state, ignored, blanks };
 }
 
@@ -92,7 +96,13 @@ const LIST_PARAMS = new Set<string>(['q', 'sort', 'available', 'priceMin', 'pric
 /** The parameter a 422's JSON pointer names (`#/query/option/1` → `option`), when it is one of a list's. */
 export function paramOfPointer(pointer: string): ListParam | null {
   const name = /^#\/query\/([^/]+)/.exec(pointer)?.[1];
-  return name === 'q' || name === 'sort' || name === 'available' || name === 'priceMin' || name === 'priceMax' || name === 'option' || name === 'cursor'
+  return name === 'q' ||
+    name === 'sort' ||
+    name === 'available' ||
+    name === 'priceMin' ||
+    name === 'priceMax' ||
+    name === 'option' ||
+    name === 'cursor'
     ? name
     : null;
 }
@@ -122,7 +132,9 @@ export function listHref(path: string, state: ListState): string {
 
 /** Whether the state narrows or orders the list (a collection then reads the products list). */
 export function isNarrowed(state: ListState): boolean {
-  return state.sort !== undefined || state.available || state.priceMin !== undefined || state.priceMax !== undefined || state.options.length > 0;
+  return (
+    state.sort !== undefined || state.available || state.priceMin !== undefined || state.priceMax !== undefined || state.options.length > 0
+  );
 }
 
 /**

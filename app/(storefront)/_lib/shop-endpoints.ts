@@ -37,7 +37,12 @@ export function problem(code: ProblemCode, detail: string, errors: FieldError[] 
 }
 
 const TITLES: Record<number, string> = {
-  400: 'Bad request', 403: 'Forbidden', 404: 'Not found', 413: 'Payload too large', 422: 'Unprocessable content', 503: 'Service unavailable',
+  400: 'Bad request',
+  403: 'Forbidden',
+  404: 'Not found',
+  413: 'Payload too large',
+  422: 'Unprocessable content',
+  503: 'Service unavailable',
 };
 
 /**
@@ -46,10 +51,19 @@ const TITLES: Record<number, string> = {
  * the API answers.
  */
 export function refusal(
-  status: number, code: string, detail: string,
+  status: number,
+  code: string,
+  detail: string,
   extra: { title?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
 ): Response {
-  const body = { type: 'about:blank', title: extra.title ?? TITLES[status] ?? 'Error', status, code, detail, ...(extra.errors?.length ? { errors: extra.errors } : {}) };
+  const body = {
+    type: 'about:blank',
+    title: extra.title ?? TITLES[status] ?? 'Error',
+    status,
+    code,
+    detail,
+    ...(extra.errors?.length ? { errors: extra.errors } : {}),
+  };
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...extra.headers },
@@ -58,7 +72,7 @@ export function refusal(
 
 /** The shop's endpoints answer only its own pages (sameOrigin). */
 export function crossSite(): Response {
-  return refusal(403, 'cross_site', 'This endpoint answers the shop\'s own pages only.');
+  return refusal(403, 'cross_site', "This endpoint answers the shop's own pages only.");
 }
 
 /** An API problem the shopper caused keeps its code; anything else is a plain 503. */
@@ -82,7 +96,8 @@ export const MAX_FORM_BYTES = 4096;
  */
 export async function readForm(req: Request): Promise<URLSearchParams | Response> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') return refusal(400, 'validation_failed', 'Send the form as application/x-www-form-urlencoded.');
+  if (type !== 'application/x-www-form-urlencoded')
+    return refusal(400, 'validation_failed', 'Send the form as application/x-www-form-urlencoded.');
   const text = await readTextCapped(req, MAX_FORM_BYTES).catch((error: unknown) => {
     if (error instanceof BodyTooLarge) return 'too_large' as const;
     throw error;

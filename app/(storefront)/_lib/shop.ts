@@ -6,7 +6,14 @@ import { unstable_rethrow } from 'next/navigation';
 import { env } from '@/lib/env';
 import { shopperAddress } from '@/lib/shopper-address';
 import { fetchSite, fetchStorefront, nameShoppersWith } from '@/lib/site-client';
-import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, requestOrigin as originOf, type Wanted } from '@/lib/storefront-routing';
+import {
+  LOCALE_COOKIE,
+  MARKET_COOKIE,
+  chooseLocality,
+  countryFrom,
+  requestOrigin as originOf,
+  type Wanted,
+} from '@/lib/storefront-routing';
 import { dictionary, uiLanguage, type Dictionary, type UiLanguage } from './i18n';
 
 export { LOCALE_COOKIE, MARKET_COOKIE };
@@ -37,7 +44,14 @@ export function shopIn(of: Site, wanted: Wanted): Shop {
   const choice = chooseLocality(of.markets, of.defaultMarket, wanted);
   if (!choice) throw new Error('The Site has no markets');
   const lang = uiLanguage(choice.locale);
-  return { site: of, market: choice.market, locale: choice.locale, lang, t: dictionary(lang), texts: of.texts?.[choice.locale] ?? NO_TEXTS };
+  return {
+    site: of,
+    market: choice.market,
+    locale: choice.locale,
+    lang,
+    t: dictionary(lang),
+    texts: of.texts?.[choice.locale] ?? NO_TEXTS,
+  };
 }
 
 /**

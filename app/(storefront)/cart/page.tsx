@@ -26,7 +26,9 @@ export default async function CartPage({ searchParams }: Props) {
       <div className="state">
         <h1>{t.yourCart}</h1>
         <p className="muted">{t.cartEmpty}</p>
-        <Link className="btn btn-primary" href="/products">{t.continueShopping}</Link>
+        <Link className="btn btn-primary" href="/products">
+          {t.continueShopping}
+        </Link>
       </div>
     );
   }
@@ -34,8 +36,14 @@ export default async function CartPage({ searchParams }: Props) {
   const flagged = (typeof query.lines === 'string' ? query.lines : '').split(',').filter(Boolean);
   return (
     <>
-      <div className="page-head"><h1>{t.yourCart}</h1></div>
-      {problem ? <div className="notice notice-error mb-20" role="alert"><p>{problem}</p></div> : null}
+      <div className="page-head">
+        <h1>{t.yourCart}</h1>
+      </div>
+      {problem ? (
+        <div className="notice notice-error mb-20" role="alert">
+          <p>{problem}</p>
+        </div>
+      ) : null}
       <div className="two-col">
         {/* Not streamed behind a Suspense fallback: without JavaScript a fallback is never
             replaced, and the cart would show "Loading…" for good. Its reads take milliseconds. */}
@@ -46,9 +54,13 @@ export default async function CartPage({ searchParams }: Props) {
           <CartSubtotal cart={cart} t={t} locale={locale} />
           <p className="muted">{t.totalsAtCheckout}</p>
           <form method="post" action="/shop-api/checkout">
-            <button className="btn btn-primary btn-block" type="submit">{t.checkout}</button>
+            <button className="btn btn-primary btn-block" type="submit">
+              {t.checkout}
+            </button>
           </form>
-          <p className="mt-12 mb-0"><Link href="/products">{t.continueShopping}</Link></p>
+          <p className="mt-12 mb-0">
+            <Link href="/products">{t.continueShopping}</Link>
+          </p>
         </aside>
       </div>
     </>
@@ -112,25 +124,41 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
             {image ? (
               // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser
               <img src={image.url} alt="" width={96} height={96} />
-            ) : <span />}
+            ) : (
+              <span />
+            )}
             <div>
-              <h2>{found ? <Link href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`}>{found.product.title}</Link> : t.lineUnavailable}</h2>
+              <h2>
+                {found ? (
+                  <Link href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`}>
+                    {found.product.title}
+                  </Link>
+                ) : (
+                  t.lineUnavailable
+                )}
+              </h2>
               {found ? <p className="variant">{found.variant.title}</p> : null}
-              {status ? <p className="m-0 mb-10"><AvailabilityBadge status={status} t={t} /></p> : null}
+              {status ? (
+                <p className="m-0 mb-10">
+                  <AvailabilityBadge status={status} t={t} />
+                </p>
+              ) : null}
               {(soldOut || flagged.has(line.variantId)) && found ? (
-                <p className="field-error" role="note">{fill(t.lineSoldOut, { title })}</p>
+                <p className="field-error" role="note">
+                  {fill(t.lineSoldOut, { title })}
+                </p>
               ) : null}
               <div className="line-actions">
                 <QuantityControl variantId={line.variantId} quantity={line.quantity} title={title} t={t} />
                 <form action={removeLine}>
                   <input type="hidden" name="variantId" value={line.variantId} />
-                  <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>{t.remove}</button>
+                  <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>
+                    {t.remove}
+                  </button>
                 </form>
               </div>
             </div>
-            <p className="price m-0">
-              {found ? formatMoney(found.variant.price, locale) : '—'}
-            </p>
+            <p className="price m-0">{found ? formatMoney(found.variant.price, locale) : '—'}</p>
           </li>
         );
       })}
@@ -145,13 +173,19 @@ function QuantityControl({ variantId, quantity, title, t }: { variantId: string;
       <form action={setLineQuantity}>
         <input type="hidden" name="variantId" value={variantId} />
         <input type="hidden" name="quantity" value={quantity - 1} />
-        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>−</button>
+        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>
+          −
+        </button>
       </form>
-      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">{quantity}</output>
+      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">
+        {quantity}
+      </output>
       <form action={setLineQuantity}>
         <input type="hidden" name="variantId" value={variantId} />
         <input type="hidden" name="quantity" value={quantity + 1} />
-        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>+</button>
+        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>
+          +
+        </button>
       </form>
     </div>
   );

@@ -37,17 +37,31 @@ export default async function ProductsPage({ searchParams }: Props) {
   if (blanks && ignored.length === 0) redirect(listHref('/products', asked));
   const [list, navigation] = await Promise.all([
     productList({ ...asked, sort: asked.sort ?? DEFAULT_SORT }),
-    snapshot().then((s) => s.navigation, () => []),
+    snapshot().then(
+      (s) => s.navigation,
+      () => [],
+    ),
   ]);
   // The default order stays out of the list's links, as the shopper's URL had it.
   const state = asked.sort === undefined && list.state.sort === DEFAULT_SORT ? { ...list.state, sort: undefined } : list.state;
   return (
     <>
-      <div className="page-head"><h1>{t.allProducts}</h1></div>
+      <div className="page-head">
+        <h1>{t.allProducts}</h1>
+      </div>
       <ProductListing
-        path="/products" state={state} products={list.page.data} cursor={state.cursor} nextCursor={list.page.page.nextCursor}
-        facets={list.page.facets} refused={[...ignored, ...list.refused]} defaultOrder={DEFAULT_SORT} collections={navigation}
-        t={t} locale={locale} currency={market.currency}
+        path="/products"
+        state={state}
+        products={list.page.data}
+        cursor={state.cursor}
+        nextCursor={list.page.page.nextCursor}
+        facets={list.page.facets}
+        refused={[...ignored, ...list.refused]}
+        defaultOrder={DEFAULT_SORT}
+        collections={navigation}
+        t={t}
+        locale={locale}
+        currency={market.currency}
       />
     </>
   );

@@ -26,7 +26,10 @@ export default async function SearchPage({ searchParams }: Props) {
   if (blanks && ignored.length === 0) redirect(listHref('/search', asked));
   const [{ page, state, refused }, navigation] = await Promise.all([
     productList(asked),
-    snapshot().then((s) => s.navigation, () => []),
+    snapshot().then(
+      (s) => s.navigation,
+      () => [],
+    ),
   ]);
   return (
     <>
@@ -35,9 +38,18 @@ export default async function SearchPage({ searchParams }: Props) {
         {state.q ? null : <p>{t.searchPrompt}</p>}
       </div>
       <ProductListing
-        path="/search" state={state} products={page.data} cursor={state.cursor} nextCursor={page.page.nextCursor}
-        facets={page.facets} refused={[...ignored, ...refused]} defaultOrder="relevance" collections={navigation}
-        t={t} locale={locale} currency={market.currency}
+        path="/search"
+        state={state}
+        products={page.data}
+        cursor={state.cursor}
+        nextCursor={page.page.nextCursor}
+        facets={page.facets}
+        refused={[...ignored, ...refused]}
+        defaultOrder="relevance"
+        collections={navigation}
+        t={t}
+        locale={locale}
+        currency={market.currency}
       />
     </>
   );

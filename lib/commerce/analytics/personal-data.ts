@@ -138,7 +138,19 @@ function percentDecode(value: string): string {
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
-  commat: '@', period: '.', amp: '&', plus: '+', nbsp: ' ', lpar: '(', rpar: ')', hyphen: '-', dash: '-', num: '#', colon: ':', sol: '/', percnt: '%',
+  commat: '@',
+  period: '.',
+  amp: '&',
+  plus: '+',
+  nbsp: ' ',
+  lpar: '(',
+  rpar: ')',
+  hyphen: '-',
+  dash: '-',
+  num: '#',
+  colon: ':',
+  sol: '/',
+  percnt: '%',
 };
 
 /** `&#64;`, `&#x40;`, `&commat;` and the like. */
@@ -156,10 +168,13 @@ function decodeEntities(value: string): string {
 /** `\u0040`, `\u{40}`, `\x40`. */
 function decodeEscapes(value: string): string {
   if (!value.includes('\\')) return value;
-  return value.replace(/\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})/g, (whole, braced?: string, u4?: string, x2?: string) => {
-    const code = parseInt((braced ?? u4 ?? x2)!, 16);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+  return value.replace(
+    /\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})/g,
+    (whole, braced?: string, u4?: string, x2?: string) => {
+      const code = parseInt((braced ?? u4 ?? x2)!, 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    },
+  );
 }
 
 /** Runs long enough to hide an address or a number (`a@b.se` is 8 characters, 12 in base64). */
@@ -346,7 +361,8 @@ function isPhone(candidate: string, digits: string): boolean {
   // dialled): written together it needs a country code and a subscriber number, 11 digits at
   // least. US and Canadian barcodes written as EAN-13 (0036000291452) start with 00 too: their
   // check digit tells them apart (and holds for one such phone number in ten).
-  if (/^00[1-9]/.test(digits)) return separated ? digits.length >= 10 && digits.length <= 15 : digits.length >= 11 && digits.length <= 15 && !isGtin(digits);
+  if (/^00[1-9]/.test(digits))
+    return separated ? digits.length >= 10 && digits.length <= 15 : digits.length >= 11 && digits.length <= 15 && !isGtin(digits);
   // 070-123 45 67, 08-123 456 78, 0701234567 (national trunk prefix)
   if (/^0[1-9]/.test(digits)) return separated ? digits.length >= 8 && digits.length <= 11 : digits.length >= 9 && digits.length <= 11;
   // 555-123-4567, 555.123.4567, 555 123 4567

@@ -36,9 +36,7 @@ export async function recordAnalyticsEvents(
   return { accepted: rows.length, rejected };
 }
 
-type Judgement =
-  | { code: AnalyticsRejection['code']; pointer: string }
-  | { row: Omit<Row, 'siteId' | 'receivedAt'> };
+type Judgement = { code: AnalyticsRejection['code']; pointer: string } | { row: Omit<Row, 'siteId' | 'receivedAt'> };
 
 function judge(event: AnalyticsEvent, now: number): Judgement {
   const personal = personalDataPointer(event);

@@ -20,12 +20,20 @@ const published = (siteId: string) => and(eq(collections.siteId, siteId), eq(col
 /** The collection's image, with its alt text in `locale` where it has one there. */
 function image(row: CollectionRow, locale: string): Image | null {
   if (!row.imageUrl) return null;
-  return { url: row.imageUrl, alt: row.imageAlts?.[locale] ?? row.imageAlt ?? '', width: row.imageWidth ?? 0, height: row.imageHeight ?? 0 };
+  return {
+    url: row.imageUrl,
+    alt: row.imageAlts?.[locale] ?? row.imageAlt ?? '',
+    width: row.imageWidth ?? 0,
+    height: row.imageHeight ?? 0,
+  };
 }
 
 async function texts(database: DbOrTx, ids: string[], locale: string, fallback: string) {
   const rows = ids.length
-    ? await database.select().from(collectionTranslations).where(and(inArray(collectionTranslations.collectionId, ids), inArray(collectionTranslations.locale, [locale, fallback])))
+    ? await database
+        .select()
+        .from(collectionTranslations)
+        .where(and(inArray(collectionTranslations.collectionId, ids), inArray(collectionTranslations.locale, [locale, fallback])))
     : [];
   const out = new Map<string, { title: string; description: string }>();
   for (const r of rows) if (r.locale === locale || !out.has(r.collectionId)) out.set(r.collectionId, r);
@@ -46,7 +54,12 @@ async function memberCounts(database: DbOrTx, siteId: string, ids: string[], mar
 }
 
 /** Collections in navigation order (keyset on position); cached per catalog version. */
-export async function listCollections(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CollectionSummary>> {
+export async function listCollections(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: PageRequest,
+): Promise<Page<CollectionSummary>> {
   // The collections, their texts and counts from one snapshot.
   const read = () => readTransaction(database, (tx) => readCollectionPage(tx, site, choice, request));
   if (!cacheable(database)) return read();
@@ -54,7 +67,12 @@ export async function listCollections(database: DbOrTx, site: Site, choice: Mark
   return pageCache.through(key, read) as Promise<Page<CollectionSummary>>;
 }
 
-async function readCollectionPage(database: DbOrTx, site: Site, choice: MarketChoice, request: PageRequest): Promise<Page<CollectionSummary>> {
+async function readCollectionPage(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: PageRequest,
+): Promise<Page<CollectionSummary>> {
   const after = decodeCursor(request.cursor, 'collections', 'number');
   const rows = await database
     .select()
@@ -84,34 +102,56 @@ async function readCollectionPage(database: DbOrTx, site: Site, choice: MarketCh
 }
 
 /** A collection and one page of its published members in stored order (keyset on position); cached per catalog version. */
-export async function getCollection(database: DbOrTx, site: Site, handle: string, choice: MarketChoice, request: PageRequest): Promise<Collection> {
+export async function getCollection(
+  database: DbOrTx,
+  site: Site,
+  handle: string,
+  choice: MarketChoice,
+  request: PageRequest,
+): Promise<Collection> {
   const read = () => readTransaction(database, (tx) => readCollection(tx, site, handle, choice, request));
   if (!cacheable(database)) return read();
   const key = pageKey(database, 'collection', site, choice, request, handle);
   return pageCache.through(key, read) as Promise<Collection>;
 }
 
-async function readCollection(database: DbOrTx, site: Site, handle: string, choice: MarketChoice, request: PageRequest): Promise<Collection> {
-  const [row] = await database.select().from(collections).where(and(published(site.id), eq(collections.handle, handle)));
+async function readCollection(
+  database: DbOrTx,
+  site: Site,
+  handle: string,
+  choice: MarketChoice,
+  request: PageRequest,
+): Promise<Collection> {
+  const [row] = await database
+    .select()
+    .from(collections)
+    .where(and(published(site.id), eq(collections.handle, handle)));
   if (!row) throw new NotFound('The collection');
   const after = decodeCursor(request.cursor, `collection:${row.id}`, 'number');
   const members = await database
     .select({ product: products, position: collectionProducts.position })
     .from(collectionProducts)
     .innerJoin(products, eq(products.id, collectionProducts.productId))
-    .where(and(
-      eq(collectionProducts.collectionId, row.id),
-      isPublished(site.id),
-      soldIn(choice.market.id),
-      after === undefined ? undefined : gt(collectionProducts.position, after),
-    ))
+    .where(
+      and(
+        eq(collectionProducts.collectionId, row.id),
+        isPublished(site.id),
+        soldIn(choice.market.id),
+        after === undefined ? undefined : gt(collectionProducts.position, after),
+      ),
+    )
     .orderBy(asc(collectionProducts.position))
     .limit(request.limit + 1);
   const more = members.length > request.limit;
   const pageRows = more ? members.slice(0, request.limit) : members;
   const [text, summaries] = await Promise.all([
     texts(database, [row.id], choice.locale, site.defaultLocale),
-    summarise(database, pageRows.map((m) => m.product), choice, site.defaultLocale),
+    summarise(
+      database,
+      pageRows.map((m) => m.product),
+      choice,
+      site.defaultLocale,
+    ),
   ]);
   const last = pageRows.at(-1);
   return {
@@ -129,8 +169,16 @@ async function readCollection(database: DbOrTx, site: Site, handle: string, choi
 export async function navigation(database: DbOrTx, site: Site, choice: MarketChoice) {
   const rows = await database.select().from(collections).where(published(site.id)).orderBy(asc(collections.position));
   const ids = rows.map((r) => r.id);
-  const [text, counts] = await Promise.all([texts(database, ids, choice.locale, site.defaultLocale), memberCounts(database, site.id, ids, choice.market.id)]);
-  return rows.map((r) => ({ handle: r.handle, title: text.get(r.id)?.title ?? r.handle, productCount: counts.get(r.id) ?? 0, image: image(r, choice.locale) }));
+  const [text, counts] = await Promise.all([
+    texts(database, ids, choice.locale, site.defaultLocale),
+    memberCounts(database, site.id, ids, choice.market.id),
+  ]);
+  return rows.map((r) => ({
+    handle: r.handle,
+    title: text.get(r.id)?.title ?? r.handle,
+    productCount: counts.get(r.id) ?? 0,
+    image: image(r, choice.locale),
+  }));
 }
 
 /** What an automated collection's rules look at: a product's vendor, type and tags. */

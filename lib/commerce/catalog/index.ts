@@ -1,3 +1,12 @@
-export { getPublishedProduct, productKey, listProducts, listCatalog, type Page, type PageRequest, type ProductFilter, type ProductListRequest } from './products';
+export {
+  getPublishedProduct,
+  productKey,
+  listProducts,
+  listCatalog,
+  type Page,
+  type PageRequest,
+  type ProductFilter,
+  type ProductListRequest,
+} from './products';
 export { getCollection, listCollections } from './collections';
 export { readSite, readStorefrontSnapshot } from './storefront';

@@ -67,7 +67,11 @@ const kept = new Map<string, ListIndex>();
 const building = new Map<string, Promise<ListIndex>>();
 
 /** The list index of the Site's catalog as of the request, in the market and locale. */
-export async function listIndex(database: DbOrTx, site: { id: string; catalogVersion: number; defaultLocale: string }, choice: MarketChoice): Promise<ListIndex> {
+export async function listIndex(
+  database: DbOrTx,
+  site: { id: string; catalogVersion: number; defaultLocale: string },
+  choice: MarketChoice,
+): Promise<ListIndex> {
   // Inside a transaction the reads may see its own uncommitted writes: built for it alone.
   if (!cacheable(database)) return buildIndex(database, site, choice);
   const key = `${versionKey(database, site)}|${choice.market.id}|${choice.locale}`;
@@ -144,7 +148,14 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   let after = '';
   for (;;) {
     // The title and option texts as every other read shows them: the locale's row, else the default locale's.
-    const rows = await database.all<{ id: string; handle: string; created_at: number; seq: number | null; title: string; texts: string | null }>(sql`
+    const rows = await database.all<{
+      id: string;
+      handle: string;
+      created_at: number;
+      seq: number | null;
+      title: string;
+      texts: string | null;
+    }>(sql`
       select p.id, p.handle, p.created_at, i.seq, coalesce(tl.title, td.title, p.handle) as title,
         case when tl.product_id is not null then tl.options else td.options end as texts
       from products p
@@ -188,7 +199,8 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
         min = Math.min(min, v.amount);
         purchasable.push(v.purchasable === 1 ? 1 : 0);
         firstOption.push(optionValue.length);
-        for (const [name, value] of Object.entries(displayedVariantOptions(JSON.parse(v.options) as Record<string, string>, texts))) optionValue.push(intern(name, value));
+        for (const [name, value] of Object.entries(displayedVariantOptions(JSON.parse(v.options) as Record<string, string>, texts)))
+          optionValue.push(intern(name, value));
       }
       minPrice.push(min);
     }
@@ -199,15 +211,33 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   firstVariant.push(amount.length);
   firstOption.push(optionValue.length);
   return {
-    size: ids.length, ids, handles, titles, createdAt, minPrice, byId, byHandle, bySeq,
-    firstVariant: Int32Array.from(firstVariant), variantIds, amount: Float64Array.from(amount), purchasable: Uint8Array.from(purchasable),
-    firstOption: Int32Array.from(firstOption), optionValue: Int32Array.from(optionValue),
-    valueName, valueText, names, valueIds, orders: {}, locale: choice.locale,
+    size: ids.length,
+    ids,
+    handles,
+    titles,
+    createdAt,
+    minPrice,
+    byId,
+    byHandle,
+    bySeq,
+    firstVariant: Int32Array.from(firstVariant),
+    variantIds,
+    amount: Float64Array.from(amount),
+    purchasable: Uint8Array.from(purchasable),
+    firstOption: Int32Array.from(firstOption),
+    optionValue: Int32Array.from(optionValue),
+    valueName,
+    valueText,
+    names,
+    valueIds,
+    orders: {},
+    locale: choice.locale,
   };
 }
 
 /** Ties in every order go by handle. */
-const byHandleOrder = (index: ListIndex) => (a: number, b: number) => (index.handles[a]! < index.handles[b]! ? -1 : index.handles[a]! > index.handles[b]! ? 1 : 0);
+const byHandleOrder = (index: ListIndex) => (a: number, b: number) =>
+  index.handles[a]! < index.handles[b]! ? -1 : index.handles[a]! > index.handles[b]! ? 1 : 0;
 
 /** The title order's collation: the locale's, accents and case aside, numbers by value. */
 export const titleCollator = (locale: string) => new Intl.Collator(locale, { sensitivity: 'base', numeric: true });
@@ -307,7 +337,8 @@ export function passes(index: ListIndex, filter: IndexFilter, p: number): boolea
   if (filter.scope !== null && filter.scope[p] !== 1) return false;
   if (!filtersVariants(filter)) return true;
   const groups = masksOf(index, filter);
-  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) return true;
+  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++)
+    if (variantFailures(index, filter, groups, v) === 0) return true;
   return false;
 }
 
@@ -315,7 +346,8 @@ export function passes(index: ListIndex, filter: IndexFilter, p: number): boolea
 export function matchingVariants(index: ListIndex, filter: IndexFilter, p: number): string[] {
   const ids: string[] = [];
   const groups = masksOf(index, filter);
-  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) ids.push(index.variantIds[v]!);
+  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++)
+    if (variantFailures(index, filter, groups, v) === 0) ids.push(index.variantIds[v]!);
   return ids;
 }
 
@@ -331,7 +363,8 @@ export function pricedByMatches(index: ListIndex, filter: IndexFilter): ListInde
   for (let p = 0; p < index.size; p++) {
     if (filter.scope !== null && filter.scope[p] !== 1) continue;
     let min = Infinity;
-    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) if (variantFailures(index, filter, groups, v) === 0) min = Math.min(min, index.amount[v]!);
+    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++)
+      if (variantFailures(index, filter, groups, v) === 0) min = Math.min(min, index.amount[v]!);
     if (min !== Infinity) minPrice[p] = min;
   }
   const orders = { ...index.orders };

@@ -22,7 +22,13 @@ export function toMinor(amount: string, currency: string, field: string): number
   if (minor === null) {
     const digits = minorDigits(currency);
     throw new DomainError('validation_failed', `${field} must be an amount in ${currency} with at most ${digits} decimals.`, {
-      errors: [{ pointer: `#/query/${field}`, code: 'invalid_amount', detail: `Give a decimal amount with at most ${digits} decimals for ${currency}.` }],
+      errors: [
+        {
+          pointer: `#/query/${field}`,
+          code: 'invalid_amount',
+          detail: `Give a decimal amount with at most ${digits} decimals for ${currency}.`,
+        },
+      ],
     });
   }
   return minor;
@@ -63,7 +69,12 @@ function priceRange(filter: Narrowing, choice: MarketChoice): Range | undefined 
  * those the handles, variants, collection and search's `matches` name (all when none does).
  */
 export async function indexFilterOf(
-  database: DbOrTx, site: { id: string }, choice: MarketChoice, index: ListIndex, request: Narrowing & ProductFilter, matches?: number[],
+  database: DbOrTx,
+  site: { id: string },
+  choice: MarketChoice,
+  index: ListIndex,
+  request: Narrowing & ProductFilter,
+  matches?: number[],
 ): Promise<IndexFilter> {
   const range = priceRange(request, choice);
   let scope: Uint8Array | null = null;
@@ -79,7 +90,9 @@ export async function indexFilterOf(
     narrow(owners.map((r) => index.byId.get(r.product_id)));
   }
   if (request.collection !== undefined) {
-    const members = await database.all<{ product_id: string }>(sql`select cp.product_id from collection_products cp inner join collections c on c.id = cp.collection_id
+    const members = await database.all<{
+      product_id: string;
+    }>(sql`select cp.product_id from collection_products cp inner join collections c on c.id = cp.collection_id
       where c.site_id = ${site.id} and c.handle = ${request.collection} and c.status = 'published'`);
     narrow(members.map((r) => index.byId.get(r.product_id)));
   }
@@ -98,11 +111,24 @@ export function checkNarrowing(choice: MarketChoice, filter: Narrowing): void {
 }
 
 export function hasNarrowing(filter: Narrowing): boolean {
-  return filter.available !== undefined || filter.priceMin !== undefined || filter.priceMax !== undefined || filter.option !== undefined || filter.collection !== undefined;
+  return (
+    filter.available !== undefined ||
+    filter.priceMin !== undefined ||
+    filter.priceMax !== undefined ||
+    filter.option !== undefined ||
+    filter.collection !== undefined
+  );
 }
 
 /** The filters as part of a cache key (options sorted: the same set is the same key). */
 export function narrowingKey(filter: Narrowing & { facets?: 'true' }): string {
   if (!hasNarrowing(filter) && !filter.facets) return '';
-  return JSON.stringify([filter.available ?? null, filter.priceMin ?? null, filter.priceMax ?? null, [...(filter.option ?? [])].sort(), filter.collection ?? null, filter.facets ?? null]);
+  return JSON.stringify([
+    filter.available ?? null,
+    filter.priceMin ?? null,
+    filter.priceMax ?? null,
+    [...(filter.option ?? [])].sort(),
+    filter.collection ?? null,
+    filter.facets ?? null,
+  ]);
 }

@@ -41,7 +41,12 @@ const TITLE_SEPARATOR = ' / ';
  * ("White / S") is built again from the displayed values ("Vit / S"); a title of its own
  * ("Default", "Gift box") is the merchant's text and shown as stored.
  */
-export function displayedVariantTitle(title: string, variantOptions: Record<string, string>, options: ProductOptions, texts: OptionTexts | null | undefined): string {
+export function displayedVariantTitle(
+  title: string,
+  variantOptions: Record<string, string>,
+  options: ProductOptions,
+  texts: OptionTexts | null | undefined,
+): string {
   if (!texts || options.length === 0) return title;
   const values = options.map((o) => variantOptions[o.name] ?? '');
   if (values.join(TITLE_SEPARATOR) !== title) return title;

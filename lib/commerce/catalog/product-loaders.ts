@@ -1,7 +1,17 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  bundleItems, bundlePrices, bundles, collectionProducts, collectionTranslations, collections, inventoryLevels, productImages,
-  productTranslations, productVariants, products, variantPrices,
+  bundleItems,
+  bundlePrices,
+  bundles,
+  collectionProducts,
+  collectionTranslations,
+  collections,
+  inventoryLevels,
+  productImages,
+  productTranslations,
+  productVariants,
+  products,
+  variantPrices,
 } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { idList, inIdList, prepared } from '@/db/prepared';
@@ -98,7 +108,9 @@ function variantsQuery(database: DbOrTx) {
 }
 
 export async function loadVariants(database: DbOrTx, ids: string[], choice: MarketChoice) {
-  const rows = ids.length ? await prepared(database, 'catalog.variants', variantsQuery).all({ ids: idList(ids), marketId: choice.market.id }) : [];
+  const rows = ids.length
+    ? await prepared(database, 'catalog.variants', variantsQuery).all({ ids: idList(ids), marketId: choice.market.id })
+    : [];
   const { currency } = choice.market;
   const out = new Map<string, PricedVariant[]>();
   for (const r of rows) {
@@ -131,7 +143,13 @@ function bundlesQuery(database: DbOrTx) {
 
 function bundleItemsQuery(database: DbOrTx) {
   return database
-    .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity, status: products.status, productHandle: products.handle })
+    .select({
+      bundleId: bundleItems.bundleId,
+      variantId: bundleItems.variantId,
+      quantity: bundleItems.quantity,
+      status: products.status,
+      productHandle: products.handle,
+    })
     .from(bundleItems)
     .innerJoin(productVariants, eq(productVariants.id, bundleItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -144,16 +162,18 @@ export async function loadBundles(database: DbOrTx, productId: string, choice: M
   const list = await prepared(database, 'catalog.bundles', bundlesQuery).all({ marketId: choice.market.id, productId });
   if (list.length === 0) return [];
   const items = await prepared(database, 'catalog.bundleItems', bundleItemsQuery).all({ ids: idList(list.map((b) => b.id)) });
-  return list
-    .map((b) => ({ b, mine: items.filter((i) => i.bundleId === b.id) }))
-    // a bundle with an unpublished item cannot be bought, so it does not exist for the API
-    .filter(({ mine }) => mine.length > 0 && mine.every((i) => i.status === 'published'))
-    .map(({ b, mine }) => ({
-      id: b.id,
-      title: bundleTitle(b.title, b.titles, choice.locale),
-      items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity, productHandle: i.productHandle })),
-      price: toMoney(b.amount, choice.market.currency),
-    }));
+  return (
+    list
+      .map((b) => ({ b, mine: items.filter((i) => i.bundleId === b.id) }))
+      // a bundle with an unpublished item cannot be bought, so it does not exist for the API
+      .filter(({ mine }) => mine.length > 0 && mine.every((i) => i.status === 'published'))
+      .map(({ b, mine }) => ({
+        id: b.id,
+        title: bundleTitle(b.title, b.titles, choice.locale),
+        items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity, productHandle: i.productHandle })),
+        price: toMoney(b.amount, choice.market.currency),
+      }))
+  );
 }
 
 function productCollectionsQuery(database: DbOrTx) {
@@ -163,7 +183,10 @@ function productCollectionsQuery(database: DbOrTx) {
     .innerJoin(collections, and(eq(collections.id, collectionProducts.collectionId), eq(collections.status, 'published')))
     .leftJoin(
       collectionTranslations,
-      and(eq(collectionTranslations.collectionId, collections.id), inArray(collectionTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')])),
+      and(
+        eq(collectionTranslations.collectionId, collections.id),
+        inArray(collectionTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')]),
+      ),
     )
     .where(eq(collectionProducts.productId, sql.placeholder('productId')))
     .orderBy(asc(collections.position), asc(collections.id))
@@ -176,7 +199,8 @@ export async function loadProductCollections(database: DbOrTx, productId: string
   const out = new Map<string, { handle: string; title: string }>();
   for (const row of rows) {
     const known = out.get(row.id);
-    if (!known || (row.locale === locale && row.title !== null)) out.set(row.id, { handle: row.handle, title: row.title ?? known?.title ?? row.handle });
+    if (!known || (row.locale === locale && row.title !== null))
+      out.set(row.id, { handle: row.handle, title: row.title ?? known?.title ?? row.handle });
   }
   return [...out.values()];
 }
@@ -200,7 +224,11 @@ function looks(vs: PricedVariant[]) {
  * there also gets `match`: those variants' image, price range and availability.
  */
 export async function summarise(
-  database: DbOrTx, rows: ProductRow[], choice: MarketChoice, siteDefaultLocale: string, matches?: ReadonlyMap<string, readonly string[]>,
+  database: DbOrTx,
+  rows: ProductRow[],
+  choice: MarketChoice,
+  siteDefaultLocale: string,
+  matches?: ReadonlyMap<string, readonly string[]>,
 ): Promise<ProductSummary[]> {
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([
@@ -238,14 +266,20 @@ export async function summarise(
  * and the alt texts as written.
  */
 export function publicVariant(
-  variant: Omit<Variant, 'image'> & { amount: number }, images: Image[], productOptions: ProductOptions, texts: OptionTexts | null | undefined,
+  variant: Omit<Variant, 'image'> & { amount: number },
+  images: Image[],
+  productOptions: ProductOptions,
+  texts: OptionTexts | null | undefined,
 ): Variant {
   const { id, sku, title, options, price, compareAtPrice, availability } = variant;
   return {
-    id, sku,
+    id,
+    sku,
     title: displayedVariantTitle(title, options, productOptions, texts),
     options: displayedVariantOptions(options, texts),
-    price, compareAtPrice, availability,
+    price,
+    compareAtPrice,
+    availability,
     image: imageShowing(images, Object.values(options)),
   };
 }

@@ -11,9 +11,27 @@ import { isPublished } from '../published';
 import { cacheable, pageCache, versionKey } from '@/lib/platform/cache/memo';
 import { searchMatches, sortedPageOfProducts, withinMatches, type SortedListRequest } from './search';
 import { checkNarrowing, hasNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
-import { facetsFrom, filtersVariants, listIndex, matchingVariants, passes, pricedByMatches, type IndexFilter, type ListIndex } from './list-index';
+import {
+  facetsFrom,
+  filtersVariants,
+  listIndex,
+  matchingVariants,
+  passes,
+  pricedByMatches,
+  type IndexFilter,
+  type ListIndex,
+} from './list-index';
 import { displayedOptions } from './option-texts';
-import { iso, loadBundles, loadImages, loadProductCollections, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
+import {
+  iso,
+  loadBundles,
+  loadImages,
+  loadProductCollections,
+  loadTranslations,
+  loadVariants,
+  publicVariant,
+  summarise,
+} from './product-loaders';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
@@ -42,7 +60,11 @@ export function productKey(database: DbOrTx, site: Site, handle: string, choice:
 }
 
 function productByHandleQuery(database: DbOrTx) {
-  return database.select().from(products).where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle')))).prepare();
+  return database
+    .select()
+    .from(products)
+    .where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle'))))
+    .prepare();
 }
 
 /**
@@ -89,9 +111,12 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
  * does not sell (an import priced it in the default market only), said with where it is sold.
  */
 async function notSoldIn(database: DbOrTx, row: { id: string; handle: string }, title: string, choice: MarketChoice): Promise<DomainError> {
-  const markets = await database.selectDistinct({ id: variantPrices.marketId }).from(variantPrices)
+  const markets = await database
+    .selectDistinct({ id: variantPrices.marketId })
+    .from(variantPrices)
     .innerJoin(productVariants, eq(productVariants.id, variantPrices.variantId))
-    .where(eq(productVariants.productId, row.id)).orderBy(asc(variantPrices.marketId));
+    .where(eq(productVariants.productId, row.id))
+    .orderBy(asc(variantPrices.marketId));
   return new DomainError('not_sold_in_market', `The product is not sold in market "${choice.market.id}".`, {
     extensions: { product: { handle: row.handle, title }, soldIn: markets.map((m) => m.id) },
   });
@@ -103,7 +128,10 @@ function filterConditions(filter: ProductFilter): SQL[] {
   if (filter.handles) conditions.push(inArray(products.handle, [...filter.handles]));
   if (filter.variantIds) {
     conditions.push(
-      inArray(products.id, sql`(select ${productVariants.productId} from ${productVariants} where ${inArray(productVariants.id, [...filter.variantIds])})`),
+      inArray(
+        products.id,
+        sql`(select ${productVariants.productId} from ${productVariants} where ${inArray(productVariants.id, [...filter.variantIds])})`,
+      ),
     );
   }
   return conditions;
@@ -116,12 +144,27 @@ function filterKey(filter: ProductFilter): string {
 }
 
 /** One page of published products sold in the market, in handle order (keyset on handle). */
-async function pageOfProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest, kind: string, extra: SQL[] = []) {
+async function pageOfProducts(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: ProductListRequest,
+  kind: string,
+  extra: SQL[] = [],
+) {
   const after = decodeCursor(request.cursor, kind, 'string');
   const rows = await database
     .select()
     .from(products)
-    .where(and(isPublished(site.id), soldIn(choice.market.id), ...filterConditions(request), ...extra, after === undefined ? undefined : gt(products.handle, after)))
+    .where(
+      and(
+        isPublished(site.id),
+        soldIn(choice.market.id),
+        ...filterConditions(request),
+        ...extra,
+        after === undefined ? undefined : gt(products.handle, after),
+      ),
+    )
     .orderBy(asc(products.handle))
     .limit(request.limit + 1);
   const more = rows.length > request.limit;
@@ -137,13 +180,19 @@ export function pageKey(database: DbOrTx, kind: string, site: Site, choice: Mark
 
 export type ProductListPage = Page<ProductSummary> & { facets?: ProductFacets };
 
-export async function listProducts(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
+export async function listProducts(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: ProductSearchRequest,
+): Promise<ProductListPage> {
   // Checked (its amounts: 422s) before the cache, so a bad request is never a cache entry.
   checkNarrowing(choice, request);
   // The page, its summaries and facets from one snapshot.
   const read = () => readTransaction(database, (tx) => readProductPage(tx, site, choice, request));
   if (!cacheable(database)) return read();
-  const searched = request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
+  const searched =
+    request.q === undefined && request.sort === undefined ? '' : `|${JSON.stringify([request.q ?? null, request.sort ?? null])}`;
   const key = pageKey(database, 'products', site, choice, request, filterKey(request) + searched + narrowingKey(request));
   return pageCache.through(key, read) as Promise<ProductListPage>;
 }
@@ -153,7 +202,12 @@ export async function listProducts(database: DbOrTx, site: Site, choice: MarketC
  * in handle order; anything else is filtered, sorted and counted over the list index
  * (list-index.ts), so no request reads more than its page's rows, whatever it asks.
  */
-async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductSearchRequest): Promise<ProductListPage> {
+async function readProductPage(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: ProductSearchRequest,
+): Promise<ProductListPage> {
   if (request.q === undefined && request.sort === undefined && !hasNarrowing(request) && !request.facets) {
     const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
     return { data: await summarise(database, rows, choice, site.defaultLocale), page };
@@ -161,19 +215,38 @@ async function readProductPage(database: DbOrTx, site: Site, choice: MarketChoic
   const index = await listIndex(database, site, choice);
   const keyed = request.sort !== undefined && request.sort !== 'relevance';
   // The search's products, once, when the order or the facets need them (relevance pages by level).
-  const matches = request.q !== undefined && (keyed || request.facets) ? await searchMatches(database, site, request.q, choice.locale) : undefined;
+  const matches =
+    request.q !== undefined && (keyed || request.facets) ? await searchMatches(database, site, request.q, choice.locale) : undefined;
   const filter = await indexFilterOf(database, site, choice, index, request);
   // Filtered by variant, a price order is by the prices of the variants that passed (what the cards show).
-  const priced = (request.sort === 'price-asc' || request.sort === 'price-desc') && filtersVariants(filter) ? pricedByMatches(index, filter) : index;
+  const priced =
+    (request.sort === 'price-asc' || request.sort === 'price-desc') && filtersVariants(filter) ? pricedByMatches(index, filter) : index;
   const { positions, page } =
     request.q === undefined && request.sort === undefined
       ? sortedPageOfHandles(index, filter, request)
       : await sortedPageOfProducts(database, site, choice, request, { index: priced, filter }, matches);
-  const rows = positions.length === 0 ? [] : await database.select().from(products).where(inArray(products.id, positions.map((p) => index.ids[p]!)));
+  const rows =
+    positions.length === 0
+      ? []
+      : await database
+          .select()
+          .from(products)
+          .where(
+            inArray(
+              products.id,
+              positions.map((p) => index.ids[p]!),
+            ),
+          );
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Filtered by variant, each product shows the variants that passed (its `match`).
   const matched = filtersVariants(filter) ? new Map(positions.map((p) => [index.ids[p]!, matchingVariants(index, filter, p)])) : undefined;
-  const data = await summarise(database, positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined), choice, site.defaultLocale, matched);
+  const data = await summarise(
+    database,
+    positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined),
+    choice,
+    site.defaultLocale,
+    matched,
+  );
   if (!request.facets) return { data, page };
   // Facets count over the list's scope (search, handles, variants, collection), each with every filter but its own.
   const inScope = matches ? { ...filter, scope: withinMatches(index, filter.scope, matches) } : filter;
@@ -197,11 +270,19 @@ function sortedPageOfHandles(index: ListIndex, filter: IndexFilter, request: Pag
   const more = positions.length > request.limit;
   if (more) positions.pop();
   const last = positions.at(-1);
-  return { positions, page: { limit: request.limit, nextCursor: more && last !== undefined ? encodeCursor('products', index.handles[last]!) : null } };
+  return {
+    positions,
+    page: { limit: request.limit, nextCursor: more && last !== undefined ? encodeCursor('products', index.handles[last]!) : null },
+  };
 }
 
 /** The catalog for feeds and sync: every published product with its variants, prices and availability. */
-export async function listCatalog(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<CatalogProduct>> {
+export async function listCatalog(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: ProductListRequest,
+): Promise<Page<CatalogProduct>> {
   // The products, their texts, images and variants from one snapshot.
   const read = () => readTransaction(database, (tx) => readCatalogPage(tx, site, choice, request));
   if (!cacheable(database)) return read();
@@ -209,7 +290,12 @@ export async function listCatalog(database: DbOrTx, site: Site, choice: MarketCh
   return pageCache.through(key, read) as Promise<Page<CatalogProduct>>;
 }
 
-async function readCatalogPage(database: DbOrTx, site: Site, choice: MarketChoice, request: ProductListRequest): Promise<Page<CatalogProduct>> {
+async function readCatalogPage(
+  database: DbOrTx,
+  site: Site,
+  choice: MarketChoice,
+  request: ProductListRequest,
+): Promise<Page<CatalogProduct>> {
   const { rows, page } = await pageOfProducts(database, site, choice, request, 'catalog');
   const ids = rows.map((r) => r.id);
   const [texts, images, variants] = await Promise.all([

@@ -84,11 +84,15 @@ const loadingLexicons = new WeakMap<object, { key: string; promise: Promise<Lexi
  * may hold the transaction's own words.
  */
 async function lexiconOf(database: DbOrTx): Promise<Lexicon> {
-  const [structure] = await database.all<{ key: string | null }>(sql`select hex(block) as key from product_search_words_data where id = 10`);
+  const [structure] = await database.all<{ key: string | null }>(
+    sql`select hex(block) as key from product_search_words_data where id = 10`,
+  );
   const key = structure?.key ?? '';
   const read = async (): Promise<Lexicon> => {
     const terms = (await database.all<{ term: string }>(sql`select term from product_search_vocab`)).map((r) => r.term);
-    const locales = await database.all<{ slot: number; locale: string }>(sql`select slot, locale from product_search_locales where slot > 0 order by slot`);
+    const locales = await database.all<{ slot: number; locale: string }>(
+      sql`select slot, locale from product_search_locales where slot > 0 order by slot`,
+    );
     return { key, vocabulary: new Vocabulary(terms), locales };
   };
   // Without a structure record (never seen; a later FTS5 could move it) nothing tells a change, so nothing is kept.
@@ -180,7 +184,10 @@ const inIndex = (query: IndexQuery, search: Search) => sql`select distinct rowid
   where ${sql.raw(query.table)} match ${query.match} and (rowid & 255) in ${
     query.scope === 'own'
       ? sql`(0, (select slot from product_search_locales where locale = ${search.locale}))`
-      : sql`(${sql.join(search.otherSlots.map((slot) => sql`${slot}`), sql`, `)})`
+      : sql`(${sql.join(
+          search.otherSlots.map((slot) => sql`${slot}`),
+          sql`, `,
+        )})`
   }`;
 
 /**
@@ -190,7 +197,10 @@ const inIndex = (query: IndexQuery, search: Search) => sql`select distinct rowid
 async function matching(database: DbOrTx, site: SearchSite, query: IndexQuery, search: Search): Promise<number[]> {
   const read = async () => (await database.all<{ seq: number }>(inIndex(query, search))).map((r) => r.seq);
   if (!cacheable(database)) return read();
-  return (await searchMatchCache.through(`${versionKey(database, site)}|${search.locale}|${query.scope}|${query.table}|${query.match}`, read)) as number[];
+  return (await searchMatchCache.through(
+    `${versionKey(database, site)}|${search.locale}|${query.scope}|${query.table}|${query.match}`,
+    read,
+  )) as number[];
 }
 
 /** From this level on, a word's remaining tiers are read at once (a query that gets this deep has few matches in titles). */
@@ -277,7 +287,8 @@ async function matchingAll(database: DbOrTx, site: SearchSite, search: Search): 
     if (other) queries.push(inOthers(`title : (${anyOf([other.word, ...other.forms, ...other.parts])})`));
     if (word.length >= 3) queries.push(inText(`extra : ${q}`));
     const mine = new Set<number>();
-    for (const query of queries) for (const seq of await matching(database, site, query, search)) if (!found || found.has(seq)) mine.add(seq);
+    for (const query of queries)
+      for (const seq of await matching(database, site, query, search)) if (!found || found.has(seq)) mine.add(seq);
     found = mine;
     if (found.size === 0) break;
   }
@@ -338,7 +349,9 @@ function cursorKind(sort: ProductSort, choice: MarketChoice, q: string | undefin
       return `products:${sort}:${choice.locale}`;
     case 'relevance':
       // By the words searched: 'mug', 'MUG' and ' mug ' are one search with one order.
-      return q === undefined ? `products:${sort}` : `products:${sort}:${choice.locale}:${createHash('sha256').update(queryWords(q).join(' ')).digest('base64url').slice(0, 12)}`;
+      return q === undefined
+        ? `products:${sort}`
+        : `products:${sort}:${choice.locale}:${createHash('sha256').update(queryWords(q).join(' ')).digest('base64url').slice(0, 12)}`;
     default:
       return `products:${sort}`;
   }
@@ -393,7 +406,11 @@ export async function sortedPageOfProducts(
     return relevantPage(database, site, search, request.limit, kind, list, after as [number, string] | undefined);
   }
   let filter = list.filter;
-  if (search) filter = { ...filter, scope: withinMatches(index, filter.scope, matches ?? (await searchMatches(database, site, request.q!, choice.locale))) };
+  if (search)
+    filter = {
+      ...filter,
+      scope: withinMatches(index, filter.scope, matches ?? (await searchMatches(database, site, request.q!, choice.locale))),
+    };
   // Without q, "relevance" has nothing to rank by: every product ties, so handle order.
   const order = orderOf(index, sort);
   const compareKey = compareKeys(sort, choice.locale);
@@ -425,7 +442,11 @@ export async function sortedPageOfProducts(
   const last = positions.at(-1);
   return {
     positions,
-    page: { limit: request.limit, nextCursor: more && last !== undefined ? encodeCursor(kind, JSON.stringify([sortKey(index, sort, last), index.handles[last]!])) : null },
+    page: {
+      limit: request.limit,
+      nextCursor:
+        more && last !== undefined ? encodeCursor(kind, JSON.stringify([sortKey(index, sort, last), index.handles[last]!])) : null,
+    },
   };
 }
 
@@ -518,6 +539,9 @@ async function relevantPage(
   const end = page.at(-1);
   return {
     positions: page.map((f) => f.position),
-    page: { limit, nextCursor: found.length > limit && end ? encodeCursor(kind, JSON.stringify([end.score, index.handles[end.position]!])) : null },
+    page: {
+      limit,
+      nextCursor: found.length > limit && end ? encodeCursor(kind, JSON.stringify([end.score, index.handles[end.position]!])) : null,
+    },
   };
 }

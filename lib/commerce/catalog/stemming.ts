@@ -11,8 +11,19 @@ import { newStemmer } from 'snowball-stemmers';
 
 /** Snowball's algorithm per language (a locale's first subtag); a language not here is not stemmed. */
 const ALGORITHMS: Record<string, string> = {
-  da: 'danish', de: 'german', en: 'english', es: 'spanish', fi: 'finnish', fr: 'french', it: 'italian',
-  nb: 'norwegian', nl: 'dutch', nn: 'norwegian', no: 'norwegian', pt: 'portuguese', sv: 'swedish',
+  da: 'danish',
+  de: 'german',
+  en: 'english',
+  es: 'spanish',
+  fi: 'finnish',
+  fr: 'french',
+  it: 'italian',
+  nb: 'norwegian',
+  nl: 'dutch',
+  nn: 'norwegian',
+  no: 'norwegian',
+  pt: 'portuguese',
+  sv: 'swedish',
 };
 
 /** A locale's language: 'sv-SE' → 'sv'. */

@@ -56,7 +56,11 @@ export function addressBookSource(database: DbOrTx): AddressSource {
         .limit(limit);
       return rows.map((r) => {
         const address: SuggestedAddress = {
-          line1: r.street, postalCode: r.postalCode, city: r.city, ...(r.region ? { region: r.region } : {}), country: r.country,
+          line1: r.street,
+          postalCode: r.postalCode,
+          city: r.city,
+          ...(r.region ? { region: r.region } : {}),
+          country: r.country,
         };
         return { id: r.id, label: label(address), address };
       });
@@ -80,4 +84,3 @@ export async function suggestAddresses(database: Database, site: SiteContext['si
   const country = sessionCountry(session, market);
   return addressSourceFor(database).suggest({ country, query, limit: MAX_ADDRESS_SUGGESTIONS });
 }
-

@@ -16,7 +16,13 @@ export type CatalogBundle = { id: string; title: string; price: number; items: {
  * market, titled in `locale`. Unknown, other Sites' and unpriced bundles are absent. Whether
  * every item can be sold is the caller's question (it reads the items with readCatalogVariants).
  */
-export async function readCatalogBundles(database: DbOrTx, site: SiteContext['site'], marketId: string, locale: string, ids: string[]): Promise<Map<string, CatalogBundle>> {
+export async function readCatalogBundles(
+  database: DbOrTx,
+  site: SiteContext['site'],
+  marketId: string,
+  locale: string,
+  ids: string[],
+): Promise<Map<string, CatalogBundle>> {
   if (ids.length === 0) return new Map();
   const rows = await database
     .select({ id: bundles.id, title: bundles.title, titles: bundles.titles, price: bundlePrices.amount })
@@ -29,7 +35,12 @@ export async function readCatalogBundles(database: DbOrTx, site: SiteContext['si
   const items = await database
     .select({ bundleId: bundleItems.bundleId, variantId: bundleItems.variantId, quantity: bundleItems.quantity })
     .from(bundleItems)
-    .where(inArray(bundleItems.bundleId, heads.map((h) => h.id)))
+    .where(
+      inArray(
+        bundleItems.bundleId,
+        heads.map((h) => h.id),
+      ),
+    )
     .orderBy(asc(bundleItems.bundleId), asc(bundleItems.position));
   return new Map(
     heads
@@ -81,7 +92,12 @@ export function allocateBundlePrice(price: number, items: readonly { unitPrice: 
 
 /** One session line per bundle item, carrying the bundle's price allocated in this market. */
 /** A plain (not bundled) line of a variant at its catalog price in the market. */
-export function variantLine(variantId: string, variant: CatalogVariant & { unitPrice: number }, quantity: number, position: number): LineRow {
+export function variantLine(
+  variantId: string,
+  variant: CatalogVariant & { unitPrice: number },
+  quantity: number,
+  position: number,
+): LineRow {
   return {
     position,
     variantId,
@@ -96,7 +112,10 @@ export function variantLine(variantId: string, variant: CatalogVariant & { unitP
 }
 
 export function bundleLines(bundle: CatalogBundle, variants: CatalogVariant[], bundleQuantity: number, firstPosition: number): LineRow[] {
-  const shares = allocateBundlePrice(bundle.price, bundle.items.map((item, k) => ({ unitPrice: variants[k]!.unitPrice!, quantity: item.quantity })));
+  const shares = allocateBundlePrice(
+    bundle.price,
+    bundle.items.map((item, k) => ({ unitPrice: variants[k]!.unitPrice!, quantity: item.quantity })),
+  );
   return bundle.items.map((item, k) => {
     const variant = variants[k]!;
     const share = shares[k]!;

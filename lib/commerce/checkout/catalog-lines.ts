@@ -71,7 +71,8 @@ async function queryCatalogVariants(
           displayedVariantTitle(r.variantTitle, r.variantOptions, r.productOptions, r.title !== null ? r.ownOptions : r.fallbackOptions),
         ),
         unitPrice: r.amount,
-        level: r.quantity === null ? null : Object.freeze({ quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! }),
+        level:
+          r.quantity === null ? null : Object.freeze({ quantity: r.quantity, lowStockThreshold: r.lowStockThreshold!, policy: r.policy! }),
       }),
     ]),
   );

@@ -23,7 +23,13 @@ export type CountryChangeWarning = { variantId: string; code: 'not_sold_in_marke
  * bundle's lines are re-expanded with the bundle's price in the new market, or all
  * removed (a warning each) when the bundle or any of its items is not sold there.
  */
-export async function changeCheckoutCountry(database: Database, site: SiteContext['site'], id: string, requested: string, clock: Clock = {}) {
+export async function changeCheckoutCountry(
+  database: Database,
+  site: SiteContext['site'],
+  id: string,
+  requested: string,
+  clock: Clock = {},
+) {
   const now = clock.now ?? Date.now();
   const country = requested.toUpperCase();
   const { session, result } = await mutateSession(database, site.id, id, { now }, async (before, tx) => {
@@ -56,15 +62,24 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
         const variants = bundle ? bundleVariants(bundle, catalog) : null;
         const quantity = line.bundleQuantity ?? 1;
         if (!bundle || !variants) drop(group, 'not_sold_in_market', `is not sold as this bundle in ${country}`);
-        else if (!bundle.items.every((item, k) => canSell(variants[k]!.level, item.quantity * quantity))) drop(group, 'insufficient_stock', `is not in stock for this bundle`);
+        else if (!bundle.items.every((item, k) => canSell(variants[k]!.level, item.quantity * quantity)))
+          drop(group, 'insufficient_stock', `is not in stock for this bundle`);
         else lines.push(...bundleLines(bundle, variants, quantity, lines.length));
         continue;
       }
       const variant = catalog.get(line.variantId);
       if (!variant || variant.unitPrice === null) {
-        warnings.push({ variantId: line.variantId, code: 'not_sold_in_market', detail: `"${line.title}" is not sold in ${country}; it was removed.` });
+        warnings.push({
+          variantId: line.variantId,
+          code: 'not_sold_in_market',
+          detail: `"${line.title}" is not sold in ${country}; it was removed.`,
+        });
       } else if (!canSell(variant.level, line.quantity)) {
-        warnings.push({ variantId: line.variantId, code: 'insufficient_stock', detail: `"${variant.title}" is not in stock for ${line.quantity}; it was removed.` });
+        warnings.push({
+          variantId: line.variantId,
+          code: 'insufficient_stock',
+          detail: `"${variant.title}" is not in stock for ${line.quantity}; it was removed.`,
+        });
       } else {
         lines.push(variantLine(line.variantId, { ...variant, unitPrice: variant.unitPrice }, line.quantity, lines.length));
       }
@@ -81,5 +96,8 @@ export async function changeCheckoutCountry(database: Database, site: SiteContex
     };
     return { changes, lines, result: { previousTotal: toMoney(before.total, before.currency), warnings } };
   });
-  return { session, quote: { previousTotal: result.previousTotal, total: toMoney(session.total, session.currency), warnings: result.warnings } };
+  return {
+    session,
+    quote: { previousTotal: result.previousTotal, total: toMoney(session.total, session.currency), warnings: result.warnings },
+  };
 }

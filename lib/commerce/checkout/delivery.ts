@@ -31,7 +31,15 @@ async function ratesOf(database: DbOrTx, site: Site, marketId: string): Promise<
 function homeDelivery(rates: RateRow[]): Candidate[] {
   return rates
     .filter((r) => r.kind === 'delivery')
-    .map((r) => ({ id: r.id, kind: 'delivery', title: r.title, carrier: r.carrier, amount: r.amount, minDays: r.minDays, maxDays: r.maxDays }));
+    .map((r) => ({
+      id: r.id,
+      kind: 'delivery',
+      title: r.title,
+      carrier: r.carrier,
+      amount: r.amount,
+      minDays: r.minDays,
+      maxDays: r.maxDays,
+    }));
 }
 
 /** A pickup point priced with the market's pickup rate (the point's own carrier delivers it). */
@@ -79,7 +87,12 @@ function optionView(option: Candidate, currency: string) {
           pickupPoint: {
             id: option.point.id,
             name: option.point.name,
-            address: { line1: option.point.line1, postalCode: option.point.postalCode, city: option.point.city, country: option.point.country },
+            address: {
+              line1: option.point.line1,
+              postalCode: option.point.postalCode,
+              city: option.point.city,
+              country: option.point.country,
+            },
             openingHours: option.point.openingHours,
           },
         }
@@ -127,7 +140,9 @@ export async function deliveryOptions(
   if (input.postalCode !== undefined) {
     const problem = postalCodeProblem(country, input.postalCode);
     if (problem) {
-      throw new DomainError('validation_failed', 'The request body is not valid.', { errors: [{ pointer: '/postalCode', code: 'invalid_postal_code', detail: problem }] });
+      throw new DomainError('validation_failed', 'The request body is not valid.', {
+        errors: [{ pointer: '/postalCode', code: 'invalid_postal_code', detail: problem }],
+      });
     }
     postalCode = normalisePostalCode(country, input.postalCode);
   }
@@ -139,7 +154,10 @@ export async function deliveryOptions(
       const option = await resolveOption(tx, await ratesOf(tx, site, before.marketId), sessionCountry(before, beforeMarket), selected);
       if (!option) throw unknownOption(selected);
       const stored = storedOption(option);
-      return { changes: { deliveryOption: stored, ...totalsFor(before.lines, stored, beforeMarket, sessionCountry(before, beforeMarket)) }, result: null };
+      return {
+        changes: { deliveryOption: stored, ...totalsFor(before.lines, stored, beforeMarket, sessionCountry(before, beforeMarket)) },
+        result: null,
+      };
     }));
   }
 

@@ -10,7 +10,6 @@ import type { Clock } from './sessions';
 import { assertOpen, transition } from './state';
 import { busy, loadSession, saveSession, type LoadedSession } from './session-storage';
 
-
 export type PaymentRequest = {
   /** Same key, same payment: a real provider dedupes retries with it. */
   idempotencyKey: string;
@@ -116,7 +115,11 @@ export async function prepareCheckoutPayment(
       email: session.email,
       locale: session.locale,
       // "Shop · 2 × Mug" or "Shop · Mug + 2 more": one charge line for the whole session.
-      description: `${site.name} · ${session.lines.length === 1 ? `${session.lines[0]!.quantity} × ${session.lines[0]!.title}` : `${session.lines[0]?.title ?? ''} + ${session.lines.length - 1}`}`.slice(0, 200),
+      description:
+        `${site.name} · ${session.lines.length === 1 ? `${session.lines[0]!.quantity} × ${session.lines[0]!.title}` : `${session.lines[0]?.title ?? ''} + ${session.lines.length - 1}`}`.slice(
+          0,
+          200,
+        ),
       ...returnUrls(site, session.id, options.origin),
     });
     const saved = await database.transaction((tx) =>

@@ -1,6 +1,14 @@
 import { addedTax, includedTax } from '../money';
 
-export { MAX_LINE_QUANTITY, mergeBundles, mergeLines, type MergedBundle, type MergedLine, type RequestedBundle, type RequestedLine } from '@/lib/contract/checkout-lines';
+export {
+  MAX_LINE_QUANTITY,
+  mergeBundles,
+  mergeLines,
+  type MergedBundle,
+  type MergedLine,
+  type RequestedBundle,
+  type RequestedLine,
+} from '@/lib/contract/checkout-lines';
 
 /** What pricing needs to know about a market. */
 export type TaxRule = { taxInclusive: boolean; taxRateBp: number };

@@ -27,7 +27,13 @@ export async function priceRequestedLines(
 ): Promise<LineRow[]> {
   const merged = mergeLines(input.lines);
   const wanted = mergeBundles(input.bundles ?? []);
-  const found = await readCatalogBundles(database, site, market.id, locale, wanted.map((b) => b.bundleId));
+  const found = await readCatalogBundles(
+    database,
+    site,
+    market.id,
+    locale,
+    wanted.map((b) => b.bundleId),
+  );
   const itemIds = [...found.values()].flatMap((b) => b.items.map((i) => i.variantId));
   const catalog = await readCatalogVariants(database, site, market.id, locale, [...merged.map((l) => l.variantId), ...itemIds]);
 
@@ -43,18 +49,32 @@ export async function priceRequestedLines(
   });
   const unknownBundles = bundles.filter((b) => !b.variants);
   if (unknownLines.length + unknownBundles.length > 0) {
-    throw new DomainError('unknown_variant', `${unknownLines.length + unknownBundles.length} line(s) or bundle(s) name something this Site does not sell in market "${market.id}".`, {
-      errors: [
-        ...linePointers(unknownLines.flatMap((l) => l.indexes).sort((a, b) => a - b), 'unknown_variant', 'No such variant for sale in this market.'),
-        ...bundlePointers(unknownBundles.flatMap((b) => b.indexes).sort((a, b) => a - b), 'unknown_variant', 'No such bundle for sale in this market, or one of its items is not.'),
-      ],
-    });
+    throw new DomainError(
+      'unknown_variant',
+      `${unknownLines.length + unknownBundles.length} line(s) or bundle(s) name something this Site does not sell in market "${market.id}".`,
+      {
+        errors: [
+          ...linePointers(
+            unknownLines.flatMap((l) => l.indexes).sort((a, b) => a - b),
+            'unknown_variant',
+            'No such variant for sale in this market.',
+          ),
+          ...bundlePointers(
+            unknownBundles.flatMap((b) => b.indexes).sort((a, b) => a - b),
+            'unknown_variant',
+            'No such bundle for sale in this market, or one of its items is not.',
+          ),
+        ],
+      },
+    );
   }
 
   const lineCount = merged.length + bundles.reduce((n, b) => n + b.bundle!.items.length, 0);
   if (lineCount > MAX_SESSION_LINES) {
     throw new DomainError('validation_failed', `The bundles expand to ${lineCount} lines; a session holds at most ${MAX_SESSION_LINES}.`, {
-      errors: [{ pointer: '/bundles', code: 'too_big', detail: `At most ${MAX_SESSION_LINES} lines in all, counting one per bundle item.` }],
+      errors: [
+        { pointer: '/bundles', code: 'too_big', detail: `At most ${MAX_SESSION_LINES} lines in all, counting one per bundle item.` },
+      ],
     });
   }
 
@@ -67,12 +87,18 @@ export async function priceRequestedLines(
   const shortLines = merged.filter((l) => !sellable(l.variantId));
   const shortBundles = bundles.filter((b) => !b.bundle!.items.every((i) => sellable(i.variantId)));
   if (shortLines.length + shortBundles.length > 0) {
-    throw new DomainError('insufficient_stock', `${shortLines.length + shortBundles.length} line(s) or bundle(s) cannot be sold in the quantity asked for.`, {
-      errors: [
-        ...shortLines.flatMap((l) => linePointers(l.indexes, 'insufficient_stock', `Not enough stock for ${demand.get(l.variantId)}.`)),
-        ...shortBundles.flatMap((b) => bundlePointers(b.indexes, 'insufficient_stock', `Not enough stock of an item for ${b.quantity} of this bundle.`)),
-      ].sort(byIndex),
-    });
+    throw new DomainError(
+      'insufficient_stock',
+      `${shortLines.length + shortBundles.length} line(s) or bundle(s) cannot be sold in the quantity asked for.`,
+      {
+        errors: [
+          ...shortLines.flatMap((l) => linePointers(l.indexes, 'insufficient_stock', `Not enough stock for ${demand.get(l.variantId)}.`)),
+          ...shortBundles.flatMap((b) =>
+            bundlePointers(b.indexes, 'insufficient_stock', `Not enough stock of an item for ${b.quantity} of this bundle.`),
+          ),
+        ].sort(byIndex),
+      },
+    );
   }
 
   const lines: LineRow[] = merged.map((l, position) => {

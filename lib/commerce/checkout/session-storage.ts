@@ -44,8 +44,15 @@ export async function findSession(database: DbOrTx, siteId: string, id: string):
   return {
     ...row,
     lines: lines.map((l) => ({
-      position: l.position, variantId: l.variantId, productHandle: l.productHandle, title: l.title, quantity: l.quantity,
-      unitPrice: l.unitPrice, total: l.total, bundleId: l.bundleId, bundleQuantity: l.bundleQuantity,
+      position: l.position,
+      variantId: l.variantId,
+      productHandle: l.productHandle,
+      title: l.title,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      total: l.total,
+      bundleId: l.bundleId,
+      bundleQuantity: l.bundleQuantity,
     })),
   };
 }
@@ -55,7 +62,9 @@ export async function loadSession(database: Database, siteId: string, id: string
   for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt += 1) {
     const session = await findSession(database, siteId, id);
     if (!isDue(session, now)) return session;
-    const saved = await database.transaction((tx) => saveSession(tx, session, { status: transition(session.status, 'expire') }, undefined, now));
+    const saved = await database.transaction((tx) =>
+      saveSession(tx, session, { status: transition(session.status, 'expire') }, undefined, now),
+    );
     if (saved) return saved;
   }
   throw busy();
@@ -63,11 +72,16 @@ export async function loadSession(database: Database, siteId: string, id: string
 
 /** The statements that insert a new session and its lines, for a batch of the caller's. */
 export function sessionStatements(database: Database, row: SessionRow, lines: LineRow[]): InStatement[] {
-  const session = prepared(database, 'checkout.insertSession', (d) => d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare());
+  const session = prepared(database, 'checkout.insertSession', (d) =>
+    d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare(),
+  );
   const statements = [statementOf(session, row)];
   if (lines.length > 0) {
     const many = prepared(database, `checkout.insertLines.${lines.length}`, (d) =>
-      d.insert(checkoutSessionLines).values(lines.map((_, i) => placeholdersFor(checkoutSessionLines, `${i}.`))).prepare(),
+      d
+        .insert(checkoutSessionLines)
+        .values(lines.map((_, i) => placeholdersFor(checkoutSessionLines, `${i}.`)))
+        .prepare(),
     );
     const values: Record<string, unknown> = {};
     lines.forEach((line, i) => {
@@ -80,7 +94,9 @@ export function sessionStatements(database: Database, row: SessionRow, lines: Li
 
 /** Every column of a table as a placeholder of its own name (values are encoded per column when filled). */
 function placeholdersFor<T extends Table>(table: T, prefix = ''): T['$inferInsert'] {
-  return Object.fromEntries(Object.keys(getTableColumns(table)).map((name) => [name, sql.placeholder(`${prefix}${name}`)])) as T['$inferInsert'];
+  return Object.fromEntries(
+    Object.keys(getTableColumns(table)).map((name) => [name, sql.placeholder(`${prefix}${name}`)]),
+  ) as T['$inferInsert'];
 }
 
 /**
@@ -88,11 +104,19 @@ function placeholdersFor<T extends Table>(table: T, prefix = ''): T['$inferInser
  * the revision; lines, when given, are replaced in the same transaction. Answers null
  * when someone else wrote first (nothing is written then).
  */
-export async function saveSession(tx: Tx, before: LoadedSession, changes: SessionChanges, lines: LineRow[] | undefined, now: number): Promise<LoadedSession | null> {
+export async function saveSession(
+  tx: Tx,
+  before: LoadedSession,
+  changes: SessionChanges,
+  lines: LineRow[] | undefined,
+  now: number,
+): Promise<LoadedSession | null> {
   const [row] = await tx
     .update(checkoutSessions)
     .set({ ...changes, revision: before.revision + 1, updatedAt: now })
-    .where(and(eq(checkoutSessions.id, before.id), eq(checkoutSessions.siteId, before.siteId), eq(checkoutSessions.revision, before.revision)))
+    .where(
+      and(eq(checkoutSessions.id, before.id), eq(checkoutSessions.siteId, before.siteId), eq(checkoutSessions.revision, before.revision)),
+    )
     .returning();
   if (!row) return null;
   if (lines) {
@@ -126,9 +150,13 @@ export async function mutateSession<R>(
     }
     if (session.status === 'expired') return { expired: true as const };
     if (!ifMatchSatisfied(options.ifMatch, sessionEtag(session))) {
-      throw new DomainError('precondition_failed', 'The session has changed since you read it (If-Match does not match its ETag). Read it again and retry.', {
-        extensions: { etag: sessionEtag(session) },
-      });
+      throw new DomainError(
+        'precondition_failed',
+        'The session has changed since you read it (If-Match does not match its ETag). Read it again and retry.',
+        {
+          extensions: { etag: sessionEtag(session) },
+        },
+      );
     }
     assertOpen(session.status);
     const { changes, lines, result } = await change(session, tx);

@@ -16,7 +16,7 @@ export type Clock = { now?: number };
 /** The market a session lives in (it may have been removed since: then the session cannot be priced). */
 export async function sessionMarket(database: DbOrTx, site: Site, marketId: string): Promise<MarketInfo> {
   const market = (await loadMarkets(database, site)).find((m) => m.id === marketId);
-  if (!market) throw new DomainError('session_not_open', 'The checkout session\'s market is no longer offered.');
+  if (!market) throw new DomainError('session_not_open', "The checkout session's market is no longer offered.");
   return market;
 }
 
@@ -96,21 +96,36 @@ export async function updateCheckoutSession(
       return a && !market.countries.includes(a.country);
     });
     if (outside.length > 0) {
-      throw new DomainError('country_not_in_market', `Addresses must be in the session's market "${market.id}" (${market.countries.join(', ')}); use change-country to move the session.`, {
-        errors: outside.map((field) => ({ pointer: `/${field}/country`, code: 'country_not_in_market', detail: `Not one of ${market.countries.join(', ')}.` })),
-      });
+      throw new DomainError(
+        'country_not_in_market',
+        `Addresses must be in the session's market "${market.id}" (${market.countries.join(', ')}); use change-country to move the session.`,
+        {
+          errors: outside.map((field) => ({
+            pointer: `/${field}/country`,
+            code: 'country_not_in_market',
+            detail: `Not one of ${market.countries.join(', ')}.`,
+          })),
+        },
+      );
     }
     const changes: SessionChanges = {};
     if (input.email !== undefined) changes.email = input.email;
     if (input.phone !== undefined) changes.phone = input.phone;
     if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress as StoredAddress | null;
     if (input.billingAddress !== undefined) changes.billingAddress = input.billingAddress as StoredAddress | null;
-    const after = { country: before.country, shippingAddress: changes.shippingAddress === undefined ? before.shippingAddress : changes.shippingAddress };
+    const after = {
+      country: before.country,
+      shippingAddress: changes.shippingAddress === undefined ? before.shippingAddress : changes.shippingAddress,
+    };
     const country = sessionCountry(after, market);
     if (country !== sessionCountry(before, market)) {
       // Another country: its tax rate, and a pickup point of the old one no longer serves.
       const delivery = before.deliveryOption?.kind === 'pickup' ? null : before.deliveryOption;
-      Object.assign(changes, delivery === before.deliveryOption ? {} : { deliveryOption: null }, totalsFor(before.lines, delivery, market, country));
+      Object.assign(
+        changes,
+        delivery === before.deliveryOption ? {} : { deliveryOption: null },
+        totalsFor(before.lines, delivery, market, country),
+      );
     }
     return { changes, result: null };
   });

@@ -15,7 +15,13 @@ const MAX_EXPIRY_S = 23 * 3600 + 55 * 60;
 export function stripeClient(settings: StripeSettings): Stripe {
   const api = settings.apiUrl ? new URL(settings.apiUrl) : null;
   return new Stripe(settings.secretKey, {
-    ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'http:' ? 80 : 443), protocol: api.protocol === 'http:' ? 'http' : 'https' } : {}),
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === 'http:' ? 80 : 443),
+          protocol: api.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {}),
     // The SDK retries a failed request with the same idempotency key; a prepare-payment
     // that still fails answers 503 and the shop's own retry goes through the same key.
     maxNetworkRetries: 2,
@@ -44,7 +50,16 @@ export function stripePaymentProvider(settings: StripeSettings): PaymentProvider
           mode: 'payment',
           client_reference_id: request.sessionId,
           ...(request.email ? { customer_email: request.email } : {}),
-          line_items: [{ quantity: 1, price_data: { currency: request.currency.toLowerCase(), unit_amount: request.amount, product_data: { name: request.description } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: request.currency.toLowerCase(),
+                unit_amount: request.amount,
+                product_data: { name: request.description },
+              },
+            },
+          ],
           ...(request.method === 'card' ? { payment_method_types: ['card'] } : {}),
           metadata,
           payment_intent_data: { metadata },
@@ -98,7 +113,10 @@ export function stripePaymentEvent(event: Stripe.Event): PaymentEvent {
   };
   switch (event.type) {
     case 'checkout.session.completed':
-      return { ...common, kind: session.payment_status === 'paid' || session.payment_status === 'no_payment_required' ? 'succeeded' : 'other' };
+      return {
+        ...common,
+        kind: session.payment_status === 'paid' || session.payment_status === 'no_payment_required' ? 'succeeded' : 'other',
+      };
     case 'checkout.session.async_payment_succeeded':
       return { ...common, kind: 'succeeded' };
     case 'checkout.session.async_payment_failed':

@@ -34,8 +34,19 @@ export async function sweepExpiredCheckoutSessions(database: Database, input: { 
   if (rows.length === 0) return 0;
   const ids = rows.map((r) => r.id);
   const [, deleted] = await database.batch([
-    database.delete(checkoutSessionLines).where(inArray(checkoutSessionLines.sessionId, database.select({ id: checkoutSessions.id }).from(checkoutSessions).where(and(inArray(checkoutSessions.id, ids), stale)))),
-    database.delete(checkoutSessions).where(and(inArray(checkoutSessions.id, ids), stale)).returning({ id: checkoutSessions.id }),
+    database.delete(checkoutSessionLines).where(
+      inArray(
+        checkoutSessionLines.sessionId,
+        database
+          .select({ id: checkoutSessions.id })
+          .from(checkoutSessions)
+          .where(and(inArray(checkoutSessions.id, ids), stale)),
+      ),
+    ),
+    database
+      .delete(checkoutSessions)
+      .where(and(inArray(checkoutSessions.id, ids), stale))
+      .returning({ id: checkoutSessions.id }),
   ]);
   return deleted.length;
 }
@@ -48,9 +59,15 @@ const warn = warnSometimes();
  * one, so it is not the shopper's problem; it is logged, at most once a minute, so one that
  * always fails is seen.
  */
-export function maybeSweepExpiredCheckoutSessions(database: Database, later: (task: () => Promise<void>) => void, random = Math.random): void {
+export function maybeSweepExpiredCheckoutSessions(
+  database: Database,
+  later: (task: () => Promise<void>) => void,
+  random = Math.random,
+): void {
   if (random() >= SWEEP_PROBABILITY) return;
   later(async () => {
-    await sweepExpiredCheckoutSessions(database, { now: Date.now() }).catch((error: unknown) => warn(`[checkout] sweeping expired sessions failed: ${reasonOf(error)}`));
+    await sweepExpiredCheckoutSessions(database, { now: Date.now() }).catch((error: unknown) =>
+      warn(`[checkout] sweeping expired sessions failed: ${reasonOf(error)}`),
+    );
   });
 }

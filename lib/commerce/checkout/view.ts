@@ -11,9 +11,18 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The totals columns for these lines and delivery option, taxed at the rate of the country
  * the session ships to (its market's, unless that country has its own).
  */
-export function totalsFor(lines: readonly LineRow[], delivery: StoredDeliveryOption | null, market: MarketInfo, country: string): SessionChanges {
+export function totalsFor(
+  lines: readonly LineRow[],
+  delivery: StoredDeliveryOption | null,
+  market: MarketInfo,
+  country: string,
+): SessionChanges {
   const rule = { taxInclusive: market.taxInclusive, taxRateBp: market.countryTaxRateBp[country] ?? market.taxRateBp };
-  const totals = computeTotals(lines.map((l) => l.total), delivery ? delivery.amount : null, rule);
+  const totals = computeTotals(
+    lines.map((l) => l.total),
+    delivery ? delivery.amount : null,
+    rule,
+  );
   return { subtotal: totals.subtotal, shipping: totals.shipping, tax: totals.tax, total: totals.total };
 }
 
@@ -26,8 +35,14 @@ export function sessionCountry(session: Pick<LoadedSession, 'shippingAddress' | 
 function address(a: StoredAddress | null) {
   if (!a) return null;
   return {
-    firstName: a.firstName, lastName: a.lastName, line1: a.line1, ...(a.line2 ? { line2: a.line2 } : {}),
-    postalCode: a.postalCode, city: a.city, ...(a.region ? { region: a.region } : {}), country: a.country,
+    firstName: a.firstName,
+    lastName: a.lastName,
+    line1: a.line1,
+    ...(a.line2 ? { line2: a.line2 } : {}),
+    postalCode: a.postalCode,
+    city: a.city,
+    ...(a.region ? { region: a.region } : {}),
+    country: a.country,
   };
 }
 

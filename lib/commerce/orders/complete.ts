@@ -43,8 +43,13 @@ export async function recordPaymentEvent(database: Database, event: PaymentEvent
     const [fresh] = await tx
       .insert(paymentEvents)
       .values({
-        provider: event.provider, eventId: event.eventId, type: event.type, sessionId: event.sessionId,
-        paymentReference: event.reference, outcome: 'ignored', receivedAt: now,
+        provider: event.provider,
+        eventId: event.eventId,
+        type: event.type,
+        sessionId: event.sessionId,
+        paymentReference: event.reference,
+        outcome: 'ignored',
+        receivedAt: now,
       })
       .onConflictDoNothing()
       .returning({ eventId: paymentEvents.eventId });
@@ -76,7 +81,10 @@ async function apply(tx: Tx, event: PaymentEvent, now: number): Promise<EventRes
     await saveSession(tx, session, { status: transition(session.status, 'payment_failed'), payment: null }, undefined, now);
     return { outcome: 'reopened', sessionId };
   }
-  if (event.amount !== undefined && (event.amount !== session.total || (event.currency ?? session.currency).toUpperCase() !== session.currency)) {
+  if (
+    event.amount !== undefined &&
+    (event.amount !== session.total || (event.currency ?? session.currency).toUpperCase() !== session.currency)
+  ) {
     return { outcome: 'payment_mismatch', sessionId };
   }
   const order = await makeOrder(tx, session, now);
@@ -94,15 +102,25 @@ async function sessionById(tx: Tx, id: string): Promise<LoadedSession | null> {
 
 async function makeOrder(tx: Tx, session: LoadedSession, now: number): Promise<CompletedOrder> {
   const variantIds = [...new Set(session.lines.map((l) => l.variantId))];
-  const levels = variantIds.length === 0 ? [] : await tx
-    .select({ variantId: productVariants.id, sku: productVariants.sku, quantity: inventoryLevels.quantity, policy: inventoryLevels.policy })
-    .from(productVariants)
-    .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
-    .where(sql`${productVariants.id} in (select value from json_each(${JSON.stringify(variantIds)}))`);
+  const levels =
+    variantIds.length === 0
+      ? []
+      : await tx
+          .select({
+            variantId: productVariants.id,
+            sku: productVariants.sku,
+            quantity: inventoryLevels.quantity,
+            policy: inventoryLevels.policy,
+          })
+          .from(productVariants)
+          .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
+          .where(sql`${productVariants.id} in (select value from json_each(${JSON.stringify(variantIds)}))`);
   const byVariant = new Map(levels.map((l) => [l.variantId, l]));
 
   // Lines in their order take what is left; a variant on two lines (a bundle and a plain line) shares it.
-  const left = new Map(levels.filter((l) => l.policy === 'deny' && l.quantity !== null).map((l) => [l.variantId, Math.max(0, l.quantity!)]));
+  const left = new Map(
+    levels.filter((l) => l.policy === 'deny' && l.quantity !== null).map((l) => [l.variantId, Math.max(0, l.quantity!)]),
+  );
   const taken = new Map<string, number>();
   const lines = session.lines.map((line) => {
     const available = left.get(line.variantId);
@@ -121,24 +139,53 @@ async function makeOrder(tx: Tx, session: LoadedSession, now: number): Promise<C
   }
 
   const [site] = await tx.select({ name: sites.name, handle: sites.handle }).from(sites).where(eq(sites.id, session.siteId));
-  const [last] = await tx.select({ seq: sql<number | null>`max(${orders.seq})` }).from(orders).where(eq(orders.siteId, session.siteId));
+  const [last] = await tx
+    .select({ seq: sql<number | null>`max(${orders.seq})` })
+    .from(orders)
+    .where(eq(orders.siteId, session.siteId));
   const seq = Math.max(FIRST_SEQ, (last?.seq ?? 0) + 1);
   const number = `${orderNumberPrefix(site?.name ?? '', site?.handle ?? '')}-${seq}`;
   const oversold = lines.some((l) => l.short > 0);
   const id = newTimeOrderedId('ord', now);
   const payment = session.payment!;
   await tx.insert(orders).values({
-    id, siteId: session.siteId, seq, number, sessionId: session.id, provider: payment.provider, paymentReference: payment.reference,
-    marketId: session.marketId, locale: session.locale, currency: session.currency, email: session.email, phone: session.phone,
-    shippingAddress: session.shippingAddress, billingAddress: session.billingAddress, deliveryOption: session.deliveryOption,
-    subtotal: session.subtotal, shipping: session.shipping, tax: session.tax, total: session.total, oversold, createdAt: now,
+    id,
+    siteId: session.siteId,
+    seq,
+    number,
+    sessionId: session.id,
+    provider: payment.provider,
+    paymentReference: payment.reference,
+    marketId: session.marketId,
+    locale: session.locale,
+    currency: session.currency,
+    email: session.email,
+    phone: session.phone,
+    shippingAddress: session.shippingAddress,
+    billingAddress: session.billingAddress,
+    deliveryOption: session.deliveryOption,
+    subtotal: session.subtotal,
+    shipping: session.shipping,
+    tax: session.tax,
+    total: session.total,
+    oversold,
+    createdAt: now,
   });
   if (lines.length > 0) {
-    await tx.insert(orderLines).values(lines.map(({ line, short }) => ({
-      orderId: id, position: line.position, variantId: line.variantId, sku: byVariant.get(line.variantId)?.sku ?? null,
-      productHandle: line.productHandle, title: line.title, quantity: line.quantity, unitPrice: line.unitPrice, total: line.total,
-      oversoldQuantity: short,
-    })));
+    await tx.insert(orderLines).values(
+      lines.map(({ line, short }) => ({
+        orderId: id,
+        position: line.position,
+        variantId: line.variantId,
+        sku: byVariant.get(line.variantId)?.sku ?? null,
+        productHandle: line.productHandle,
+        title: line.title,
+        quantity: line.quantity,
+        unitPrice: line.unitPrice,
+        total: line.total,
+        oversoldQuantity: short,
+      })),
+    );
   }
   // The receipt and the merchant's notice exist if and only if the order does.
   const payload = { orderId: id, number, locale: session.locale };

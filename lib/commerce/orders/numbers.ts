@@ -19,5 +19,10 @@ export function orderNumberPrefix(name: string, handle: string): string {
   const fromName = initials(name);
   if (fromName.length >= 2) return fromName;
   const fromHandle = initials(handle);
-  return fromHandle.length >= 2 ? fromHandle : (handle.replace(/[^A-Za-z0-9]/g, '').slice(0, 3).toUpperCase() || 'ORD');
+  return fromHandle.length >= 2
+    ? fromHandle
+    : handle
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(0, 3)
+        .toUpperCase() || 'ORD';
 }

@@ -7,7 +7,11 @@ export type OrderLineRow = typeof orderLines.$inferSelect;
 export type StoredOrder = OrderRow & { lines: OrderLineRow[] };
 
 /** The order a checkout session became, if it did: what the session reads show as `order`. */
-export async function orderForSession(database: DbOrTx, siteId: string, sessionId: string): Promise<Pick<OrderRow, 'number' | 'createdAt'> | null> {
+export async function orderForSession(
+  database: DbOrTx,
+  siteId: string,
+  sessionId: string,
+): Promise<Pick<OrderRow, 'number' | 'createdAt'> | null> {
   const [row] = await database
     .select({ number: orders.number, createdAt: orders.createdAt })
     .from(orders)
@@ -44,7 +48,11 @@ export async function orderByNumber(database: DbOrTx, siteId: string | undefined
 }
 
 /** A page of orders (of one Site, or of all), newest first; `before` is the createdAt of the previous page's last. */
-export async function listOrders(database: DbOrTx, siteId: string | undefined, page: { limit: number; before?: number }): Promise<OrderRow[]> {
+export async function listOrders(
+  database: DbOrTx,
+  siteId: string | undefined,
+  page: { limit: number; before?: number },
+): Promise<OrderRow[]> {
   return database
     .select()
     .from(orders)

@@ -21,7 +21,15 @@ export type OrderMail = {
   placedAt: number;
   oversold: boolean;
   email: string | null;
-  lines: { title: string; sku: string | null; quantity: number; unitPrice: Money; total: Money; imageUrl: string | null; oversoldQuantity: number }[];
+  lines: {
+    title: string;
+    sku: string | null;
+    quantity: number;
+    unitPrice: Money;
+    total: Money;
+    imageUrl: string | null;
+    oversoldQuantity: number;
+  }[];
   totals: { subtotal: Money; shipping: Money | null; tax: Money; total: Money; taxInclusive: boolean };
   shippingAddress: StoredAddress | null;
   delivery: StoredDeliveryOption | null;
@@ -39,7 +47,12 @@ export function isOrderTopic(topic: string): boolean {
  * merchant's notice (to `merchantEmail`, in the Site's default language). Lines as charged,
  * each with its product's first picture (absolute, on the shop's origin).
  */
-export async function composeOrderMail(database: Database, message: OutboxMessage, origin: string, merchantEmail: string | undefined): Promise<OrderComposition> {
+export async function composeOrderMail(
+  database: Database,
+  message: OutboxMessage,
+  origin: string,
+  merchantEmail: string | undefined,
+): Promise<OrderComposition> {
   const orderId = String(message.payload.orderId ?? message.aggregateId);
   const order = await orderById(database, orderId);
   if (!order) return { skip: 'the order no longer exists' };
@@ -49,21 +62,26 @@ export async function composeOrderMail(database: Database, message: OutboxMessag
 
   const [site] = await database
     .select({ name: sites.name, defaultLocale: sites.defaultLocale, legalName: sites.legalName, postalAddress: sites.postalAddress })
-    .from(sites).where(eq(sites.id, order.siteId));
+    .from(sites)
+    .where(eq(sites.id, order.siteId));
   const [market] = await database
     .select({ taxInclusive: markets.taxInclusive })
     .from(markets)
     .where(and(eq(markets.siteId, order.siteId), eq(markets.id, order.marketId)));
   const handles = [...new Set(order.lines.map((l) => l.productHandle))];
-  const images = handles.length === 0 ? [] : await database
-    .select({ handle: products.handle, url: productImages.url, position: productImages.position })
-    .from(productImages)
-    .innerJoin(products, eq(products.id, productImages.productId))
-    .where(and(eq(products.siteId, order.siteId), inArray(products.handle, handles)))
-    .orderBy(asc(productImages.position));
+  const images =
+    handles.length === 0
+      ? []
+      : await database
+          .select({ handle: products.handle, url: productImages.url, position: productImages.position })
+          .from(productImages)
+          .innerJoin(products, eq(products.id, productImages.productId))
+          .where(and(eq(products.siteId, order.siteId), inArray(products.handle, handles)))
+          .orderBy(asc(productImages.position));
   const base = origin.replace(/\/+$/, '');
   const imageOf = new Map<string, string>();
-  for (const image of images) if (!imageOf.has(image.handle)) imageOf.set(image.handle, image.url.startsWith('/') ? `${base}${image.url}` : image.url);
+  for (const image of images)
+    if (!imageOf.has(image.handle)) imageOf.set(image.handle, image.url.startsWith('/') ? `${base}${image.url}` : image.url);
   const money = (minor: number) => toMoney(minor, order.currency);
 
   return {
@@ -79,12 +97,20 @@ export async function composeOrderMail(database: Database, message: OutboxMessag
       oversold: order.oversold,
       email: order.email,
       lines: order.lines.map((l) => ({
-        title: l.title, sku: l.sku, quantity: l.quantity, unitPrice: money(l.unitPrice), total: money(l.total),
-        imageUrl: imageOf.get(l.productHandle) ?? null, oversoldQuantity: l.oversoldQuantity,
+        title: l.title,
+        sku: l.sku,
+        quantity: l.quantity,
+        unitPrice: money(l.unitPrice),
+        total: money(l.total),
+        imageUrl: imageOf.get(l.productHandle) ?? null,
+        oversoldQuantity: l.oversoldQuantity,
       })),
       totals: {
-        subtotal: money(order.subtotal), shipping: order.shipping === null ? null : money(order.shipping), tax: money(order.tax),
-        total: money(order.total), taxInclusive: market?.taxInclusive ?? true,
+        subtotal: money(order.subtotal),
+        shipping: order.shipping === null ? null : money(order.shipping),
+        tax: money(order.tax),
+        total: money(order.total),
+        taxInclusive: market?.taxInclusive ?? true,
       },
       shippingAddress: order.shippingAddress,
       delivery: order.deliveryOption,

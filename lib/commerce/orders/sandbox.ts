@@ -21,15 +21,19 @@ export async function sandboxPaymentAction(
     .where(eq(checkoutSessions.id, input.sessionId));
   const payment = row?.payment;
   if (!payment || payment.provider !== 'sandbox' || !sameToken(payment.clientToken, input.clientToken)) return null;
-  return recordPaymentEvent(database, {
-    provider: 'sandbox',
-    eventId: `${payment.reference}:${input.action}`,
-    type: input.action === 'pay' ? 'sandbox.payment_succeeded' : 'sandbox.payment_cancelled',
-    kind: input.action === 'pay' ? 'succeeded' : 'failed',
-    sessionId: input.sessionId,
-    reference: payment.reference,
-    amount: payment.amount,
-  }, clock);
+  return recordPaymentEvent(
+    database,
+    {
+      provider: 'sandbox',
+      eventId: `${payment.reference}:${input.action}`,
+      type: input.action === 'pay' ? 'sandbox.payment_succeeded' : 'sandbox.payment_cancelled',
+      kind: input.action === 'pay' ? 'succeeded' : 'failed',
+      sessionId: input.sessionId,
+      reference: payment.reference,
+      amount: payment.amount,
+    },
+    clock,
+  );
 }
 
 function sameToken(a: string, b: string): boolean {

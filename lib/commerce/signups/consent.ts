@@ -15,7 +15,7 @@ export function requireConsent(rawBody: unknown): void {
   if (rawBody === null || typeof rawBody !== 'object' || Array.isArray(rawBody)) return;
   const consent = (rawBody as Record<string, unknown>).consent;
   if (consent === null || typeof consent !== 'object' || Array.isArray(consent)) {
-    throw new DomainError('consent_required', 'A signup needs the shopper\'s consent: { granted: true, text, version }.', {
+    throw new DomainError('consent_required', "A signup needs the shopper's consent: { granted: true, text, version }.", {
       errors: [{ pointer: '/consent', code: 'consent_required', detail: 'Consent is missing.' }],
     });
   }

@@ -75,7 +75,10 @@ const warn = warnSometimes();
  * transaction; false when either budget is spent (the caller then rolls back, so a refused
  * mail costs neither counter anything).
  */
-export async function spendMailBudget(tx: DbOrTx, input: { siteId: string; address: string; now: number; budget: MailBudget }): Promise<boolean> {
+export async function spendMailBudget(
+  tx: DbOrTx,
+  input: { siteId: string; address: string; now: number; budget: MailBudget },
+): Promise<boolean> {
   const { siteId, address, now, budget } = input;
   const secret = budget.secret ?? FALLBACK_KEY;
   const day = Math.floor(now / DAY_MS);

@@ -1,6 +1,15 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
-  markets, newsletterSubscriptions, notificationFlows, productImages, productTranslations, productVariants, products, sites, stockSubscriptions, variantPrices,
+  markets,
+  newsletterSubscriptions,
+  notificationFlows,
+  productImages,
+  productTranslations,
+  productVariants,
+  products,
+  sites,
+  stockSubscriptions,
+  variantPrices,
 } from '@/db/schema';
 import type { Money } from '@/lib/contract/common';
 import type { Database, DbOrTx } from '@/db/client';
@@ -59,16 +68,29 @@ const TEMPLATE_OF: Record<string, { template: MessageTemplate; kind: Subscriptio
 };
 
 type Subscription = {
-  id: string; siteId: string; email: string; status: string; consentId: string; locale: string | null; marketId: string | null;
-  variantId: string | null; flowId: string | null;
+  id: string;
+  siteId: string;
+  email: string;
+  status: string;
+  consentId: string;
+  locale: string | null;
+  marketId: string | null;
+  variantId: string | null;
+  flowId: string | null;
 };
 
 async function loadSubscription(tx: DbOrTx, kind: SubscriptionKind, siteId: string, id: string): Promise<Subscription | null> {
   if (kind === 'newsletter') {
-    const [row] = await tx.select().from(newsletterSubscriptions).where(and(eq(newsletterSubscriptions.id, id), eq(newsletterSubscriptions.siteId, siteId)));
+    const [row] = await tx
+      .select()
+      .from(newsletterSubscriptions)
+      .where(and(eq(newsletterSubscriptions.id, id), eq(newsletterSubscriptions.siteId, siteId)));
     return row ? { ...row, variantId: null, flowId: null } : null;
   }
-  const [row] = await tx.select().from(stockSubscriptions).where(and(eq(stockSubscriptions.id, id), eq(stockSubscriptions.siteId, siteId)));
+  const [row] = await tx
+    .select()
+    .from(stockSubscriptions)
+    .where(and(eq(stockSubscriptions.id, id), eq(stockSubscriptions.siteId, siteId)));
   return row ?? null;
 }
 
@@ -93,7 +115,13 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     }
 
     const [site] = await tx
-      .select({ name: sites.name, defaultLocale: sites.defaultLocale, defaultMarketId: sites.defaultMarketId, legalName: sites.legalName, postalAddress: sites.postalAddress })
+      .select({
+        name: sites.name,
+        defaultLocale: sites.defaultLocale,
+        defaultMarketId: sites.defaultMarketId,
+        legalName: sites.legalName,
+        postalAddress: sites.postalAddress,
+      })
       .from(sites)
       .where(eq(sites.id, sub.siteId));
     if (!site) return { skip: 'the Site no longer exists' };
@@ -108,7 +136,13 @@ export async function composeMessage(database: Database, message: OutboxMessage,
     let flowHandle: string | null = null;
     if (sub.variantId) {
       const [variant] = await tx
-        .select({ productId: products.id, handle: products.handle, variantTitle: productVariants.title, variantOptions: productVariants.options, options: products.options })
+        .select({
+          productId: products.id,
+          handle: products.handle,
+          variantTitle: productVariants.title,
+          variantOptions: productVariants.options,
+          options: products.options,
+        })
         .from(productVariants)
         .innerJoin(products, eq(products.id, productVariants.productId))
         .where(and(eq(productVariants.id, sub.variantId), eq(productVariants.siteId, sub.siteId)));
@@ -116,7 +150,9 @@ export async function composeMessage(database: Database, message: OutboxMessage,
       const texts = await tx
         .select({ locale: productTranslations.locale, title: productTranslations.title, options: productTranslations.options })
         .from(productTranslations)
-        .where(and(eq(productTranslations.productId, variant.productId), inArray(productTranslations.locale, [locale, site.defaultLocale])));
+        .where(
+          and(eq(productTranslations.productId, variant.productId), inArray(productTranslations.locale, [locale, site.defaultLocale])),
+        );
       const text = texts.find((t) => t.locale === locale) ?? texts[0];
       const title = text?.title ?? variant.handle;
       // A product without options has one variant whose title says nothing ("Default").
@@ -129,7 +165,13 @@ export async function composeMessage(database: Database, message: OutboxMessage,
           .innerJoin(markets, and(eq(markets.siteId, sub.siteId), eq(markets.id, variantPrices.marketId)))
           .where(and(eq(variantPrices.variantId, sub.variantId), eq(variantPrices.marketId, marketId)));
         const images = await tx
-          .select({ url: productImages.url, alt: productImages.alt, alts: productImages.alts, width: productImages.width, height: productImages.height })
+          .select({
+            url: productImages.url,
+            alt: productImages.alt,
+            alts: productImages.alts,
+            width: productImages.width,
+            height: productImages.height,
+          })
           .from(productImages)
           .where(eq(productImages.productId, variant.productId))
           .orderBy(asc(productImages.position));
@@ -139,7 +181,10 @@ export async function composeMessage(database: Database, message: OutboxMessage,
       productLink = visit(`/products/${encodeURIComponent(variant.handle)}?variant=${encodeURIComponent(sub.variantId)}`);
     }
     if (sub.flowId) {
-      const [flow] = await tx.select({ handle: notificationFlows.handle }).from(notificationFlows).where(eq(notificationFlows.id, sub.flowId));
+      const [flow] = await tx
+        .select({ handle: notificationFlows.handle })
+        .from(notificationFlows)
+        .where(eq(notificationFlows.id, sub.flowId));
       flowHandle = flow?.handle ?? null;
     }
 
@@ -187,6 +232,7 @@ function mailImage(
   const shown = imageShowing(images, values);
   const image = (shown && images.find((i) => i.url === shown.url)) ?? images[0];
   if (!image) return null;
-  const url = image.url.startsWith('/') && !image.url.startsWith('//') ? `${base}${image.url}` : /^https:\/\//i.test(image.url) ? image.url : null;
+  const url =
+    image.url.startsWith('/') && !image.url.startsWith('//') ? `${base}${image.url}` : /^https:\/\//i.test(image.url) ? image.url : null;
   return url ? { url, alt: image.alts?.[locale] ?? image.alt, width: image.width, height: image.height } : null;
 }

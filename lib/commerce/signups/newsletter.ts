@@ -29,52 +29,54 @@ export async function subscribeToNewsletter(
   const choice = await chooseSignupMarket(database, site, { market: input.market, locale: input.locale });
   const source = input.source ?? 'newsletter-subscriptions';
 
-  return heldBack(database.transaction(async (tx) => {
-    const consentId = await recordConsent(tx, {
-      siteId: site.id,
-      purpose: 'newsletter',
-      email: input.email,
-      text: input.consent.text,
-      version: input.consent.version,
-      locale: choice.locale,
-      source,
-      credentialId,
-      at: now,
-    });
-
-    const [subscription] = await tx
-      .insert(newsletterSubscriptions)
-      .values({
-        id: newTimeOrderedId('nls', now),
+  return heldBack(
+    database.transaction(async (tx) => {
+      const consentId = await recordConsent(tx, {
         siteId: site.id,
+        purpose: 'newsletter',
         email: input.email,
-        status: 'pending_confirmation',
-        consentId,
+        text: input.consent.text,
+        version: input.consent.version,
+        locale: choice.locale,
+        source,
+        credentialId,
+        at: now,
+      });
+
+      const [subscription] = await tx
+        .insert(newsletterSubscriptions)
+        .values({
+          id: newTimeOrderedId('nls', now),
+          siteId: site.id,
+          email: input.email,
+          status: 'pending_confirmation',
+          consentId,
+          locale: choice.locale,
+          marketId: choice.market.id,
+          source,
+          createdAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [newsletterSubscriptions.siteId, newsletterSubscriptions.email],
+          set: { status: 'pending_confirmation', consentId, locale: choice.locale, marketId: choice.market.id, source },
+          setWhere: inArray(newsletterSubscriptions.status, ['unsubscribed']),
+        })
+        .returning({ id: newsletterSubscriptions.id });
+      if (!subscription) return { created: false, consentId };
+      if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
+
+      await enqueueConfirmation(tx, {
+        topic: OUTBOX_TOPICS.newsletterConfirmation,
+        siteId: site.id,
+        subscriptionId: subscription.id,
+        email: input.email,
         locale: choice.locale,
         marketId: choice.market.id,
-        source,
-        createdAt: now,
-      })
-      .onConflictDoUpdate({
-        target: [newsletterSubscriptions.siteId, newsletterSubscriptions.email],
-        set: { status: 'pending_confirmation', consentId, locale: choice.locale, marketId: choice.market.id, source },
-        setWhere: inArray(newsletterSubscriptions.status, ['unsubscribed']),
-      })
-      .returning({ id: newsletterSubscriptions.id });
-    if (!subscription) return { created: false, consentId };
-    if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
-
-    await enqueueConfirmation(tx, {
-      topic: OUTBOX_TOPICS.newsletterConfirmation,
-      siteId: site.id,
-      subscriptionId: subscription.id,
-      email: input.email,
-      locale: choice.locale,
-      marketId: choice.market.id,
-      consentId,
-      at: now,
-      extra: { source },
-    });
-    return { created: true, subscriptionId: subscription.id, consentId };
-  }));
+        consentId,
+        at: now,
+        extra: { source },
+      });
+      return { created: true, subscriptionId: subscription.id, consentId };
+    }),
+  );
 }

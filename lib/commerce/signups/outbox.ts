@@ -103,7 +103,16 @@ export async function claimDueMessages(
   const claimed = await database
     .update(outboxMessages)
     .set({ leaseUntil: now + leaseMs, claimedBy: drainer })
-    .where(and(inArray(outboxMessages.id, due.map((d) => d.id)), eq(outboxMessages.status, 'pending'), free))
+    .where(
+      and(
+        inArray(
+          outboxMessages.id,
+          due.map((d) => d.id),
+        ),
+        eq(outboxMessages.status, 'pending'),
+        free,
+      ),
+    )
     .returning();
   return claimed.sort((a, b) => a.id - b.id);
 }

@@ -34,77 +34,100 @@ export async function subscribeToStockNotifications(
   const { site, credentialId } = ctx;
   const choice = await chooseSignupMarket(database, site, { market: input.market, locale: input.locale });
 
-  return heldBack(database.transaction(async (tx) => {
-    const [variant] = await tx
-      .select({ id: productVariants.id, productHandle: products.handle })
-      .from(productVariants)
-      .innerJoin(products, eq(products.id, productVariants.productId))
-      .where(and(eq(productVariants.id, input.variantId), eq(productVariants.siteId, site.id), isPublished(site.id)));
-    if (!variant) throw new NotFound('The variant');
+  return heldBack(
+    database.transaction(async (tx) => {
+      const [variant] = await tx
+        .select({ id: productVariants.id, productHandle: products.handle })
+        .from(productVariants)
+        .innerJoin(products, eq(products.id, productVariants.productId))
+        .where(and(eq(productVariants.id, input.variantId), eq(productVariants.siteId, site.id), isPublished(site.id)));
+      if (!variant) throw new NotFound('The variant');
 
-    const [flow] = await tx
-      .select({ id: notificationFlows.id, handle: notificationFlows.handle, enabled: notificationFlows.enabled, channel: notificationFlows.channel })
-      .from(notificationFlows)
-      .where(and(
-        eq(notificationFlows.siteId, site.id),
-        eq(notificationFlows.kind, 'stock'),
-        input.flow === undefined ? eq(notificationFlows.isDefault, true) : eq(notificationFlows.handle, input.flow),
-      ));
-    // The signup carries an e-mail address only, so only an enabled e-mail flow can serve it.
-    if (!flow || !flow.enabled || flow.channel !== 'email') {
-      throw new DomainError('unknown_flow', input.flow === undefined
-        ? 'The Site has no enabled default stock-notification flow.'
-        : 'The Site has no enabled e-mail stock-notification flow with that handle.', {
-        errors: [{ pointer: '/flow', code: 'unknown_flow', detail: 'Use the handle of an enabled e-mail stock-notification flow of this Site, or leave it out.' }],
-      });
-    }
+      const [flow] = await tx
+        .select({
+          id: notificationFlows.id,
+          handle: notificationFlows.handle,
+          enabled: notificationFlows.enabled,
+          channel: notificationFlows.channel,
+        })
+        .from(notificationFlows)
+        .where(
+          and(
+            eq(notificationFlows.siteId, site.id),
+            eq(notificationFlows.kind, 'stock'),
+            input.flow === undefined ? eq(notificationFlows.isDefault, true) : eq(notificationFlows.handle, input.flow),
+          ),
+        );
+      // The signup carries an e-mail address only, so only an enabled e-mail flow can serve it.
+      if (!flow || !flow.enabled || flow.channel !== 'email') {
+        throw new DomainError(
+          'unknown_flow',
+          input.flow === undefined
+            ? 'The Site has no enabled default stock-notification flow.'
+            : 'The Site has no enabled e-mail stock-notification flow with that handle.',
+          {
+            errors: [
+              {
+                pointer: '/flow',
+                code: 'unknown_flow',
+                detail: 'Use the handle of an enabled e-mail stock-notification flow of this Site, or leave it out.',
+              },
+            ],
+          },
+        );
+      }
 
-    const consentId = await recordConsent(tx, {
-      siteId: site.id,
-      purpose: 'stock_notification',
-      email: input.email,
-      text: input.consent.text,
-      version: input.consent.version,
-      locale: choice.locale,
-      source: 'stock-subscriptions',
-      credentialId,
-      at: now,
-    });
-
-    const [subscription] = await tx
-      .insert(stockSubscriptions)
-      .values({
-        id: newTimeOrderedId('sub', now),
+      const consentId = await recordConsent(tx, {
         siteId: site.id,
-        variantId: variant.id,
-        flowId: flow.id,
+        purpose: 'stock_notification',
         email: input.email,
-        status: 'pending_confirmation',
-        consentId,
+        text: input.consent.text,
+        version: input.consent.version,
+        locale: choice.locale,
+        source: 'stock-subscriptions',
+        credentialId,
+        at: now,
+      });
+
+      const [subscription] = await tx
+        .insert(stockSubscriptions)
+        .values({
+          id: newTimeOrderedId('sub', now),
+          siteId: site.id,
+          variantId: variant.id,
+          flowId: flow.id,
+          email: input.email,
+          status: 'pending_confirmation',
+          consentId,
+          locale: choice.locale,
+          marketId: choice.market.id,
+          createdAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [stockSubscriptions.siteId, stockSubscriptions.variantId, stockSubscriptions.flowId, stockSubscriptions.email],
+          set: { status: 'pending_confirmation', consentId, locale: choice.locale, marketId: choice.market.id },
+          setWhere: inArray(stockSubscriptions.status, [...REARMABLE]),
+        })
+        .returning({ id: stockSubscriptions.id });
+      if (!subscription) return { created: false, consentId };
+      if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
+
+      await enqueueConfirmation(tx, {
+        topic: OUTBOX_TOPICS.stockConfirmation,
+        siteId: site.id,
+        subscriptionId: subscription.id,
+        email: input.email,
         locale: choice.locale,
         marketId: choice.market.id,
-        createdAt: now,
-      })
-      .onConflictDoUpdate({
-        target: [stockSubscriptions.siteId, stockSubscriptions.variantId, stockSubscriptions.flowId, stockSubscriptions.email],
-        set: { status: 'pending_confirmation', consentId, locale: choice.locale, marketId: choice.market.id },
-        setWhere: inArray(stockSubscriptions.status, [...REARMABLE]),
-      })
-      .returning({ id: stockSubscriptions.id });
-    if (!subscription) return { created: false, consentId };
-    if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
-
-    await enqueueConfirmation(tx, {
-      topic: OUTBOX_TOPICS.stockConfirmation,
-      siteId: site.id,
-      subscriptionId: subscription.id,
-      email: input.email,
-      locale: choice.locale,
-      marketId: choice.market.id,
-      consentId,
-      at: now,
-      extra: { flow: { id: flow.id, handle: flow.handle, channel: flow.channel }, variantId: variant.id, productHandle: variant.productHandle },
-    });
-    return { created: true, subscriptionId: subscription.id, consentId };
-  }));
+        consentId,
+        at: now,
+        extra: {
+          flow: { id: flow.id, handle: flow.handle, channel: flow.channel },
+          variantId: variant.id,
+          productHandle: variant.productHandle,
+        },
+      });
+      return { created: true, subscriptionId: subscription.id, consentId };
+    }),
+  );
 }

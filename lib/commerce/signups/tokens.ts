@@ -45,7 +45,13 @@ async function findToken(tx: DbOrTx, siteId: string, token: string, purpose: Tok
   const [row] = await tx
     .select()
     .from(subscriptionTokens)
-    .where(and(eq(subscriptionTokens.tokenHash, hashToken(token)), eq(subscriptionTokens.siteId, siteId), eq(subscriptionTokens.purpose, purpose)));
+    .where(
+      and(
+        eq(subscriptionTokens.tokenHash, hashToken(token)),
+        eq(subscriptionTokens.siteId, siteId),
+        eq(subscriptionTokens.purpose, purpose),
+      ),
+    );
   // One answer for "never existed", "another Site's" and "a token for something else".
   if (!row) throw new DomainError('unknown_token', 'This link is not valid. It may have been copied incompletely.');
   return row;
@@ -88,7 +94,10 @@ export async function confirmSubscription(database: Database, siteId: string, to
       .update(table)
       .set({ status: 'active' })
       .where(and(eq(table.id, grant.subscriptionId), eq(table.siteId, siteId), eq(table.status, 'pending_confirmation')));
-    await tx.update(consents).set({ confirmedAt: now }).where(and(eq(consents.id, grant.consentId), isNull(consents.confirmedAt)));
+    await tx
+      .update(consents)
+      .set({ confirmedAt: now })
+      .where(and(eq(consents.id, grant.consentId), isNull(consents.confirmedAt)));
     const after = await currentSubscription(tx, grant.kind, siteId, grant.subscriptionId);
     return { kind: grant.kind, status: after.status, changed: true };
   });

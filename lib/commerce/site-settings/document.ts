@@ -27,7 +27,10 @@ export function parseSettingsDocument(input: Uint8Array | string): ParsedSetting
     } catch {
       const at = firstBadByte(input);
       const line = 1 + countNewlines(input, at);
-      return { ok: false, issues: [{ pointer: '', line, field: '(file)', expected: `UTF-8 text (byte ${at} is not UTF-8; save the file as UTF-8)` }] };
+      return {
+        ok: false,
+        issues: [{ pointer: '', line, field: '(file)', expected: `UTF-8 text (byte ${at} is not UTF-8; save the file as UTF-8)` }],
+      };
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -37,10 +40,33 @@ export function parseSettingsDocument(input: Uint8Array | string): ParsedSetting
     value = JSON.parse(text);
     lines = lineMap(text);
   } catch (error) {
-    return { ok: false, issues: [{ pointer: '', line: syntaxLine(text, error), field: '(document)', expected: `valid JSON (${error instanceof Error ? error.message : 'a syntax error'})` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          pointer: '',
+          line: syntaxLine(text, error),
+          field: '(document)',
+          expected: `valid JSON (${error instanceof Error ? error.message : 'a syntax error'})`,
+        },
+      ],
+    };
   }
   const bad = findBadText(value, []);
-  if (bad) return { ok: false, issues: [withLine({ pointer: pointerOf(bad), field: String(bad.at(-1) ?? '(document)'), expected: 'a text without NUL characters or half a surrogate pair' }, lines)] };
+  if (bad)
+    return {
+      ok: false,
+      issues: [
+        withLine(
+          {
+            pointer: pointerOf(bad),
+            field: String(bad.at(-1) ?? '(document)'),
+            expected: 'a text without NUL characters or half a surrogate pair',
+          },
+          lines,
+        ),
+      ],
+    };
   const parsed = SettingsDocument.safeParse(value);
   if (!parsed.success) return { ok: false, issues: issuesFromZod(parsed.error, value).map((i) => withLine(i, lines)) };
   return { ok: true, doc: parsed.data, lines };
@@ -59,7 +85,8 @@ export function withLine(issue: SettingsIssue, lines: Map<string, number>): Sett
 }
 
 function findBadText(value: unknown, path: (string | number)[]): (string | number)[] | null {
-  if (typeof value === 'string') return /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value) ? path : null;
+  if (typeof value === 'string')
+    return /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value) ? path : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
       const bad = findBadText(value[i], [...path, i]);
@@ -136,7 +163,10 @@ export function lineMap(text: string): Map<string, number> {
     if (c === '{') {
       i += 1;
       skip();
-      if (text[i] === '}') { i += 1; return; }
+      if (text[i] === '}') {
+        i += 1;
+        return;
+      }
       for (;;) {
         skip();
         const key = readString();
@@ -149,7 +179,10 @@ export function lineMap(text: string): Map<string, number> {
     } else if (c === '[') {
       i += 1;
       skip();
-      if (text[i] === ']') { i += 1; return; }
+      if (text[i] === ']') {
+        i += 1;
+        return;
+      }
       for (let n = 0; ; n += 1) {
         value([...path, n]);
         skip();

@@ -34,7 +34,10 @@ function load(database: DbOrTx, site: SiteContext['site']): Promise<Stored> {
 
 async function query(database: DbOrTx, siteId: string): Promise<Stored> {
   const [[row], rows] = await Promise.all([
-    database.select({ legalName: sites.legalName, postalAddress: sites.postalAddress, contactEmail: sites.contactEmail }).from(sites).where(eq(sites.id, siteId)),
+    database
+      .select({ legalName: sites.legalName, postalAddress: sites.postalAddress, contactEmail: sites.contactEmail })
+      .from(sites)
+      .where(eq(sites.id, siteId)),
     database.select().from(siteTexts).where(eq(siteTexts.siteId, siteId)),
   ]);
   const texts = new Map<string, Map<string, string>>();
@@ -63,7 +66,9 @@ export async function readShopTexts(database: DbOrTx, site: SiteContext['site'],
   const stored = await load(database, site);
   const texts: Record<string, ShopTextsIn> = {};
   for (const locale of locales) {
-    texts[locale] = Object.fromEntries(SHOP_TEXT_KEYS.map((k) => [k, pick(stored.texts.get(k), locale, site.defaultLocale)?.body ?? null])) as ShopTextsIn;
+    texts[locale] = Object.fromEntries(
+      SHOP_TEXT_KEYS.map((k) => [k, pick(stored.texts.get(k), locale, site.defaultLocale)?.body ?? null]),
+    ) as ShopTextsIn;
   }
   return { business: stored.business, texts };
 }

@@ -5,15 +5,40 @@ import { toSnakeCase } from 'drizzle-orm/casing';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '@/db/client';
 import {
-  bundlePrices, bundles, collections, collectionTranslations, marketCountries, marketLocales, markets, marketTranslations, notificationFlows, products,
-  productTranslations, productVariants, shippingRates, sites, siteTexts, variantPrices,
+  bundlePrices,
+  bundles,
+  collections,
+  collectionTranslations,
+  marketCountries,
+  marketLocales,
+  markets,
+  marketTranslations,
+  notificationFlows,
+  products,
+  productTranslations,
+  productVariants,
+  shippingRates,
+  sites,
+  siteTexts,
+  variantPrices,
 } from '@/db/schema';
 import { insertStatements } from '@/db/seed';
 import {
-  languageOf, PAGE_TEXT_PREFIX, settingsRows, shippingRateId, siteLocales, taxRatePercent, type SettingsRows,
+  languageOf,
+  PAGE_TEXT_PREFIX,
+  settingsRows,
+  shippingRateId,
+  siteLocales,
+  taxRatePercent,
+  type SettingsRows,
 } from '@/db/site-settings';
 import {
-  SETTINGS_FORMAT, SETTINGS_FORMAT_VERSION, SHOP_PAGES, SHOP_TEXT_KEYS, type SettingsDocument, type ShopTexts,
+  SETTINGS_FORMAT,
+  SETTINGS_FORMAT_VERSION,
+  SHOP_PAGES,
+  SHOP_TEXT_KEYS,
+  type SettingsDocument,
+  type ShopTexts,
 } from '@/lib/contract/site-settings-document';
 import { newId } from '@/lib/platform/ids';
 import { parseMinorUnits, toMoney } from '../money';
@@ -47,7 +72,10 @@ export async function exportSettings(database: Database, handle: string): Promis
     markets: marketRows.map((m) => {
       const own = countries.filter((c) => c.marketId === m.id);
       const countryRates = own.filter((c) => c.taxRateBp !== null);
-      const namesOf = compressByLanguage(names.filter((n) => n.marketId === m.id).map((n) => [n.locale, n.name] as const), allLocales);
+      const namesOf = compressByLanguage(
+        names.filter((n) => n.marketId === m.id).map((n) => [n.locale, n.name] as const),
+        allLocales,
+      );
       const marketLocaleList = locales.filter((l) => l.marketId === m.id).map((l) => l.locale);
       // the market's default locale is the first of its list
       const ordered = [m.defaultLocale, ...marketLocaleList.filter((l) => l !== m.defaultLocale)];
@@ -59,16 +87,20 @@ export async function exportSettings(database: Database, handle: string): Promis
         countries: own.map((c) => c.country),
         locales: ordered,
         taxRate: taxRatePercent(m.taxRateBp),
-        ...(countryRates.length > 0 ? { countryTaxRates: Object.fromEntries(countryRates.map((c) => [c.country, taxRatePercent(c.taxRateBp!)])) } : {}),
+        ...(countryRates.length > 0
+          ? { countryTaxRates: Object.fromEntries(countryRates.map((c) => [c.country, taxRatePercent(c.taxRateBp!)])) }
+          : {}),
         pricesIncludeTax: m.taxInclusive,
-        shipping: rates.filter((r) => r.marketId === m.id).map((r) => ({
-          key: keyOfRate(site.handle, m.id, r.id),
-          kind: r.kind,
-          title: r.title,
-          carrier: r.carrier,
-          price: toMoney(r.amount, m.currency).amount,
-          deliveryDays: { min: r.minDays, max: r.maxDays },
-        })),
+        shipping: rates
+          .filter((r) => r.marketId === m.id)
+          .map((r) => ({
+            key: keyOfRate(site.handle, m.id, r.id),
+            kind: r.kind,
+            title: r.title,
+            carrier: r.carrier,
+            price: toMoney(r.amount, m.currency).amount,
+            deliveryDays: { min: r.minDays, max: r.maxDays },
+          })),
       };
     }),
     texts: textsDocument(texts),
@@ -141,7 +173,8 @@ export function validateSettings(doc: SettingsDocument): SettingsIssue[] {
     }
     m.countries.forEach((c, j) => {
       const owner = countryOwner.get(c);
-      if (owner !== undefined) issue(`${at}/countries/${j}`, 'countries', `a country no other market serves ("${c}" is also in market "${owner}")`);
+      if (owner !== undefined)
+        issue(`${at}/countries/${j}`, 'countries', `a country no other market serves ("${c}" is also in market "${owner}")`);
       else countryOwner.set(c, m.id);
     });
     const seenLocale = new Set<string>();
@@ -150,25 +183,38 @@ export function validateSettings(doc: SettingsDocument): SettingsIssue[] {
       seenLocale.add(l);
     });
     for (const c of Object.keys(m.countryTaxRates ?? {})) {
-      if (!m.countries.includes(c)) issue(`${at}/countryTaxRates/${c}`, 'countryTaxRates', `a country of the market: ${m.countries.join(', ')} (got "${c}")`);
+      if (!m.countries.includes(c))
+        issue(`${at}/countryTaxRates/${c}`, 'countryTaxRates', `a country of the market: ${m.countries.join(', ')} (got "${c}")`);
     }
     for (const key of Object.keys(m.names ?? {})) {
-      if (!locales.includes(key) && !languages.has(key)) issue(`${at}/names/${key}`, 'names', `a locale the Site offers: ${offered} (got "${key}")`);
+      if (!locales.includes(key) && !languages.has(key))
+        issue(`${at}/names/${key}`, 'names', `a locale the Site offers: ${offered} (got "${key}")`);
     }
     const keys = new Set<string>();
     m.shipping.forEach((r, j) => {
       if (keys.has(r.key)) issue(`${at}/shipping/${j}/key`, 'key', `a key no other option of the market has (got "${r.key}" twice)`);
       keys.add(r.key);
-      if (parseMinorUnits(r.price, m.currency) === null) issue(`${at}/shipping/${j}/price`, 'price', `a ${m.currency} amount with at most its decimals (got "${r.price}")`);
+      if (parseMinorUnits(r.price, m.currency) === null)
+        issue(`${at}/shipping/${j}/price`, 'price', `a ${m.currency} amount with at most its decimals (got "${r.price}")`);
     });
   });
   const defaultMarket = doc.markets.find((m) => m.id === doc.defaultMarket);
-  if (!defaultMarket) issue('/defaultMarket', 'defaultMarket', `the id of one of the file's markets: ${doc.markets.map((m) => m.id).join(', ')} (got "${doc.defaultMarket}")`);
+  if (!defaultMarket)
+    issue(
+      '/defaultMarket',
+      'defaultMarket',
+      `the id of one of the file's markets: ${doc.markets.map((m) => m.id).join(', ')} (got "${doc.defaultMarket}")`,
+    );
   else if (!defaultMarket.locales.includes(doc.defaultLocale)) {
-    issue('/defaultLocale', 'defaultLocale', `a locale of the default market "${defaultMarket.id}": ${defaultMarket.locales.join(', ')} (got "${doc.defaultLocale}")`);
+    issue(
+      '/defaultLocale',
+      'defaultLocale',
+      `a locale of the default market "${defaultMarket.id}": ${defaultMarket.locales.join(', ')} (got "${doc.defaultLocale}")`,
+    );
   }
   for (const key of Object.keys(doc.texts)) {
-    if (!locales.includes(key) && !languages.has(key)) issue(`/texts/${key}`, 'texts', `a locale the Site offers: ${offered} (got "${key}")`);
+    if (!locales.includes(key) && !languages.has(key))
+      issue(`/texts/${key}`, 'texts', `a locale the Site offers: ${offered} (got "${key}")`);
   }
   return issues;
 }
@@ -176,7 +222,10 @@ export function validateSettings(doc: SettingsDocument): SettingsIssue[] {
 /** What an import or create would change, part by part. */
 export type SettingsPlan = {
   site: 'created' | 'updated' | 'unchanged';
-  parts: Record<'markets' | 'countries' | 'locales' | 'marketNames' | 'shipping' | 'texts', { created: number; updated: number; removed: number; unchanged: number }>;
+  parts: Record<
+    'markets' | 'countries' | 'locales' | 'marketNames' | 'shipping' | 'texts',
+    { created: number; updated: number; removed: number; unchanged: number }
+  >;
   /** Statements that write the plan, in one batch (one transaction). */
   statements: InStatement[];
   rowWrites: number;
@@ -197,7 +246,12 @@ const PARTS: Record<'markets' | 'countries' | 'locales' | 'marketNames' | 'shipp
   texts: { table: siteTexts, key: ['siteId', 'locale', 'key'] },
 };
 const ROWS_OF: Record<keyof typeof PARTS, keyof SettingsRows> = {
-  markets: 'markets', countries: 'marketCountries', locales: 'marketLocales', marketNames: 'marketTranslations', shipping: 'shippingRates', texts: 'siteTexts',
+  markets: 'markets',
+  countries: 'marketCountries',
+  locales: 'marketLocales',
+  marketNames: 'marketTranslations',
+  shipping: 'shippingRates',
+  texts: 'siteTexts',
 };
 
 /** Comparable text of a row: its columns in the table's order, undefined as null. */
@@ -223,7 +277,12 @@ async function currentRows(database: Database, siteId: string): Promise<Record<k
   return { markets: m, countries: c, locales: l, marketNames: n, shipping: s, texts: t };
 }
 
-function planRows(wanted: SettingsRows, current: Record<keyof typeof PARTS, Record<string, unknown>[]> | null, siteStatement: InStatement | null, created: boolean): SettingsPlan {
+function planRows(
+  wanted: SettingsRows,
+  current: Record<keyof typeof PARTS, Record<string, unknown>[]> | null,
+  siteStatement: InStatement | null,
+  created: boolean,
+): SettingsPlan {
   const statements: InStatement[] = siteStatement ? [siteStatement] : [];
   const parts = {} as SettingsPlan['parts'];
   let rowWrites = siteStatement ? 1 : 0;
@@ -258,13 +317,25 @@ function planRows(wanted: SettingsRows, current: Record<keyof typeof PARTS, Reco
 
 /** The sites row's settings columns, as an UPDATE when any differs. */
 function siteUpdate(site: SiteRow, wanted: SettingsRows['site']): InStatement | null {
-  const same = site.name === wanted.name && site.legalName === wanted.legalName && site.contactEmail === wanted.contactEmail
-    && JSON.stringify(site.postalAddress) === JSON.stringify(wanted.postalAddress)
-    && site.defaultMarketId === wanted.defaultMarketId && site.defaultLocale === wanted.defaultLocale;
+  const same =
+    site.name === wanted.name &&
+    site.legalName === wanted.legalName &&
+    site.contactEmail === wanted.contactEmail &&
+    JSON.stringify(site.postalAddress) === JSON.stringify(wanted.postalAddress) &&
+    site.defaultMarketId === wanted.defaultMarketId &&
+    site.defaultLocale === wanted.defaultLocale;
   if (same) return null;
   return {
     sql: 'UPDATE sites SET name = ?, legal_name = ?, postal_address = ?, contact_email = ?, default_market_id = ?, default_locale = ? WHERE id = ?',
-    args: [wanted.name, wanted.legalName, wanted.postalAddress ? JSON.stringify(wanted.postalAddress) : null, wanted.contactEmail, wanted.defaultMarketId, wanted.defaultLocale, site.id],
+    args: [
+      wanted.name,
+      wanted.legalName,
+      wanted.postalAddress ? JSON.stringify(wanted.postalAddress) : null,
+      wanted.contactEmail,
+      wanted.defaultMarketId,
+      wanted.defaultLocale,
+      site.id,
+    ],
   };
 }
 
@@ -273,12 +344,19 @@ async function validateAgainstShop(database: Database, site: SiteRow, doc: Setti
   const issues: SettingsIssue[] = [];
   const [existing, priced, bundlePriced] = await Promise.all([
     database.select().from(markets).where(eq(markets.siteId, site.id)),
-    database.select({ marketId: variantPrices.marketId, n: count() }).from(variantPrices)
+    database
+      .select({ marketId: variantPrices.marketId, n: count() })
+      .from(variantPrices)
       .innerJoin(productVariants, eq(productVariants.id, variantPrices.variantId))
-      .where(eq(productVariants.siteId, site.id)).groupBy(variantPrices.marketId),
-    database.select({ marketId: bundlePrices.marketId, n: count() }).from(bundlePrices)
-      .innerJoin(bundles, eq(bundles.id, bundlePrices.bundleId)).innerJoin(products, eq(products.id, bundles.productId))
-      .where(eq(products.siteId, site.id)).groupBy(bundlePrices.marketId),
+      .where(eq(productVariants.siteId, site.id))
+      .groupBy(variantPrices.marketId),
+    database
+      .select({ marketId: bundlePrices.marketId, n: count() })
+      .from(bundlePrices)
+      .innerJoin(bundles, eq(bundles.id, bundlePrices.bundleId))
+      .innerJoin(products, eq(products.id, bundles.productId))
+      .where(eq(products.siteId, site.id))
+      .groupBy(bundlePrices.marketId),
   ]);
   const prices = new Map<string, number>();
   for (const row of [...priced, ...bundlePriced]) prices.set(row.marketId, (prices.get(row.marketId) ?? 0) + row.n);
@@ -287,31 +365,63 @@ async function validateAgainstShop(database: Database, site: SiteRow, doc: Setti
     if (n === 0) continue;
     const i = doc.markets.findIndex((x) => x.id === m.id);
     if (i < 0) {
-      issues.push({ pointer: '/markets', field: 'markets', expected: `market "${m.id}" kept: ${n} price(s) of the catalog are in it (remove them with a catalog import first)` });
+      issues.push({
+        pointer: '/markets',
+        field: 'markets',
+        expected: `market "${m.id}" kept: ${n} price(s) of the catalog are in it (remove them with a catalog import first)`,
+      });
     } else if (doc.markets[i]!.currency !== m.currency) {
-      issues.push({ pointer: `/markets/${i}/currency`, field: 'currency', expected: `"${m.currency}": ${n} price(s) of the catalog are in it (a new currency needs a new market)` });
+      issues.push({
+        pointer: `/markets/${i}/currency`,
+        field: 'currency',
+        expected: `"${m.currency}": ${n} price(s) of the catalog are in it (a new currency needs a new market)`,
+      });
     }
   }
   // The catalog's texts in a locale the file drops would be refused by the next catalog import
   // and shown by nothing: the catalog lets go of them first.
   const kept = new Set(siteLocales(doc));
   const [productLocales, collectionLocales] = await Promise.all([
-    database.selectDistinct({ locale: productTranslations.locale }).from(productTranslations)
-      .innerJoin(products, eq(products.id, productTranslations.productId)).where(eq(products.siteId, site.id)),
-    database.selectDistinct({ locale: collectionTranslations.locale }).from(collectionTranslations)
-      .innerJoin(collections, eq(collections.id, collectionTranslations.collectionId)).where(eq(collections.siteId, site.id)),
+    database
+      .selectDistinct({ locale: productTranslations.locale })
+      .from(productTranslations)
+      .innerJoin(products, eq(products.id, productTranslations.productId))
+      .where(eq(products.siteId, site.id)),
+    database
+      .selectDistinct({ locale: collectionTranslations.locale })
+      .from(collectionTranslations)
+      .innerJoin(collections, eq(collections.id, collectionTranslations.collectionId))
+      .where(eq(collections.siteId, site.id)),
   ]);
   const dropped = [...new Set([...productLocales, ...collectionLocales].map((r) => r.locale))].filter((l) => !kept.has(l)).sort();
   if (dropped.length > 0) {
-    issues.push({ pointer: '/markets', field: 'locales', expected: `every locale the catalog has texts in: ${dropped.join(', ')} (remove those texts with a catalog import first, or keep the locale in a market)` });
+    issues.push({
+      pointer: '/markets',
+      field: 'locales',
+      expected: `every locale the catalog has texts in: ${dropped.join(', ')} (remove those texts with a catalog import first, or keep the locale in a market)`,
+    });
   }
   if (doc.defaultLocale !== site.defaultLocale) {
-    const [missing] = await database.select({ n: count() }).from(products).where(and(eq(products.siteId, site.id), notExists(
-      database.select({ one: productTranslations.productId }).from(productTranslations)
-        .where(and(eq(productTranslations.productId, products.id), eq(productTranslations.locale, doc.defaultLocale))),
-    )));
+    const [missing] = await database
+      .select({ n: count() })
+      .from(products)
+      .where(
+        and(
+          eq(products.siteId, site.id),
+          notExists(
+            database
+              .select({ one: productTranslations.productId })
+              .from(productTranslations)
+              .where(and(eq(productTranslations.productId, products.id), eq(productTranslations.locale, doc.defaultLocale))),
+          ),
+        ),
+      );
     if ((missing?.n ?? 0) > 0) {
-      issues.push({ pointer: '/defaultLocale', field: 'defaultLocale', expected: `a locale every product has texts in (${missing!.n} product(s) have none in "${doc.defaultLocale}"; add them with a catalog import first)` });
+      issues.push({
+        pointer: '/defaultLocale',
+        field: 'defaultLocale',
+        expected: `a locale every product has texts in (${missing!.n} product(s) have none in "${doc.defaultLocale}"; add them with a catalog import first)`,
+      });
     }
   }
   return issues;
@@ -334,15 +444,31 @@ export async function importSettings(
   options: { siteHandle: string; dryRun?: boolean },
 ): Promise<SettingsResult> {
   const [site] = await database.select().from(sites).where(eq(sites.handle, options.siteHandle));
-  if (!site) return { ok: false, issues: [{ pointer: '', field: '--site', expected: `the handle of a Site of this database (no Site "${options.siteHandle}"; make one with: npm run site -- create FILE)` }] };
+  if (!site)
+    return {
+      ok: false,
+      issues: [
+        {
+          pointer: '',
+          field: '--site',
+          expected: `the handle of a Site of this database (no Site "${options.siteHandle}"; make one with: npm run site -- create FILE)`,
+        },
+      ],
+    };
   const issues = validateSettings(doc);
-  if (doc.handle !== site.handle) issues.unshift({ pointer: '/handle', field: 'handle', expected: `"${site.handle}", the Site being imported into (got "${doc.handle}")` });
+  if (doc.handle !== site.handle)
+    issues.unshift({
+      pointer: '/handle',
+      field: 'handle',
+      expected: `"${site.handle}", the Site being imported into (got "${doc.handle}")`,
+    });
   if (issues.length === 0) issues.push(...(await validateAgainstShop(database, site, doc)));
   if (issues.length > 0) return { ok: false, issues: issues.map((i) => withLine(i, lines)) };
   const wanted = settingsRows(doc, { id: site.id, handle: site.handle });
   const plan = planRows(wanted, await currentRows(database, site.id), siteUpdate(site, wanted.site), false);
   const before = site.catalogVersion;
-  if (options.dryRun || plan.statements.length === 0) return { ok: true, siteId: site.id, plan, applied: false, catalogVersion: { before, after: before } };
+  if (options.dryRun || plan.statements.length === 0)
+    return { ok: true, siteId: site.id, plan, applied: false, catalogVersion: { before, after: before } };
   await database.$client.batch(plan.statements, 'write');
   return { ok: true, siteId: site.id, plan, applied: true, catalogVersion: { before, after: await catalogVersion(database, site.id) } };
 }
@@ -362,15 +488,32 @@ export async function createSite(
 ): Promise<SettingsResult> {
   const issues = validateSettings(doc);
   const [taken] = await database.select({ id: sites.id }).from(sites).where(eq(sites.handle, doc.handle));
-  if (taken) issues.unshift({ pointer: '/handle', field: 'handle', expected: `a handle no Site has yet ("${doc.handle}" is taken: change it with npm run site -- import --site ${doc.handle})` });
+  if (taken)
+    issues.unshift({
+      pointer: '/handle',
+      field: 'handle',
+      expected: `a handle no Site has yet ("${doc.handle}" is taken: change it with npm run site -- import --site ${doc.handle})`,
+    });
   if (issues.length > 0) return { ok: false, issues: issues.map((i) => withLine(i, lines)) };
   const siteId = newId('site');
   const wanted = settingsRows(doc, { id: siteId, handle: doc.handle });
-  const [insertSite] = insertStatements(sites, [{ id: siteId, handle: doc.handle, ...wanted.site, checkoutBaseUrl: CHECKOUT_BASE_URL, createdAt: options.now ?? Date.now() }]);
+  const [insertSite] = insertStatements(sites, [
+    { id: siteId, handle: doc.handle, ...wanted.site, checkoutBaseUrl: CHECKOUT_BASE_URL, createdAt: options.now ?? Date.now() },
+  ]);
   const plan = planRows(wanted, null, insertSite!, true);
-  plan.statements.push(...insertStatements(notificationFlows, [{
-    id: newId('flow'), siteId, handle: 'back-in-stock-email', kind: 'stock', channel: 'email', enabled: true, isDefault: true,
-  }]));
+  plan.statements.push(
+    ...insertStatements(notificationFlows, [
+      {
+        id: newId('flow'),
+        siteId,
+        handle: 'back-in-stock-email',
+        kind: 'stock',
+        channel: 'email',
+        enabled: true,
+        isDefault: true,
+      },
+    ]),
+  );
   if (options.dryRun) return { ok: true, siteId, plan, applied: false, catalogVersion: { before: 0, after: 0 } };
   await database.$client.batch(plan.statements, 'write');
   return { ok: true, siteId, plan, applied: true, catalogVersion: { before: 0, after: await catalogVersion(database, siteId) } };

@@ -2,7 +2,11 @@ import { defineOperation } from '../operation';
 import { AnalyticsBatch, AnalyticsReceipt, MAX_ANALYTICS_EVENTS } from '../analytics';
 
 export const submitAnalyticsEvents = defineOperation({
-  operationId: 'submitAnalyticsEvents', method: 'post', path: '/analytics/events', scope: 'extended', tag: 'Analytics',
+  operationId: 'submitAnalyticsEvents',
+  method: 'post',
+  path: '/analytics/events',
+  scope: 'extended',
+  tag: 'Analytics',
   summary: 'Submit a batch of storefront analytics events',
   description: [
     `A batch holds 1–${MAX_ANALYTICS_EVENTS} events. The envelope is all or nothing: a body that is not an object, has no`,
@@ -16,14 +20,19 @@ export const submitAnalyticsEvents = defineOperation({
     '  e-mail address, a phone number or a payment card number (13–19 digits passing the Luhn check). Send',
     '  pseudonymous data only.',
     '- `occurred_at_out_of_range`: `occurredAt` is more than 5 minutes ahead of, or more than 7 days behind, the',
-    '  server\'s clock.',
+    "  server's clock.",
     '',
     'Stored per event: the Site, its type, `occurredAt` (and its UTC day), the time received, `anonymousId` and the',
-    'event\'s other fields (`value` as integer minor units). Never stored: the caller\'s IP address or Site-Buyer-IP,',
+    "event's other fields (`value` as integer minor units). Never stored: the caller's IP address or Site-Buyer-IP,",
     'the user agent, the credential, or anything else about the request. Events are append-only.',
   ].join('\n'),
   body: AnalyticsBatch,
-  success: { status: 202, description: 'How many events were stored and which were rejected.', schema: AnalyticsReceipt, headers: ['Idempotent-Replayed'] },
+  success: {
+    status: 202,
+    description: 'How many events were stored and which were rejected.',
+    schema: AnalyticsReceipt,
+    headers: ['Idempotent-Replayed'],
+  },
   errors: ['validation_failed'],
 });
 

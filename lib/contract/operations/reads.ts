@@ -2,27 +2,57 @@ import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { DECIMAL_AMOUNT, HandleParams, MarketQuery, pageQuery } from '../common';
 import {
-  Availability, AvailabilityBatch, CatalogPage, Collection, CollectionPage, Product, ProductListPage, Site, SITE_PAGES, StorefrontSnapshot,
+  Availability,
+  AvailabilityBatch,
+  CatalogPage,
+  Collection,
+  CollectionPage,
+  Product,
+  ProductListPage,
+  Site,
+  SITE_PAGES,
+  StorefrontSnapshot,
 } from '../catalog';
 
 const localised = ['ETag', 'Cache-Control', 'Content-Language'];
 const marketErrors = ['validation_failed', 'unknown_market', 'unsupported_locale'] as const;
 
 export const SiteQuery = z.object({
-  locale: z.string().min(1).max(64).optional().meta({ description: 'A locale any of the Site\'s markets offers: market names are given in it. Default: the Site\'s default locale.' }),
-  page: z.enum(SITE_PAGES).optional().meta({ description: 'One of the shop\'s pages (imprint, privacy, terms, withdrawal, shipping, returns, contact): the answer carries its Markdown in `locale` as `page`.' }),
+  locale: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "A locale any of the Site's markets offers: market names are given in it. Default: the Site's default locale." }),
+  page: z.enum(SITE_PAGES).optional().meta({
+    description:
+      "One of the shop's pages (imprint, privacy, terms, withdrawal, shipping, returns, contact): the answer carries its Markdown in `locale` as `page`.",
+  }),
 });
 
 export const getSite = defineOperation({
-  operationId: 'getSite', method: 'get', path: '/site', scope: 'core', tag: 'Storefront',
+  operationId: 'getSite',
+  method: 'get',
+  path: '/site',
+  scope: 'core',
+  tag: 'Storefront',
   summary: 'The Site: identity, markets, locales, the business behind it and its storefront texts',
   query: SiteQuery,
-  success: { status: 200, description: 'The Site the credential belongs to, its markets named in `locale`.', schema: Site, headers: localised },
+  success: {
+    status: 200,
+    description: 'The Site the credential belongs to, its markets named in `locale`.',
+    schema: Site,
+    headers: localised,
+  },
   errors: ['validation_failed', 'unsupported_locale'],
 });
 
 export const getStorefront = defineOperation({
-  operationId: 'getStorefrontSnapshot', method: 'get', path: '/commerce/storefront', scope: 'core', tag: 'Storefront',
+  operationId: 'getStorefrontSnapshot',
+  method: 'get',
+  path: '/commerce/storefront',
+  scope: 'core',
+  tag: 'Storefront',
   summary: 'Storefront snapshot: identity, market, navigation, featured products',
   description: 'Read in one database transaction. `version` changes whenever anything in it changes.',
   query: MarketQuery,
@@ -42,15 +72,20 @@ function commaList(item: z.ZodString, what: string) {
   return z
     .string()
     .max(MAX_ID_LIST_CHARS, `At most ${MAX_ID_LIST_CHARS} characters.`)
-    .transform((list) => [...new Set(list.split(',').map((v) => v.trim()).filter((v) => v.length > 0))])
-    .pipe(
-      z
-        .array(item)
-        .min(1, `Give at least one ${what}.`)
-        .max(MAX_FILTER_VALUES, `Give at most ${MAX_FILTER_VALUES} distinct ${what}s.`),
-    )
+    .transform((list) => [
+      ...new Set(
+        list
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v.length > 0),
+      ),
+    ])
+    .pipe(z.array(item).min(1, `Give at least one ${what}.`).max(MAX_FILTER_VALUES, `Give at most ${MAX_FILTER_VALUES} distinct ${what}s.`))
     .optional()
-    .meta({ description: `Comma-separated ${what}s, 1–${MAX_FILTER_VALUES} after folding duplicates, at most ${MAX_ID_LIST_CHARS} characters in all.`, override: { type: 'string' } });
+    .meta({
+      description: `Comma-separated ${what}s, 1–${MAX_FILTER_VALUES} after folding duplicates, at most ${MAX_ID_LIST_CHARS} characters in all.`,
+      override: { type: 'string' },
+    });
 }
 
 /**
@@ -78,7 +113,7 @@ export const ProductSearchQuery = z.object({
     .optional()
     .meta({
       description:
-        'Full-text search over the product\'s title, description, option values (as the requested locale shows them, and as stored) and SKUs, in the requested locale. ' +
+        "Full-text search over the product's title, description, option values (as the requested locale shows them, and as stored) and SKUs, in the requested locale. " +
         'Every word must match; the last word matches as a prefix; a part of 3+ characters inside a word (a compound) matches in titles, option values and SKUs; ' +
         'and one typo is forgiven in words of 5 or more letters. ' +
         'Search syntax characters are plain text. 1–200 characters.',
@@ -89,7 +124,7 @@ export const ProductSearchQuery = z.object({
     .meta({
       description:
         'Order of the list: `relevance` (the default with `q`; without `q` it is handle order), `price-asc` and `price-desc` (the lowest variant price in the market; with `available`, `priceMin`/`priceMax` or `option`, the lowest among the variants that pass them, as `match` shows), ' +
-        '`newest`, `title-asc` (in the locale\'s collation). Ties are in handle order. Without `q` and `sort`: handle order.',
+        "`newest`, `title-asc` (in the locale's collation). Ties are in handle order. Without `q` and `sort`: handle order.",
     }),
 });
 
@@ -109,17 +144,30 @@ const Amount = (which: string) =>
  * different filters AND. Each listed product's `match` shows the variants that passed.
  */
 export const ProductNarrowingQuery = z.object({
-  available: z.enum(['true']).optional().meta({ description: '`true`: only products with a variant that can be bought now (in stock, low stock or preorder).' }),
+  available: z
+    .enum(['true'])
+    .optional()
+    .meta({ description: '`true`: only products with a variant that can be bought now (in stock, low stock or preorder).' }),
   priceMin: Amount('Lowest'),
   priceMax: Amount('Highest'),
   option: z
-    .array(z.string().max(200).regex(/^[^:]+:.+$/, 'Give an option as Name:Value, e.g. Color:Sand.'))
+    .array(
+      z
+        .string()
+        .max(200)
+        .regex(/^[^:]+:.+$/, 'Give an option as Name:Value, e.g. Color:Sand.'),
+    )
     .min(1)
     .max(MAX_OPTION_FILTERS)
     .optional()
-    .meta({ description: `\`Name:Value\` (e.g. \`Color:Sand\`), repeatable up to ${MAX_OPTION_FILTERS} times: values of one option are OR, different options AND. Names and values are matched exactly, as the locale shows them (the product\'s \`options\` and the facets give them): \`Färg:Vit\` in \`sv-SE\`, \`Farbe:Weiß\` in \`de-DE\`.` }),
+    .meta({
+      description: `\`Name:Value\` (e.g. \`Color:Sand\`), repeatable up to ${MAX_OPTION_FILTERS} times: values of one option are OR, different options AND. Names and values are matched exactly, as the locale shows them (the product\'s \`options\` and the facets give them): \`Färg:Vit\` in \`sv-SE\`, \`Farbe:Weiß\` in \`de-DE\`.`,
+    }),
   collection: z.string().min(1).max(200).optional().meta({ description: 'Only products in the published collection with this handle.' }),
-  facets: z.enum(['true']).optional().meta({ description: '`true`: add `facets`, counts over the filtered list, each facet counted without its own filter, by the variants that pass the others.' }),
+  facets: z.enum(['true']).optional().meta({
+    description:
+      '`true`: add `facets`, counts over the filtered list, each facet counted without its own filter, by the variants that pass the others.',
+  }),
 });
 export type ProductNarrowingQuery = z.infer<typeof ProductNarrowingQuery>;
 
@@ -130,7 +178,11 @@ export const ProductListQuery = MarketQuery.extend(pageQuery(100).shape)
 export const CatalogListQuery = MarketQuery.extend(pageQuery(250).shape).extend(ProductFilterQuery.shape);
 
 export const listCatalog = defineOperation({
-  operationId: 'listCatalog', method: 'get', path: '/commerce/catalog', scope: 'core', tag: 'Catalog',
+  operationId: 'listCatalog',
+  method: 'get',
+  path: '/commerce/catalog',
+  scope: 'core',
+  tag: 'Catalog',
   summary: 'The catalog with variants, prices and availability (for feeds and sync)',
   query: CatalogListQuery,
   success: { status: 200, description: 'A page of products, ordered by handle.', schema: CatalogPage, headers: localised },
@@ -138,28 +190,47 @@ export const listCatalog = defineOperation({
 });
 
 export const listProducts = defineOperation({
-  operationId: 'listProducts', method: 'get', path: '/commerce/products', scope: 'core', tag: 'Catalog',
+  operationId: 'listProducts',
+  method: 'get',
+  path: '/commerce/products',
+  scope: 'core',
+  tag: 'Catalog',
   summary: 'Published products',
-  description: '`handles` and `variantIds` narrow the list to the products named (up to 100 of each). `q` searches, `sort` orders; the cursor keeps its place under every order.',
+  description:
+    '`handles` and `variantIds` narrow the list to the products named (up to 100 of each). `q` searches, `sort` orders; the cursor keeps its place under every order.',
   query: ProductListQuery,
-  success: { status: 200, description: 'A page of product summaries, in the order asked for (handle order by default).', schema: ProductListPage, headers: localised },
+  success: {
+    status: 200,
+    description: 'A page of product summaries, in the order asked for (handle order by default).',
+    schema: ProductListPage,
+    headers: localised,
+  },
   errors: [...marketErrors],
 });
 
 export const getProduct = defineOperation({
-  operationId: 'getProduct', method: 'get', path: '/commerce/products/{handle}', scope: 'core', tag: 'Catalog',
+  operationId: 'getProduct',
+  method: 'get',
+  path: '/commerce/products/{handle}',
+  scope: 'core',
+  tag: 'Catalog',
   summary: 'A product by handle',
   params: HandleParams,
   query: MarketQuery,
-  description: 'A published product without a price in the market is not sold there: 422 `not_sold_in_market`, whose `product` '
-    + '(`handle`, `title` in `locale`) and `soldIn` (the ids of the markets that sell it, maybe none) let a front end say so. '
-    + '404 `not_found` is for no published product of that handle.',
+  description:
+    'A published product without a price in the market is not sold there: 422 `not_sold_in_market`, whose `product` ' +
+    '(`handle`, `title` in `locale`) and `soldIn` (the ids of the markets that sell it, maybe none) let a front end say so. ' +
+    '404 `not_found` is for no published product of that handle.',
   success: { status: 200, description: 'The product.', schema: Product, headers: localised },
   errors: ['not_found', 'not_sold_in_market', ...marketErrors],
 });
 
 export const listCollections = defineOperation({
-  operationId: 'listCollections', method: 'get', path: '/commerce/collections', scope: 'core', tag: 'Catalog',
+  operationId: 'listCollections',
+  method: 'get',
+  path: '/commerce/collections',
+  scope: 'core',
+  tag: 'Catalog',
   summary: 'Collections in navigation order',
   query: MarketQuery.extend(pageQuery(100).shape),
   success: { status: 200, description: 'A page of collections.', schema: CollectionPage, headers: localised },
@@ -167,7 +238,11 @@ export const listCollections = defineOperation({
 });
 
 export const getCollection = defineOperation({
-  operationId: 'getCollection', method: 'get', path: '/commerce/collections/{handle}', scope: 'core', tag: 'Catalog',
+  operationId: 'getCollection',
+  method: 'get',
+  path: '/commerce/collections/{handle}',
+  scope: 'core',
+  tag: 'Catalog',
   summary: 'A collection and a page of its products in stored order',
   params: HandleParams,
   query: MarketQuery.extend(pageQuery(100).shape),
@@ -178,19 +253,32 @@ export const getCollection = defineOperation({
 export const VariantIdParams = z.object({ variantId: z.string().min(1).max(200) });
 
 export const getAvailability = defineOperation({
-  operationId: 'getAvailability', method: 'get', path: '/commerce/availability/{variantId}', scope: 'core', tag: 'Availability',
+  operationId: 'getAvailability',
+  method: 'get',
+  path: '/commerce/availability/{variantId}',
+  scope: 'core',
+  tag: 'Availability',
   summary: 'Coarse availability of one variant',
   params: VariantIdParams,
-  success: { status: 200, description: 'The variant\'s availability. Exact quantities are never exposed.', schema: Availability, headers: ['ETag', 'Cache-Control'] },
+  success: {
+    status: 200,
+    description: "The variant's availability. Exact quantities are never exposed.",
+    schema: Availability,
+    headers: ['ETag', 'Cache-Control'],
+  },
   errors: ['not_found', 'validation_failed'],
 });
-
 
 export const AvailabilityBatchQuery = z.object({
   variantIds: z
     .string()
     .max(MAX_ID_LIST_CHARS, `At most ${MAX_ID_LIST_CHARS} characters.`)
-    .transform((list) => list.split(',').map((id) => id.trim()).filter((id) => id.length > 0))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id.length > 0),
+    )
     .pipe(z.array(z.string().max(200)).min(1, 'Give at least one variant id.'))
     .meta({
       description:
@@ -205,13 +293,30 @@ export const AvailabilityBatchQuery = z.object({
 });
 
 export const getAvailabilityBatch = defineOperation({
-  operationId: 'getAvailabilityBatch', method: 'get', path: '/commerce/availability', scope: 'core', tag: 'Availability',
+  operationId: 'getAvailabilityBatch',
+  method: 'get',
+  path: '/commerce/availability',
+  scope: 'core',
+  tag: 'Availability',
   summary: `Coarse availability of up to ${MAX_AVAILABILITY_BATCH} variants`,
   query: AvailabilityBatchQuery,
-  success: { status: 200, description: 'Availability of the known variants; the rest are listed in `notFound`.', schema: AvailabilityBatch, headers: ['ETag', 'Cache-Control'] },
+  success: {
+    status: 200,
+    description: 'Availability of the known variants; the rest are listed in `notFound`.',
+    schema: AvailabilityBatch,
+    headers: ['ETag', 'Cache-Control'],
+  },
   errors: ['validation_failed', 'too_many_variant_ids'],
 });
 
 export const readOperations = [
-  getSite, getStorefront, listCatalog, listProducts, getProduct, listCollections, getCollection, getAvailabilityBatch, getAvailability,
+  getSite,
+  getStorefront,
+  listCatalog,
+  listProducts,
+  getProduct,
+  listCollections,
+  getCollection,
+  getAvailabilityBatch,
+  getAvailability,
 ];

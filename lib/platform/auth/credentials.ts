@@ -31,7 +31,16 @@ export function hashCredential(token: string): string {
 }
 
 /** The Site fields a request carries with its credential: one list, read by every lookup. */
-const SITE_FIELDS = ['id', 'handle', 'name', 'defaultMarketId', 'defaultLocale', 'checkoutBaseUrl', 'catalogVersion', 'stockVersion'] as const;
+const SITE_FIELDS = [
+  'id',
+  'handle',
+  'name',
+  'defaultMarketId',
+  'defaultLocale',
+  'checkoutBaseUrl',
+  'catalogVersion',
+  'stockVersion',
+] as const;
 type SiteFields = Pick<typeof sites.$inferSelect, (typeof SITE_FIELDS)[number]>;
 
 /** The Site and scope a request acts for. */
@@ -104,7 +113,10 @@ async function findCredential(database: DbOrTx, tokenHash: string) {
   if (fast !== undefined) {
     if (!fast) return null;
     const { siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, stockVersion, ...credential } = fast;
-    return { ...credential, site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, stockVersion } };
+    return {
+      ...credential,
+      site: { id: siteId, handle, name, defaultMarketId, defaultLocale, checkoutBaseUrl, catalogVersion, stockVersion },
+    };
   }
   return (await prepared(database, 'credentials.lookup', lookupQuery).all({ hash: tokenHash }))[0] ?? null;
 }
@@ -131,7 +143,14 @@ export async function authenticateCredential(database: DbOrTx, token: string): P
 
 export async function listCredentials(database: DbOrTx, siteHandle?: string) {
   const q = database
-    .select({ id: credentials.id, site: sites.handle, scope: credentials.scope, prefix: credentials.displayPrefix, createdAt: credentials.createdAt, revokedAt: credentials.revokedAt })
+    .select({
+      id: credentials.id,
+      site: sites.handle,
+      scope: credentials.scope,
+      prefix: credentials.displayPrefix,
+      createdAt: credentials.createdAt,
+      revokedAt: credentials.revokedAt,
+    })
     .from(credentials)
     .innerJoin(sites, eq(sites.id, credentials.siteId));
   return siteHandle ? q.where(or(eq(sites.handle, siteHandle))) : q;

@@ -74,7 +74,11 @@ export class BoundedCache<V> {
    * The cached value, or `compute()` once however many requests ask at the same time.
    * Failures (e.g. NotFound) are not cached.
    */
-  async through(key: string, compute: () => Promise<V>, weigh: (value: V) => number = (value) => estimateBytes(value, this.heapPerJsonByte)): Promise<V> {
+  async through(
+    key: string,
+    compute: () => Promise<V>,
+    weigh: (value: V) => number = (value) => estimateBytes(value, this.heapPerJsonByte),
+  ): Promise<V> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
     const running = this.pending.get(key);

@@ -36,11 +36,19 @@ const gzipAsync = promisify(gzip);
 export async function storedPage(database: Database, address: PageAddress): Promise<StoredPage | null> {
   const args = [address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD];
   // null: no page kept; undefined: this database has no prepared reads, so ask it plainly.
-  const row = await reads.run(database, (reader) => (reader.get('page', ...args) as [Uint8Array, string, number, string | null] | undefined) ?? null);
+  const row = await reads.run(
+    database,
+    (reader) => (reader.get('page', ...args) as [Uint8Array, string, number, string | null] | undefined) ?? null,
+  );
   if (row === null) return null;
   if (row !== undefined) {
     const [html, policy, catalogVersion, pageReads] = row;
-    return { gzipped: Buffer.from(html.buffer, html.byteOffset, html.byteLength), policy, catalogVersion: Number(catalogVersion), reads: pageReads };
+    return {
+      gzipped: Buffer.from(html.buffer, html.byteOffset, html.byteLength),
+      policy,
+      catalogVersion: Number(catalogVersion),
+      reads: pageReads,
+    };
   }
   const found = await database.$client.execute({ sql: FIND_SQL, args });
   const first = found.rows[0];

@@ -3,8 +3,16 @@ import type { InStatement } from '@libsql/client';
 import type { Database } from '@/db/client';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, completeStatement, idempotencyRequestHash, purgeExpiredIdempotencyKeys,
-  readIdempotencyKey, recordStatement, releaseIdempotencyKey, type KeyState, type StoredResponse,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  completeStatement,
+  idempotencyRequestHash,
+  purgeExpiredIdempotencyKeys,
+  readIdempotencyKey,
+  recordStatement,
+  releaseIdempotencyKey,
+  type KeyState,
+  type StoredResponse,
 } from '@/lib/platform/idempotency/store';
 import { db } from '@/lib/db';
 import { bodyTextOf } from '@/lib/http/body-text';
@@ -54,7 +62,12 @@ const PURGE_EVERY_MS = 60_000;
  * - otherwise the key is claimed first (a row "in flight"; a concurrent request with it is
  *   answered 409 idempotency_key_in_use), the handler runs, and its answer is stored.
  */
-export function withIdempotency(input: IdempotencyInput, run: IdempotentRun, baseHeaders: Record<string, string>, options: { deferredWrites?: boolean } = {}): Promise<Response> {
+export function withIdempotency(
+  input: IdempotencyInput,
+  run: IdempotentRun,
+  baseHeaders: Record<string, string>,
+  options: { deferredWrites?: boolean } = {},
+): Promise<Response> {
   return runIdempotent(db(), input, run, baseHeaders, options);
 }
 
@@ -71,7 +84,13 @@ export async function runIdempotent(
       errors: [{ pointer: '#/header/Idempotency-Key', code: 'invalid_idempotency_key', detail: 'Use 1–255 printable ASCII characters.' }],
     });
   }
-  const scope = { credentialId: input.credentialId, key: input.key, method: input.method, path: input.path, requestHash: idempotencyRequestHash(input.method, input.path, input.bodyText) };
+  const scope = {
+    credentialId: input.credentialId,
+    key: input.key,
+    method: input.method,
+    path: input.path,
+    requestHash: idempotencyRequestHash(input.method, input.path, input.bodyText),
+  };
 
   if (options.deferredWrites) return runRecording(database, scope, run, baseHeaders);
   return runClaiming(database, scope, run, baseHeaders);
@@ -110,7 +129,12 @@ async function runRecording(database: Database, scope: Scope, run: IdempotentRun
  * answer as the key says. An expired key, or a claim whose request died, is taken over as a
  * claim takes it, and the request runs again.
  */
-async function answerForTakenKey(database: Database, scope: Scope, run: IdempotentRun, baseHeaders: Record<string, string>): Promise<Response> {
+async function answerForTakenKey(
+  database: Database,
+  scope: Scope,
+  run: IdempotentRun,
+  baseHeaders: Record<string, string>,
+): Promise<Response> {
   const state = await readIdempotencyKey(database, scope);
   if (state.kind === 'absent' || state.kind === 'abandoned') return runClaiming(database, scope, run, baseHeaders);
   return answerFor(state, baseHeaders);
@@ -164,7 +188,10 @@ async function runClaiming(database: Database, scope: Scope, run: IdempotentRun,
 function answerFor(state: Exclude<KeyState, { kind: 'absent' | 'abandoned' }>, baseHeaders: Record<string, string>): Response {
   switch (state.kind) {
     case 'mismatch':
-      throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours. Use a new key.');
+      throw new DomainError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with another request in the last 24 hours. Use a new key.',
+      );
     case 'in_flight':
       throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress. Retry shortly.', {
         headers: { 'Retry-After': '1' },

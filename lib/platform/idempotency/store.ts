@@ -19,10 +19,7 @@ export type StoredResponse = { status: number; headers: Record<string, string>; 
 
 /** What a request learns when it presents its key. `claimedAt` identifies its own claim. */
 export type ClaimOutcome =
-  | { kind: 'claimed'; claimedAt: number }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'in_flight' }
-  | { kind: 'mismatch' };
+  { kind: 'claimed'; claimedAt: number } | { kind: 'replay'; response: StoredResponse } | { kind: 'in_flight' } | { kind: 'mismatch' };
 
 /** What a key holds now, read without claiming it (see readIdempotencyKey). */
 export type KeyState =
@@ -38,7 +35,10 @@ function judge(row: KeyRow, requestHash: string, now: number): Exclude<KeyState,
   if (abandoned) return { kind: 'abandoned' };
   if (row.requestHash !== requestHash) return { kind: 'mismatch' };
   if (row.state === 'in_flight') return { kind: 'in_flight' };
-  return { kind: 'replay', response: { status: row.responseStatus ?? 500, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' } };
+  return {
+    kind: 'replay',
+    response: { status: row.responseStatus ?? 500, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' },
+  };
 }
 
 /** sha256 over method, path and the exact body text: the request a key stands for. */
@@ -71,8 +71,13 @@ export async function claimIdempotencyKey(
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await prepared(database, 'idempotency.claim', claimQuery).run({
-      credentialId: scope.credentialId, key: scope.key, method: scope.method, path: scope.path, requestHash: scope.requestHash,
-      createdAt: fresh.createdAt, expiresAt: fresh.expiresAt,
+      credentialId: scope.credentialId,
+      key: scope.key,
+      method: scope.method,
+      path: scope.path,
+      requestHash: scope.requestHash,
+      createdAt: fresh.createdAt,
+      expiresAt: fresh.expiresAt,
     });
     if (inserted.rowsAffected > 0) return { kind: 'claimed', claimedAt: now };
 
@@ -110,7 +115,11 @@ export async function completeIdempotencyKey(
  * committed in one batch records its answer in that same batch (recordStatement) instead
  * of claiming the key beforehand, and reads this only when that batch meets the key.
  */
-export async function readIdempotencyKey(database: DbOrTx, scope: IdempotencyScope & { requestHash: string }, now = Date.now()): Promise<KeyState> {
+export async function readIdempotencyKey(
+  database: DbOrTx,
+  scope: IdempotencyScope & { requestHash: string },
+  now = Date.now(),
+): Promise<KeyState> {
   const [row] = await prepared(database, 'idempotency.read', readQuery).all({ credentialId: scope.credentialId, key: scope.key });
   return row ? judge(row, scope.requestHash, now) : { kind: 'absent' };
 }
@@ -127,20 +136,36 @@ export function recordStatement(
   now = Date.now(),
 ): InStatement {
   return statementOf(prepared(database, 'idempotency.record', recordQuery), {
-    credentialId: scope.credentialId, key: scope.key, method: scope.method, path: scope.path, requestHash: scope.requestHash,
-    status: response.status, headers: response.headers, body: response.body, createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS,
+    credentialId: scope.credentialId,
+    key: scope.key,
+    method: scope.method,
+    path: scope.path,
+    requestHash: scope.requestHash,
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    createdAt: now,
+    expiresAt: now + IDEMPOTENCY_TTL_MS,
   });
 }
 
 /** completeIdempotencyKey as a statement, for the batch that commits the claiming request's writes. */
-export function completeStatement(database: DbOrTx, scope: IdempotencyScope & { claimedAt: number }, response: StoredResponse): InStatement {
+export function completeStatement(
+  database: DbOrTx,
+  scope: IdempotencyScope & { claimedAt: number },
+  response: StoredResponse,
+): InStatement {
   return statementOf(prepared(database, 'idempotency.complete', completeQuery), completeValues(scope, response));
 }
 
 function completeValues(scope: IdempotencyScope & { claimedAt: number }, response: StoredResponse) {
   return {
-    credentialId: scope.credentialId, key: scope.key, claimedAt: scope.claimedAt,
-    status: response.status, headers: JSON.stringify(response.headers), body: response.body,
+    credentialId: scope.credentialId,
+    key: scope.key,
+    claimedAt: scope.claimedAt,
+    status: response.status,
+    headers: JSON.stringify(response.headers),
+    body: response.body,
   };
 }
 
@@ -156,9 +181,17 @@ function readQuery(database: DbOrTx) {
 function keyInsert(database: DbOrTx, state: 'in_flight' | 'done') {
   const answer = (name: string) => (state === 'done' ? sql.placeholder(name) : null);
   return database.insert(idempotencyKeys).values({
-    credentialId: sql.placeholder('credentialId'), key: sql.placeholder('key'), method: sql.placeholder('method'), path: sql.placeholder('path'),
-    requestHash: sql.placeholder('requestHash'), state, responseStatus: answer('status'), responseHeaders: answer('headers'), responseBody: answer('body'),
-    createdAt: sql.placeholder('createdAt'), expiresAt: sql.placeholder('expiresAt'),
+    credentialId: sql.placeholder('credentialId'),
+    key: sql.placeholder('key'),
+    method: sql.placeholder('method'),
+    path: sql.placeholder('path'),
+    requestHash: sql.placeholder('requestHash'),
+    state,
+    responseStatus: answer('status'),
+    responseHeaders: answer('headers'),
+    responseBody: answer('body'),
+    createdAt: sql.placeholder('createdAt'),
+    expiresAt: sql.placeholder('expiresAt'),
   });
 }
 
@@ -172,17 +205,26 @@ function claimQuery(database: DbOrTx) {
 }
 
 function completeQuery(database: DbOrTx) {
-  return database
-    .update(idempotencyKeys)
-    // (Drizzle's update types take no placeholders; as SQL they pass unencoded, so the headers go in as JSON text.)
-    .set({ state: 'done', responseStatus: sql`${sql.placeholder('status')}`, responseHeaders: sql`${sql.placeholder('headers')}`, responseBody: sql`${sql.placeholder('body')}` })
-    .where(
-      and(
-        eq(idempotencyKeys.credentialId, sql.placeholder('credentialId')), eq(idempotencyKeys.key, sql.placeholder('key')),
-        eq(idempotencyKeys.state, 'in_flight'), eq(idempotencyKeys.createdAt, sql.placeholder('claimedAt')),
-      ),
-    )
-    .prepare();
+  return (
+    database
+      .update(idempotencyKeys)
+      // (Drizzle's update types take no placeholders; as SQL they pass unencoded, so the headers go in as JSON text.)
+      .set({
+        state: 'done',
+        responseStatus: sql`${sql.placeholder('status')}`,
+        responseHeaders: sql`${sql.placeholder('headers')}`,
+        responseBody: sql`${sql.placeholder('body')}`,
+      })
+      .where(
+        and(
+          eq(idempotencyKeys.credentialId, sql.placeholder('credentialId')),
+          eq(idempotencyKeys.key, sql.placeholder('key')),
+          eq(idempotencyKeys.state, 'in_flight'),
+          eq(idempotencyKeys.createdAt, sql.placeholder('claimedAt')),
+        ),
+      )
+      .prepare()
+  );
 }
 
 /** Gives a claim up (the request failed on our side), so a retry with the key runs afresh. */

@@ -48,13 +48,24 @@ function metrics(): Metrics {
   const labels = ['route', 'method', 'status'] as const;
   const made: Metrics = {
     registry,
-    requests: new Counter({ name: 'site_http_requests_total', help: 'API requests answered, by route template, method and status.', labelNames: labels, registers: [registry] }),
+    requests: new Counter({
+      name: 'site_http_requests_total',
+      help: 'API requests answered, by route template, method and status.',
+      labelNames: labels,
+      registers: [registry],
+    }),
     duration: new Histogram({
-      name: 'site_http_request_duration_seconds', help: 'Time from a request reaching the API wrapper to its answer, by route template, method and status.',
-      labelNames: labels, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+      name: 'site_http_request_duration_seconds',
+      help: 'Time from a request reaching the API wrapper to its answer, by route template, method and status.',
+      labelNames: labels,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
     }),
     cacheLookups: new Counter({
-      name: 'site_cache_lookups_total', help: 'Lookups in the in-process caches, by cache and result (hit or miss).', labelNames: ['cache', 'result'], registers: [registry],
+      name: 'site_cache_lookups_total',
+      help: 'Lookups in the in-process caches, by cache and result (hit or miss).',
+      labelNames: ['cache', 'result'],
+      registers: [registry],
       collect() {
         // The caches' own tallies are the totals (they only grow): set, not added.
         this.reset();
@@ -64,12 +75,27 @@ function metrics(): Metrics {
         }
       },
     }),
-    outboxDepth: new Gauge({ name: 'site_outbox_depth', help: 'Messages waiting in the outbox to be sent (pending).', registers: [registry] }),
-    outboxOldestAge: new Gauge({ name: 'site_outbox_oldest_age_seconds', help: 'Age of the oldest message waiting in the outbox (0 when none waits).', registers: [registry] }),
-    rateLimited: new Counter({ name: 'site_rate_limit_refusals_total', help: 'Requests refused 429 by a rate limit, by the policy that refused them.', labelNames: ['policy'], registers: [registry] }),
+    outboxDepth: new Gauge({
+      name: 'site_outbox_depth',
+      help: 'Messages waiting in the outbox to be sent (pending).',
+      registers: [registry],
+    }),
+    outboxOldestAge: new Gauge({
+      name: 'site_outbox_oldest_age_seconds',
+      help: 'Age of the oldest message waiting in the outbox (0 when none waits).',
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'site_rate_limit_refusals_total',
+      help: 'Requests refused 429 by a rate limit, by the policy that refused them.',
+      labelNames: ['policy'],
+      registers: [registry],
+    }),
     databaseUnavailable: new Counter({
-      name: 'site_database_unavailable_total', help: 'API answers 503 because of the database, by fault: busy (a lock held past the busy timeout), unreachable (a remote server timed out or is down), and the rest.',
-      labelNames: ['fault'], registers: [registry],
+      name: 'site_database_unavailable_total',
+      help: 'API answers 503 because of the database, by fault: busy (a lock held past the busy timeout), unreachable (a remote server timed out or is down), and the rest.',
+      labelNames: ['fault'],
+      registers: [registry],
     }),
   };
   // Series an alert watches exist from the start, at 0, rather than appearing with the first event.

@@ -25,18 +25,27 @@ export const tracer = () => trace.getTracer('site-delivery');
  * Runs `work` in a span of its own (a child of the active one), ended when the work settles;
  * a failure marks it as an error, with the exception's type and message (never a body).
  */
-export function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Attributes; parent?: Context }, work: (span: Span) => Promise<T>): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   const parent = options.parent ?? context.active();
-  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, parent, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      failed(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+    parent,
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 export function failed(span: Span, error: unknown): void {

@@ -1,8 +1,16 @@
 import 'server-only';
 import { DomainError } from '@/lib/platform/errors';
 import {
-  credentialBucket, purgeRateLimitWindows, shopperBucket, tighterState, windowStartOf, PURGE_PROBABILITY, RateLimitLeases,
-  type RateLimitKind, type RateLimitPolicy, type RateLimitState,
+  credentialBucket,
+  purgeRateLimitWindows,
+  shopperBucket,
+  tighterState,
+  windowStartOf,
+  PURGE_PROBABILITY,
+  RateLimitLeases,
+  type RateLimitKind,
+  type RateLimitPolicy,
+  type RateLimitState,
 } from '@/lib/platform/rate-limit/store';
 import { withoutWaiting } from '@/db/client';
 import { db } from '@/lib/db';
@@ -73,7 +81,8 @@ export async function applyRateLimit(input: RateLimitInput): Promise<Record<stri
     });
     shopper = await take(bucket, shopperPolicy);
   }
-  const state = shopper && !shopper.allowed ? shopper : tighterState(await take(credentialBucket(input.credentialId, input.kind), policy), shopper);
+  const state =
+    shopper && !shopper.allowed ? shopper : tighterState(await take(credentialBucket(input.credentialId, input.kind), policy), shopper);
   if (Math.random() < PURGE_PROBABILITY) {
     // Off the request's path: a failed sweep only means the next one has more to do.
     purgeRateLimitWindows(database, { now, windowSeconds: policy.windowSeconds }).catch(() => {});

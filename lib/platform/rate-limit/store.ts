@@ -123,7 +123,10 @@ async function countedSoFar(database: DbOrTx, input: { bucket: string; policy: R
   return Number(rows[0]?.count ?? 0);
 }
 
-async function claimCount(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number; amount?: number }): Promise<number> {
+async function claimCount(
+  database: DbOrTx,
+  input: { bucket: string; policy: RateLimitPolicy; now: number; amount?: number },
+): Promise<number> {
   const amount = input.amount ?? 1;
   const windowStart = windowStartOf(input.now, input.policy.windowSeconds);
   const rows = await database.all<{ count: number }>(sql`
@@ -206,7 +209,11 @@ export class RateLimitLeases {
     return lease.exhausted ? stateAt(policy, now, lease.claimed, false, lease.claimed) : null;
   }
 
-  async take(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }, options: { owe?: boolean } = {}): Promise<RateLimitState> {
+  async take(
+    database: DbOrTx,
+    input: { bucket: string; policy: RateLimitPolicy; now: number },
+    options: { owe?: boolean } = {},
+  ): Promise<RateLimitState> {
     const { bucket, policy, now } = input;
     const windowStart = windowStartOf(now, policy.windowSeconds);
     for (;;) {
@@ -246,7 +253,11 @@ export class RateLimitLeases {
   }
 
   /** A request admitted without a claim, if what is known to be left allows it (see the class). */
-  private async owe(database: DbOrTx, input: { bucket: string; policy: RateLimitPolicy; now: number }, lease: Lease): Promise<RateLimitState> {
+  private async owe(
+    database: DbOrTx,
+    input: { bucket: string; policy: RateLimitPolicy; now: number },
+    lease: Lease,
+  ): Promise<RateLimitState> {
     const counted = await countedSoFar(database, input).catch(() => 0);
     lease.claimed = Math.max(lease.claimed, counted);
     const n = lease.claimed + lease.owed + 1;

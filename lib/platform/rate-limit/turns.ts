@@ -23,7 +23,9 @@ export async function inShopperTurn<T>(shopper: string | null, work: () => Promi
   if (!line) lines.set(shopper, (line = { running: 0, waiting: [] }));
   if (line.running >= IN_FLIGHT) {
     if (line.waiting.length >= QUEUE) {
-      throw new DomainError('rate_limited', `This shopper has ${IN_FLIGHT} list reads running and ${QUEUE} waiting. Retry in 1 s.`, { headers: { 'Retry-After': '1' } });
+      throw new DomainError('rate_limited', `This shopper has ${IN_FLIGHT} list reads running and ${QUEUE} waiting. Retry in 1 s.`, {
+        headers: { 'Retry-After': '1' },
+      });
     }
     await new Promise<void>((resolve) => line.waiting.push(resolve));
   } else line.running += 1;

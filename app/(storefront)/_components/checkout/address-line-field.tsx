@@ -99,29 +99,55 @@ function AddressLine({ sessionId, defaultValue, inputRef, onPick, error, t }: Pr
       <label htmlFor={`${id}-input`}>{t.line1}</label>
       <div className="combobox">
         <input
-          id={`${id}-input`} name="line1" type="text" autoComplete="address-line1" required maxLength={200}
-          role="combobox" aria-autocomplete="list" aria-expanded={expanded} aria-controls={listId}
+          id={`${id}-input`}
+          name="line1"
+          type="text"
+          autoComplete="address-line1"
+          required
+          maxLength={200}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls={listId}
           aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
-          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`} aria-invalid={error ? true : undefined}
-          ref={inputRef} defaultValue={defaultValue}
-          onChange={(e) => { setValue(e.target.value); setOpen(true); setActive(-1); }}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+          aria-invalid={error ? true : undefined}
+          ref={inputRef}
+          defaultValue={defaultValue}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setOpen(true);
+            setActive(-1);
+          }}
           onKeyDown={onKeyDown}
           onBlur={() => setOpen(false)}
         />
         <ul role="listbox" id={listId} aria-label={t.suggestions} hidden={!expanded}>
           {items.map((s, i) => (
             <li
-              key={s.id} id={`${listId}-${i}`} role="option" aria-selected={i === active}
+              key={s.id}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
               // mousedown, not click: it runs before the input's blur closes the list
-              onMouseDown={(e) => { e.preventDefault(); pick(s); }}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(s);
+              }}
             >
               {s.label}
             </li>
           ))}
         </ul>
       </div>
-      <p className="muted m-0 text-small" id={`${id}-hint`}>{t.suggestionsHint}</p>
-      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+      <p className="muted m-0 text-small" id={`${id}-hint`}>
+        {t.suggestionsHint}
+      </p>
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

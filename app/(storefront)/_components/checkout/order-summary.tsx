@@ -3,7 +3,17 @@ import { formatMoney } from '../../_lib/format';
 import type { Dictionary } from '../../_lib/i18n';
 
 /** Every amount here is the API's quote; nothing is added up in the shop. */
-export function OrderSummary({ session, locale, taxInclusive, t }: { session: CheckoutSession; locale: string; taxInclusive: boolean; t: Dictionary }) {
+export function OrderSummary({
+  session,
+  locale,
+  taxInclusive,
+  t,
+}: {
+  session: CheckoutSession;
+  locale: string;
+  taxInclusive: boolean;
+  t: Dictionary;
+}) {
   const money = (m: Parameters<typeof formatMoney>[0]) => formatMoney(m, locale);
   return (
     <aside className="panel summary" aria-labelledby="summary-title">
@@ -12,7 +22,9 @@ export function OrderSummary({ session, locale, taxInclusive, t }: { session: Ch
         {/* A variant can appear twice: on its own and as part of a bundle. */}
         {session.lines.map((line, i) => (
           <li key={`${i}:${line.variantId}`}>
-            <span>{line.quantity} × {line.title}</span>
+            <span>
+              {line.quantity} × {line.title}
+            </span>
             <span>{money(line.total)}</span>
           </li>
         ))}
@@ -25,7 +37,9 @@ export function OrderSummary({ session, locale, taxInclusive, t }: { session: Ch
         <dt>{taxInclusive ? t.taxIncluded : t.tax}</dt>
         <dd>{money(session.totals.tax)}</dd>
         <dt className="grand">{t.total}</dt>
-        <dd className="grand" data-testid="checkout-total">{money(session.totals.total)}</dd>
+        <dd className="grand" data-testid="checkout-total">
+          {money(session.totals.total)}
+        </dd>
       </dl>
     </aside>
   );

@@ -9,8 +9,16 @@ export function PaymentForm({ sessionId, ready, t }: { sessionId: string; ready:
     <form action={action}>
       <input type="hidden" name="sessionId" value={sessionId} />
       <p className="muted">{t.paymentHint}</p>
-      <div aria-live="polite">{state.status === 'error' && !pending ? <p className="notice notice-error" role="alert">{state.message}</p> : null}</div>
-      <button className="btn btn-primary btn-block" type="submit" disabled={!ready || pending}>{pending ? t.saving : t.placeOrder}</button>
+      <div aria-live="polite">
+        {state.status === 'error' && !pending ? (
+          <p className="notice notice-error" role="alert">
+            {state.message}
+          </p>
+        ) : null}
+      </div>
+      <button className="btn btn-primary btn-block" type="submit" disabled={!ready || pending}>
+        {pending ? t.saving : t.placeOrder}
+      </button>
     </form>
   );
 }

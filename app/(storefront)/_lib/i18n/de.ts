@@ -43,9 +43,11 @@ export const de: Dictionary = {
   description: 'Beschreibung',
   restockTitle: 'Benachrichtigung, wenn wieder da',
   restockText: 'Hinterlassen Sie Ihre E-Mail-Adresse, und wir sagen Bescheid, sobald diese Variante wieder vorrätig ist.',
-  restockConsent: 'Ja, schreiben Sie mir einmal eine E-Mail, wenn das Produkt wieder vorrätig ist. Ich kann mich jederzeit abmelden. Dies ist keine Newsletter-Anmeldung.',
+  restockConsent:
+    'Ja, schreiben Sie mir einmal eine E-Mail, wenn das Produkt wieder vorrätig ist. Ich kann mich jederzeit abmelden. Dies ist keine Newsletter-Anmeldung.',
   restockSubmit: 'Benachrichtigen',
-  restockDone: 'Danke! Wir senden Ihnen eine E-Mail: Bestätigen Sie innerhalb von 7 Tagen mit dem Link darin, dann schreiben wir Ihnen einmal, sobald es wieder da ist.',
+  restockDone:
+    'Danke! Wir senden Ihnen eine E-Mail: Bestätigen Sie innerhalb von 7 Tagen mit dem Link darin, dann schreiben wir Ihnen einmal, sobald es wieder da ist.',
   email: 'E-Mail-Adresse',
   newsletterTitle: 'Newsletter',
   newsletterConsent: 'Ja, senden Sie mir den Newsletter per E-Mail. Ich kann mich jederzeit abmelden.',
@@ -57,7 +59,8 @@ export const de: Dictionary = {
   confirmedNewsletter: 'Danke — Ihr Newsletter-Abonnement ist bestätigt.',
   confirmedStock: 'Bestätigt. Wir schreiben Ihnen einmal, sobald es wieder vorrätig ist.',
   confirmedStockNotified: 'Bestätigt — und gute Nachricht: Es ist schon wieder vorrätig. Wir senden Ihnen eine E-Mail mit dem Link.',
-  confirmedUnsubscribed: 'Dieses Abonnement wurde beendet, es gibt nichts zu bestätigen. Melden Sie sich einfach neu an, wenn Sie es sich anders überlegen.',
+  confirmedUnsubscribed:
+    'Dieses Abonnement wurde beendet, es gibt nichts zu bestätigen. Melden Sie sich einfach neu an, wenn Sie es sich anders überlegen.',
   linkInvalid: 'Dieser Link funktioniert nicht. Öffnen Sie ihn direkt aus der E-Mail oder kopieren Sie den ganzen Link.',
   linkExpired: 'Dieser Bestätigungslink ist abgelaufen. Melden Sie sich neu an, dann senden wir Ihnen einen neuen.',
   unsubscribeTitle: 'Abmelden',
@@ -158,7 +161,8 @@ export const de: Dictionary = {
   quoteReference: 'Bitte geben Sie diese Nummer an, wenn Sie uns zu Ihrer Bestellung kontaktieren.',
   orderedItems: 'Ihre Bestellung',
   sandboxTitle: 'Demo-Zahlung',
-  sandboxText: 'Dies ist eine Demo-Zahlungsseite. Sie brauchen keine Karte, und es wird kein Geld bewegt: „Bezahlen“ bestätigt die Bestellung genau so, wie es ein echter Zahlungsanbieter täte.',
+  sandboxText:
+    'Dies ist eine Demo-Zahlungsseite. Sie brauchen keine Karte, und es wird kein Geld bewegt: „Bezahlen“ bestätigt die Bestellung genau so, wie es ein echter Zahlungsanbieter täte.',
   payNow: '{amount} bezahlen',
   cancelPayment: 'Abbrechen und zurück',
   awaitingTitle: 'Wir warten auf Ihre Zahlung',

@@ -158,7 +158,8 @@ export const en = {
   quoteReference: 'Quote this number if you contact us about your order.',
   orderedItems: 'What you ordered',
   sandboxTitle: 'Demo payment',
-  sandboxText: 'This is a demo payment page. No card is needed and no money is moved: “Pay” confirms the order exactly as a real payment provider would.',
+  sandboxText:
+    'This is a demo payment page. No card is needed and no money is moved: “Pay” confirms the order exactly as a real payment provider would.',
   payNow: 'Pay {amount}',
   cancelPayment: 'Cancel and go back',
   awaitingTitle: 'Waiting for your payment',

@@ -30,34 +30,86 @@ export type BundleStrings = Pick<Dictionary, (typeof BUNDLE)[number]>;
 export const bundleStrings = (t: Dictionary): BundleStrings => pick(t, BUNDLE);
 
 const PURCHASE = [
-  ...CART_COMMAND, ...SIGNUP, 'addToCart', 'preorderCta', 'priceWas', 'quantity', 'sku',
-  'inStock', 'lowStock', 'outOfStock', 'preorder',
-  'restockTitle', 'restockText', 'restockSubmit', 'restockDone', 'restockConsent',
+  ...CART_COMMAND,
+  ...SIGNUP,
+  'addToCart',
+  'preorderCta',
+  'priceWas',
+  'quantity',
+  'sku',
+  'inStock',
+  'lowStock',
+  'outOfStock',
+  'preorder',
+  'restockTitle',
+  'restockText',
+  'restockSubmit',
+  'restockDone',
+  'restockConsent',
 ] as const;
 export type PurchaseStrings = Pick<Dictionary, (typeof PURCHASE)[number]>;
 export const purchaseStrings = (t: Dictionary): PurchaseStrings => pick(t, PURCHASE);
 
 const UNSUBSCRIBE = [
-  'unsubscribeText', 'unsubscribeButton', 'unsubscribing', 'unsubscribedStock', 'unsubscribedNewsletter', 'linkInvalid', 'tryAgainLater',
+  'unsubscribeText',
+  'unsubscribeButton',
+  'unsubscribing',
+  'unsubscribedStock',
+  'unsubscribedNewsletter',
+  'linkInvalid',
+  'tryAgainLater',
 ] as const;
 export type UnsubscribeStrings = Pick<Dictionary, (typeof UNSUBSCRIBE)[number]>;
 export const unsubscribeStrings = (t: Dictionary): UnsubscribeStrings => pick(t, UNSUBSCRIBE);
 
 const CHECKOUT = [
-  'email', 'phone', 'firstName', 'lastName', 'line1', 'line2', 'postalCode', 'city', 'usState', 'country',
-  'suggestions', 'suggestionsHint', 'saveAndContinue', 'saving', 'saved',
-  'chooseDelivery', 'homeDelivery', 'pickupPoint', 'paymentHint', 'placeOrder',
+  'email',
+  'phone',
+  'firstName',
+  'lastName',
+  'line1',
+  'line2',
+  'postalCode',
+  'city',
+  'usState',
+  'country',
+  'suggestions',
+  'suggestionsHint',
+  'saveAndContinue',
+  'saving',
+  'saved',
+  'chooseDelivery',
+  'homeDelivery',
+  'pickupPoint',
+  'paymentHint',
+  'placeOrder',
 ] as const;
 export type CheckoutStrings = Pick<Dictionary, (typeof CHECKOUT)[number]>;
 export const checkoutStrings = (t: Dictionary): CheckoutStrings => pick(t, CHECKOUT);
 
-const SEARCH_BOX = ['search', 'searchLabel', 'searchPlaceholder', 'searchSuggestions', 'searchSuggestionCount', 'searchNoSuggestions'] as const;
+const SEARCH_BOX = [
+  'search',
+  'searchLabel',
+  'searchPlaceholder',
+  'searchSuggestions',
+  'searchSuggestionCount',
+  'searchNoSuggestions',
+] as const;
 export type SearchBoxStrings = Pick<Dictionary, (typeof SEARCH_BOX)[number]>;
 export const searchBoxStrings = (t: Dictionary): SearchBoxStrings => pick(t, SEARCH_BOX);
 
 const CONFIRM = [
-  'confirmText', 'confirmButton', 'confirming', 'confirmedNewsletter', 'confirmedStock', 'confirmedStockNotified', 'confirmedUnsubscribed',
-  'linkInvalid', 'linkExpired', 'tryAgainLater', 'busyText',
+  'confirmText',
+  'confirmButton',
+  'confirming',
+  'confirmedNewsletter',
+  'confirmedStock',
+  'confirmedStockNotified',
+  'confirmedUnsubscribed',
+  'linkInvalid',
+  'linkExpired',
+  'tryAgainLater',
+  'busyText',
 ] as const;
 export type ConfirmStrings = Pick<Dictionary, (typeof CONFIRM)[number]>;
 export const confirmStrings = (t: Dictionary): ConfirmStrings => pick(t, CONFIRM);

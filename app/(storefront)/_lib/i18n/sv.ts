@@ -43,7 +43,8 @@ export const sv: Dictionary = {
   description: 'Beskrivning',
   restockTitle: 'Få ett mejl när den är tillbaka',
   restockText: 'Lämna din e-postadress så meddelar vi dig när varianten finns i lager igen.',
-  restockConsent: 'Ja, mejla mig en gång när produkten finns i lager igen. Jag kan avsluta när som helst. Det här är ingen nyhetsbrevsanmälan.',
+  restockConsent:
+    'Ja, mejla mig en gång när produkten finns i lager igen. Jag kan avsluta när som helst. Det här är ingen nyhetsbrevsanmälan.',
   restockSubmit: 'Meddela mig',
   restockDone: 'Tack! Vi skickar ett mejl till dig: bekräfta med länken i det inom 7 dagar, så mejlar vi dig en gång när den är tillbaka.',
   email: 'E-postadress',
@@ -158,7 +159,8 @@ export const sv: Dictionary = {
   quoteReference: 'Ange numret om du kontaktar oss om din order.',
   orderedItems: 'Det här har du beställt',
   sandboxTitle: 'Testbetalning',
-  sandboxText: 'Det här är en testsida för betalning. Inget kort behövs och inga pengar dras: ”Betala” bekräftar ordern precis som en riktig betalleverantör skulle göra.',
+  sandboxText:
+    'Det här är en testsida för betalning. Inget kort behövs och inga pengar dras: ”Betala” bekräftar ordern precis som en riktig betalleverantör skulle göra.',
   payNow: 'Betala {amount}',
   cancelPayment: 'Avbryt och gå tillbaka',
   awaitingTitle: 'Vi väntar på din betalning',

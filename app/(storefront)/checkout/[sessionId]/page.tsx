@@ -33,7 +33,9 @@ export default async function CheckoutPage({ params }: Props) {
       <div className="state" role="alert">
         <h1>{t.secureCheckout}</h1>
         <p>{t.sessionExpired}</p>
-        <Link className="btn btn-primary" href="/cart">{t.backToCart}</Link>
+        <Link className="btn btn-primary" href="/cart">
+          {t.backToCart}
+        </Link>
       </div>
     );
   }
@@ -50,34 +52,62 @@ export default async function CheckoutPage({ params }: Props) {
 
   return (
     <>
-      <div className="page-head"><h1>{t.secureCheckout}</h1></div>
+      <div className="page-head">
+        <h1>{t.secureCheckout}</h1>
+      </div>
       {/* One grid, in the order a phone shows it: the summary comes before the payment step
           (what is being paid for, then paying). Wide screens put the summary beside the steps. */}
       <div className="checkout-grid">
         <section className={`panel step checkout-contact${hasAddress ? ' step-done' : ''}`} aria-labelledby="step-contact">
-          <h2 id="step-contact"><span className="step-number" aria-hidden="true">1</span>{t.contact} · {t.shippingAddress}</h2>
+          <h2 id="step-contact">
+            <span className="step-number" aria-hidden="true">
+              1
+            </span>
+            {t.contact} · {t.shippingAddress}
+          </h2>
           <ContactForm
-            sessionId={session.id} etag={etag} email={session.email} phone={session.phone}
-            address={session.shippingAddress} country={country} countries={countries} t={checkoutStrings(t)}
+            sessionId={session.id}
+            etag={etag}
+            email={session.email}
+            phone={session.phone}
+            address={session.shippingAddress}
+            country={country}
+            countries={countries}
+            t={checkoutStrings(t)}
           />
         </section>
         <section className={`panel step checkout-delivery${session.deliveryOption ? ' step-done' : ''}`} aria-labelledby="step-delivery">
-          <h2 id="step-delivery"><span className="step-number" aria-hidden="true">2</span>{t.delivery}</h2>
+          <h2 id="step-delivery">
+            <span className="step-number" aria-hidden="true">
+              2
+            </span>
+            {t.delivery}
+          </h2>
           {session.shippingAddress ? (
             // Rendered in place, not streamed: without JavaScript a Suspense fallback is never replaced.
             <DeliveryStep session={session} locale={locale} t={t} />
-          ) : <p className="muted">{t.deliveryHint}</p>}
+          ) : (
+            <p className="muted">{t.deliveryHint}</p>
+          )}
         </section>
         <div className="checkout-summary">
           <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />
           {isThisPage(session.checkoutUrl, session.id) ? null : (
             <p className="muted mt-16 text-90">
-              {t.hostedCheckout} <a href={session.checkoutUrl} rel="noopener">{t.hostedCheckoutLink}</a>
+              {t.hostedCheckout}{' '}
+              <a href={session.checkoutUrl} rel="noopener">
+                {t.hostedCheckoutLink}
+              </a>
             </p>
           )}
         </div>
         <section className="panel step checkout-payment" aria-labelledby="step-payment">
-          <h2 id="step-payment"><span className="step-number" aria-hidden="true">3</span>{t.payment}</h2>
+          <h2 id="step-payment">
+            <span className="step-number" aria-hidden="true">
+              3
+            </span>
+            {t.payment}
+          </h2>
           <PaymentForm sessionId={session.id} ready={ready} t={checkoutStrings(t)} />
         </section>
       </div>
@@ -99,7 +129,14 @@ async function DeliveryStep({ session, locale, t }: { session: CheckoutSession; 
     detail: o.pickupPoint ? `${o.pickupPoint.address.line1}, ${o.pickupPoint.address.postalCode} ${o.pickupPoint.address.city}` : null,
   }));
   if (options.length === 0) return <p className="muted">{t.noDeliveryOptions}</p>;
-  return <DeliveryForm sessionId={session.id} options={options} selected={delivery.selected ?? session.deliveryOption?.id ?? null} t={checkoutStrings(t)} />;
+  return (
+    <DeliveryForm
+      sessionId={session.id}
+      options={options}
+      selected={delivery.selected ?? session.deliveryOption?.id ?? null}
+      t={checkoutStrings(t)}
+    />
+  );
 }
 
 /**

@@ -47,8 +47,13 @@ export default async function CollectionPage({ params, searchParams }: Props) {
   // The shop's 404 for an unknown collection comes from here, before the list is read.
   const { page: c, cursor: current } = await collection(handle, narrowed ? undefined : asked.cursor);
   const [list, navigation] = await Promise.all([
-    narrowed ? productList(asked, { collection: c.handle }) : productList({ available: false, options: [] }, { collection: c.handle, limit: 1 }),
-    snapshot().then((s) => s.navigation, () => []),
+    narrowed
+      ? productList(asked, { collection: c.handle })
+      : productList({ available: false, options: [] }, { collection: c.handle, limit: 1 }),
+    snapshot().then(
+      (s) => s.navigation,
+      () => [],
+    ),
   ]);
   const products = narrowed ? list.page.data : c.products;
   const state = narrowed ? list.state : { ...asked, cursor: current };
@@ -57,8 +62,12 @@ export default async function CollectionPage({ params, searchParams }: Props) {
     <>
       <nav className="breadcrumbs" aria-label={t.breadcrumb}>
         <ol>
-          <li><Link href="/">{t.home}</Link></li>
-          <li><span aria-current="page">{c.title}</span></li>
+          <li>
+            <Link href="/">{t.home}</Link>
+          </li>
+          <li>
+            <span aria-current="page">{c.title}</span>
+          </li>
         </ol>
       </nav>
       {c.image ? (
@@ -72,9 +81,18 @@ export default async function CollectionPage({ params, searchParams }: Props) {
         <p>{c.description}</p>
       </div>
       <ProductListing
-        path={`/collections/${c.handle}`} state={state} products={products} cursor={state.cursor} nextCursor={nextCursor}
-        facets={list.page.facets} refused={[...ignored, ...list.refused]} defaultOrder="featured"
-        collections={navigation.filter((n) => n.handle !== c.handle)} t={t} locale={locale} currency={market.currency}
+        path={`/collections/${c.handle}`}
+        state={state}
+        products={products}
+        cursor={state.cursor}
+        nextCursor={nextCursor}
+        facets={list.page.facets}
+        refused={[...ignored, ...list.refused]}
+        defaultOrder="featured"
+        collections={navigation.filter((n) => n.handle !== c.handle)}
+        t={t}
+        locale={locale}
+        currency={market.currency}
       />
       <ViewBeacon event={{ type: 'collection_view', collectionHandle: c.handle }} />
     </>

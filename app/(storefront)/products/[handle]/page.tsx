@@ -23,7 +23,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProductPage({ params, searchParams }: Props) {
-  const [{ handle }, { variant: wanted }, { t, locale, market, site }, where] = await Promise.all([params, searchParams, shop(), locality()]);
+  const [{ handle }, { variant: wanted }, { t, locale, market, site }, where] = await Promise.all([
+    params,
+    searchParams,
+    shop(),
+    locality(),
+  ]);
   const read = await productOrNotSold(handle, where);
   // priced in other markets only: the page says so (never the 404 of a product that is not there)
   if ('notSold' in read) return <NotSoldHere notSold={read.notSold} market={market.id} markets={site.markets} t={t} />;

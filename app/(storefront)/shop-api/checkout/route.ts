@@ -36,13 +36,18 @@ export async function POST(req: Request): Promise<Response> {
       const ids = linesIn(error, cart);
       return seeOther(`/cart?problem=${error.code}${ids.length ? `&lines=${ids.map(encodeURIComponent).join(',')}` : ''}`);
     }
-    console.warn(`[storefront] checkout not started: ${error instanceof SiteApiError ? error.code : error instanceof Error ? error.name : 'error'}`);
+    console.warn(
+      `[storefront] checkout not started: ${error instanceof SiteApiError ? error.code : error instanceof Error ? error.name : 'error'}`,
+    );
     return seeOther('/cart?problem=unavailable');
   }
 }
 
 function checkoutKey(cart: Cart, where: { market: string; locale: string }): string {
-  const content = [...cart.lines.map((l) => `${l.variantId}:${l.quantity}`), ...cart.bundles.map((b) => `bundle:${b.bundleId}:${b.quantity}`)].join(',');
+  const content = [
+    ...cart.lines.map((l) => `${l.variantId}:${l.quantity}`),
+    ...cart.bundles.map((b) => `bundle:${b.bundleId}:${b.quantity}`),
+  ].join(',');
   return `checkout-${createHash('sha256').update(`${cart.nonce}|${where.market}|${where.locale}|${content}`).digest('base64url')}`;
 }
 

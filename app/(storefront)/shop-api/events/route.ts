@@ -8,7 +8,17 @@ const handle = z.string().regex(/^[a-z0-9][a-z0-9-]{0,199}$/);
 /** Views the pages report; the server adds the anonymous id and the time. */
 const ViewEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('page_view'), path: z.string() }).strict(),
-  z.object({ type: z.literal('product_view'), path: z.string(), productHandle: handle, variantId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/).optional() }).strict(),
+  z
+    .object({
+      type: z.literal('product_view'),
+      path: z.string(),
+      productHandle: handle,
+      variantId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,80}$/)
+        .optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('collection_view'), path: z.string(), collectionHandle: handle }).strict(),
 ]);
 
@@ -32,7 +42,8 @@ export async function POST(req: Request): Promise<Response> {
   if (!parsed.success) return refusal(400, 'validation_failed', 'Send {"events": [...]}: 1–10 page, product or collection views.');
   // The path only, never the query string: a query may carry whatever a shopper typed.
   const events = parsed.data.events.map((event) => ({ ...event, path: event.path.split(/[?#]/)[0] ?? '/' }));
-  if (events.some((e) => !e.path.startsWith('/') || e.path.length > 512)) return refusal(400, 'validation_failed', 'A view\'s path starts with / and is at most 512 characters.');
+  if (events.some((e) => !e.path.startsWith('/') || e.path.length > 512))
+    return refusal(400, 'validation_failed', "A view's path starts with / and is at most 512 characters.");
   await track(events);
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }

@@ -8,14 +8,21 @@ const MAX_SUGGESTIONS = 8;
 const DEFAULT_SUGGESTIONS = 6;
 
 /** What the search box draws for one product: already formatted here, in the shopper's language and currency. */
-export type Suggestion = { handle: string; title: string; href: string; price: string; image: { url: string; width: number; height: number } | null };
+export type Suggestion = {
+  handle: string;
+  title: string;
+  href: string;
+  price: string;
+  image: { url: string; width: number; height: number } | null;
+};
 
 function readQuery(params: URLSearchParams): { q: string; limit: number } | FieldError[] {
   const errors: FieldError[] = [];
   const qs = params.getAll('q');
   const q = (qs[0] ?? '').trim();
   if (qs.length !== 1) errors.push({ pointer: '#/query/q', code: qs.length === 0 ? 'required' : 'repeated', detail: 'Give one q.' });
-  else if (q.length < 1 || q.length > 200) errors.push({ pointer: '#/query/q', code: 'length', detail: 'Give 1–200 characters to search for.' });
+  else if (q.length < 1 || q.length > 200)
+    errors.push({ pointer: '#/query/q', code: 'length', detail: 'Give 1–200 characters to search for.' });
   const limits = params.getAll('limit');
   let limit = DEFAULT_SUGGESTIONS;
   if (limits.length > 0) {
@@ -49,7 +56,8 @@ export async function GET(req: Request): Promise<Response> {
     });
     return json({ q: query.q, data });
   } catch (error) {
-    if (isSiteApiError(error, 'rate_limited')) return problem('rate_limited', 'Too many searches from this address; try again in a minute.');
+    if (isSiteApiError(error, 'rate_limited'))
+      return problem('rate_limited', 'Too many searches from this address; try again in a minute.');
     if (isSiteApiError(error, 'validation_failed')) return problem('validation_failed', 'The search could not be read.', error.errors);
     return problem('service_unavailable', 'Search is unavailable right now; try again.');
   }

@@ -31,10 +31,14 @@ export default async function ConfirmSubscriptionPage({ searchParams }: Props) {
       {typeof token === 'string' && TOKEN.test(token) ? (
         <ConfirmForm token={token} t={confirmStrings(t)} />
       ) : (
-        <p className="notice notice-error" role="alert">{t.linkInvalid}</p>
+        <p className="notice notice-error" role="alert">
+          {t.linkInvalid}
+        </p>
       )}
       <p className="mt-24">
-        <Link className="btn btn-secondary" href="/">{t.continueShopping}</Link>
+        <Link className="btn btn-secondary" href="/">
+          {t.continueShopping}
+        </Link>
       </p>
     </div>
   );

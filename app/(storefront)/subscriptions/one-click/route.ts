@@ -18,7 +18,8 @@ export async function POST(req: Request): Promise<Response> {
     await unsubscribeByToken(token, 'one_click', { buyerIp: await buyerIp() });
     return text('Unsubscribed.', 200);
   } catch (error) {
-    if (isSiteApiError(error, 'unknown_token') || isSiteApiError(error, 'validation_failed')) return text('This unsubscribe link is not valid.', 404);
+    if (isSiteApiError(error, 'unknown_token') || isSiteApiError(error, 'validation_failed'))
+      return text('This unsubscribe link is not valid.', 404);
     // Anything else is ours: a 503 makes the mail provider try again later.
     return text('Please try again later.', 503);
   }

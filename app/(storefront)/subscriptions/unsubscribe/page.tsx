@@ -26,7 +26,9 @@ export default async function UnsubscribePage({ searchParams }: Props) {
       {typeof token === 'string' && token ? (
         <UnsubscribeForm token={token} t={unsubscribeStrings(t)} />
       ) : (
-        <p className="notice notice-error" role="alert">{t.linkInvalid}</p>
+        <p className="notice notice-error" role="alert">
+          {t.linkInvalid}
+        </p>
       )}
     </div>
   );

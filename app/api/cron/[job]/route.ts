@@ -22,9 +22,20 @@ const runFromCron: RouteHandler = async (req, ctx) => {
   // Without a secret the routes do not exist; without the secret nobody learns the job names.
   if (!secret) return problemResponse({ code: 'not_found', detail: 'No such path.', requestId, headers });
   if (!authorized(req, secret)) {
-    return problemResponse({ code: 'unauthorized', detail: 'A cron call needs Authorization: Bearer with the CRON_SECRET.', requestId, headers: { ...headers, 'WWW-Authenticate': 'Bearer' } });
+    return problemResponse({
+      code: 'unauthorized',
+      detail: 'A cron call needs Authorization: Bearer with the CRON_SECRET.',
+      requestId,
+      headers: { ...headers, 'WWW-Authenticate': 'Bearer' },
+    });
   }
-  if (!job) return problemResponse({ code: 'not_found', detail: `There is no job named ${JSON.stringify(name.slice(0, 64))}.`, requestId, headers });
+  if (!job)
+    return problemResponse({
+      code: 'not_found',
+      detail: `There is no job named ${JSON.stringify(name.slice(0, 64))}.`,
+      requestId,
+      headers,
+    });
   const started = Date.now();
   try {
     const summary = await runJobOnce(job, { deadline: started + PASS_BUDGET_MS, frontDoor: new URL(req.url).origin });
@@ -32,7 +43,10 @@ const runFromCron: RouteHandler = async (req, ctx) => {
   } catch (error) {
     const trail = { error: undefined as unknown };
     const problem = toProblem(error, requestId, headers, trail);
-    logger().error({ requestId, job: job.name, status: problem.status, ...(trail.error === undefined ? {} : { err: trail.error }) }, 'job pass failed');
+    logger().error(
+      { requestId, job: job.name, status: problem.status, ...(trail.error === undefined ? {} : { err: trail.error }) },
+      'job pass failed',
+    );
     return problem;
   }
 };

@@ -21,14 +21,21 @@ const Form = z.object({
 const act: RouteHandler = async (req) => {
   const requestId = requestIdFor(req);
   const headers = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-  if (stripeSettings()) return problemResponse({ code: 'not_found', detail: 'The sandbox is off: a real payment provider is configured.', requestId, headers });
+  if (stripeSettings())
+    return problemResponse({ code: 'not_found', detail: 'The sandbox is off: a real payment provider is configured.', requestId, headers });
   const type = req.headers.get('content-type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) {
-    return problemResponse({ code: 'unsupported_media_type', detail: 'Send the demo payment page\'s form.', requestId, headers });
+    return problemResponse({ code: 'unsupported_media_type', detail: "Send the demo payment page's form.", requestId, headers });
   }
   const parsed = Form.safeParse(Object.fromEntries([...(await req.formData()).entries()].map(([k, v]) => [k, String(v)])));
   if (!parsed.success) {
-    return problemResponse({ code: 'validation_failed', detail: 'The form is not valid.', errors: zodFieldErrors(parsed.error, 'body'), requestId, headers });
+    return problemResponse({
+      code: 'validation_failed',
+      detail: 'The form is not valid.',
+      errors: zodFieldErrors(parsed.error, 'body'),
+      requestId,
+      headers,
+    });
   }
   try {
     const { sessionId, clientToken, action } = parsed.data;

@@ -23,20 +23,32 @@ const receive: RouteHandler = async (req) => {
   const declared = Number(req.headers.get('content-length') ?? 0);
   const payload = declared > MAX_BODY_BYTES ? '' : await req.text();
   if (declared > MAX_BODY_BYTES || Buffer.byteLength(payload) > MAX_BODY_BYTES) {
-    return problemResponse({ code: 'payload_too_large', detail: `A webhook event is at most ${MAX_BODY_BYTES} bytes.`, requestId, headers });
+    return problemResponse({
+      code: 'payload_too_large',
+      detail: `A webhook event is at most ${MAX_BODY_BYTES} bytes.`,
+      requestId,
+      headers,
+    });
   }
   let event;
   try {
     event = verifyStripeEvent(settings, payload, req.headers.get('stripe-signature'));
   } catch {
-    return problemResponse({ code: 'invalid_signature', detail: 'The Stripe-Signature header does not verify with the webhook secret.', requestId, headers });
+    return problemResponse({
+      code: 'invalid_signature',
+      detail: 'The Stripe-Signature header does not verify with the webhook secret.',
+      requestId,
+      headers,
+    });
   }
   try {
     const result = await recordPaymentEvent(db(), stripePaymentEvent(event));
     if (result.outcome !== 'completed' && result.outcome !== 'reopened' && result.outcome !== 'ignored') {
       console.warn(`[payments] stripe event ${event.id} (${event.type}) for session ${result.sessionId ?? '-'}: ${result.outcome}`);
     } else if (result.order) {
-      console.log(`[payments] stripe event ${event.id}: order ${result.order.number}${result.order.oversold ? ' (OVERSOLD: see npm run orders)' : ''}`);
+      console.log(
+        `[payments] stripe event ${event.id}: order ${result.order.number}${result.order.oversold ? ' (OVERSOLD: see npm run orders)' : ''}`,
+      );
     }
     return Response.json({ received: true, outcome: result.outcome, ...(result.order ? { order: result.order.number } : {}) }, { headers });
   } catch (error) {

@@ -17,7 +17,11 @@ export function onTransaction(tx: Transaction): Database {
  * Runs `work` in one transaction (a read transaction for the plan, which writes nothing)
  * and commits only when it says so.
  */
-export async function inCatalogTransaction<T>(database: Database, mode: 'write' | 'read', work: (tx: Transaction) => Promise<{ commit: boolean; result: T }>): Promise<T> {
+export async function inCatalogTransaction<T>(
+  database: Database,
+  mode: 'write' | 'read',
+  work: (tx: Transaction) => Promise<{ commit: boolean; result: T }>,
+): Promise<T> {
   const tx = await database.$client.transaction(mode);
   try {
     const { commit, result } = await work(tx);
@@ -55,7 +59,13 @@ export type Applied = { ok: true; catalogVersion: number } | { ok: false; inUse:
  * still names one is asked inside the write (those are written while the shop runs): the
  * transaction then takes three requests more: opening it, the question, and the commit.
  */
-export async function applyChanges(database: Database, siteId: string, changes: CatalogChanges, removedVariantIds: string[], deletedVariantIds: string[] = []): Promise<Applied> {
+export async function applyChanges(
+  database: Database,
+  siteId: string,
+  changes: CatalogChanges,
+  removedVariantIds: string[],
+  deletedVariantIds: string[] = [],
+): Promise<Applied> {
   const client = database.$client;
   const merge = changes.products.insert.length + changes.products.update.length >= MERGE_FROM;
   const mergeLater = merge && client.protocol !== 'file';
@@ -76,7 +86,10 @@ export async function applyChanges(database: Database, siteId: string, changes: 
     const tx = await client.transaction('write');
     try {
       // both questions in one request
-      const inUse = readInUse(await tx.batch([...inUseChecks(removedVariantIds), ...heldChecks(deletedVariantIds)]), rewrittenBundleItems(changes));
+      const inUse = readInUse(
+        await tx.batch([...inUseChecks(removedVariantIds), ...heldChecks(deletedVariantIds)]),
+        rewrittenBundleItems(changes),
+      );
       if (inUse.size > 0) {
         await tx.rollback();
         return { ok: false, inUse };
@@ -99,13 +112,19 @@ export async function applyChanges(database: Database, siteId: string, changes: 
 }
 
 function columnsOf(table: SQLiteTable) {
-  return new Map(Object.entries(getTableColumns(table)).map(([key, column]) => [key, {
-    column: column as SQLiteColumn,
-    name: column.keyAsName ? toSnakeCase(column.name) : column.name,
-  }]));
+  return new Map(
+    Object.entries(getTableColumns(table)).map(([key, column]) => [
+      key,
+      {
+        column: column as SQLiteColumn,
+        name: column.keyAsName ? toSnakeCase(column.name) : column.name,
+      },
+    ]),
+  );
 }
 
-const value = (column: SQLiteColumn, v: unknown): InValue => (v === null || v === undefined ? null : (column.mapToDriverValue(v) as InValue));
+const value = (column: SQLiteColumn, v: unknown): InValue =>
+  v === null || v === undefined ? null : (column.mapToDriverValue(v) as InValue);
 
 /** Rows in slices whose bound values stay under SQLite's limit, `width` values a row. */
 function* slices<T>(rows: T[], width: number): Generator<T[]> {
@@ -175,9 +194,18 @@ function inUseChecks(ids: string[]): InStatement[] {
     const slice = ids.slice(i, i + ID_SLICE);
     const list = tuple(slice.length);
     statements.push(
-      { sql: `SELECT variant_id AS id, 'a restock signup' AS what, NULL AS bundle, NULL AS position FROM stock_subscriptions WHERE variant_id IN ${list}`, args: slice },
-      { sql: `SELECT variant_id AS id, 'a checkout session' AS what, NULL AS bundle, NULL AS position FROM checkout_session_lines WHERE variant_id IN ${list}`, args: slice },
-      { sql: `SELECT variant_id AS id, 'a bundle' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`, args: slice },
+      {
+        sql: `SELECT variant_id AS id, 'a restock signup' AS what, NULL AS bundle, NULL AS position FROM stock_subscriptions WHERE variant_id IN ${list}`,
+        args: slice,
+      },
+      {
+        sql: `SELECT variant_id AS id, 'a checkout session' AS what, NULL AS bundle, NULL AS position FROM checkout_session_lines WHERE variant_id IN ${list}`,
+        args: slice,
+      },
+      {
+        sql: `SELECT variant_id AS id, 'a bundle' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`,
+        args: slice,
+      },
     );
   }
   return statements;
@@ -196,9 +224,18 @@ function heldChecks(ids: string[]): InStatement[] {
     const slice = ids.slice(i, i + ID_SLICE);
     const list = tuple(slice.length);
     statements.push(
-      { sql: `SELECT variant_id AS id, 'a restock signup not yet notified' AS what, NULL AS bundle, NULL AS position FROM stock_subscriptions WHERE variant_id IN ${list} AND status IN ('pending_confirmation', 'active')`, args: slice },
-      { sql: `SELECT l.variant_id AS id, 'a checkout session ' || CASE s.status WHEN 'open' THEN 'still open' ELSE 'awaiting payment' END AS what, NULL AS bundle, NULL AS position FROM checkout_session_lines l JOIN checkout_sessions s ON s.id = l.session_id WHERE l.variant_id IN ${list} AND s.status IN ('open', 'payment_pending')`, args: slice },
-      { sql: `SELECT variant_id AS id, 'a bundle of another product' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`, args: slice },
+      {
+        sql: `SELECT variant_id AS id, 'a restock signup not yet notified' AS what, NULL AS bundle, NULL AS position FROM stock_subscriptions WHERE variant_id IN ${list} AND status IN ('pending_confirmation', 'active')`,
+        args: slice,
+      },
+      {
+        sql: `SELECT l.variant_id AS id, 'a checkout session ' || CASE s.status WHEN 'open' THEN 'still open' ELSE 'awaiting payment' END AS what, NULL AS bundle, NULL AS position FROM checkout_session_lines l JOIN checkout_sessions s ON s.id = l.session_id WHERE l.variant_id IN ${list} AND s.status IN ('open', 'payment_pending')`,
+        args: slice,
+      },
+      {
+        sql: `SELECT variant_id AS id, 'a bundle of another product' AS what, bundle_id AS bundle, position FROM bundle_items WHERE variant_id IN ${list}`,
+        args: slice,
+      },
     );
   }
   return statements;
@@ -223,7 +260,10 @@ function closedSignupDeletes(ids: string[]): InStatement[] {
     const slice = ids.slice(i, i + ID_SLICE);
     const list = tuple(slice.length);
     out.push(
-      { sql: `DELETE FROM subscription_tokens WHERE kind = 'stock' AND subscription_id IN (SELECT id FROM stock_subscriptions WHERE variant_id IN ${list})`, args: slice },
+      {
+        sql: `DELETE FROM subscription_tokens WHERE kind = 'stock' AND subscription_id IN (SELECT id FROM stock_subscriptions WHERE variant_id IN ${list})`,
+        args: slice,
+      },
       { sql: `DELETE FROM stock_subscriptions WHERE variant_id IN ${list}`, args: slice },
     );
   }

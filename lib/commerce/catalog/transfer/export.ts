@@ -1,16 +1,30 @@
 import type { DbOrTx } from '@/db/client';
 import { readTransaction, type Database } from '@/db/client';
 import {
-  CATALOG_FORMAT, CATALOG_FORMAT_VERSION,
-  type CatalogCollection, type CatalogDocument, type CatalogProduct,
+  CATALOG_FORMAT,
+  CATALOG_FORMAT_VERSION,
+  type CatalogCollection,
+  type CatalogDocument,
+  type CatalogProduct,
 } from '@/lib/contract/catalog-document';
 import { toMoney } from '../../money';
 import {
-  detailsLoader, groupBy, loadCatalogIndex, loadCatalogState, loadTransferSite, PRODUCT_SLICE, variantIdsOf,
-  type CatalogIndex, type CatalogState, type DetailsLoader, type ProductDetails, type TransferSite,
+  detailsLoader,
+  groupBy,
+  loadCatalogIndex,
+  loadCatalogState,
+  loadTransferSite,
+  PRODUCT_SLICE,
+  variantIdsOf,
+  type CatalogIndex,
+  type CatalogState,
+  type DetailsLoader,
+  type ProductDetails,
+  type TransferSite,
 } from './state';
 
-const byLocale = <T extends { locale: string }>(rows: T[]) => [...rows].sort((a, b) => (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0));
+const byLocale = <T extends { locale: string }>(rows: T[]) =>
+  [...rows].sort((a, b) => (a.locale < b.locale ? -1 : a.locale > b.locale ? 1 : 0));
 const byPosition = <T extends { position: number }>(rows: T[]) => [...rows].sort((a, b) => a.position - b.position);
 
 /**
@@ -19,7 +33,11 @@ const byPosition = <T extends { position: number }>(rows: T[]) => [...rows].sort
  * market order), so the same catalog always gives the same bytes.
  */
 export function documentFromState(site: TransferSite, state: CatalogState): CatalogDocument {
-  return { ...documentHead(site), products: productsFromRows(site, state, state, state.products), collections: collectionsFromIndex(state) };
+  return {
+    ...documentHead(site),
+    products: productsFromRows(site, state, state, state.products),
+    collections: collectionsFromIndex(state),
+  };
 }
 
 function documentHead(site: TransferSite): Omit<CatalogDocument, 'products' | 'collections'> {
@@ -36,7 +54,12 @@ function documentHead(site: TransferSite): Omit<CatalogDocument, 'products' | 'c
 }
 
 /** The given products (rows of the index) as documents; `details` must hold their rows. */
-export function productsFromRows(site: TransferSite, index: CatalogIndex, details: ProductDetails, rows: CatalogIndex['products']): CatalogProduct[] {
+export function productsFromRows(
+  site: TransferSite,
+  index: CatalogIndex,
+  details: ProductDetails,
+  rows: CatalogIndex['products'],
+): CatalogProduct[] {
   const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
   const marketOrder = new Map(site.markets.map((m, i) => [m.id, i]));
   const texts = groupBy(details.productTranslations, (r) => r.productId);
@@ -59,12 +82,26 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
     ...(p.vendor !== null ? { vendor: p.vendor } : {}),
     ...(p.productType !== null ? { type: p.productType } : {}),
     ...(p.tags && p.tags.length > 0 ? { tags: [...p.tags] } : {}),
-    texts: Object.fromEntries(byLocale(texts.get(p.id) ?? []).map((t) => [t.locale, {
-      title: t.title, description: t.description, seoTitle: t.seoTitle, seoDescription: t.seoDescription,
-      // stored in option order by the import, so the same texts give the same bytes
-      ...(t.options ? { options: t.options } : {}),
-    }])),
-    images: byPosition(images.get(p.id) ?? []).map((i) => ({ url: i.url, alt: i.alt, ...(i.alts ? { alts: i.alts } : {}), width: i.width, height: i.height })),
+    texts: Object.fromEntries(
+      byLocale(texts.get(p.id) ?? []).map((t) => [
+        t.locale,
+        {
+          title: t.title,
+          description: t.description,
+          seoTitle: t.seoTitle,
+          seoDescription: t.seoDescription,
+          // stored in option order by the import, so the same texts give the same bytes
+          ...(t.options ? { options: t.options } : {}),
+        },
+      ]),
+    ),
+    images: byPosition(images.get(p.id) ?? []).map((i) => ({
+      url: i.url,
+      alt: i.alt,
+      ...(i.alts ? { alts: i.alts } : {}),
+      width: i.width,
+      height: i.height,
+    })),
     options: p.options.map((o) => ({ name: o.name, values: [...o.values] })),
     variants: byPosition(variants.get(p.id) ?? []).map((v) => {
       const level = stock.get(v.id);
@@ -72,13 +109,19 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
         sku: v.sku,
         title: v.title,
         options: v.options,
-        prices: Object.fromEntries(inMarketOrder(prices.get(v.id) ?? []).map((r) => {
-          const code = currency.get(r.marketId)!;
-          return [r.marketId, {
-            amount: toMoney(r.amount, code).amount, currency: code,
-            compareAt: r.compareAtAmount === null ? null : toMoney(r.compareAtAmount, code).amount,
-          }];
-        })),
+        prices: Object.fromEntries(
+          inMarketOrder(prices.get(v.id) ?? []).map((r) => {
+            const code = currency.get(r.marketId)!;
+            return [
+              r.marketId,
+              {
+                amount: toMoney(r.amount, code).amount,
+                currency: code,
+                compareAt: r.compareAtAmount === null ? null : toMoney(r.compareAtAmount, code).amount,
+              },
+            ];
+          }),
+        ),
         // A variant without a level row counts as sold out (see availability.ts).
         stock: level
           ? { quantity: level.quantity, policy: level.policy, lowStockThreshold: level.lowStockThreshold }
@@ -89,10 +132,12 @@ export function productsFromRows(site: TransferSite, index: CatalogIndex, detail
       title: b.title,
       ...(b.titles ? { titles: b.titles } : {}),
       items: byPosition(bundleItems.get(b.id) ?? []).map((i) => ({ sku: skuOf.get(i.variantId) ?? '', quantity: i.quantity })),
-      prices: Object.fromEntries(inMarketOrder(bundlePrices.get(b.id) ?? []).map((r) => {
-        const code = currency.get(r.marketId)!;
-        return [r.marketId, { amount: toMoney(r.amount, code).amount, currency: code }];
-      })),
+      prices: Object.fromEntries(
+        inMarketOrder(bundlePrices.get(b.id) ?? []).map((r) => {
+          const code = currency.get(r.marketId)!;
+          return [r.marketId, { amount: toMoney(r.amount, code).amount, currency: code }];
+        }),
+      ),
     })),
   }));
 }
@@ -105,9 +150,17 @@ function collectionsFromIndex(index: CatalogIndex): CatalogCollection[] {
     handle: c.handle,
     status: c.status,
     image: c.imageUrl
-      ? { url: c.imageUrl, alt: c.imageAlt ?? '', ...(c.imageAlts ? { alts: c.imageAlts } : {}), width: c.imageWidth ?? 1, height: c.imageHeight ?? 1 }
+      ? {
+          url: c.imageUrl,
+          alt: c.imageAlt ?? '',
+          ...(c.imageAlts ? { alts: c.imageAlts } : {}),
+          width: c.imageWidth ?? 1,
+          height: c.imageHeight ?? 1,
+        }
       : null,
-    texts: Object.fromEntries(byLocale(collectionTexts.get(c.id) ?? []).map((t) => [t.locale, { title: t.title, description: t.description }])),
+    texts: Object.fromEntries(
+      byLocale(collectionTexts.get(c.id) ?? []).map((t) => [t.locale, { title: t.title, description: t.description }]),
+    ),
     // an automated collection's members are its rules' to say
     ...(c.rules
       ? { rules: { match: c.rules.match, conditions: [...c.rules.conditions] }, products: [] }
@@ -122,7 +175,11 @@ type Write = (chunk: string) => Promise<void> | void;
  * time inside one read transaction (one consistent snapshot): memory holds a slice, not the
  * catalog. Two-space JSON, the same bytes `catalogDocumentText` gives for the whole document.
  */
-export async function exportCatalogTo(database: Database, siteHandle: string, write: Write): Promise<{ products: number; collections: number }> {
+export async function exportCatalogTo(
+  database: Database,
+  siteHandle: string,
+  write: Write,
+): Promise<{ products: number; collections: number }> {
   return readTransaction(database, async (tx: DbOrTx) => {
     const site = await loadTransferSite(tx, siteHandle);
     const index = await loadCatalogIndex(tx, site.id);
@@ -160,7 +217,9 @@ function documentWriter(write: Write) {
   };
   return {
     head: async (head: Omit<CatalogDocument, 'products' | 'collections'>) => {
-      await write(`{\n  "format": ${JSON.stringify(head.format)},\n  "version": ${head.version},\n  "site": ${JSON.stringify(head.site)},\n`);
+      await write(
+        `{\n  "format": ${JSON.stringify(head.format)},\n  "version": ${head.version},\n  "site": ${JSON.stringify(head.site)},\n`,
+      );
       await write(`  "markets": ${JSON.stringify(head.markets, null, 2).replace(/\n/g, '\n  ')},\n`);
     },
     open: async (next: 'products' | 'collections', count: number) => {
@@ -203,7 +262,12 @@ export async function catalogDocumentText(doc: CatalogDocument): Promise<string>
 }
 
 /** Some stored products as documents (by product id), reading only their rows. */
-export async function storedProducts(site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader, ids: Set<string>): Promise<CatalogProduct[]> {
+export async function storedProducts(
+  site: TransferSite,
+  index: CatalogIndex,
+  loadDetails: DetailsLoader,
+  ids: Set<string>,
+): Promise<CatalogProduct[]> {
   const rows = index.products.filter((p) => ids.has(p.id));
   const list = rows.map((r) => r.id);
   return productsFromRows(site, index, await loadDetails(list, variantIdsOf(index, list)), rows);

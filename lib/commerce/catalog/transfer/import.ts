@@ -14,11 +14,21 @@ import { issuesFromZod, pointerOf, validateAgainstSite, validateMarketNames, typ
  * (a Shopify file knows one market and one locale; `complete` fills in the rest).
  */
 export type ImportSource =
-  | { kind: 'document'; products: CatalogProduct[]; collections: CatalogCollection[]; markets?: CatalogMarket[]; lineOf?: (pointer: string) => number | undefined }
+  | {
+      kind: 'document';
+      products: CatalogProduct[];
+      collections: CatalogCollection[];
+      markets?: CatalogMarket[];
+      lineOf?: (pointer: string) => number | undefined;
+    }
   | {
       kind: 'partial';
       /** `remove`: handles of stored products to delete (the delete command). */
-      complete: (site: TransferSite, index: CatalogIndex, loadDetails: DetailsLoader) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[]; remove?: string[] }>;
+      complete: (
+        site: TransferSite,
+        index: CatalogIndex,
+        loadDetails: DetailsLoader,
+      ) => Promise<{ products: unknown[]; notes: string[]; issues: CatalogIssue[]; remove?: string[] }>;
       /** CSV line of an issue's pointer (`/products/3/variants/1/...`), when known. */
       lineOf?: (pointer: string) => number | undefined;
       /** The issues in the source's own terms (a spreadsheet's lines and columns), all of them, in its order. */
@@ -44,7 +54,10 @@ export type ParsedDocument = { ok: true; doc: CatalogDocument; lines: DocumentLi
  * catalog but never the file's text. Every problem is reported, not only the first; a
  * file beyond `limits` is refused where it goes past them, and reading stops there.
  */
-export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Array>, limits: ImportLimits = importLimits()): Promise<ParsedDocument> {
+export async function readCatalogDocument(
+  chunks: AsyncIterable<string | Uint8Array>,
+  limits: ImportLimits = importLimits(),
+): Promise<ParsedDocument> {
   const issues: CatalogIssue[] = [];
   const head: Record<string, unknown> = {};
   const lists = { products: [] as CatalogProduct[], collections: [] as CatalogCollection[] };
@@ -59,7 +72,12 @@ export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Ar
         continue;
       }
       if (part.index !== null && ++items > limits.items) {
-        issues.push({ pointer: pointerOf(at), line: part.line, field: part.key, expected: `at most ${count(limits.items)} products and collections in one file (split it, or run the command with a bigger heap: docs/catalog.md, "Limits")` });
+        issues.push({
+          pointer: pointerOf(at),
+          line: part.line,
+          field: part.key,
+          expected: `at most ${count(limits.items)} products and collections in one file (split it, or run the command with a bigger heap: docs/catalog.md, "Limits")`,
+        });
         return { ok: false, issues };
       }
       let raw: unknown;
@@ -70,7 +88,12 @@ export async function readCatalogDocument(chunks: AsyncIterable<string | Uint8Ar
         // V8 names the offset in the item's text; count its lines to point at the file's line
         const offset = /position (\d+)/.exec(message);
         const line = part.line + (offset ? (part.text.slice(0, Number(offset[1])).match(/\n/g)?.length ?? 0) : 0);
-        issues.push({ pointer: pointerOf(at), line, field: part.key, expected: `valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')})` });
+        issues.push({
+          pointer: pointerOf(at),
+          line,
+          field: part.key,
+          expected: `valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')})`,
+        });
         continue;
       }
       if (MAYBE_UNSTORABLE.test(part.text)) issues.push(...unstorableIssues(raw, at, part.line));
@@ -112,16 +135,33 @@ const MAYBE_UNSTORABLE = /\\u(?:0000|[dD][89a-fA-F])|[\u0000\ud800-\udfff]/;
 /** Every text in a parsed item (member names too) that the database could not give back unchanged. */
 function unstorableIssues(raw: unknown, at: (string | number)[], line: number): CatalogIssue[] {
   const issues: CatalogIssue[] = [];
-  const handle = raw && typeof raw === 'object' && typeof (raw as { handle?: unknown }).handle === 'string' ? (raw as { handle: string }).handle : undefined;
+  const handle =
+    raw && typeof raw === 'object' && typeof (raw as { handle?: unknown }).handle === 'string'
+      ? (raw as { handle: string }).handle
+      : undefined;
   const visit = (node: unknown, path: (string | number)[]) => {
     if (typeof node === 'string') {
       const problem = unstorableText(node);
-      if (problem) issues.push({ pointer: pointerOf(path), line, handle, field: String(path.filter((p) => typeof p === 'string').at(-1)), expected: problem });
+      if (problem)
+        issues.push({
+          pointer: pointerOf(path),
+          line,
+          handle,
+          field: String(path.filter((p) => typeof p === 'string').at(-1)),
+          expected: problem,
+        });
     } else if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...path, i]));
     else if (node && typeof node === 'object') {
       for (const [name, value] of Object.entries(node)) {
         const problem = unstorableText(name);
-        if (problem) issues.push({ pointer: pointerOf([...path, name]), line, handle, field: name, expected: `a name ${problem.replace(/^text /, '')}` });
+        if (problem)
+          issues.push({
+            pointer: pointerOf([...path, name]),
+            line,
+            handle,
+            field: name,
+            expected: `a name ${problem.replace(/^text /, '')}`,
+          });
         visit(value, [...path, name]);
       }
     }
@@ -132,9 +172,11 @@ function unstorableIssues(raw: unknown, at: (string | number)[], line: number): 
 
 /** A whole document's text (tests, small files). */
 export function parseCatalogDocument(text: string): Promise<ParsedDocument> {
-  return readCatalogDocument((async function* () {
-    yield text;
-  })());
+  return readCatalogDocument(
+    (async function* () {
+      yield text;
+    })(),
+  );
 }
 
 export function documentSource(doc: CatalogDocument, lines?: DocumentLines): ImportSource {
@@ -149,7 +191,16 @@ export function documentSource(doc: CatalogDocument, lines?: DocumentLines): Imp
 
 type Planned =
   | { ok: false; issues: CatalogIssue[] }
-  | { ok: true; site: TransferSite; index: CatalogIndex; productsIn: CatalogProduct[]; plan: ImportPlan; changes: CatalogChanges; removedVariantIds: string[]; deletedVariantIds: string[] };
+  | {
+      ok: true;
+      site: TransferSite;
+      index: CatalogIndex;
+      productsIn: CatalogProduct[];
+      plan: ImportPlan;
+      changes: CatalogChanges;
+      removedVariantIds: string[];
+      deletedVariantIds: string[];
+    };
 
 /**
  * Checks the whole input against the schema and the Site, then (unless it is a dry run,
@@ -165,7 +216,10 @@ type Planned =
 export async function importCatalog(database: Database, source: ImportSource, options: ImportOptions): Promise<ImportResult> {
   const now = options.now ?? Date.now();
   for (let attempt = 1; ; attempt += 1) {
-    const planned = await inCatalogTransaction<Planned>(database, 'read', async (tx) => ({ commit: false, result: await planFrom(tx, source, options, now) }));
+    const planned = await inCatalogTransaction<Planned>(database, 'read', async (tx) => ({
+      commit: false,
+      result: await planFrom(tx, source, options, now),
+    }));
     if (!planned.ok) return planned;
     const { site, plan } = planned;
     if (options.dryRun || plan.rowWrites === 0) {
@@ -173,7 +227,8 @@ export async function importCatalog(database: Database, source: ImportSource, op
     }
     try {
       const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds, planned.deletedVariantIds);
-      if (!applied.ok) return fail(inUseIssues(planned, applied.inUse), source.lineOf, source.kind === 'partial' ? source.locate : undefined).result;
+      if (!applied.ok)
+        return fail(inUseIssues(planned, applied.inUse), source.lineOf, source.kind === 'partial' ? source.locate : undefined).result;
       return { ok: true, plan, applied: true, catalogVersion: { before: site.catalogVersion, after: applied.catalogVersion } };
     } catch (error) {
       if (attempt < 3 && String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) continue;
@@ -211,7 +266,7 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     parsed.forEach((r, i) => {
       if (!r.success) issues.push(...issuesFromZod(r.error, completed.products[i], ['products', i]));
     });
-    const valid = parsed.map((r, i) => (r.success ? r.data : completed.products[i] as CatalogProduct));
+    const valid = parsed.map((r, i) => (r.success ? r.data : (completed.products[i] as CatalogProduct)));
     issues.push(...validateAgainstSite(site, index, valid, null));
     productsIn = valid;
     collectionsIn = null;
@@ -231,26 +286,58 @@ async function planFrom(tx: Transaction, source: ImportSource, options: ImportOp
     const deleted = deletedRefusals(index, remove, productsIn, collectionsIn);
     if (deleted.length > 0) return fail(deleted, source.lineOf).result;
   }
-  const { plan, changes, removedVariantIds, deletedVariantIds } = await planImport({ site, index, loadDetails, products: productsIn, collections: collectionsIn, markets: marketsIn, prune: options.prune ?? false, remove, now });
+  const { plan, changes, removedVariantIds, deletedVariantIds } = await planImport({
+    site,
+    index,
+    loadDetails,
+    products: productsIn,
+    collections: collectionsIn,
+    markets: marketsIn,
+    prune: options.prune ?? false,
+    remove,
+    now,
+  });
   plan.notes.unshift(...notes);
   return { ok: true, site, index, productsIn, plan, changes, removedVariantIds, deletedVariantIds };
 }
 
 /** What the file keeps may not name a product it deletes: a collection's member, a bundle's item. */
-function deletedRefusals(index: CatalogIndex, remove: Set<string>, productsIn: CatalogProduct[], collectionsIn: CatalogCollection[] | null): CatalogIssue[] {
+function deletedRefusals(
+  index: CatalogIndex,
+  remove: Set<string>,
+  productsIn: CatalogProduct[],
+  collectionsIn: CatalogCollection[] | null,
+): CatalogIssue[] {
   const issues: CatalogIssue[] = [];
   const handleOf = new Map(index.products.map((p) => [p.id, p.handle]));
   const ownerOfSku = new Map(index.productVariants.map((v) => [v.sku, handleOf.get(v.productId) ?? '']));
   const inFile = new Set(productsIn.flatMap((p) => p.variants.map((v) => v.sku)));
-  productsIn.forEach((p, i) => p.bundles.forEach((b, j) => b.items.forEach((item, k) => {
-    const owner = ownerOfSku.get(item.sku);
-    if (!inFile.has(item.sku) && owner !== undefined && remove.has(owner)) {
-      issues.push({ pointer: `/products/${i}/bundles/${j}/items/${k}/sku`, handle: p.handle, field: 'sku', expected: `a SKU of a product that stays ("${owner}" is deleted)` });
-    }
-  })));
-  (collectionsIn ?? []).forEach((c, i) => c.products.forEach((member, k) => {
-    if (remove.has(member)) issues.push({ pointer: `/collections/${i}/products/${k}`, handle: c.handle, field: 'products', expected: `a product that stays ("${member}" is deleted)` });
-  }));
+  productsIn.forEach((p, i) =>
+    p.bundles.forEach((b, j) =>
+      b.items.forEach((item, k) => {
+        const owner = ownerOfSku.get(item.sku);
+        if (!inFile.has(item.sku) && owner !== undefined && remove.has(owner)) {
+          issues.push({
+            pointer: `/products/${i}/bundles/${j}/items/${k}/sku`,
+            handle: p.handle,
+            field: 'sku',
+            expected: `a SKU of a product that stays ("${owner}" is deleted)`,
+          });
+        }
+      }),
+    ),
+  );
+  (collectionsIn ?? []).forEach((c, i) =>
+    c.products.forEach((member, k) => {
+      if (remove.has(member))
+        issues.push({
+          pointer: `/collections/${i}/products/${k}`,
+          handle: c.handle,
+          field: 'products',
+          expected: `a product that stays ("${member}" is deleted)`,
+        });
+    }),
+  );
   return issues;
 }
 
@@ -262,14 +349,28 @@ function inUseIssues(planned: Extract<Planned, { ok: true }>, inUse: Map<string,
     const v = variantById.get(id)!;
     const handle = handleOf.get(v.productId);
     if (deleted.has(id)) {
-      return { pointer: '', handle, field: 'handle', expected: `a product nothing still needs: ${by} refers to its variant ${v.sku} (archive it instead, and delete it once that is over)` };
+      return {
+        pointer: '',
+        handle,
+        field: 'handle',
+        expected: `a product nothing still needs: ${by} refers to its variant ${v.sku} (archive it instead, and delete it once that is over)`,
+      };
     }
     const index = planned.productsIn.findIndex((p) => p.handle === handle);
-    return { pointer: `/products/${index}/variants`, handle, field: 'variants', expected: `variant ${v.sku} kept in the file: ${by} still refers to it` };
+    return {
+      pointer: `/products/${index}/variants`,
+      handle,
+      field: 'variants',
+      expected: `variant ${v.sku} kept in the file: ${by} still refers to it`,
+    };
   });
 }
 
-function fail(issues: CatalogIssue[], lineOf?: (pointer: string) => number | undefined, locate?: (issues: CatalogIssue[]) => CatalogIssue[]) {
+function fail(
+  issues: CatalogIssue[],
+  lineOf?: (pointer: string) => number | undefined,
+  locate?: (issues: CatalogIssue[]) => CatalogIssue[],
+) {
   const located = locate ? locate(issues) : lineOf ? issues.map((i) => ({ ...i, line: i.line ?? lineOf(i.pointer) })) : issues;
   return { commit: false, result: { ok: false as const, issues: located } };
 }
@@ -288,7 +389,8 @@ export function deleteSource(handles: string[]): ImportSource {
       const known = new Set(index.products.map((p) => p.handle));
       const issues: CatalogIssue[] = [];
       handles.forEach((handle, i) => {
-        if (!known.has(handle)) issues.push({ pointer: `/${i}`, handle, field: 'handle', expected: `the handle of a product of Site "${site.handle}"` });
+        if (!known.has(handle))
+          issues.push({ pointer: `/${i}`, handle, field: 'handle', expected: `the handle of a product of Site "${site.handle}"` });
         else if (handles.indexOf(handle) !== i) issues.push({ pointer: `/${i}`, handle, field: 'handle', expected: 'each handle once' });
       });
       return { products: [], notes: [], issues, remove: handles };

@@ -30,7 +30,12 @@ export const BASE_LIMITS: ImportLimits = { fileBytes: 128 * MB, itemChars: 8 * M
  */
 export function importLimits(heapLimitBytes = getHeapStatistics().heap_size_limit): ImportLimits {
   const steps = Math.max(1, Math.floor(heapLimitBytes / HEAP_STEP));
-  return { fileBytes: BASE_LIMITS.fileBytes * steps, itemChars: BASE_LIMITS.itemChars, items: BASE_LIMITS.items * steps, csvRows: BASE_LIMITS.csvRows * steps };
+  return {
+    fileBytes: BASE_LIMITS.fileBytes * steps,
+    itemChars: BASE_LIMITS.itemChars,
+    items: BASE_LIMITS.items * steps,
+    csvRows: BASE_LIMITS.csvRows * steps,
+  };
 }
 
 /** Why the input was refused before it was read to its end: one issue, where it is. */
@@ -62,7 +67,9 @@ export async function* decodeCatalogText(input: AsyncIterable<Uint8Array | strin
     const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     if (bytes + size > limits.fileBytes) {
       throw new CatalogInputError({
-        pointer: '', line, field: '(file)',
+        pointer: '',
+        line,
+        field: '(file)',
         expected: `a file of at most ${megabytes(limits.fileBytes)} (this one goes on past that; split it, or run the command with a bigger heap: docs/catalog.md, "Limits")`,
       });
     }
@@ -99,7 +106,14 @@ export async function* decodeCatalogText(input: AsyncIterable<Uint8Array | strin
 }
 
 /** The issue for the first bytes that are not UTF-8: the line, the column and the byte offset in the file. */
-function notUtf8(previousTail: Uint8Array, chunk: Uint8Array, bytesBefore: number, line: number, column: number, atEnd: boolean): CatalogInputError {
+function notUtf8(
+  previousTail: Uint8Array,
+  chunk: Uint8Array,
+  bytesBefore: number,
+  line: number,
+  column: number,
+  atEnd: boolean,
+): CatalogInputError {
   // bytes of a character the previous chunk began and this one was to finish
   const pending = previousTail.subarray(incompleteFrom(previousTail));
   const joined = new Uint8Array(pending.length + chunk.length);
@@ -121,7 +135,10 @@ function notUtf8(previousTail: Uint8Array, chunk: Uint8Array, bytesBefore: numbe
   const offset = bytesBefore - pending.length + at;
   const shown = [...joined.subarray(at, at + 4)].map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`).join(' ');
   return new CatalogInputError({
-    pointer: '', line, column, field: '(file)',
+    pointer: '',
+    line,
+    column,
+    field: '(file)',
     // at the end, the only thing the decoder can still refuse is a character cut short
     expected: atEnd
       ? `UTF-8 text (the file ends in the middle of a character, at byte ${count(offset)}: ${shown}; save the file as UTF-8)`

@@ -13,12 +13,18 @@ const WS = new Set([' ', '\t', '\n', '\r']);
 const STRING_STOP = /["\\\n]/g;
 
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(message);
   }
 }
 
-export async function* splitCatalogJson(chunks: AsyncIterable<string>, maxItemChars = Number.POSITIVE_INFINITY): AsyncGenerator<DocumentPart> {
+export async function* splitCatalogJson(
+  chunks: AsyncIterable<string>,
+  maxItemChars = Number.POSITIVE_INFINITY,
+): AsyncGenerator<DocumentPart> {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -145,7 +151,9 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>, maxItemCh
     if (cap.size > maxItemChars) {
       const what = inArray ? (key === 'products' ? 'a product' : 'a collection') : `the value of "${key}"`;
       throw new CatalogInputError({
-        pointer: inArray ? `/${key}/${index}` : `/${key}`, line: cap.line, field: key,
+        pointer: inArray ? `/${key}/${index}` : `/${key}`,
+        line: cap.line,
+        field: key,
         expected: `${what} of at most ${megabytes(maxItemChars, 'characters')} of JSON (this one goes on past that)`,
       });
     }
@@ -153,7 +161,13 @@ export async function* splitCatalogJson(chunks: AsyncIterable<string>, maxItemCh
   function takeKey(piece: string) {
     keyParts!.push(piece);
     keySize += piece.length;
-    if (keySize > maxItemChars) throw new CatalogInputError({ pointer: '', line, field: '(document)', expected: `a member name of at most ${megabytes(maxItemChars, 'characters')}` });
+    if (keySize > maxItemChars)
+      throw new CatalogInputError({
+        pointer: '',
+        line,
+        field: '(document)',
+        expected: `a member name of at most ${megabytes(maxItemChars, 'characters')}`,
+      });
   }
   function begin(at: number, what: typeof cap.kind) {
     cap.parts = [];

@@ -1,15 +1,32 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import {
-  bundleItems, bundlePrices, bundles, collectionProducts, collections, collectionTranslations, inventoryLevels,
-  marketTranslations, productImages, products, productTranslations, productVariants, variantPrices,
+  bundleItems,
+  bundlePrices,
+  bundles,
+  collectionProducts,
+  collections,
+  collectionTranslations,
+  inventoryLevels,
+  marketTranslations,
+  productImages,
+  products,
+  productTranslations,
+  productVariants,
+  variantPrices,
 } from '@/db/schema';
 import type { CatalogCollection, CatalogMarket, CatalogProduct, OptionTexts } from '@/lib/contract/catalog-document';
 import { newId } from '@/lib/platform/ids';
 import { parseMinorUnits } from '../../money';
 import { matchesRules, type CollectionRules, type RuleSubject } from '../collections';
 import {
-  groupBy, PRODUCT_SLICE, variantIdsOf,
-  type CatalogIndex, type CatalogState, type DetailsLoader, type ProductDetails, type TransferSite,
+  groupBy,
+  PRODUCT_SLICE,
+  variantIdsOf,
+  type CatalogIndex,
+  type CatalogState,
+  type DetailsLoader,
+  type ProductDetails,
+  type TransferSite,
 } from './state';
 
 type Row<T extends SQLiteTable> = T['$inferSelect'];
@@ -17,20 +34,32 @@ type Row<T extends SQLiteTable> = T['$inferSelect'];
 /** How a table's rows are told apart and which columns count as a change (timestamps do not). */
 type TableSpec<T extends SQLiteTable> = { table: T; key: (keyof Row<T> & string)[]; compare: (keyof Row<T> & string)[] };
 
-const spec = <T extends SQLiteTable>(table: T, key: (keyof Row<T> & string)[], compare: (keyof Row<T> & string)[]): TableSpec<T> => ({ table, key, compare });
+const spec = <T extends SQLiteTable>(table: T, key: (keyof Row<T> & string)[], compare: (keyof Row<T> & string)[]): TableSpec<T> => ({
+  table,
+  key,
+  compare,
+});
 
 /** Parents before children: inserts run in this order, deletes in the reverse. */
 export const TABLES = {
   products: spec(products, ['id'], ['handle', 'status', 'options', 'featuredPosition', 'vendor', 'productType', 'tags']),
   productVariants: spec(productVariants, ['id'], ['productId', 'sku', 'title', 'options', 'position']),
-  productTranslations: spec(productTranslations, ['productId', 'locale'], ['title', 'description', 'seoTitle', 'seoDescription', 'options']),
+  productTranslations: spec(
+    productTranslations,
+    ['productId', 'locale'],
+    ['title', 'description', 'seoTitle', 'seoDescription', 'options'],
+  ),
   productImages: spec(productImages, ['productId', 'position'], ['url', 'alt', 'alts', 'width', 'height']),
   variantPrices: spec(variantPrices, ['variantId', 'marketId'], ['amount', 'compareAtAmount']),
   inventoryLevels: spec(inventoryLevels, ['variantId'], ['quantity', 'lowStockThreshold', 'policy']),
   bundles: spec(bundles, ['id'], ['title', 'titles', 'position']),
   bundleItems: spec(bundleItems, ['bundleId', 'position'], ['variantId', 'quantity']),
   bundlePrices: spec(bundlePrices, ['bundleId', 'marketId'], ['amount']),
-  collections: spec(collections, ['id'], ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageAlts', 'imageWidth', 'imageHeight', 'rules']),
+  collections: spec(
+    collections,
+    ['id'],
+    ['handle', 'status', 'position', 'imageUrl', 'imageAlt', 'imageAlts', 'imageWidth', 'imageHeight', 'rules'],
+  ),
   collectionTranslations: spec(collectionTranslations, ['collectionId', 'locale'], ['title', 'description']),
   collectionProducts: spec(collectionProducts, ['collectionId', 'productId'], ['position']),
   marketTranslations: spec(marketTranslations, ['siteId', 'marketId', 'locale'], ['name']),
@@ -55,8 +84,10 @@ export type ImportPlan = {
 };
 
 const counts = (): KindCounts => ({ created: 0, updated: 0, unchanged: 0, unpublished: 0, removed: 0 });
-const keyOf = (row: AnyRow, key: readonly string[]) => (key.length === 1 ? String(row[key[0]!]) : key.map((k) => String(row[k])).join('\u0000'));
-const same = (a: AnyRow, b: AnyRow, columns: readonly string[]) => columns.every((c) => JSON.stringify(a[c] ?? null) === JSON.stringify(b[c] ?? null));
+const keyOf = (row: AnyRow, key: readonly string[]) =>
+  key.length === 1 ? String(row[key[0]!]) : key.map((k) => String(row[k])).join('\u0000');
+const same = (a: AnyRow, b: AnyRow, columns: readonly string[]) =>
+  columns.every((c) => JSON.stringify(a[c] ?? null) === JSON.stringify(b[c] ?? null));
 
 /** Collects the rows that differ from what is stored; only those are ever written. */
 class Diff {
@@ -111,7 +142,10 @@ export function storedByLocale(texts: Record<string, string> | undefined): Recor
  * out; null when it translates nothing. Texts of options the product lacks are dropped (the
  * document's are refused before this; a Shopify file's products keep what still applies).
  */
-export function storedOptionTexts(texts: OptionTexts | null | undefined, options: { name: string; values: string[] }[]): OptionTexts | null {
+export function storedOptionTexts(
+  texts: OptionTexts | null | undefined,
+  options: { name: string; values: string[] }[],
+): OptionTexts | null {
   if (!texts) return null;
   const out: OptionTexts = {};
   for (const o of options) {
@@ -147,7 +181,17 @@ export type PlanResult = { plan: ImportPlan; changes: CatalogChanges; removedVar
  * Products are compared PRODUCT_SLICE at a time, reading only their stored rows, so memory
  * holds the file, the index and one slice, never the whole stored catalog twice.
  */
-export async function planImport({ site, index, loadDetails, products: fileProducts, collections: fileCollections, markets: fileMarkets, prune, remove = new Set(), now }: PlanInput): Promise<PlanResult> {
+export async function planImport({
+  site,
+  index,
+  loadDetails,
+  products: fileProducts,
+  collections: fileCollections,
+  markets: fileMarkets,
+  prune,
+  remove = new Set(),
+  now,
+}: PlanInput): Promise<PlanResult> {
   const diff = new Diff(index);
   const plan: ImportPlan = { products: counts(), variants: counts(), collections: counts(), bundles: counts(), notes: [], rowWrites: 0 };
   const currency = new Map(site.markets.map((m) => [m.id, m.currency]));
@@ -192,10 +236,17 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       };
 
       for (const [locale, t] of Object.entries(p.texts)) {
-        note(diff.put('productTranslations', {
-          productId: id, locale, title: t.title, description: t.description, seoTitle: t.seoTitle ?? null, seoDescription: t.seoDescription ?? null,
-          options: storedOptionTexts(t.options, p.options),
-        }));
+        note(
+          diff.put('productTranslations', {
+            productId: id,
+            locale,
+            title: t.title,
+            description: t.description,
+            seoTitle: t.seoTitle ?? null,
+            seoDescription: t.seoDescription ?? null,
+            options: storedOptionTexts(t.options, p.options),
+          }),
+        );
       }
       for (const row of translationsOf.get(id) ?? []) {
         if (!(row.locale in p.texts)) {
@@ -203,9 +254,19 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
           touched = true;
         }
       }
-      p.images.forEach((image, i) => note(diff.put('productImages', {
-        productId: id, position: i + 1, url: image.url, alt: image.alt, alts: storedByLocale(image.alts), width: image.width, height: image.height,
-      })));
+      p.images.forEach((image, i) =>
+        note(
+          diff.put('productImages', {
+            productId: id,
+            position: i + 1,
+            url: image.url,
+            alt: image.alt,
+            alts: storedByLocale(image.alts),
+            width: image.width,
+            height: image.height,
+          }),
+        ),
+      );
       for (const row of imagesOf.get(id) ?? []) {
         if (row.position > p.images.length) {
           diff.remove('productImages', row);
@@ -215,12 +276,26 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
 
       p.variants.forEach((v, j) => {
         const variantId = variantIds.get(v.sku)!;
-        const results = [diff.put('productVariants', { id: variantId, siteId: site.id, productId: id, sku: v.sku, title: v.title, options: v.options, position: j + 1 })];
+        const results = [
+          diff.put('productVariants', {
+            id: variantId,
+            siteId: site.id,
+            productId: id,
+            sku: v.sku,
+            title: v.title,
+            options: v.options,
+            position: j + 1,
+          }),
+        ];
         for (const [market, price] of Object.entries(v.prices)) {
-          results.push(diff.put('variantPrices', {
-            variantId, marketId: market, amount: amount(price.amount, market),
-            compareAtAmount: price.compareAt === null || price.compareAt === undefined ? null : amount(price.compareAt, market),
-          }));
+          results.push(
+            diff.put('variantPrices', {
+              variantId,
+              marketId: market,
+              amount: amount(price.amount, market),
+              compareAtAmount: price.compareAt === null || price.compareAt === undefined ? null : amount(price.compareAt, market),
+            }),
+          );
         }
         let pricesRemoved = false;
         for (const row of pricesOf.get(variantId) ?? []) {
@@ -233,9 +308,15 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
         if (v.stock || !storedLevel) {
           const stock = v.stock ?? { quantity: 0, policy: 'deny' as const, lowStockThreshold: 5 };
           const level = { variantId, quantity: stock.quantity, lowStockThreshold: stock.lowStockThreshold, policy: stock.policy };
-          results.push(diff.put('inventoryLevels', { ...level, updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now }));
+          results.push(
+            diff.put('inventoryLevels', {
+              ...level,
+              updatedAt: storedLevel && same(storedLevel, level, TABLES.inventoryLevels.compare) ? storedLevel.updatedAt : now,
+            }),
+          );
         }
-        const outcome = results[0] === 'created' ? 'created' : results.some((r) => r !== 'unchanged') || pricesRemoved ? 'updated' : 'unchanged';
+        const outcome =
+          results[0] === 'created' ? 'created' : results.some((r) => r !== 'unchanged') || pricesRemoved ? 'updated' : 'unchanged';
         plan.variants[outcome] += 1;
         if (outcome !== 'unchanged') touched = true;
       });
@@ -255,10 +336,19 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       p.bundles.forEach((b, j) => {
         const existing = storedBundles.find((s) => s.position === j + 1);
         const bundleId = existing?.id ?? newId('bun');
-        const results = [diff.put('bundles', { id: bundleId, productId: id, title: b.title, titles: storedByLocale(b.titles), position: j + 1 })];
-        b.items.forEach((item, k) => results.push(diff.put('bundleItems', {
-          bundleId, position: k + 1, variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id, quantity: item.quantity,
-        })));
+        const results = [
+          diff.put('bundles', { id: bundleId, productId: id, title: b.title, titles: storedByLocale(b.titles), position: j + 1 }),
+        ];
+        b.items.forEach((item, k) =>
+          results.push(
+            diff.put('bundleItems', {
+              bundleId,
+              position: k + 1,
+              variantId: variantIds.get(item.sku) ?? variantBySku.get(item.sku)!.id,
+              quantity: item.quantity,
+            }),
+          ),
+        );
         let removed = false;
         for (const row of bundleItemsOf.get(bundleId) ?? []) {
           if (row.position > b.items.length) {
@@ -266,7 +356,8 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
             removed = true;
           }
         }
-        for (const [market, price] of Object.entries(b.prices)) results.push(diff.put('bundlePrices', { bundleId, marketId: market, amount: amount(price.amount, market) }));
+        for (const [market, price] of Object.entries(b.prices))
+          results.push(diff.put('bundlePrices', { bundleId, marketId: market, amount: amount(price.amount, market) }));
         for (const row of bundlePricesOf.get(bundleId) ?? []) {
           if (!(row.marketId in b.prices)) {
             diff.remove('bundlePrices', row);
@@ -288,9 +379,17 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
       }
 
       const row = {
-        id, siteId: site.id, handle: p.handle, status: p.status, options: p.options, featuredPosition: p.featuredPosition ?? null,
-        vendor: p.vendor ?? null, productType: p.type ?? null, tags: p.tags && p.tags.length > 0 ? p.tags : null,
-        createdAt: stored?.createdAt ?? now, updatedAt: stored?.updatedAt ?? now,
+        id,
+        siteId: site.id,
+        handle: p.handle,
+        status: p.status,
+        options: p.options,
+        featuredPosition: p.featuredPosition ?? null,
+        vendor: p.vendor ?? null,
+        productType: p.type ?? null,
+        tags: p.tags && p.tags.length > 0 ? p.tags : null,
+        createdAt: stored?.createdAt ?? now,
+        updatedAt: stored?.updatedAt ?? now,
       };
       let result = diff.put('products', row);
       // The API shows a product's updatedAt: any change to its parts moves it.
@@ -356,15 +455,18 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
   // (the file's products as the file has them), in handle order, set again by every import
   // so a product imported or changed later joins or leaves them.
   const subjects = new Map<string, RuleSubject & { id: string }>();
-  for (const p of index.products) if (!removedIds.has(p.id)) subjects.set(p.handle, { id: p.id, vendor: p.vendor, type: p.productType, tags: p.tags ?? [] });
-  for (const p of fileProducts) subjects.set(p.handle, { id: productIds.get(p.handle)!, vendor: p.vendor ?? null, type: p.type ?? null, tags: p.tags ?? [] });
+  for (const p of index.products)
+    if (!removedIds.has(p.id)) subjects.set(p.handle, { id: p.id, vendor: p.vendor, type: p.productType, tags: p.tags ?? [] });
+  for (const p of fileProducts)
+    subjects.set(p.handle, { id: productIds.get(p.handle)!, vendor: p.vendor ?? null, type: p.type ?? null, tags: p.tags ?? [] });
   const handles = [...subjects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const matching = (rules: CollectionRules) => handles.filter((h) => matchesRules(subjects.get(h)!, rules));
 
   if (fileCollections) {
     const withMembers = fileCollections.map((c) => (c.rules ? { ...c, products: matching(c.rules) } : c));
     planCollections(diff, plan, { site, index, collections: withMembers, prune, now, productIds });
-  } else if (remove.size === 0) plan.notes.push('The file has no collections: every collection is left as it is, automated ones but for their members.');
+  } else if (remove.size === 0)
+    plan.notes.push('The file has no collections: every collection is left as it is, automated ones but for their members.');
   const named = new Set((fileCollections ?? []).map((c) => c.handle));
   const membersOf = groupBy(index.collectionProducts, (r) => r.collectionId);
   for (const c of index.collections) {
@@ -372,7 +474,9 @@ export async function planImport({ site, index, loadDetails, products: fileProdu
     const stored = [...(membersOf.get(c.id) ?? [])].sort((a, b) => a.position - b.position);
     // a hand-picked collection loses only the deleted products, the others keeping their order
     if (!c.rules && !stored.some((m) => removedIds.has(m.productId))) continue;
-    const wanted = c.rules ? matching(c.rules).map((h) => subjects.get(h)!.id) : stored.map((m) => m.productId).filter((id) => !removedIds.has(id));
+    const wanted = c.rules
+      ? matching(c.rules).map((h) => subjects.get(h)!.id)
+      : stored.map((m) => m.productId).filter((id) => !removedIds.has(id));
     if (!setMembers(diff, c.id, wanted, membersOf.get(c.id) ?? [])) continue;
     const pending = diff.changes.collections.update.find((row) => row.id === c.id);
     if (pending) pending.updatedAt = now;
@@ -415,16 +519,34 @@ function planMarketNames(diff: Diff, plan: ImportPlan, site: TransferSite, fileM
  */
 function setMembers(diff: Diff, collectionId: string, wanted: string[], stored: Row<typeof collectionProducts>[]): boolean {
   const storedMembers = [...stored].sort((a, b) => a.position - b.position);
-  if (wanted.length === storedMembers.length && wanted.every((pid, k) => storedMembers[k]!.productId === pid && storedMembers[k]!.position === k + 1)) return false;
+  if (
+    wanted.length === storedMembers.length &&
+    wanted.every((pid, k) => storedMembers[k]!.productId === pid && storedMembers[k]!.position === k + 1)
+  )
+    return false;
   for (const row of storedMembers) diff.remove('collectionProducts', row);
   wanted.forEach((productId, k) => diff.changes.collectionProducts.insert.push({ collectionId, productId, position: k + 1 }));
   return true;
 }
 
 function planCollections(
-  diff: Diff, plan: ImportPlan,
-  { site, index: state, collections: fileCollections, prune, now, productIds }:
-  { site: TransferSite; index: CatalogIndex; collections: CatalogCollection[]; prune: boolean; now: number; productIds: Map<string, string> },
+  diff: Diff,
+  plan: ImportPlan,
+  {
+    site,
+    index: state,
+    collections: fileCollections,
+    prune,
+    now,
+    productIds,
+  }: {
+    site: TransferSite;
+    index: CatalogIndex;
+    collections: CatalogCollection[];
+    prune: boolean;
+    now: number;
+    productIds: Map<string, string>;
+  },
 ) {
   const byHandle = new Map(state.collections.map((c) => [c.handle, c]));
   const shopProductIds = new Map(state.products.map((p) => [p.handle, p.id]));
@@ -436,7 +558,8 @@ function planCollections(
     const id = stored?.id ?? newId('col');
     let touched = false;
     for (const [locale, t] of Object.entries(c.texts)) {
-      if (diff.put('collectionTranslations', { collectionId: id, locale, title: t.title, description: t.description }) !== 'unchanged') touched = true;
+      if (diff.put('collectionTranslations', { collectionId: id, locale, title: t.title, description: t.description }) !== 'unchanged')
+        touched = true;
     }
     for (const row of textsOf.get(id) ?? []) {
       if (!(row.locale in c.texts)) {
@@ -449,8 +572,16 @@ function planCollections(
     if (setMembers(diff, id, wanted, membersOf.get(id) ?? [])) touched = true;
 
     const row = {
-      id, siteId: site.id, handle: c.handle, status: c.status, position: i + 1,
-      imageUrl: c.image?.url ?? null, imageAlt: c.image?.alt ?? null, imageAlts: storedByLocale(c.image?.alts), imageWidth: c.image?.width ?? null, imageHeight: c.image?.height ?? null,
+      id,
+      siteId: site.id,
+      handle: c.handle,
+      status: c.status,
+      position: i + 1,
+      imageUrl: c.image?.url ?? null,
+      imageAlt: c.image?.alt ?? null,
+      imageAlts: storedByLocale(c.image?.alts),
+      imageWidth: c.image?.width ?? null,
+      imageHeight: c.image?.height ?? null,
       rules: c.rules ? { match: c.rules.match, conditions: c.rules.conditions } : null,
       updatedAt: stored?.updatedAt ?? now,
     };

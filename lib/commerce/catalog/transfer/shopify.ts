@@ -19,9 +19,19 @@ type Located<T> = T & { line: number };
 type ShopifyVariant = Located<{ values: string[]; sku: string; quantity: string; policy: string; price: string; compareAt: string }>;
 type ShopifyImage = Located<{ src: string; position: string; alt: string }>;
 export type ShopifyProduct = Located<{
-  handle: string; title: string; body: string; status: string; published: string; seoTitle: string; seoDescription: string;
-  vendor: string; type: string; tags: string[];
-  optionNames: string[]; variants: ShopifyVariant[]; images: ShopifyImage[];
+  handle: string;
+  title: string;
+  body: string;
+  status: string;
+  published: string;
+  seoTitle: string;
+  seoDescription: string;
+  vendor: string;
+  type: string;
+  tags: string[];
+  optionNames: string[];
+  variants: ShopifyVariant[];
+  images: ShopifyImage[];
 }>;
 
 /** A Shopify file as read: its products, the problems of its rows, and its header (for column letters). */
@@ -30,10 +40,30 @@ export type ShopifyFile = { products: ShopifyProduct[]; issues: CatalogIssue[]; 
 const REQUIRED = ['Handle', 'Title', 'Variant SKU', 'Variant Price'];
 /** The columns this catalog reads; every other one is named in the plan as ignored. */
 const USED = new Set([
-  'Handle', 'Title', 'Body (HTML)', 'Vendor', 'Type', 'Tags', 'Published', 'Status', 'SEO Title', 'SEO Description',
-  'Option1 Name', 'Option1 Value', 'Option2 Name', 'Option2 Value', 'Option3 Name', 'Option3 Value',
-  'Variant SKU', 'Variant Inventory Qty', 'Variant Inventory Policy', 'Variant Price', 'Variant Compare At Price',
-  'Image Src', 'Image Position', 'Image Alt Text',
+  'Handle',
+  'Title',
+  'Body (HTML)',
+  'Vendor',
+  'Type',
+  'Tags',
+  'Published',
+  'Status',
+  'SEO Title',
+  'SEO Description',
+  'Option1 Name',
+  'Option1 Value',
+  'Option2 Name',
+  'Option2 Value',
+  'Option3 Name',
+  'Option3 Value',
+  'Variant SKU',
+  'Variant Inventory Qty',
+  'Variant Inventory Policy',
+  'Variant Price',
+  'Variant Compare At Price',
+  'Image Src',
+  'Image Position',
+  'Image Alt Text',
 ]);
 const STATUSES = ['active', 'draft', 'archived'];
 
@@ -58,7 +88,10 @@ const LIMIT_HINT = 'split it, or run the command with a bigger heap: docs/catalo
  * product, never the whole text. A file beyond `limits` is refused where it goes past
  * them, and reading stops there.
  */
-export async function readShopifyCsv(input: AsyncIterable<Uint8Array | string>, limits: ImportLimits = importLimits()): Promise<ShopifyFile> {
+export async function readShopifyCsv(
+  input: AsyncIterable<Uint8Array | string>,
+  limits: ImportLimits = importLimits(),
+): Promise<ShopifyFile> {
   const issues: CatalogIssue[] = [];
   const products = new Map<string, ShopifyProduct>();
   let headerChecked = false;
@@ -67,10 +100,21 @@ export async function readShopifyCsv(input: AsyncIterable<Uint8Array | string>, 
   let previousEmpty = 0;
   let rows = 0;
   // pipeline, not pipe: a refusal while decoding must end the parser's loop below, not leave it waiting
-  const parser = parse({ columns: true, bom: true, info: true, skip_empty_lines: true, trim: false, relax_quotes: false, max_record_size: limits.itemChars });
+  const parser = parse({
+    columns: true,
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    trim: false,
+    relax_quotes: false,
+    max_record_size: limits.itemChars,
+  });
   pipeline(Readable.from(decodeCatalogText(input, limits), { objectMode: false }), parser, () => {});
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; empty_lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number; empty_lines: number };
+    }>) {
       const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
       previousEnd = info.lines;
       previousEmpty = info.empty_lines;
@@ -87,28 +131,49 @@ export async function readShopifyCsv(input: AsyncIterable<Uint8Array | string>, 
         columns = Object.keys(record);
         const missing = REQUIRED.filter((c) => !(c in record));
         if (missing.length > 0) {
-          issues.push({ pointer: '', line: 1, field: missing.join(', '), expected: `Shopify product CSV columns ${REQUIRED.join(', ')} in the header line` });
+          issues.push({
+            pointer: '',
+            line: 1,
+            field: missing.join(', '),
+            expected: `Shopify product CSV columns ${REQUIRED.join(', ')} in the header line`,
+          });
           return { products: [], issues, columns };
         }
       }
       readRow(record, line, products, issues);
       if (products.size > limits.items) {
-        issues.push({ pointer: '', line, field: 'Handle', expected: `at most ${count(limits.items)} products in one file (${LIMIT_HINT})` });
+        issues.push({
+          pointer: '',
+          line,
+          field: 'Handle',
+          expected: `at most ${count(limits.items)} products in one file (${LIMIT_HINT})`,
+        });
         break;
       }
     }
   } catch (error) {
     if (error instanceof CatalogInputError) issues.push(error.issue);
     else if ((error as { code?: unknown }).code === 'CSV_MAX_RECORD_SIZE') {
-      issues.push({ pointer: '', line: (error as { lines?: number }).lines, field: '(file)', expected: `a row of at most ${megabytes(limits.itemChars, 'characters')} (this one goes on past that)` });
+      issues.push({
+        pointer: '',
+        line: (error as { lines?: number }).lines,
+        field: '(file)',
+        expected: `a row of at most ${megabytes(limits.itemChars, 'characters')} (this one goes on past that)`,
+      });
     } else {
       const at = (error as { lines?: number }).lines;
-      issues.push({ pointer: '', line: at, field: '(file)', expected: `well-formed CSV (${error instanceof Error ? error.message : String(error)})` });
+      issues.push({
+        pointer: '',
+        line: at,
+        field: '(file)',
+        expected: `well-formed CSV (${error instanceof Error ? error.message : String(error)})`,
+      });
     }
   } finally {
     parser.destroy();
   }
-  if (!headerChecked && issues.length === 0) issues.push({ pointer: '', line: 1, field: '(file)', expected: 'a header line and at least one product row' });
+  if (!headerChecked && issues.length === 0)
+    issues.push({ pointer: '', line: 1, field: '(file)', expected: 'a header line and at least one product row' });
   const letters = new Map(columns.map((c, i) => [c, columnLetter(i)]));
   for (const issue of issues) if (issue.cell === undefined && letters.has(issue.field)) issue.cell = letters.get(issue.field);
   return { products: [...products.values()], issues, columns };
@@ -124,15 +189,31 @@ function readRow(r: Record<string, string>, line: number, products: Map<string, 
   let product = products.get(handle);
   if (!product) {
     product = {
-      line, handle, title: get('Title'), body: r['Body (HTML)'] ?? '', status: get('Status').toLowerCase(), published: get('Published').toLowerCase(),
-      seoTitle: get('SEO Title'), seoDescription: get('SEO Description'),
-      vendor: get('Vendor'), type: get('Type'), tags: readTags(get('Tags')),
-      optionNames: [1, 2, 3].map((n) => get(`Option${n} Name`)).filter(Boolean), variants: [], images: [],
+      line,
+      handle,
+      title: get('Title'),
+      body: r['Body (HTML)'] ?? '',
+      status: get('Status').toLowerCase(),
+      published: get('Published').toLowerCase(),
+      seoTitle: get('SEO Title'),
+      seoDescription: get('SEO Description'),
+      vendor: get('Vendor'),
+      type: get('Type'),
+      tags: readTags(get('Tags')),
+      optionNames: [1, 2, 3].map((n) => get(`Option${n} Name`)).filter(Boolean),
+      variants: [],
+      images: [],
     };
     products.set(handle, product);
     // Shopify documents TRUE and FALSE; "yes" taken as either would be a guess
     if (product.published && product.published !== 'true' && product.published !== 'false') {
-      issues.push({ pointer: '', line, handle, field: 'Published', expected: `TRUE or FALSE, as Shopify writes it (got "${get('Published')}")` });
+      issues.push({
+        pointer: '',
+        line,
+        handle,
+        field: 'Published',
+        expected: `TRUE or FALSE, as Shopify writes it (got "${get('Published')}")`,
+      });
     }
     if (product.status && !STATUSES.includes(product.status)) {
       issues.push({ pointer: '', line, handle, field: 'Status', expected: `active, draft or archived (got "${get('Status')}")` });
@@ -142,18 +223,33 @@ function readRow(r: Record<string, string>, line: number, products: Map<string, 
   const isVariant = get('Variant SKU') !== '' || get('Variant Price') !== '' || values.some(Boolean);
   if (isVariant) {
     const variant = {
-      line, values: values.filter(Boolean), sku: get('Variant SKU'), quantity: get('Variant Inventory Qty'),
-      policy: get('Variant Inventory Policy').toLowerCase(), price: get('Variant Price'), compareAt: get('Variant Compare At Price'),
+      line,
+      values: values.filter(Boolean),
+      sku: get('Variant SKU'),
+      quantity: get('Variant Inventory Qty'),
+      policy: get('Variant Inventory Policy').toLowerCase(),
+      price: get('Variant Price'),
+      compareAt: get('Variant Compare At Price'),
     };
-    if (!variant.sku) issues.push({ pointer: '', line, handle, field: 'Variant SKU', expected: 'a SKU on every variant row (SKUs identify variants here)' });
-    if (variant.quantity && !/^-?\d+$/.test(variant.quantity)) issues.push({ pointer: '', line, handle, field: 'Variant Inventory Qty', expected: `a whole number (got "${variant.quantity}")` });
-    if (variant.policy && variant.policy !== 'deny' && variant.policy !== 'continue') issues.push({ pointer: '', line, handle, field: 'Variant Inventory Policy', expected: `deny or continue (got "${variant.policy}")` });
+    if (!variant.sku)
+      issues.push({
+        pointer: '',
+        line,
+        handle,
+        field: 'Variant SKU',
+        expected: 'a SKU on every variant row (SKUs identify variants here)',
+      });
+    if (variant.quantity && !/^-?\d+$/.test(variant.quantity))
+      issues.push({ pointer: '', line, handle, field: 'Variant Inventory Qty', expected: `a whole number (got "${variant.quantity}")` });
+    if (variant.policy && variant.policy !== 'deny' && variant.policy !== 'continue')
+      issues.push({ pointer: '', line, handle, field: 'Variant Inventory Policy', expected: `deny or continue (got "${variant.policy}")` });
     product.variants.push(variant);
   }
   const src = get('Image Src');
   if (src) {
     const position = get('Image Position');
-    if (position && !/^\d+$/.test(position)) issues.push({ pointer: '', line, handle, field: 'Image Position', expected: `a whole number (got "${position}")` });
+    if (position && !/^\d+$/.test(position))
+      issues.push({ pointer: '', line, handle, field: 'Image Position', expected: `a whole number (got "${position}")` });
     product.images.push({ line, src, position, alt: get('Image Alt Text') });
   }
 }
@@ -177,24 +273,42 @@ export function descriptionFromHtml(html: string): string {
     .replace(/<li>/g, '\n• ')
     .replace(/<\/li>/g, '\n')
     .replace(/<\/?p>/g, '\n\n')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, '\'').replace(/&amp;/g, '&');
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
   return text
     .split(/\n{2,}/)
-    .map((paragraph) => paragraph.split('\n').map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim()).filter(Boolean).join('\n'))
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim())
+        .filter(Boolean)
+        .join('\n'),
+    )
     .filter(Boolean)
     .join('\n\n');
 }
 
 /** Shopify's Tags cell: comma-separated, each trimmed, each once. */
 function readTags(cell: string): string[] {
-  return [...new Set(cell.split(',').map((t) => t.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      cell
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** A status or Published value the reader refused is reported on its line already; here it reads as a draft. */
 function status(p: ShopifyProduct): CatalogProduct['status'] {
   if (p.status === 'archived') return 'archived';
   if (p.status === 'draft') return 'draft';
-  if (p.status === '' || p.status === 'active') return p.published === 'false' || (p.published !== '' && p.published !== 'true') ? 'draft' : 'published';
+  if (p.status === '' || p.status === 'active')
+    return p.published === 'false' || (p.published !== '' && p.published !== 'true') ? 'draft' : 'published';
   return 'draft';
 }
 
@@ -213,11 +327,16 @@ export function decimalPoint(value: string, currency: string): string {
 function columnOf(pointer: string, product: ShopifyProduct | undefined): string | null {
   const [, , , part, a, b, c] = pointer.split('/');
   switch (part) {
-    case 'handle': return 'Handle';
-    case 'status': return 'Status';
-    case 'vendor': return 'Vendor';
-    case 'type': return 'Type';
-    case 'tags': return 'Tags';
+    case 'handle':
+      return 'Handle';
+    case 'status':
+      return 'Status';
+    case 'vendor':
+      return 'Vendor';
+    case 'type':
+      return 'Type';
+    case 'tags':
+      return 'Tags';
     case 'texts':
       return b === 'description' ? 'Body (HTML)' : b === 'seoTitle' ? 'SEO Title' : b === 'seoDescription' ? 'SEO Description' : 'Title';
     case 'options':
@@ -233,7 +352,8 @@ function columnOf(pointer: string, product: ShopifyProduct | undefined): string 
       return null;
     case 'images':
       return b === 'alt' || b === 'alts' ? 'Image Alt Text' : b === undefined || b === 'url' ? 'Image Src' : null;
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -284,7 +404,14 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
             expected = `a ${currency || 'price'} amount such as 249.00 or 249,00, with at most ${currency ? minorDigits(currency) : 2} decimals (no sign, no thousands separator; got "${got ?? ''}")`;
           }
         }
-        located = { pointer: '', line, handle: issue.handle ?? product?.handle, field: column ?? issue.field, expected, cell: column ? letters.get(column) : undefined };
+        located = {
+          pointer: '',
+          line,
+          handle: issue.handle ?? product?.handle,
+          field: column ?? issue.field,
+          expected,
+          cell: column ? letters.get(column) : undefined,
+        };
       }
       const key = `${located.line ?? ''}|${located.field}`;
       if (located.line !== undefined && seen.has(key)) continue;
@@ -323,13 +450,19 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
 
       const products = file.products.map((p, i) => {
         const existing = byHandle.get(p.handle);
-        const defaultTitle = p.optionNames.length === 1 && p.optionNames[0] === 'Title' && p.variants.every((v) => v.values.length <= 1 && (v.values[0] ?? 'Default Title') === 'Default Title');
+        const defaultTitle =
+          p.optionNames.length === 1 &&
+          p.optionNames[0] === 'Title' &&
+          p.variants.every((v) => v.values.length <= 1 && (v.values[0] ?? 'Default Title') === 'Default Title');
         const optionNames = defaultTitle ? [] : p.optionNames;
         const options = optionNames.map((name, n) => ({ name, values: [...new Set(p.variants.map((v) => v.values[n] ?? ''))] }));
         const texts = { ...(existing?.texts ?? {}) };
         if (!existing && !inDefault) {
           issues.push({
-            pointer: `/products/${i}/texts`, line: p.line, handle: p.handle, field: 'Title',
+            pointer: `/products/${i}/texts`,
+            line: p.line,
+            handle: p.handle,
+            field: 'Title',
             expected: `a product the shop has already: a new one needs its texts in the Site's default locale ${site.defaultLocale} first (import that language's file without --locale, then this one)`,
           });
         }
@@ -349,7 +482,9 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
         }
         const storedImages = new Map((existing?.images ?? []).map((img) => [img.url, img]));
         const images = [...p.images]
-          .sort((a, b) => (Number(a.position) || Number.MAX_SAFE_INTEGER) - (Number(b.position) || Number.MAX_SAFE_INTEGER) || a.line - b.line)
+          .sort(
+            (a, b) => (Number(a.position) || Number.MAX_SAFE_INTEGER) - (Number(b.position) || Number.MAX_SAFE_INTEGER) || a.line - b.line,
+          )
           .map((img) => {
             const known = storedImages.get(img.src);
             const size = { width: known?.width ?? DEFAULT_IMAGE_SIZE, height: known?.height ?? DEFAULT_IMAGE_SIZE };
@@ -379,10 +514,18 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
             sku: v.sku,
             title: defaultTitle || v.values.length === 0 ? 'Default' : v.values.join(' / '),
             options: Object.fromEntries(optionNames.map((name, n) => [name, v.values[n] ?? ''])),
-            prices: { ...(known?.prices ?? {}), [market]: { amount, currency, compareAt: keepCompare || (compareAt && compare === null) ? compareAt : null } },
+            prices: {
+              ...(known?.prices ?? {}),
+              [market]: { amount, currency, compareAt: keepCompare || (compareAt && compare === null) ? compareAt : null },
+            },
             stock: {
               quantity,
-              policy: v.policy === 'continue' ? 'continue' as const : v.policy === 'deny' ? 'deny' as const : (known?.stock?.policy ?? 'deny'),
+              policy:
+                v.policy === 'continue'
+                  ? ('continue' as const)
+                  : v.policy === 'deny'
+                    ? ('deny' as const)
+                    : (known?.stock?.policy ?? 'deny'),
               lowStockThreshold: known?.stock?.lowStockThreshold ?? 5,
             },
           };
@@ -390,23 +533,30 @@ export function shopifySource(file: ShopifyFile, options: { locale?: string } = 
         // a file without the column keeps the shop's
         const has = (column: string) => file.columns.includes(column);
         return {
-          handle: p.handle, status: status(p), featuredPosition: existing?.featuredPosition ?? null,
-          vendor: has('Vendor') ? p.vendor || null : existing?.vendor ?? null,
-          type: has('Type') ? p.type || null : existing?.type ?? null,
-          tags: has('Tags') ? p.tags : existing?.tags ?? [],
-          texts, images, options, variants, bundles: existing?.bundles ?? [],
+          handle: p.handle,
+          status: status(p),
+          featuredPosition: existing?.featuredPosition ?? null,
+          vendor: has('Vendor') ? p.vendor || null : (existing?.vendor ?? null),
+          type: has('Type') ? p.type || null : (existing?.type ?? null),
+          tags: has('Tags') ? p.tags : (existing?.tags ?? []),
+          texts,
+          images,
+          options,
+          variants,
+          bundles: existing?.bundles ?? [],
         };
       });
 
       const otherMarkets = site.markets.filter((m) => m.id !== market).map((m) => m.id);
       const notes = [
-        `Prices are for the default market ${market} (${currency}); the texts are written in ${locale}${inDefault ? ' (the Site\'s default locale; --locale names another)' : ''}.`,
+        `Prices are for the default market ${market} (${currency}); the texts are written in ${locale}${inDefault ? " (the Site's default locale; --locale names another)" : ''}.`,
         otherMarkets.length > 0
           ? `Markets ${otherMarkets.join(', ')}: existing variants keep their prices there; ${newVariants} new variant(s) get none, so they are not sold there until priced.`
           : 'The Site has no other market.',
-        'Other locales\' texts, stock thresholds, bundles and featured places are kept as they are; new images get the size 1000×1000 (Shopify writes none).',
+        "Other locales' texts, stock thresholds, bundles and featured places are kept as they are; new images get the size 1000×1000 (Shopify writes none).",
       ];
-      if (droppedCompareAt > 0) notes.push(`${droppedCompareAt} compare-at price(s) not above the price were dropped (Shopify shows no sale for them either).`);
+      if (droppedCompareAt > 0)
+        notes.push(`${droppedCompareAt} compare-at price(s) not above the price were dropped (Shopify shows no sale for them either).`);
       const ignored = file.columns.filter((c) => !USED.has(c));
       if (ignored.length > 0) notes.push(`Columns ignored (no place in this catalog): ${ignored.join(', ')}.`);
       return { products, notes, issues };

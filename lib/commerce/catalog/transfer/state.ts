@@ -1,8 +1,22 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import {
-  bundleItems, bundlePrices, bundles, collectionProducts, collections, collectionTranslations, inventoryLevels,
-  marketLocales, markets, marketTranslations, productImages, products, productTranslations, productVariants, sites, variantPrices,
+  bundleItems,
+  bundlePrices,
+  bundles,
+  collectionProducts,
+  collections,
+  collectionTranslations,
+  inventoryLevels,
+  marketLocales,
+  markets,
+  marketTranslations,
+  productImages,
+  products,
+  productTranslations,
+  productVariants,
+  sites,
+  variantPrices,
 } from '@/db/schema';
 import { DomainError } from '@/lib/platform/errors';
 
@@ -53,13 +67,21 @@ export type TransferSite = {
 export async function loadTransferSite(database: DbOrTx, handle: string): Promise<TransferSite> {
   const [site] = await database.select().from(sites).where(eq(sites.handle, handle));
   if (!site) throw new DomainError('not_found', `No Site with handle "${handle}".`);
-  const marketRows = await database.select({ id: markets.id, currency: markets.currency }).from(markets)
-    .where(eq(markets.siteId, site.id)).orderBy(asc(markets.position), asc(markets.id));
+  const marketRows = await database
+    .select({ id: markets.id, currency: markets.currency })
+    .from(markets)
+    .where(eq(markets.siteId, site.id))
+    .orderBy(asc(markets.position), asc(markets.id));
   const localeRows = await database.select({ locale: marketLocales.locale }).from(marketLocales).where(eq(marketLocales.siteId, site.id));
   const names = await database.select().from(marketTranslations).where(eq(marketTranslations.siteId, site.id));
   return {
-    id: site.id, handle: site.handle, defaultMarketId: site.defaultMarketId, defaultLocale: site.defaultLocale,
-    catalogVersion: site.catalogVersion, markets: marketRows, locales: new Set(localeRows.map((l) => l.locale)),
+    id: site.id,
+    handle: site.handle,
+    defaultMarketId: site.defaultMarketId,
+    defaultLocale: site.defaultLocale,
+    catalogVersion: site.catalogVersion,
+    markets: marketRows,
+    locales: new Set(localeRows.map((l) => l.locale)),
     marketTranslations: names,
   };
 }
@@ -75,17 +97,27 @@ async function byIds<T>(ids: string[], read: (slice: string[]) => Promise<T[]>):
 
 export async function loadCatalogIndex(database: DbOrTx, siteId: string): Promise<CatalogIndex> {
   const productRows = await database.select().from(products).where(eq(products.siteId, siteId)).orderBy(asc(products.handle));
-  const variantRows = await database.select().from(productVariants).where(eq(productVariants.siteId, siteId))
+  const variantRows = await database
+    .select()
+    .from(productVariants)
+    .where(eq(productVariants.siteId, siteId))
     .orderBy(asc(productVariants.productId), asc(productVariants.position), asc(productVariants.id));
-  const collectionRows = await database.select().from(collections).where(eq(collections.siteId, siteId))
+  const collectionRows = await database
+    .select()
+    .from(collections)
+    .where(eq(collections.siteId, siteId))
     .orderBy(asc(collections.position), asc(collections.handle));
   const collectionIds = collectionRows.map((c) => c.id);
   return {
     products: productRows,
     productVariants: variantRows,
     collections: collectionRows,
-    collectionTranslations: await byIds(collectionIds, (ids) => database.select().from(collectionTranslations).where(inArray(collectionTranslations.collectionId, ids))),
-    collectionProducts: await byIds(collectionIds, (ids) => database.select().from(collectionProducts).where(inArray(collectionProducts.collectionId, ids))),
+    collectionTranslations: await byIds(collectionIds, (ids) =>
+      database.select().from(collectionTranslations).where(inArray(collectionTranslations.collectionId, ids)),
+    ),
+    collectionProducts: await byIds(collectionIds, (ids) =>
+      database.select().from(collectionProducts).where(inArray(collectionProducts.collectionId, ids)),
+    ),
   };
 }
 
@@ -94,10 +126,14 @@ export function detailsLoader(database: DbOrTx): DetailsLoader {
     const bundleRows = await byIds(productIds, (ids) => database.select().from(bundles).where(inArray(bundles.productId, ids)));
     const bundleIds = bundleRows.map((b) => b.id);
     return {
-      productTranslations: await byIds(productIds, (ids) => database.select().from(productTranslations).where(inArray(productTranslations.productId, ids))),
+      productTranslations: await byIds(productIds, (ids) =>
+        database.select().from(productTranslations).where(inArray(productTranslations.productId, ids)),
+      ),
       productImages: await byIds(productIds, (ids) => database.select().from(productImages).where(inArray(productImages.productId, ids))),
       variantPrices: await byIds(variantIds, (ids) => database.select().from(variantPrices).where(inArray(variantPrices.variantId, ids))),
-      inventoryLevels: await byIds(variantIds, (ids) => database.select().from(inventoryLevels).where(inArray(inventoryLevels.variantId, ids))),
+      inventoryLevels: await byIds(variantIds, (ids) =>
+        database.select().from(inventoryLevels).where(inArray(inventoryLevels.variantId, ids)),
+      ),
       bundles: bundleRows,
       bundleItems: await byIds(bundleIds, (ids) => database.select().from(bundleItems).where(inArray(bundleItems.bundleId, ids))),
       bundlePrices: await byIds(bundleIds, (ids) => database.select().from(bundlePrices).where(inArray(bundlePrices.bundleId, ids))),

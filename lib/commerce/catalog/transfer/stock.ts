@@ -17,7 +17,8 @@ export function parseStockArgs(args: string[]): { changes: StockChange[]; issues
       issues.push({ pointer: `/${i}`, field: 'SKU=QTY', expected: `SKU=QTY with a whole quantity from 0 to 1000000000 (got "${arg}")` });
       return;
     }
-    if (changes.some((c) => c.sku === sku)) issues.push({ pointer: `/${i}`, field: 'SKU=QTY', expected: `each SKU once (got ${sku} again)` });
+    if (changes.some((c) => c.sku === sku))
+      issues.push({ pointer: `/${i}`, field: 'SKU=QTY', expected: `each SKU once (got ${sku} again)` });
     changes.push({ sku, quantity: Number(qty) });
   });
   return { changes, issues };

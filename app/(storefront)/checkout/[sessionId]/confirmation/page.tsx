@@ -26,7 +26,9 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
       <div className="state" role="alert">
         <h1>{t.secureCheckout}</h1>
         <p>{t.sessionExpired}</p>
-        <Link className="btn btn-primary" href="/cart">{t.backToCart}</Link>
+        <Link className="btn btn-primary" href="/cart">
+          {t.backToCart}
+        </Link>
       </div>
     );
   }
@@ -44,8 +46,12 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
           <section className="panel" aria-labelledby="payment-title">
             <h2 id="payment-title">{t.payment}</h2>
             <p className="mb-0">
-              <Link className="btn btn-primary" href={`/checkout/${session.id}/pay`}>{t.continuePayment}</Link>{' '}
-              <Link className="btn btn-secondary" href={`/checkout/${session.id}/confirmation`}>{t.refresh}</Link>
+              <Link className="btn btn-primary" href={`/checkout/${session.id}/pay`}>
+                {t.continuePayment}
+              </Link>{' '}
+              <Link className="btn btn-secondary" href={`/checkout/${session.id}/confirmation`}>
+                {t.refresh}
+              </Link>
             </p>
           </section>
           {summary}
@@ -58,13 +64,21 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
       <div className="page-head">
         <h1>{t.confirmationTitle}</h1>
         <p>{t.confirmationText}</p>
-        {query.demo === '1' ? <p className="notice" data-testid="demo-payment">{t.confirmationDemo}</p> : null}
+        {query.demo === '1' ? (
+          <p className="notice" data-testid="demo-payment">
+            {t.confirmationDemo}
+          </p>
+        ) : null}
       </div>
       <div className="two-col">
         <div>
           <section className="panel" aria-labelledby="reference-title">
             <h2 id="reference-title">{t.orderNumber}</h2>
-            <p className="order-reference"><strong className="reference" data-testid="order-number">{session.order.number}</strong></p>
+            <p className="order-reference">
+              <strong className="reference" data-testid="order-number">
+                {session.order.number}
+              </strong>
+            </p>
             <p className="muted m-0">{t.quoteReference}</p>
           </section>
           {session.shippingAddress ? (
@@ -72,11 +86,17 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
               <h2 id="address-title">{t.deliveryTo}</h2>
               <AddressLines address={session.shippingAddress} locale={locale} />
               {session.deliveryOption ? (
-                <p className="mb-0"><span className="muted">{t.deliveryMethod}:</span> {session.deliveryOption.title} ({session.deliveryOption.carrier})</p>
+                <p className="mb-0">
+                  <span className="muted">{t.deliveryMethod}:</span> {session.deliveryOption.title} ({session.deliveryOption.carrier})
+                </p>
               ) : null}
             </section>
           ) : null}
-          <p className="mt-16"><Link className="btn btn-secondary" href="/">{t.continueShopping}</Link></p>
+          <p className="mt-16">
+            <Link className="btn btn-secondary" href="/">
+              {t.continueShopping}
+            </Link>
+          </p>
         </div>
         {summary}
       </div>
@@ -89,9 +109,10 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
  * the town line in the country's order ("New York, NY 10118" in the US, "111 22 Stockholm" here).
  */
 function AddressLines({ address, locale }: { address: Address; locale: string }) {
-  const town = address.country === 'US'
-    ? [`${address.city}, ${address.region ?? ''} ${address.postalCode}`.replace(/ {2,}/g, ' ')]
-    : [`${address.postalCode} ${address.city}`, address.region];
+  const town =
+    address.country === 'US'
+      ? [`${address.city}, ${address.region ?? ''} ${address.postalCode}`.replace(/ {2,}/g, ' ')]
+      : [`${address.postalCode} ${address.city}`, address.region];
   const lines = [
     `${address.firstName} ${address.lastName}`,
     address.line1,
@@ -101,7 +122,9 @@ function AddressLines({ address, locale }: { address: Address; locale: string })
   ].filter((line): line is string => Boolean(line && line.trim()));
   return (
     <address className="address-recap">
-      {lines.map((line, i) => <span key={i}>{line}</span>)}
+      {lines.map((line, i) => (
+        <span key={i}>{line}</span>
+      ))}
     </address>
   );
 }

@@ -32,7 +32,9 @@ export default async function PayPage({ params }: Props) {
       <div className="state" role="alert">
         <h1>{t.secureCheckout}</h1>
         <p>{t.sessionExpired}</p>
-        <Link className="btn btn-primary" href="/cart">{t.backToCart}</Link>
+        <Link className="btn btn-primary" href="/cart">
+          {t.backToCart}
+        </Link>
       </div>
     );
   }
@@ -51,7 +53,9 @@ export default async function PayPage({ params }: Props) {
           {payment.redirectUrl ? (
             <>
               <p>{t.awaitingText}</p>
-              <a className="btn btn-primary btn-block" href={payment.redirectUrl}>{t.continuePayment}</a>
+              <a className="btn btn-primary btn-block" href={payment.redirectUrl}>
+                {t.continuePayment}
+              </a>
             </>
           ) : (
             <>
@@ -59,8 +63,12 @@ export default async function PayPage({ params }: Props) {
               <form method="post" action="/api/payments/sandbox">
                 <input type="hidden" name="sessionId" value={session.id} />
                 <input type="hidden" name="clientToken" value={payment.clientToken} />
-                <button className="btn btn-primary btn-block" type="submit" name="action" value="pay">{fill(t.payNow, { amount })}</button>
-                <button className="btn btn-secondary btn-block mt-16" type="submit" name="action" value="cancel">{t.cancelPayment}</button>
+                <button className="btn btn-primary btn-block" type="submit" name="action" value="pay">
+                  {fill(t.payNow, { amount })}
+                </button>
+                <button className="btn btn-secondary btn-block mt-16" type="submit" name="action" value="cancel">
+                  {t.cancelPayment}
+                </button>
               </form>
             </>
           )}

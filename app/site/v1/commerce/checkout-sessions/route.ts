@@ -15,7 +15,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...op.createCheckoutSession, deferredWrites: true }, async ({ site, credentialId, body }) => {
     // Now and then a creation also deletes long-expired sessions, after the answer is sent.
     maybeSweepExpiredCheckoutSessions(db(), after);
-    const { session, write } = await planCheckoutSession(db(), { site, credentialId }, body, { ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS });
+    const { session, write } = await planCheckoutSession(db(), { site, credentialId }, body, {
+      ttlSeconds: env().CHECKOUT_SESSION_TTL_SECONDS,
+    });
     return created(CheckoutSession.parse(toCheckoutSession(session, site)), `/site/v1/commerce/checkout-sessions/${session.id}`, {
       contentLanguage: session.locale,
       headers: { ETag: sessionEtag(session) },

@@ -12,6 +12,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(listCollectionsOperation, async ({ site, query }) => {
     const choice = await chooseMarket(db(), site, query);
-    return ok(await listCollections(db(), site, choice, query), { schema: CollectionPage, cache: 'catalog', contentLanguage: choice.locale });
+    return ok(await listCollections(db(), site, choice, query), {
+      schema: CollectionPage,
+      cache: 'catalog',
+      contentLanguage: choice.locale,
+    });
   }),
 });

@@ -13,6 +13,10 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   GET: route(listProductsOperation, async ({ site, query, buyerIp }) => {
     const choice = await chooseMarket(db(), site, query);
-    return ok(await inShopperTurn(buyerIp, () => listProducts(db(), site, choice, query)), { schema: ProductListPage, cache: 'catalog', contentLanguage: choice.locale });
+    return ok(await inShopperTurn(buyerIp, () => listProducts(db(), site, choice, query)), {
+      schema: ProductListPage,
+      cache: 'catalog',
+      contentLanguage: choice.locale,
+    });
   }),
 });

@@ -12,7 +12,12 @@ export const dynamic = 'force-dynamic';
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = endpoint({
   POST: route({ ...createStockSubscription, precheck: requireConsent }, async ({ site, credentialId, body, buyerIp }) => {
     const { SIGNUP_MAILS_PER_MAILBOX: perMailbox, SIGNUP_MAILS_PER_SHOPPER: perShopper, RATE_LIMIT_KEY: secret } = env();
-    await subscribeToStockNotifications(db(), { site, credentialId }, body, Date.now(), { shopper: buyerIp, perMailbox, perShopper, secret });
+    await subscribeToStockNotifications(db(), { site, credentialId }, body, Date.now(), {
+      shopper: buyerIp,
+      perMailbox,
+      perShopper,
+      secret,
+    });
     // New, known or over its mail budget: the same answer, so the endpoint cannot be used to probe subscribers.
     return accepted(SignupReceipt.parse({ status: 'accepted' }));
   }),

@@ -41,7 +41,10 @@ export default async function Page({ params }) {
       <article>
         <h1>{handle}</h1>
         <img src={`/images/${handle}.svg`} alt={handle} width="600" height="600" />
-        <p>A product described in a few sentences, as a shop describes it: what it is, what it is made of, how big it is and how to care for it.</p>
+        <p>
+          A product described in a few sentences, as a shop describes it: what it is, what it is made of, how big it is and how to care for
+          it.
+        </p>
         <Choice options={['Small', 'Medium', 'Large']} />
       </article>
       <section>
