@@ -2,9 +2,10 @@ import Link from 'next/link';
 import type { Product } from '@/lib/contract/catalog';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { removeBundle, setBundleQuantity } from '../_actions/cart';
-import { MAX_QUANTITY, type CartBundle } from '../_lib/cart';
+import type { CartBundle } from '../_lib/cart';
 import { bundleProduct, resolveVariants, variantsKey, type ResolvedVariant } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
+import { QuantityStepper } from './quantity-stepper';
 import { fill, type Dictionary } from '../_lib/i18n';
 
 /**
@@ -71,7 +72,15 @@ export async function CartBundles({
                 </p>
               ) : null}
               <div className="line-actions">
-                {bundle ? <BundleQuantity bundleId={entry.bundleId} quantity={entry.quantity} title={title} t={t} /> : null}
+                {bundle ? (
+                  <QuantityStepper
+                    action={setBundleQuantity}
+                    field={{ name: 'bundleId', value: entry.bundleId }}
+                    quantity={entry.quantity}
+                    title={title}
+                    t={t}
+                  />
+                ) : null}
                 <form action={removeBundle}>
                   <input type="hidden" name="bundleId" value={entry.bundleId} />
                   <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>
@@ -85,29 +94,5 @@ export async function CartBundles({
         );
       })}
     </>
-  );
-}
-
-function BundleQuantity({ bundleId, quantity, title, t }: { bundleId: string; quantity: number; title: string; t: Dictionary }) {
-  return (
-    <div className="qty">
-      <form action={setBundleQuantity}>
-        <input type="hidden" name="bundleId" value={bundleId} />
-        <input type="hidden" name="quantity" value={quantity - 1} />
-        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>
-          −
-        </button>
-      </form>
-      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">
-        {quantity}
-      </output>
-      <form action={setBundleQuantity}>
-        <input type="hidden" name="bundleId" value={bundleId} />
-        <input type="hidden" name="quantity" value={quantity + 1} />
-        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>
-          +
-        </button>
-      </form>
-    </div>
   );
 }

@@ -4,7 +4,8 @@ import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { setLineQuantity, removeLine } from '../_actions/cart';
 import { AvailabilityBadge } from '../_components/availability-badge';
 import { CartBundles } from '../_components/cart-bundles';
-import { readCart, isCartEmpty, itemCount, MAX_QUANTITY, type Cart } from '../_lib/cart';
+import { QuantityStepper } from '../_components/quantity-stepper';
+import { readCart, isCartEmpty, itemCount, type Cart } from '../_lib/cart';
 import { bundleProduct, resolveVariants, variantsKey } from '../_lib/data';
 import { formatMoney, sumMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
@@ -149,7 +150,13 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
                 </p>
               ) : null}
               <div className="line-actions">
-                <QuantityControl variantId={line.variantId} quantity={line.quantity} title={title} t={t} />
+                <QuantityStepper
+                  action={setLineQuantity}
+                  field={{ name: 'variantId', value: line.variantId }}
+                  quantity={line.quantity}
+                  title={title}
+                  t={t}
+                />
                 <form action={removeLine}>
                   <input type="hidden" name="variantId" value={line.variantId} />
                   <button className="link-button" type="submit" aria-label={fill(t.removeItem, { title })}>
@@ -164,30 +171,6 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
       })}
       {cart.bundles.length ? <CartBundles bundles={cart.bundles} flagged={flagged} t={t} locale={locale} /> : null}
     </ul>
-  );
-}
-
-function QuantityControl({ variantId, quantity, title, t }: { variantId: string; quantity: number; title: string; t: Dictionary }) {
-  return (
-    <div className="qty">
-      <form action={setLineQuantity}>
-        <input type="hidden" name="variantId" value={variantId} />
-        <input type="hidden" name="quantity" value={quantity - 1} />
-        <button type="submit" aria-label={fill(t.decrease, { title })} disabled={quantity <= 1}>
-          −
-        </button>
-      </form>
-      <output aria-label={fill(t.quantityOf, { title })} aria-live="polite">
-        {quantity}
-      </output>
-      <form action={setLineQuantity}>
-        <input type="hidden" name="variantId" value={variantId} />
-        <input type="hidden" name="quantity" value={quantity + 1} />
-        <button type="submit" aria-label={fill(t.increase, { title })} disabled={quantity >= MAX_QUANTITY}>
-          +
-        </button>
-      </form>
-    </div>
   );
 }
 

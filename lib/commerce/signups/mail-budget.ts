@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { warnSometimes } from '@/lib/warn-sometimes';
+import { enqueueConfirmation } from './outbox';
 
 /**
  * How many confirmation mails the signups may send in a day: per recipient mailbox (see
@@ -113,4 +114,15 @@ export async function heldBack<T>(signup: Promise<T>): Promise<T | { created: fa
     if (error instanceof MailBudgetSpent) return { created: false, held: true };
     throw error;
   }
+}
+
+/**
+ * Asks a new or re-armed subscriber, newsletter or stock alike, to confirm: the mail is
+ * charged to the budgets, then queued, in the signup's own transaction. Over budget it throws
+ * MailBudgetSpent, which undoes the signup (see heldBack).
+ */
+export async function askToConfirm(tx: DbOrTx, budget: MailBudget, message: Parameters<typeof enqueueConfirmation>[1]): Promise<void> {
+  if (!(await spendMailBudget(tx, { siteId: message.siteId, address: message.email, now: message.at, budget })))
+    throw new MailBudgetSpent();
+  await enqueueConfirmation(tx, message);
 }

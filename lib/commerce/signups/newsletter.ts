@@ -5,8 +5,8 @@ import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { newTimeOrderedId } from '@/lib/platform/ids';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
-import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
-import { heldBack, MailBudgetSpent, spendMailBudget, type MailBudget } from './mail-budget';
+import { OUTBOX_TOPICS } from './outbox';
+import { askToConfirm, heldBack, type MailBudget } from './mail-budget';
 import type { SignupInput, SignupOutcome } from './types';
 
 export type NewsletterSignupInput = SignupInput & { source?: string };
@@ -63,9 +63,7 @@ export async function subscribeToNewsletter(
         })
         .returning({ id: newsletterSubscriptions.id });
       if (!subscription) return { created: false, consentId };
-      if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
-
-      await enqueueConfirmation(tx, {
+      await askToConfirm(tx, budget, {
         topic: OUTBOX_TOPICS.newsletterConfirmation,
         siteId: site.id,
         subscriptionId: subscription.id,

@@ -7,8 +7,8 @@ import { newTimeOrderedId } from '@/lib/platform/ids';
 import { isPublished } from '../published';
 import { recordConsent } from './consent';
 import { chooseSignupMarket } from './market';
-import { enqueueConfirmation, OUTBOX_TOPICS } from './outbox';
-import { heldBack, MailBudgetSpent, spendMailBudget, type MailBudget } from './mail-budget';
+import { OUTBOX_TOPICS } from './outbox';
+import { askToConfirm, heldBack, type MailBudget } from './mail-budget';
 import type { SignupInput, SignupOutcome } from './types';
 
 export type StockSignupInput = SignupInput & { variantId: string; flow?: string };
@@ -110,9 +110,7 @@ export async function subscribeToStockNotifications(
         })
         .returning({ id: stockSubscriptions.id });
       if (!subscription) return { created: false, consentId };
-      if (!(await spendMailBudget(tx, { siteId: site.id, address: input.email, now, budget }))) throw new MailBudgetSpent();
-
-      await enqueueConfirmation(tx, {
+      await askToConfirm(tx, budget, {
         topic: OUTBOX_TOPICS.stockConfirmation,
         siteId: site.id,
         subscriptionId: subscription.id,

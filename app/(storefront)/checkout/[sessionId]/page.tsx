@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import type { CheckoutSession } from '@/lib/contract/checkout';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { deliveryOptions, fetchSite } from '@/lib/site-client';
 import { ContactForm } from '../../_components/checkout/contact-form';
@@ -12,6 +11,7 @@ import { formatCountry, formatMoney } from '../../_lib/format';
 import { fill, type Dictionary } from '../../_lib/i18n';
 import { checkoutStrings } from '../../_lib/i18n/islands';
 import { shop } from '../../_lib/shop';
+import { SessionExpired } from '../../_components/checkout/session-expired';
 
 export const dynamic = 'force-dynamic';
 
@@ -29,15 +29,7 @@ export default async function CheckoutPage({ params }: Props) {
   if (session.status === 'completed') redirect(`/checkout/${session.id}/confirmation`);
 
   if (session.status === 'expired') {
-    return (
-      <div className="state" role="alert">
-        <h1>{t.secureCheckout}</h1>
-        <p>{t.sessionExpired}</p>
-        <Link className="btn btn-primary" href="/cart">
-          {t.backToCart}
-        </Link>
-      </div>
-    );
+    return <SessionExpired t={t} />;
   }
 
   const market = site.markets.find((m) => m.id === session.market);

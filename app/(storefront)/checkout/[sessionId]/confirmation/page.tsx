@@ -7,6 +7,7 @@ import { OrderSummary } from '../../../_components/checkout/order-summary';
 import { checkoutSession } from '../../../_lib/checkout';
 import { formatCountry } from '../../../_lib/format';
 import { shop } from '../../../_lib/shop';
+import { SessionExpired } from '../../../_components/checkout/session-expired';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,15 +23,7 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
   const [{ session }, site] = await Promise.all([checkoutSession(sessionId), fetchSite()]);
   if (session.status === 'open') redirect(`/checkout/${session.id}`);
   if (session.status === 'expired') {
-    return (
-      <div className="state" role="alert">
-        <h1>{t.secureCheckout}</h1>
-        <p>{t.sessionExpired}</p>
-        <Link className="btn btn-primary" href="/cart">
-          {t.backToCart}
-        </Link>
-      </div>
-    );
+    return <SessionExpired t={t} />;
   }
   const market = site.markets.find((m) => m.id === session.market);
   const summary = <OrderSummary session={session} locale={locale} taxInclusive={market?.taxInclusive ?? true} t={t} />;

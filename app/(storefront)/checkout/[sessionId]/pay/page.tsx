@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { fetchSite, preparePayment } from '@/lib/site-client';
 import { OrderSummary } from '../../../_components/checkout/order-summary';
@@ -7,6 +6,7 @@ import { checkoutSession, paymentKey } from '../../../_lib/checkout';
 import { formatMoney } from '../../../_lib/format';
 import { fill } from '../../../_lib/i18n';
 import { shop } from '../../../_lib/shop';
+import { SessionExpired } from '../../../_components/checkout/session-expired';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,15 +28,7 @@ export default async function PayPage({ params }: Props) {
   if (session.status === 'open') redirect(`/checkout/${session.id}`);
   if (session.status === 'completed') redirect(`/checkout/${session.id}/confirmation`);
   if (session.status === 'expired') {
-    return (
-      <div className="state" role="alert">
-        <h1>{t.secureCheckout}</h1>
-        <p>{t.sessionExpired}</p>
-        <Link className="btn btn-primary" href="/cart">
-          {t.backToCart}
-        </Link>
-      </div>
-    );
+    return <SessionExpired t={t} />;
   }
   // A session waiting for payment answers the payment it has (nothing new is made).
   const { payment } = await preparePayment(session.id, 'card', { idempotencyKey: paymentKey('pay', session.id, etag) });
