@@ -55,6 +55,22 @@ export const DEFAULT_CHECKOUT_BASE_URL = '/checkout';
 /** SQLite allows 32766 bound variables per statement; stay clear of it. */
 export const MAX_BOUND_VARIABLES = 30_000;
 
+/** A Site's catalog, every row of it, children before parents (what a catalog test or bench empties). */
+export const CATALOG_TABLES: SQLiteTable[] = [
+  schema.bundleItems,
+  schema.bundlePrices,
+  schema.bundles,
+  schema.collectionProducts,
+  schema.collectionTranslations,
+  schema.collections,
+  schema.inventoryLevels,
+  schema.variantPrices,
+  schema.productImages,
+  schema.productTranslations,
+  schema.productVariants,
+  schema.products,
+];
+
 /** Children before parents, so foreign keys hold at every step. Covers every table. */
 export const WIPE_ORDER: SQLiteTable[] = [
   schema.orderLines,
@@ -71,18 +87,7 @@ export const WIPE_ORDER: SQLiteTable[] = [
   schema.rateLimitCounters,
   schema.analyticsEvents,
   schema.storedPages,
-  schema.bundleItems,
-  schema.bundlePrices,
-  schema.bundles,
-  schema.collectionProducts,
-  schema.collectionTranslations,
-  schema.collections,
-  schema.inventoryLevels,
-  schema.variantPrices,
-  schema.productImages,
-  schema.productTranslations,
-  schema.productVariants,
-  schema.products,
+  ...CATALOG_TABLES,
   schema.shippingRates,
   schema.addressBook,
   schema.pickupPoints,

@@ -30,23 +30,10 @@ import { chooseMarket } from '@/lib/commerce/markets';
 import { catalogJsonSchemaText, type CatalogDocument } from '@/lib/contract/catalog-document';
 import { PRODUCT_SLICE } from '@/lib/commerce/catalog/transfer/state';
 import { contentDigest } from './support/database';
+import { CATALOG_TABLES } from '@/db/seed';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
-const CATALOG_TABLES = [
-  schema.bundleItems,
-  schema.bundlePrices,
-  schema.bundles,
-  schema.collectionProducts,
-  schema.collectionTranslations,
-  schema.collections,
-  schema.inventoryLevels,
-  schema.variantPrices,
-  schema.productImages,
-  schema.productTranslations,
-  schema.productVariants,
-  schema.products,
-];
 
 async function freshDatabase(products = 0): Promise<Database> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-transfer-'));

@@ -19,6 +19,7 @@ import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
 import { freshDatabase } from './support/database';
+import { CATALOG_TABLES } from '@/db/seed';
 
 const dirs: string[] = [];
 let database: Database;
@@ -190,21 +191,7 @@ describe('option texts and market names in the catalog document', () => {
 
     const target = await freshDatabase();
     dirs.push(target.dir);
-    for (const table of [
-      schema.bundleItems,
-      schema.bundlePrices,
-      schema.bundles,
-      schema.collectionProducts,
-      schema.collectionTranslations,
-      schema.collections,
-      schema.inventoryLevels,
-      schema.variantPrices,
-      schema.productImages,
-      schema.productTranslations,
-      schema.productVariants,
-      schema.products,
-      schema.marketTranslations,
-    ])
+    for (const table of [...CATALOG_TABLES, schema.marketTranslations])
       await target.database.$client.execute(`DELETE FROM "${getTableName(table)}"`);
     const result = await importInto(target.database, original);
     expect(result.ok).toBe(true);

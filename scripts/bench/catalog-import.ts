@@ -14,10 +14,10 @@ import { parseArgs } from 'node:util';
 import { getTableName } from 'drizzle-orm';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import * as schema from '@/db/schema';
 import { seedDatabase } from '@/db/seed';
 import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
 import { longestLock, overNetwork } from '../../test/support/network-client';
+import { CATALOG_TABLES } from '@/db/seed';
 
 const { values: flags } = parseArgs({
   options: {
@@ -27,22 +27,6 @@ const { values: flags } = parseArgs({
     latency: { type: 'string' },
   },
 });
-
-/** Every catalog row, both Sites: what is left is Sites, markets and the rest of the shop. */
-const CATALOG_TABLES = [
-  schema.bundleItems,
-  schema.bundlePrices,
-  schema.bundles,
-  schema.collectionProducts,
-  schema.collectionTranslations,
-  schema.collections,
-  schema.inventoryLevels,
-  schema.variantPrices,
-  schema.productImages,
-  schema.productTranslations,
-  schema.productVariants,
-  schema.products,
-];
 
 /** The heap cap `npm run catalog` runs with (package.json): the import measured as merchants run it. */
 const CLI_NODE_FLAGS = [

@@ -13,7 +13,6 @@ import { parseArgs } from 'node:util';
 import { getTableName } from 'drizzle-orm';
 import { openDatabase, type Database } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import * as schema from '@/db/schema';
 import { seedDatabase } from '@/db/seed';
 import { listProducts } from '@/lib/commerce/catalog';
 import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
@@ -22,6 +21,7 @@ import { ProductListQuery } from '@/lib/contract/operations/reads';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { pageCache } from '@/lib/platform/cache/memo';
 import { discoverSearchQueries, type SearchGet } from './search';
+import { CATALOG_TABLES } from '@/db/seed';
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,21 +33,6 @@ const { values: flags } = parseArgs({
     db: { type: 'string' },
   },
 });
-
-const CATALOG_TABLES = [
-  schema.bundleItems,
-  schema.bundlePrices,
-  schema.bundles,
-  schema.collectionProducts,
-  schema.collectionTranslations,
-  schema.collections,
-  schema.inventoryLevels,
-  schema.variantPrices,
-  schema.productImages,
-  schema.productTranslations,
-  schema.productVariants,
-  schema.products,
-];
 
 type Stats = { n: number; p50: number; p95: number; max: number; cpuP50: number; cpuP95: number };
 const round = (ms: number) => Math.round(ms * 100) / 100;
