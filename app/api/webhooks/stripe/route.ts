@@ -5,6 +5,8 @@ import { endpoint, toProblem, type RouteHandler } from '@/lib/api/route';
 import { stripePaymentEvent, verifyStripeEvent } from '@/lib/commerce/checkout';
 import { recordPaymentEvent } from '@/lib/commerce/orders';
 import { stripeSettings } from '@/lib/payments';
+import { BodyTooLarge, readTextCapped } from '@/lib/http/body-limit';
+import { logger } from '@/lib/platform/observability/logger';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,9 +22,12 @@ const receive: RouteHandler = async (req) => {
   const headers = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
   const settings = stripeSettings();
   if (!settings) return problemResponse({ code: 'not_found', detail: 'Stripe is not configured here.', requestId, headers });
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  const payload = declared > MAX_BODY_BYTES ? '' : await req.text();
-  if (declared > MAX_BODY_BYTES || Buffer.byteLength(payload) > MAX_BODY_BYTES) {
+  let payload: string;
+  try {
+    // The one body reader: it stops at the cap while the body streams in.
+    payload = (await readTextCapped(req, MAX_BODY_BYTES)) ?? '';
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge)) throw error;
     return problemResponse({
       code: 'payload_too_large',
       detail: `A webhook event is at most ${MAX_BODY_BYTES} bytes.`,
@@ -44,10 +49,14 @@ const receive: RouteHandler = async (req) => {
   try {
     const result = await recordPaymentEvent(db(), stripePaymentEvent(event));
     if (result.outcome !== 'completed' && result.outcome !== 'reopened' && result.outcome !== 'ignored') {
-      console.warn(`[payments] stripe event ${event.id} (${event.type}) for session ${result.sessionId ?? '-'}: ${result.outcome}`);
+      logger().warn(
+        { requestId, event: event.id, type: event.type, session: result.sessionId ?? null, outcome: result.outcome },
+        'stripe event not applied',
+      );
     } else if (result.order) {
-      console.log(
-        `[payments] stripe event ${event.id}: order ${result.order.number}${result.order.oversold ? ' (OVERSOLD: see npm run orders)' : ''}`,
+      logger().info(
+        { requestId, event: event.id, order: result.order.number, oversold: result.order.oversold },
+        'stripe event: order recorded',
       );
     }
     return Response.json({ received: true, outcome: result.outcome, ...(result.order ? { order: result.order.number } : {}) }, { headers });
