@@ -98,6 +98,8 @@ export const WIPE_ORDER: SQLiteTable[] = [
   schema.marketLocales,
   schema.marketCountries,
   schema.markets,
+  // last but the Site: wiping what comes before writes what it touched here
+  schema.catalogChanges,
   schema.sites,
 ];
 

@@ -16,6 +16,8 @@ export const PROCESS_SLOTS = {
   jobTimers: "the background jobs' timers (lib/jobs/timers.ts), started once by instrumentation and stopped on shutdown",
   seenCatalogVersions:
     'the newest catalog version seen per Site (lib/platform/cache/seen-versions.ts): requests note it, background jobs read it',
+  catalogChanges:
+    "what each Site's catalog changes touched, per scope (lib/platform/cache/catalog-changes.ts): every route checks its kept answers against it",
   messagesQueued: 'how many messages this process queued (lib/commerce/signups/outbox.ts): routes count, the outbox drain reads',
   rateLimitLeases: "the rate limiter's leases on budgets in the database (lib/platform/rate-limit/http.ts), shared by every route",
   shopperTurns: "each shopper's place in line for list reads (lib/platform/rate-limit/turns.ts)",

@@ -14,7 +14,14 @@ import {
   variantPrices,
 } from '@/db/schema';
 import { authenticateCredential, createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
-import { getCollection, getPublishedProduct, listProducts, productKey, readStorefrontSnapshot } from '@/lib/commerce/catalog';
+import {
+  getCollection,
+  getPublishedProduct,
+  listProducts,
+  productKept,
+  productScopes,
+  readStorefrontSnapshot,
+} from '@/lib/commerce/catalog';
 import { BoundedCache, VersionedMemo } from '@/lib/platform/cache/memo';
 import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { readAvailabilityBatch, readAvailabilityStatuses } from '@/lib/commerce/availability';
@@ -56,34 +63,65 @@ async function productNow(handle: string, requested: { market?: string; locale?:
 }
 
 describe('catalog caches', () => {
-  it("keep a product's answer under one key while nothing changed, and a new key after a change", async () => {
-    const key = async (handle: string, requested: { market?: string; locale?: string } = {}) => {
+  it("keep a product's answer while nothing it shows changed, across changes to other products", async () => {
+    const kept = async (handle: string, requested: { market?: string; locale?: string } = {}) => {
       const site = await request();
-      return productKey(database, site, handle, await chooseMarket(database, site, requested));
+      const choice = await chooseMarket(database, site, requested);
+      const where = (await productKept(database, site, handle, choice))!;
+      return {
+        where,
+        entry: { validAt: where.fresh!.validAt, scopes: productScopes(await getPublishedProduct(database, site, handle, choice)) },
+      };
     };
-    const first = await key('fjord-ceramic-mug');
-    expect(first).toBe(await key('fjord-ceramic-mug'));
+    const mug = await kept('fjord-ceramic-mug');
+    const tote = await kept('linen-tote-bag');
+    expect(mug.entry.scopes).toContain('product:fjord-ceramic-mug');
     // every market and language is an answer of its own
     expect(
       new Set([
-        first,
-        await key('fjord-ceramic-mug', { market: 'de' }),
-        await key('fjord-ceramic-mug', { locale: 'en-SE' }),
-        await key('linen-tote-bag'),
+        mug.where.key,
+        (await kept('fjord-ceramic-mug', { market: 'de' })).where.key,
+        (await kept('fjord-ceramic-mug', { locale: 'en-SE' })).where.key,
+        tote.where.key,
       ]).size,
     ).toBe(4);
-    const [price] = await database.select().from(variantPrices).where(eq(variantPrices.marketId, 'se')).limit(1);
+    const [price] = await database
+      .select()
+      .from(variantPrices)
+      .where(and(eq(variantPrices.marketId, 'se'), eq(variantPrices.variantId, (await productNow('fjord-ceramic-mug')).variants[0]!.id)));
     await other
       .update(variantPrices)
       .set({ amount: price!.amount + 1 })
       .where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
     try {
-      expect(await key('fjord-ceramic-mug')).not.toBe(first);
+      const now = await kept('fjord-ceramic-mug');
+      expect(now.where.key).toBe(mug.where.key);
+      expect(now.where.fresh!.validAt).toBeGreaterThan(mug.entry.validAt);
+      // the changed product's kept answer no longer holds, another product's does
+      expect(now.where.fresh!.holds(mug.entry)).toBe(false);
+      expect(now.where.fresh!.holds(tote.entry)).toBe(true);
+      expect(now.where.fresh!.holds(now.entry)).toBe(true);
     } finally {
       await other
         .update(variantPrices)
         .set({ amount: price!.amount })
         .where(and(eq(variantPrices.variantId, price!.variantId), eq(variantPrices.marketId, 'se')));
+    }
+    // a change to the whole Site (a market's texts) makes every kept answer stale
+    const site = await request();
+    const [text] = await database.select().from(marketTranslations).limit(1);
+    await other
+      .update(marketTranslations)
+      .set({ name: `${text!.name} ` })
+      .where(and(eq(marketTranslations.marketId, text!.marketId), eq(marketTranslations.locale, text!.locale)));
+    try {
+      const after = await kept('linen-tote-bag');
+      expect(after.where.fresh!.holds({ validAt: site.catalogVersion, scopes: tote.entry.scopes })).toBe(false);
+    } finally {
+      await other
+        .update(marketTranslations)
+        .set({ name: text!.name })
+        .where(and(eq(marketTranslations.marketId, text!.marketId), eq(marketTranslations.locale, text!.locale)));
     }
   });
 
@@ -318,7 +356,7 @@ describe('catalog caches', () => {
           .where(and(eq(variantPrices.variantId, variant.id), eq(variantPrices.marketId, 'se')));
         const inside = await getPublishedProduct(tx, site, 'fjord-ceramic-mug', se);
         expect(inside.variants[0]!.price.amount).toBe('1.00');
-        expect(productKey(tx, site, 'fjord-ceramic-mug', se)).toBeNull();
+        expect(await productKept(tx, site, 'fjord-ceramic-mug', se)).toBeNull();
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);

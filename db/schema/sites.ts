@@ -36,6 +36,31 @@ export const sites = sqliteTable(
 );
 
 /**
+ * What each catalog change touched, and at which catalog version: one row per scope (a
+ * product, a collection, or the whole Site), holding the version of its latest change.
+ * Written by the same triggers that bump sites.catalog_version
+ * (db/migrations/0025_catalog_change_scopes.sql), so a cache can tell whether an entry
+ * read at version V still holds: none of its scopes changed after V
+ * (lib/platform/cache/catalog-changes.ts).
+ */
+export const catalogChanges = sqliteTable(
+  'catalog_changes',
+  {
+    siteId: text()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** `product:<handle>`, `collection:<handle>` or `site`. */
+    scope: text().notNull(),
+    version: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.scope] }),
+    // an instance catching up: what changed after the version it last saw
+    index('catalog_changes_site_version_idx').on(t.siteId, t.version),
+  ],
+);
+
+/**
  * One row (id 1) whose counter database triggers bump on every change to a credential or a
  * Site (db/migrations/0005_auth_epoch.sql). The per-request credential read checks it and
  * reads the credential with its Site again only when it moved: a checkout, a signup or a

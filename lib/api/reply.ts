@@ -1,6 +1,7 @@
 import type { InStatement } from '@libsql/client';
 import type { ZodType } from 'zod';
 import type { CacheProfile } from '@/lib/platform/cache/http';
+import type { KeptRead } from '@/lib/platform/cache/catalog-changes';
 
 /** What a handler returns; the route wrapper turns it into a Response. */
 export type Reply = {
@@ -31,7 +32,7 @@ export type Reply = {
    * The answer's bytes are kept under `key` (with the origin its links are made against):
    * `load` runs, and `body` is made, only when they are not. See okKept.
    */
-  memo?: { key: string; load: () => Promise<unknown> };
+  memo?: KeptRead & { load: () => Promise<unknown> };
 };
 
 export function ok(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}): Reply {
@@ -44,13 +45,13 @@ export function ok(body: unknown, options: Omit<Reply, 'status' | 'body'> = {}):
  * no serialising, and a kept answer weighs its bytes, not a parsed object's ~8×. Without a
  * key (a read inside a transaction) the answer is loaded and made as usual.
  */
-export async function okKept(
-  key: string | null,
-  load: () => Promise<unknown>,
+export async function okKept<T>(
+  kept: string | KeptRead | null,
+  load: () => Promise<T>,
   options: Omit<Reply, 'status' | 'body' | 'memo'> = {},
 ): Promise<Reply> {
-  if (key === null) return ok(await load(), options);
-  return { status: 200, body: undefined, memo: { key, load }, ...options };
+  if (kept === null) return ok(await load(), options);
+  return { status: 200, body: undefined, memo: { ...(typeof kept === 'string' ? { key: kept } : kept), load }, ...options };
 }
 
 export function created(body: unknown, location: string, options: Omit<Reply, 'status' | 'body'> = {}): Reply {

@@ -302,17 +302,21 @@ function serialiseBody(reply: Reply, origin: string): { text: string; etag?: str
 const keptOrigins = new Set<string>();
 
 function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
-  const { key, load } = reply.memo!;
+  const { key, load, fresh, scopesOf } = reply.memo!;
   const make = async (): Promise<Answer> => {
-    const text = textOf(await load(), reply.schema, origin);
-    return { text, etag: strongEtag(text) };
+    const body = await load();
+    const text = textOf(body, reply.schema, origin);
+    const answer = { text, etag: strongEtag(text) };
+    return fresh && scopesOf ? { ...answer, validAt: fresh.validAt, scopes: scopesOf(body as never) } : answer;
   };
   if (!keptOrigins.has(origin)) {
     if (keptOrigins.size >= MAX_ORIGINS) return make();
     keptOrigins.add(origin);
   }
   const full = `${key}|${origin}`;
-  return answerCache.get(full) ?? answerCache.through(full, make, answerWeight);
+  const holds = fresh ? (answer: Answer) => fresh.holds(answer) : undefined;
+  const hit = answerCache.get(full);
+  return hit && (!holds || holds(hit)) ? hit : answerCache.through(full, make, answerWeight, holds);
 }
 
 function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>, answer: { text: string; etag?: string }): Response {

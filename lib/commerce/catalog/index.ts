@@ -1,6 +1,7 @@
 export {
   getPublishedProduct,
-  productKey,
+  productKept,
+  productScopes,
   listProducts,
   listCatalog,
   type Page,

@@ -8,7 +8,8 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { DomainError, NotFound } from '@/lib/platform/errors';
 import type { MarketChoice } from '../markets';
 import { isPublished } from '../published';
-import { cacheable, pageCache, versionKey } from '@/lib/platform/cache/memo';
+import { cacheable, pageCache, siteKey, versionKey } from '@/lib/platform/cache/memo';
+import { freshnessFor, type KeptRead } from '@/lib/platform/cache/catalog-changes';
 import { searchMatches, sortedPageOfProducts, withinMatches, type SortedListRequest } from './search';
 import { checkNarrowing, hasNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
 import {
@@ -51,12 +52,28 @@ export function soldIn(marketId: string) {
 }
 
 /**
- * The key a product's answer is kept under (the route keeps its bytes: lib/api/reply.ts,
- * okKept): the Site's catalog version, market, locale and handle. None inside a transaction,
- * whose reads may see its own uncommitted writes.
+ * Where a product's answer is kept (the route keeps its bytes: lib/api/reply.ts, okKept): by
+ * Site, market, locale and handle, for as long as nothing it shows changed — the product
+ * itself (its variants, prices, stock statuses, images, texts, bundles), the products its
+ * bundles hold, the collections it names, and the Site as a whole (productScopes). A change
+ * to another product leaves it kept. None inside a transaction, whose reads may see its own
+ * uncommitted writes.
  */
-export function productKey(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): string | null {
-  return cacheable(database) ? `product|${versionKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}` : null;
+export async function productKept(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<KeptRead | null> {
+  if (!cacheable(database)) return null;
+  return {
+    key: `product|${siteKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}`,
+    fresh: await freshnessFor(database, site),
+    scopesOf: productScopes,
+  };
+}
+
+/** The catalog_changes scopes a product's answer shows (db/migrations/0025_catalog_change_scopes.sql). */
+export function productScopes(product: Product): string[] {
+  const scopes = new Set([`product:${product.handle}`]);
+  for (const bundle of product.bundles) for (const item of bundle.items) scopes.add(`product:${item.productHandle}`);
+  for (const collection of product.collections) scopes.add(`collection:${collection.handle}`);
+  return [...scopes];
 }
 
 function productByHandleQuery(database: DbOrTx) {
@@ -69,7 +86,7 @@ function productByHandleQuery(database: DbOrTx) {
 
 /**
  * A published product by handle, read from the database (the route keeps its answer:
- * productKey). Six statements, one snapshot: an import committing meanwhile is seen whole or
+ * productKept). Six statements, one snapshot: an import committing meanwhile is seen whole or
  * not at all.
  */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {

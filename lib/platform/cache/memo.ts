@@ -2,6 +2,7 @@ import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { baseDatabase, type DbOrTx } from '@/db/client';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { countCache } from '@/lib/platform/observability/metrics';
+import type { Scoped } from './catalog-changes';
 
 /**
  * Per-process caches of catalog reads, keyed by the Site and its catalog version.
@@ -78,11 +79,17 @@ export class BoundedCache<V> {
     key: string,
     compute: () => Promise<V>,
     weigh: (value: V) => number = (value) => estimateBytes(value, this.heapPerJsonByte),
+    /** Whether a kept value still holds (per-scope freshness: catalog-changes.ts); a stale one is read again. */
+    holds: (value: V) => boolean = () => true,
   ): Promise<V> {
     const hit = this.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined && holds(hit)) return hit;
     const running = this.pending.get(key);
-    if (running) return running;
+    if (running) {
+      // A read started before a change this request already sees is no answer for it.
+      const value = await running;
+      if (holds(value)) return value;
+    }
     const promise = compute().then((value) => {
       this.set(key, deepFreeze(value), weigh(value));
       return value;
@@ -91,7 +98,7 @@ export class BoundedCache<V> {
     try {
       return await promise;
     } finally {
-      this.pending.delete(key);
+      if (this.pending.get(key) === promise) this.pending.delete(key);
     }
   }
 
@@ -190,6 +197,11 @@ function databaseKey(of: DbOrTx): number {
   return id;
 }
 
+/** The database and Site part of a key whose entries are checked per scope (catalog-changes.ts) rather than keyed by version. */
+export function siteKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id'>): string {
+  return `${databaseKey(database)}:${site.id}`;
+}
+
 /** The version part of every key: a change to the Site's catalog makes a new key. */
 export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id' | 'catalogVersion'>): string {
   return `${databaseKey(database)}:${site.id}@${site.catalogVersion}`;
@@ -197,8 +209,11 @@ export function versionKey(database: DbOrTx, site: Pick<SiteContext['site'], 'id
 
 const MB = 1024 * 1024;
 
-/** An answer as it is sent: its exact text and its ETag. */
-export type Answer = { readonly text: string; readonly etag: string };
+/**
+ * An answer as it is sent: its exact text and its ETag, and, for an answer kept per scope,
+ * the catalog version it was read at and what it shows (catalog-changes.ts).
+ */
+export type Answer = { readonly text: string; readonly etag: string } & Partial<Scoped>;
 
 /**
  * Answers kept as their bytes (lib/api/reply.ts, okKept): products by handle, the read
@@ -210,7 +225,8 @@ export const answerCache = new BoundedCache<Answer>(40_000, 48 * MB, 8, 'answers
 
 /** An answer's heap: V8 keeps a text with no character past U+00FF at one byte a character. */
 export function answerWeight(answer: Answer): number {
-  return answer.text.length * (/[^\u0000-\u00ff]/.test(answer.text) ? 2 : 1) + answer.etag.length + 300;
+  const scopes = answer.scopes?.reduce((sum, scope) => sum + scope.length + 16, 0) ?? 0;
+  return answer.text.length * (/[^\u0000-\u00ff]/.test(answer.text) ? 2 : 1) + answer.etag.length + scopes + 300;
 }
 /**
  * Pages (product lists and searches, the catalog, collections, the snapshot): up to 1,000
