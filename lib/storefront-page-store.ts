@@ -3,8 +3,9 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
-import { plainHtml, restampPage, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/platform/cache/stored-pages';
-import { readsUnchanged } from '@/lib/site-client';
+import { plainHtml, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/platform/cache/stored-pages';
+import { catchUp, unchangedSince } from '@/lib/platform/cache/catalog-changes';
+import { readsUnchanged, scopesOfTag } from '@/lib/site-client';
 import { pageReadsId, readsOfRendered } from '@/lib/storefront-page-reads';
 import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 
@@ -76,29 +77,50 @@ export async function storedPageAnswer(key: PageKey, handle: string, extraHeader
 
 /**
  * The page kept for this key and handle: one kept for its catalog version, or one kept for
- * another whose every API read still answers the same — then it is the page this version
- * renders, and it is kept on under this version (restampPage). Null when there is none, it
- * is not the same, or the database cannot say.
+ * an older version that is still the page this version renders — none of the catalog scopes
+ * its answers named changed since (a price change to another product leaves it kept; checked
+ * here, no read), and every other read it was made from (the navigation, a collection's list)
+ * still answers the same (asked once per catalog version for all pages that share it). Null
+ * when there is none, it is not the same, or the database cannot say.
  */
 export async function keptPage(key: PageKey, handle: string): Promise<{ page: StoredPage; revalidated: boolean } | null> {
-  const address = addressOf(key, handle);
   let page;
+  let reads;
   try {
-    page = await storedPage(db(), address);
+    page = await storedPage(db(), addressOf(key, handle));
+    if (!page) return null;
+    if (page.catalogVersion === key.catalogVersion) return { page, revalidated: false };
+    reads = page.reads === null ? null : splitReads(page.reads);
+    if (!reads) return null;
+    const site = { id: key.siteId, catalogVersion: Math.max(key.catalogVersion, page.catalogVersion) };
+    await catchUp(db(), site);
+    if (!unchangedSince(db(), key.siteId, reads.scopes, page.catalogVersion)) return null;
   } catch (error) {
     warn(`[storefront] kept product pages could not be read (${reasonOf(error)}); pages render meanwhile`);
     return null;
   }
-  if (!page) return null;
-  if (page.catalogVersion === key.catalogVersion) return { page, revalidated: false };
-  if (!page.reads || !(await readsUnchanged(page.reads, catalogSegment(key)))) return null;
-  // Never back to an older version: a request may carry one read just before a change.
-  if (page.catalogVersion < key.catalogVersion) {
-    await restampPage(db(), address, page.catalogVersion, key.catalogVersion).catch((error: unknown) => {
-      warn(`[storefront] a kept product page was not kept on (${reasonOf(error)}); it is checked again on its next view`);
-    });
-  }
+  if (reads.others && !(await readsUnchanged(reads.others, catalogSegment(key)))) return null;
   return { page, revalidated: true };
+}
+
+/** A page's kept reads: the scopes its scoped answers named, and the other reads (as kept, or null for none). */
+function splitReads(kept: string): { scopes: string[]; others: string | null } | null {
+  let entries: [string, unknown][];
+  try {
+    const parsed: unknown = JSON.parse(kept);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    entries = Object.entries(parsed);
+  } catch {
+    return null;
+  }
+  const scopes: string[] = [];
+  const others: [string, unknown][] = [];
+  for (const [path, tag] of entries) {
+    const named = typeof tag === 'string' ? scopesOfTag(tag) : null;
+    if (named) scopes.push(...named);
+    else others.push([path, tag]);
+  }
+  return { scopes, others: others.length > 0 ? JSON.stringify(Object.fromEntries(others)) : null };
 }
 
 function addressOf(key: PageKey, handle: string): PageAddress {

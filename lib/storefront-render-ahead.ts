@@ -2,18 +2,18 @@ import 'server-only';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticateCredential, type SiteContext } from '@/lib/platform/auth/credentials';
-import { dropDeadPages, handlesWithoutPage, storedAddresses, type PageAddress } from '@/lib/platform/cache/stored-pages';
+import { dropDeadPages, handlesToRender, storedAddresses, type PageAddress } from '@/lib/platform/cache/stored-pages';
 import { loadMarkets } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { apiIsThisServer } from '@/lib/storefront-page-key';
-import { keptPage, storesPagesOf } from '@/lib/storefront-page-store';
+import { storesPagesOf } from '@/lib/storefront-page-store';
 import type { PassContext, PassSummary } from '@/lib/jobs/types';
 import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
 import { logger } from '@/lib/platform/observability/logger';
 
 type Address = Omit<PageAddress, 'handle'>;
-type Outcome = { rendered: number; keptOn: number; interrupted: boolean };
+type Outcome = { rendered: number; interrupted: boolean };
 
 /** How often the timer looks for a new catalog version (one indexed read). */
 export const LOOK_EVERY_MS = 2000;
@@ -22,8 +22,6 @@ const FULL_PASS_EVERY_MS = 60_000;
 /** Addresses rendered ahead: the shop's own, and those with the most kept pages. */
 const ADDRESSES = 4;
 const BATCH = 64;
-/** Pages of an older version whose reads are checked at once (renders go one at a time). */
-const CHECKS_AT_ONCE = 4;
 /** Before each batch: how long the worker listens for shoppers, and how busy they may keep the process. */
 const PROBE_MS = 100;
 const BUSY = 0.5;
@@ -62,31 +60,30 @@ export function renderAheadRunner(): { pass: (context: PassContext) => Promise<P
       const auth = await authenticateCredential(db(), credential);
       if (!auth) return { skipped: 'SITE_API_CREDENTIAL is not a valid credential' };
       const { site } = auth;
-      if (done && done.version === site.catalogVersion && Date.now() - done.at < FULL_PASS_EVERY_MS) return { rendered: 0, keptOn: 0 };
+      if (done && done.version === site.catalogVersion && Date.now() - done.at < FULL_PASS_EVERY_MS) return { rendered: 0 };
       const addresses = await addressesFor(site);
       const signature = addresses.map((a) => `${a.origin} ${a.market} ${a.locale}`).join(',');
       // Nothing new since the last pass: no scan of the catalog (~20 ms of queries at 10,000 products).
       if (done && done.version === site.catalogVersion && done.addresses === signature) {
         done.at = Date.now();
-        return { rendered: 0, keptOn: 0 };
+        return { rendered: 0 };
       }
       const started = Date.now();
-      const total = { rendered: 0, keptOn: 0 };
+      const total = { rendered: 0 };
       const stop = () => context.stopped() || Date.now() >= context.deadline;
       for (const address of addresses) {
         const outcome = await renderMissing(address, site.catalogVersion, frontDoor, stop);
         total.rendered += outcome.rendered;
-        total.keptOn += outcome.keptOn;
         // stopped, out of time, or the catalog moved on: the next pass starts over
         if (outcome.interrupted) return { ...total, finished: 'no' };
       }
       await dropDeadPages(db(), site.id, OTHER_BUILD_GRACE_MS);
       done = { version: site.catalogVersion, addresses: signature, at: Date.now() };
-      if (total.rendered + total.keptOn > 0) {
+      if (total.rendered > 0) {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         logger().info(
           { job: 'render-ahead', siteId: site.id },
-          `[storefront] product pages ahead of shoppers: ${total.rendered} rendered, ${total.keptOn} unchanged and kept on, in ${seconds} s (catalog version ${site.catalogVersion})`,
+          `[storefront] product pages ahead of shoppers: ${total.rendered} rendered in ${seconds} s (catalog version ${site.catalogVersion})`,
         );
       }
       return { ...total, catalogVersion: site.catalogVersion };
@@ -111,47 +108,32 @@ export function renderAheadRunner(): { pass: (context: PassContext) => Promise<P
   }
 
   /**
-   * Makes the address's missing pages for this version, from a random handle on, then from
-   * the start: a page kept for an older version whose reads all answer the same is kept on
-   * (a few API reads), any other is rendered.
+   * Renders the address's pages that are missing or older than their product's latest
+   * change (or the Site's), from a random handle on, then from the start.
    */
   async function renderMissing(address: Address, version: number, frontDoor: string, isStopped: () => boolean): Promise<Outcome> {
     const tried = new Set<string>();
     let rendered = 0;
-    let keptOn = 0;
     for (const from of [randomStart(), '']) {
       let after = from;
       for (;;) {
         await shoppersLeaveRoom(isStopped);
-        const batch = await handlesWithoutPage(db(), address, version, after, BATCH);
+        const batch = await handlesToRender(db(), address, after, BATCH);
         if (batch.length === 0) break;
         after = batch[batch.length - 1]!;
         // A page rendered but not kept (a 404 meanwhile, a failed write) is not asked for twice.
-        const fresh = batch.filter((h) => !tried.has(h));
-        for (const h of fresh) tried.add(h);
-        // Checking a page's reads mostly waits on this server's own answers: a few at once.
-        const toRender: string[] = [];
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: CHECKS_AT_ONCE }, async () => {
-            while (next < fresh.length && !isStopped()) {
-              const handle = fresh[next++]!;
-              if (await keptPage({ ...address, catalogVersion: version }, handle)) keptOn++;
-              else toRender.push(handle);
-            }
-          }),
-        );
-        for (const handle of toRender) {
-          if (isStopped()) return { rendered, keptOn, interrupted: true };
+        for (const handle of batch.filter((h) => !tried.has(h))) {
+          tried.add(handle);
+          if (isStopped()) return { rendered, interrupted: true };
           await renderOne(frontDoor, address, handle);
           rendered++;
         }
-        if (isStopped()) return { rendered, keptOn, interrupted: true };
+        if (isStopped()) return { rendered, interrupted: true };
         const now = await authenticateCredential(db(), settings.SITE_API_CREDENTIAL!);
-        if (!now || now.site.catalogVersion !== version) return { rendered, keptOn, interrupted: true };
+        if (!now || now.site.catalogVersion !== version) return { rendered, interrupted: true };
       }
     }
-    return { rendered, keptOn, interrupted: false };
+    return { rendered, interrupted: false };
   }
 
   /** One view of the page, as a shopper of that address would ask for it; the body is not needed. */

@@ -2,14 +2,14 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sites } from '@/db/schema';
 import {
   dropDeadPages,
-  handlesWithoutPage,
+  handlesToRender,
   PAGE_BUILD,
   plainHtml,
-  restampPage,
   storedAddresses,
   storedPage,
   storePage,
@@ -101,11 +101,6 @@ describe('pages kept in the database', () => {
     expect(replaced?.catalogVersion).toBe(8);
     expect(replaced?.reads).toBe('{"/site":"\\"a\\""}');
     expect(plainHtml(replaced!).toString()).toBe('<p>new</p>');
-
-    // Kept on under a newer version, unless it was replaced meanwhile.
-    expect(await restampPage(t.database, address, 7, 9)).toBe(false);
-    expect(await restampPage(t.database, address, 8, 9)).toBe(true);
-    expect((await storedPage(t.database, address))?.catalogVersion).toBe(9);
     const count = await t.database.$client.execute({ sql: 'SELECT COUNT(*) AS n FROM stored_pages WHERE handle = ?', args: [handles[0]!] });
     expect(Number(count.rows[0]!.n)).toBe(1);
   });
@@ -116,24 +111,36 @@ describe('pages kept in the database', () => {
     await t.database.$client.execute({ sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
     expect(PAGE_BUILD).not.toBe('another-build');
     expect(await storedPage(t.database, address)).toBeNull();
-    expect(await restampPage(t.database, address, 9, 10)).toBe(false);
   });
 
-  it('lists what an address lacks for a version, in handle order, from a cursor', async () => {
+  it('lists the pages an address lacks or whose product changed since, in handle order, from a cursor', async () => {
     await t.database.$client.execute('DELETE FROM stored_pages');
     const address = at(siteId);
-    expect(await handlesWithoutPage(t.database, address, 3, '', 1000)).toEqual(handles);
-    await storePage(t.database, { ...address, handle: handles[1]! }, 3, 'x', 'p');
-    await storePage(t.database, { ...address, handle: handles[3]! }, 2, 'x', 'p'); // an older version counts as missing
-    await storePage(t.database, { ...address, market: 'de', handle: handles[4]! }, 3, 'x', 'p'); // another address does not count
-    const missing = handles.filter((h) => h !== handles[1]);
-    expect(await handlesWithoutPage(t.database, address, 3, '', 1000)).toEqual(missing);
-    expect(await handlesWithoutPage(t.database, address, 3, '', 2)).toEqual(missing.slice(0, 2));
-    expect(await handlesWithoutPage(t.database, address, 3, handles[2]!, 1000)).toEqual(handles.slice(3));
+    expect(await handlesToRender(t.database, address, '', 1000)).toEqual(handles);
+    const version = async () =>
+      Number((await t.database.$client.execute({ sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] })).rows[0]!.v);
+    const now = await version();
+    await storePage(t.database, { ...address, handle: handles[1]! }, now, 'x', 'p');
+    await storePage(t.database, { ...address, handle: handles[2]! }, now, 'x', 'p');
+    await storePage(t.database, { ...address, handle: handles[3]! }, 2, 'x', 'p'); // older than its product's last change
+    await storePage(t.database, { ...address, market: 'de', handle: handles[4]! }, now, 'x', 'p'); // another address does not count
+    const missing = handles.filter((h) => h !== handles[1] && h !== handles[2]);
+    expect(await handlesToRender(t.database, address, '', 1000)).toEqual(missing);
+    expect(await handlesToRender(t.database, address, '', 2)).toEqual(missing.slice(0, 2));
+    expect(await handlesToRender(t.database, address, handles[2]!, 1000)).toEqual(handles.slice(3));
+
+    // A price change to one product: its page is to be rendered again, the others' are not.
+    await t.database.$client.execute({
+      sql: `UPDATE variant_prices SET amount = amount + 1 WHERE variant_id IN (
+        SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.site_id = ? AND p.handle = ?)`,
+      args: [siteId, handles[1]!],
+    });
+    expect(await version()).toBeGreaterThan(now);
+    expect(await handlesToRender(t.database, address, '', 1000)).toEqual([handles[0]!, handles[1]!, ...handles.slice(3)]);
 
     // Unpublished products have no page to render.
     await t.database.$client.execute({ sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handles[5]!] });
-    expect(await handlesWithoutPage(t.database, address, 3, '', 1000)).not.toContain(handles[5]);
+    expect(await handlesToRender(t.database, address, '', 1000)).not.toContain(handles[5]);
   });
 
   it('knows the addresses shoppers asked at, the most asked first', async () => {
@@ -251,68 +258,94 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     ]);
   });
 
-  it('keeps a page on under a new catalog version while every read it was made from answers the same', async () => {
+  it('serves a page of an older catalog version while nothing it shows changed, checking by scope what names its scopes', async () => {
     const handle = 'hygge-wool-rug';
     const address = { ...key, handle };
+    const version = async () => (await t.database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, key.siteId)))[0]!.v;
+    const priceChange = (of: string) =>
+      t.database.$client.execute({
+        sql: `UPDATE variant_prices SET amount = amount + 1 WHERE variant_id IN (
+          SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.site_id = ? AND p.handle = ?)`,
+        args: [key.siteId, of],
+      });
+    const at = { ...key, catalogVersion: await version() };
     const product = '/commerce/products/hygge-wool-rug?market=se&locale=sv-SE';
-    answers.set(product, { etag: '"p1"' });
     answers.set('/storefront?market=se&locale=sv-SE', { etag: '"s1"' });
-    // What a render logs: its reads and their answers' tags (a bundle item not published: 404).
+    // What a render logs: its reads and their answers' tags (a product names its scopes; a bundle item not published: 404).
     const log = new Map<string, string>();
     client.logReadsWith(() => log);
-    client.noteRead(product, '"p1"');
+    client.noteRead(product, 'scopes:product:hygge-wool-rug,collection:living-room');
     client.noteRead('/storefront?market=se&locale=sv-SE', '"s1"');
     client.noteRead('/commerce/products/gone?market=se&locale=sv-SE', 'status:404');
-    const id = pageReads.pageReadsId(key, `${key.siteId}.5`, handle);
-    pageReads.renderingWith(id, log);
-    store.keepRenderedPage(cachedProductPath(key, handle), html, 'p');
+    pageReads.renderingWith(pageReads.pageReadsId(at, `${at.siteId}.${at.catalogVersion}`, handle), log);
+    store.keepRenderedPage(cachedProductPath(at, handle), html, 'p');
     await vi.waitFor(async () => expect((await storedPage(t.database, address))?.reads).toBeTruthy());
-    const storedAt = (await t.database.$client.execute({ sql: 'SELECT stored_at FROM stored_pages WHERE handle = ?', args: [handle] }))
-      .rows[0]!.stored_at;
 
-    // Version 6 changed something else: three conditional reads, the page is kept on as it is.
+    // Another product's price changed: the product read is checked by its scopes (no request),
+    // the others by a conditional read each, and the page is served as kept, left as it is.
+    await priceChange('fjord-ceramic-mug');
+    const later = { ...key, catalogVersion: await version() };
+    expect(later.catalogVersion).toBeGreaterThan(at.catalogVersion);
     asked.length = 0;
-    const six = await store.storedPageAnswer({ ...key, catalogVersion: 6 }, handle, {});
-    expect(six?.headers.get('x-page-source')).toBe('revalidated');
-    expect(await six!.text()).toBe(html);
+    const answer = await store.storedPageAnswer(later, handle, {});
+    expect(answer?.headers.get('x-page-source')).toBe('revalidated');
+    expect(await answer!.text()).toBe(html);
     expect(asked.map((a) => `${a.path} ${a.ifNoneMatch ?? '-'}`).sort()).toEqual([
       '/commerce/products/gone?market=se&locale=sv-SE -',
-      `${product} "p1"`,
       '/storefront?market=se&locale=sv-SE "s1"',
     ]);
     expect(asked.every((a) => a.authorization === 'Bearer sk_pages_test')).toBe(true);
-    const row = (
-      await t.database.$client.execute({ sql: 'SELECT catalog_version, stored_at FROM stored_pages WHERE handle = ?', args: [handle] })
-    ).rows[0]!;
-    expect([Number(row.catalog_version), row.stored_at]).toEqual([6, storedAt]);
-    // Now simply kept: no read at all.
-    asked.length = 0;
-    expect((await store.storedPageAnswer({ ...key, catalogVersion: 6 }, handle, {}))?.headers.get('x-page-source')).toBe('stored');
-    expect(asked).toEqual([]);
-    // A request that read version 5 just before the change gets the same page; the row stays at 6.
-    expect((await store.storedPageAnswer(key, handle, {}))?.headers.get('x-page-source')).toBe('revalidated');
-    expect((await storedPage(t.database, address))?.catalogVersion).toBe(6);
-
-    // Version 7 changed this product: rendered anew, the old page left as it was.
-    answers.set(product, { etag: '"p2"' });
-    expect(await store.storedPageAnswer({ ...key, catalogVersion: 7 }, handle, {})).toBeNull();
-    expect((await storedPage(t.database, address))?.catalogVersion).toBe(6);
+    expect((await storedPage(t.database, address))?.catalogVersion).toBe(at.catalogVersion);
     // Under one version a read answers one way: what was found out is not asked again.
     asked.length = 0;
-    expect(await store.keptPage({ ...key, catalogVersion: 7 }, handle)).toBeNull();
+    expect((await store.storedPageAnswer(later, handle, {}))?.headers.get('x-page-source')).toBe('revalidated');
     expect(asked).toEqual([]);
-    // A bundle item published again (version 8) is a new page too; so is a read the API
-    // refuses (version 9), and that refusal is asked again, since it may pass.
-    answers.set(product, { etag: '"p1"' });
-    answers.set('/commerce/products/gone?market=se&locale=sv-SE', { etag: '"g1"' });
-    expect(await store.keptPage({ ...key, catalogVersion: 8 }, handle)).toBeNull();
-    answers.delete('/commerce/products/gone?market=se&locale=sv-SE');
-    answers.set('/storefront?market=se&locale=sv-SE', { status: 429 });
-    expect(await store.keptPage({ ...key, catalogVersion: 9 }, handle)).toBeNull();
-    answers.set('/storefront?market=se&locale=sv-SE', { etag: '"s1"' });
-    expect((await store.keptPage({ ...key, catalogVersion: 9 }, handle))?.revalidated).toBe(true);
-    expect((await storedPage(t.database, address))?.catalogVersion).toBe(9);
+    // Its own version needs no check at all.
+    expect((await store.storedPageAnswer(at, handle, {}))?.headers.get('x-page-source')).toBe('stored');
+
+    // A change to a collection the product names: rendered anew, told without a request.
+    await t.database.$client.execute({
+      sql: "UPDATE collection_translations SET title = title || ' ' WHERE collection_id IN (SELECT id FROM collections WHERE site_id = ? AND handle = 'living-room')",
+      args: [key.siteId],
+    });
+    asked.length = 0;
+    expect(await store.keptPage({ ...key, catalogVersion: await version() }, handle)).toBeNull();
+    expect(asked).toEqual([]);
     client.logReadsWith(() => null);
+  });
+
+  it('renders anew a page whose other reads answer differently, or cannot be checked now', async () => {
+    const handle = 'lofoten-cushion-cover';
+    const version = async () => (await t.database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, key.siteId)))[0]!.v;
+    const bump = () =>
+      t.database.$client.execute({
+        sql: "UPDATE products SET updated_at = updated_at + 1 WHERE site_id = ? AND handle = 'canvas-apron'",
+        args: [key.siteId],
+      });
+    const at = { ...key, catalogVersion: await version() };
+    const snapshot = '/storefront?market=se&locale=sv-SE&x=2';
+    answers.set(snapshot, { etag: '"n1"' });
+    await storePage(
+      t.database,
+      { ...at, handle },
+      at.catalogVersion,
+      html,
+      'p',
+      JSON.stringify({ [snapshot]: '"n1"', '/p': 'scopes:product:lofoten-cushion-cover' }),
+    );
+    await bump();
+    expect((await store.keptPage({ ...key, catalogVersion: await version() }, handle))?.revalidated).toBe(true);
+    // the navigation changed with the next version
+    answers.set(snapshot, { etag: '"n2"' });
+    await bump();
+    expect(await store.keptPage({ ...key, catalogVersion: await version() }, handle)).toBeNull();
+    // a refusal may pass: asked again, not remembered
+    answers.set(snapshot, { status: 429 });
+    await bump();
+    const now = { ...key, catalogVersion: await version() };
+    expect(await store.keptPage(now, handle)).toBeNull();
+    answers.set(snapshot, { etag: '"n1"' });
+    expect((await store.keptPage(now, handle))?.revalidated).toBe(true);
   });
 
   it('checks a read of which the page uses some fields by those fields alone', async () => {

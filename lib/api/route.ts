@@ -319,13 +319,21 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   return hit && (!holds || holds(hit)) ? hit : answerCache.through(full, make, answerWeight, holds);
 }
 
-function toResponse(req: Request, reply: Reply, baseHeaders: Record<string, string>, answer: { text: string; etag?: string }): Response {
+function toResponse(
+  req: Request,
+  reply: Reply,
+  baseHeaders: Record<string, string>,
+  answer: { text: string; etag?: string; scopes?: readonly string[] },
+): Response {
   const { text, etag: knownEtag } = answer;
   const headers: Record<string, string> = {
     ...baseHeaders,
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': CACHE_PROFILES[reply.cache ?? 'none'],
     ...(reply.contentLanguage ? { 'Content-Language': reply.contentLanguage } : {}),
+    // What the answer shows, as a CDN's purge-by-tag takes it; a page made from it can be
+    // checked without asking again (lib/storefront-page-store.ts).
+    ...(answer.scopes ? { 'Cache-Tag': answer.scopes.join(',') } : {}),
     ...reply.headers,
   };
   if (req.method === 'GET' || req.method === 'HEAD') {

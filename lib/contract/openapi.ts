@@ -13,6 +13,10 @@ const HEADER_DOCS: Record<string, { description: string }> = {
   },
   'Cache-Control': { description: 'How long the answer may be reused, by kind of data.' },
   'Content-Language': { description: 'The locale the text is in.' },
+  'Cache-Tag': {
+    description:
+      'What the answer shows, comma-separated: `product:<handle>` for the product and each product its bundles hold, `collection:<handle>` for each collection it names. A change to any of them (or to the whole Site) changes the answer; a CDN that purges by tag can keep it until then.',
+  },
   Location: { description: 'URL of the created resource.' },
   'X-Request-Id': { description: 'Echoes a well-formed incoming X-Request-Id, else a new one; quote it when reporting a problem.' },
   RateLimit: { description: 'What is left of the budget (IETF RateLimit header fields draft).' },

@@ -15,4 +15,4 @@ export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';
 export { noteApiFailure, siteApiAnswers } from './health';
 export { shopperLimitedFor } from './shopper-limits';
-export { logReadsWith, noteRead, partTag, readsUnchanged, serialiseReads, UNCHECKABLE, type ReadLog } from './reads';
+export { logReadsWith, noteRead, partTag, readsUnchanged, scopesOfTag, serialiseReads, UNCHECKABLE, type ReadLog } from './reads';

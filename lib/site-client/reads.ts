@@ -5,8 +5,10 @@ import { processSlot } from '@/lib/process-state';
 
 /**
  * The reads of /site/v1 one render made: path and query (below /site/v1) → the answer's
- * ETag; `status:404` for a 404 (a bundle item no longer published); or, for a read of which
- * the page shows only some fields, `part:<fields>:<digest>` (partTag). A page that is a
+ * ETag; `status:404` for a 404 (a bundle item no longer published); for a read of which
+ * the page shows only some fields, `part:<fields>:<digest>` (partTag); or, for an answer that
+ * names what it shows (its Cache-Tag header), `scopes:<tags>` (scopesTag): the page store
+ * checks those against the catalog's changes without asking again. A page that is a
  * function of its reads (a cached product page: docs/storefront.md) is the same page for as
  * long as every read answers the same.
  */
@@ -24,6 +26,18 @@ const holder = processSlot<{ source?: LogSource }>('siteClientReadLog', () => ({
 /** How the client finds the log of the render it runs in; a front end sets it once. */
 export function logReadsWith(source: LogSource): void {
   holder.source = source;
+}
+
+const SCOPES = 'scopes:';
+
+/** The log's tag of an answer that names what it shows (its Cache-Tag header). */
+export function scopesTag(cacheTag: string): string {
+  return `${SCOPES}${cacheTag}`;
+}
+
+/** The catalog scopes a read's tag names, or null for a tag of another kind. */
+export function scopesOfTag(tag: string): string[] | null {
+  return tag.startsWith(SCOPES) ? tag.slice(SCOPES.length).split(',').filter(Boolean) : null;
 }
 
 /** Notes a read in the current render's log, if there is one. */

@@ -5,7 +5,7 @@ import { clientConfig, currentShopper } from './config';
 import { sendInProcess } from './in-process';
 import { SiteApiError, SiteApiUnavailable } from './errors';
 import { noteShopperLimited } from './shopper-limits';
-import { noteRead, partTag, UNCHECKABLE } from './reads';
+import { noteRead, partTag, scopesTag, UNCHECKABLE } from './reads';
 import type { CallInput, CallResult } from './types';
 import { injectTraceHeaders, tracedCall, tracingCalls } from './trace';
 
@@ -70,7 +70,12 @@ async function send<O extends Operation>(operation: O, input: CallInput<O>): Pro
         throw new SiteApiUnavailable(operation.operationId, 'the answer does not match the contract', response.status);
       }
       // By the answer as sent (its links as the API wrote them), so every instance tags it alike.
-      const readTag = input.logFields ? partTag(JSON.parse(text), input.logFields) : (etag ?? UNCHECKABLE);
+      const scopes = response.headers.get('cache-tag');
+      const readTag = input.logFields
+        ? partTag(JSON.parse(text), input.logFields)
+        : scopes !== null
+          ? scopesTag(scopes)
+          : (etag ?? UNCHECKABLE);
       note(readTag);
       return {
         data: parsed.data as CallResult<O>['data'],

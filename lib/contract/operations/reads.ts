@@ -221,7 +221,7 @@ export const getProduct = defineOperation({
     'A published product without a price in the market is not sold there: 422 `not_sold_in_market`, whose `product` ' +
     '(`handle`, `title` in `locale`) and `soldIn` (the ids of the markets that sell it, maybe none) let a front end say so. ' +
     '404 `not_found` is for no published product of that handle.',
-  success: { status: 200, description: 'The product.', schema: Product, headers: localised },
+  success: { status: 200, description: 'The product.', schema: Product, headers: [...localised, 'Cache-Tag'] },
   errors: ['not_found', 'not_sold_in_market', ...marketErrors],
 });
 

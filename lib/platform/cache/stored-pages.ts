@@ -10,9 +10,8 @@ import { syncReads } from '@/db/driver/sync-reads';
  * holds a few hundred in one process's memory. A page is kept under its address (Site,
  * origin, market, locale, handle) and answers for the build and the catalog version it
  * was rendered at: the Site's catalog version moves with every catalog change (database
- * triggers), so a kept page is never older than the catalog it is shown for. A page of an
- * older version may be kept on under the new one (restampPage) once every API read it was
- * rendered from has answered the same again. See docs/storefront.md.
+ * triggers). A page of an older version is still served while nothing it shows changed
+ * since (lib/storefront-page-store.ts, keptPage). See docs/storefront.md.
  */
 export type PageAddress = { siteId: string; origin: string; market: string; locale: string; handle: string };
 export type StoredPage = { gzipped: Buffer; policy: string; catalogVersion: number; reads: string | null };
@@ -61,19 +60,6 @@ export async function storedPage(database: Database, address: PageAddress): Prom
   };
 }
 
-/**
- * Keeps the page at this address on under a newer catalog version, unless another instance
- * has replaced it meanwhile. Answers whether it did.
- */
-export async function restampPage(database: Database, address: PageAddress, from: number, to: number): Promise<boolean> {
-  const result = await database.$client.execute({
-    sql: `UPDATE stored_pages SET catalog_version = ? WHERE site_id = ? AND origin = ? AND market = ? AND locale = ? AND handle = ?
-      AND build = ? AND catalog_version = ?`,
-    args: [to, address.siteId, address.origin, address.market, address.locale, address.handle, PAGE_BUILD, from],
-  });
-  return result.rowsAffected > 0;
-}
-
 /** Keeps a page just rendered, replacing whatever the address held. */
 export async function storePage(
   database: Database,
@@ -99,13 +85,14 @@ export function plainHtml(page: StoredPage): Buffer {
 }
 
 /**
- * Handles of published products after `after`, in handle order, with no page kept at this
- * address for this version: at most `limit`, what rendering ahead still has to do.
+ * Handles of published products after `after`, in handle order, whose page at this address
+ * for this build is missing or older than the latest change to its product or to the whole
+ * Site (table catalog_changes): at most `limit`, what rendering ahead still has to do. After a
+ * price change to one product that is its page alone.
  */
-export async function handlesWithoutPage(
+export async function handlesToRender(
   database: Database,
   at: Omit<PageAddress, 'handle'>,
-  catalogVersion: number,
   after: string,
   limit: number,
 ): Promise<string[]> {
@@ -113,9 +100,11 @@ export async function handlesWithoutPage(
     sql: `SELECT p.handle FROM products p
       WHERE p.site_id = ? AND p.status = 'published' AND p.handle > ? AND NOT EXISTS (
         SELECT 1 FROM stored_pages s WHERE s.site_id = p.site_id AND s.origin = ? AND s.market = ? AND s.locale = ?
-          AND s.handle = p.handle AND s.build = ? AND s.catalog_version = ?)
+          AND s.handle = p.handle AND s.build = ?
+          AND s.catalog_version >= coalesce((SELECT max(c.version) FROM catalog_changes c
+            WHERE c.site_id = p.site_id AND c.scope IN ('product:' || p.handle, 'site')), 0))
       ORDER BY p.handle LIMIT ?`,
-    args: [at.siteId, after, at.origin, at.market, at.locale, PAGE_BUILD, catalogVersion, limit],
+    args: [at.siteId, after, at.origin, at.market, at.locale, PAGE_BUILD, limit],
   });
   return rows.rows.map((r) => String(r.handle));
 }
