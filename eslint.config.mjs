@@ -91,15 +91,15 @@ export default defineConfig([
     ],
   ),
   // The proxy runs before the shop's pages: it talks to the API like the shop does, with
-  // three named exceptions: lib/storefront-page-key reads the catalog version in-process,
-  // lib/storefront-page-store reads kept product pages, and app/site/v1/_early-reads hands
-  // the API's reads to their own route handlers.
+  // two named exceptions: lib/storefront (the page key, kept pages) reads the catalog
+  // version and kept pages in-process, and app/site/v1/_early-reads hands the API's reads to
+  // their own route handlers.
   restrict(
     ['proxy.ts'],
     [
       {
         group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db'],
-        message: 'The proxy reads the database only through lib/storefront-page-key and lib/storefront-page-store.',
+        message: 'The proxy reads the database only through lib/storefront.',
       },
       {
         group: ['@/app/site/*', '!@/app/site/v1', '@/app/site/v1/*', '!@/app/site/v1/_early-reads'],
@@ -107,17 +107,33 @@ export default defineConfig([
       },
     ],
   ),
-  // Keeping product pages (lib/storefront-*.ts: their key, store and rendering ahead) works
-  // beside the proxy, in-process: it may read credentials, the Site's markets and the kept
-  // pages, and nothing else of the domain; pages themselves are made through the shop's front door.
+  // The shop's server side (lib/storefront: routing, the page key, kept pages, rendering
+  // ahead) works beside the proxy, in-process: it may read credentials, the Site's markets,
+  // the catalog's changes and the kept pages (lib/storefront/stored-pages.ts, the one file
+  // that holds their SQL), and nothing else of the domain; pages themselves are made through
+  // the shop's front door.
+  {
+    ...restrict(
+      ['lib/storefront/**'],
+      [
+        {
+          group: ['@/lib/commerce/*', '!@/lib/commerce/markets', '@/db/*', '@/db', '@/app/*'],
+          message:
+            "The shop's server side reads credentials, markets and kept pages only; the shop's data comes through its pages and the API.",
+        },
+        { group: ['next', 'next/*'], message: "The shop's server side is framework-free: the proxy and instrumentation call it." },
+      ],
+    ),
+    ignores: ['lib/storefront/stored-pages.ts', 'lib/storefront/front-door.ts'],
+  },
+  // The proxy's steps are the proxy's: framework code, but no database of their own.
   restrict(
-    ['lib/storefront-*.ts'],
+    ['lib/storefront/front-door.ts'],
     [
       {
-        group: ['@/lib/commerce/*', '!@/lib/commerce/markets', '@/db/*', '@/db', '@/app/*'],
-        message: "Keeping pages reads credentials, markets and kept pages only; the shop's data comes through its pages and the API.",
+        group: ['@/db/*', '@/db', '@/lib/commerce/*', '@/lib/platform/*', '@/lib/db', '@/app/*'],
+        message: 'The proxy reads the database only through lib/storefront.',
       },
-      { group: ['next', 'next/*'], message: 'Keeping pages is framework-free: the proxy and instrumentation call it.' },
     ],
   ),
   // The storefront (and its cached product pages) talks to the API only through the typed client;
@@ -138,7 +154,7 @@ export default defineConfig([
           '@/lib/server/*',
           '@/lib/platform/*',
           '@/lib/db',
-          '@/lib/storefront-page-key',
+          '@/lib/storefront/page-key',
         ],
         message: 'The storefront uses lib/site-client only.',
       },
@@ -153,7 +169,7 @@ export default defineConfig([
           '**/lib/server/**',
           '**/lib/platform/**',
           '**/lib/db',
-          '**/lib/storefront-page-key',
+          '**/lib/storefront/page-key',
         ],
         message: 'The storefront uses lib/site-client only.',
       },

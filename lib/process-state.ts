@@ -25,7 +25,7 @@ export const PROCESS_SLOTS = {
     "the secret the server guard stamps each request's peer address with (lib/shopper-address.ts): written by the guard, checked by the routes",
   limitedShoppers: 'shoppers the API refused for their read budget (lib/site-client/shopper-limits.ts): pages note them, the proxy reads',
   siteApiHealth: 'whether the API answers (lib/site-client/health.ts): pages note failures, the proxy reads',
-  pageReadLogs: 'the API reads each kept page was made from (lib/storefront-page-reads.ts): pages write, the page store reads',
+  pageReadLogs: 'the API reads each kept page was made from (lib/storefront/page-reads.ts): pages write, the page store reads',
   siteClientReadLog:
     'how the API client finds the read log of the render it runs in (lib/site-client/reads.ts), set once by the storefront',
   paymentProvider:

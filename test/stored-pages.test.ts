@@ -14,8 +14,8 @@ import {
   storedPage,
   storePage,
   type PageAddress,
-} from '@/lib/platform/cache/stored-pages';
-import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
+} from '@/lib/storefront/stored-pages';
+import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront/routing';
 import { freshDatabase, type TestDatabase } from './support/database';
 
 // lib/storefront-page-store is server-only; this test is the server.
@@ -178,8 +178,8 @@ describe('pages kept in the database', () => {
 
 describe('the proxy’s side: keeping a rendered page, answering a kept one', () => {
   let t: TestDatabase;
-  let store: typeof import('@/lib/storefront-page-store');
-  let pageReads: typeof import('@/lib/storefront-page-reads');
+  let store: typeof import('@/lib/storefront/kept-pages');
+  let pageReads: typeof import('@/lib/storefront/page-reads');
   let client: typeof import('@/lib/site-client');
   let key: PageKey;
   const html = '<!DOCTYPE html><html lang="sv-SE"><body><h1>Fjord Ceramic Mug</h1></body></html>';
@@ -211,8 +211,8 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
       SITE_API_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
     });
     delete process.env.STOREFRONT_ORIGIN;
-    store = await import('@/lib/storefront-page-store');
-    pageReads = await import('@/lib/storefront-page-reads');
+    store = await import('@/lib/storefront/kept-pages');
+    pageReads = await import('@/lib/storefront/page-reads');
     client = await import('@/lib/site-client');
   });
   afterAll(() => {

@@ -18,7 +18,7 @@ import {
   parseOrigin,
   requestOrigin,
   type PageKey,
-} from '@/lib/storefront-routing';
+} from '@/lib/storefront/routing';
 
 // lib/storefront-page-key is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -211,7 +211,7 @@ describe('the proxy’s page key, against the database', () => {
   let dir: string;
   let database: Database;
   let token: string;
-  let pageKey: typeof import('@/lib/storefront-page-key');
+  let pageKey: typeof import('@/lib/storefront/page-key');
   const request = (cookies: Record<string, string> = {}, host = '127.0.0.1:3000', headers: Record<string, string> = {}) => ({
     cookies: { get: (name: string) => (name in cookies ? { value: cookies[name]! } : undefined) },
     headers: new Headers({ host, ...headers }),
@@ -233,7 +233,7 @@ describe('the proxy’s page key, against the database', () => {
     });
     delete process.env.SITE_API_BASE_URL;
     delete process.env.STOREFRONT_ORIGIN;
-    pageKey = await import('@/lib/storefront-page-key');
+    pageKey = await import('@/lib/storefront/page-key');
   });
   afterAll(() => {
     database.$client.close();

@@ -4,7 +4,7 @@
 // folder serves, fails this test instead of quietly going without those protections.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SHOP_PAGE } from '@/lib/storefront-routing';
+import { SHOP_PAGE } from '@/lib/storefront/routing';
 
 const STOREFRONT = new URL('../app/(storefront)/', import.meta.url).pathname;
 

@@ -62,7 +62,7 @@ export const analyticsEvents = sqliteTable(
 );
 
 /**
- * Product pages as rendered, gzipped, shared by every instance (lib/platform/cache/stored-pages.ts).
+ * Product pages as rendered, gzipped, shared by every instance (lib/storefront/stored-pages.ts).
  * One row per page address; a row answers only for the build and catalog version it was
  * rendered at, and a new render of the address replaces it.
  */

@@ -332,7 +332,7 @@ function toResponse(
     'Cache-Control': CACHE_PROFILES[reply.cache ?? 'none'],
     ...(reply.contentLanguage ? { 'Content-Language': reply.contentLanguage } : {}),
     // What the answer shows, as a CDN's purge-by-tag takes it; a page made from it can be
-    // checked without asking again (lib/storefront-page-store.ts).
+    // checked without asking again (lib/storefront/kept-pages.ts).
     ...(answer.scopes ? { 'Cache-Tag': answer.scopes.join(',') } : {}),
     ...reply.headers,
   };

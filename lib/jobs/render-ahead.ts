@@ -1,7 +1,7 @@
 import 'server-only';
 import { env, type Env } from '@/lib/env';
 import { catalogChangesSeen } from '@/lib/platform/cache/seen-versions';
-import { LOOK_EVERY_MS, renderAheadRunner } from '@/lib/storefront-render-ahead';
+import { LOOK_EVERY_MS, renderAheadRunner } from '@/lib/storefront/render-ahead';
 import type { Job } from './types';
 
 /** Without a catalog change seen by a request here, how often the timer still looks (changes made elsewhere). */
@@ -20,7 +20,7 @@ export function rendersAheadOnTimer(settings: Pick<Env, 'PAGE_STORE' | 'PAGE_REN
 }
 
 /**
- * Product pages rendered and kept before shoppers ask (lib/storefront-render-ahead.ts). On a
+ * Product pages rendered and kept before shoppers ask (lib/storefront/render-ahead.ts). On a
  * timer it looks at the database when a request here saw a new catalog version, else every
  * IDLE_LOOK_MS.
  */

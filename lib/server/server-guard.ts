@@ -8,7 +8,7 @@ import { PEER_HEADER, peerHeaderValue, peerStamp, setPeerStamp } from '@/lib/sho
 import { PROBLEM_TYPE_BASE, problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFrom } from '@/lib/http/request-id';
 import { RenderGate } from './render-gate';
-import { SHOP_PAGE } from '@/lib/storefront-routing';
+import { SHOP_PAGE } from '@/lib/storefront/routing';
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 

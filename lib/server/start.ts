@@ -8,7 +8,7 @@ import { logger } from '@/lib/platform/observability/logger';
  * - the server guard (lib/server/server-guard.ts): the shopper's socket address in a header
  *   of its own, page bodies cut off at their limit, TRACE answered, page renders bounded;
  * - the page cache (lib/security/page-cache-handler.mjs): in memory, a CSP on every page,
- *   and every product page it renders kept in the database too (lib/storefront-page-store.ts);
+ *   and every product page it renders kept in the database too (lib/storefront/kept-pages.ts);
  * - the background jobs on their timers (lib/jobs: the outbox drain, rendering product pages
  *   ahead, sweeps), unless JOBS=cron;
  * - trace export (lib/platform/observability/otel-sdk.ts), when OTEL_EXPORTER_OTLP_ENDPOINT is set;
@@ -35,7 +35,7 @@ export async function startServer(): Promise<void> {
     trustedHops: settings.TRUSTED_PROXY_HOPS,
   });
   const { registerPageCache } = await import('@/lib/security/page-cache-handler.mjs');
-  const { keepRenderedPage } = await import('@/lib/storefront-page-store');
+  const { keepRenderedPage } = await import('@/lib/storefront/kept-pages');
   registerPageCache({ onPage: keepRenderedPage });
   const { startJobTimers } = await import('@/lib/jobs/timers');
   const timers = startJobTimers();

@@ -13,7 +13,7 @@ import {
   countryFrom,
   requestOrigin as originOf,
   type Wanted,
-} from '@/lib/storefront-routing';
+} from '@/lib/storefront/routing';
 import { dictionary, uiLanguage, type Dictionary, type UiLanguage } from './i18n';
 
 export { LOCALE_COOKIE, MARKET_COOKIE };
@@ -38,7 +38,7 @@ export const site = cache(() => fetchSite());
 
 /**
  * The shop for a wanted market and locale: the pair when the Site still offers it, else the
- * Site's defaults (the same rule the proxy uses to pick a cached page, lib/storefront-routing.ts).
+ * Site's defaults (the same rule the proxy uses to pick a cached page, lib/storefront/routing.ts).
  */
 export function shopIn(of: Site, wanted: Wanted): Shop {
   const choice = chooseLocality(of.markets, of.defaultMarket, wanted);

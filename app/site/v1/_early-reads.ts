@@ -1,4 +1,4 @@
-import { API_PREFIX, API_ROUTES, apiRouteFor } from './_routes';
+import { API_ROUTES, apiRouteFor } from './_routes';
 
 /**
  * The API's reads, answered by the proxy (proxy.ts) with their own route's handler, before
@@ -7,18 +7,13 @@ import { API_PREFIX, API_ROUTES, apiRouteFor } from './_routes';
  * routing was most of the work. Same handler, same answer: only the way in is shorter.
  *
  * Only GET and HEAD, and only without a body (the proxy's matcher, in proxy.ts, leaves out
- * requests with a Content-Length or Transfer-Encoding): Next copies the body of a request
+ * API requests with a Content-Length or Transfer-Encoding): Next copies the body of a request
  * that passes its proxy, up to 10 MB in memory, before the route reads it with its own cap.
  * Every other method, and a read with a body, goes on to the route itself.
  */
 
 /** The route folders below /site/v1 whose GET the proxy answers (for the tests). */
 export const EARLY_READ_ROUTES: readonly string[] = API_ROUTES.filter((r) => r.get).map((r) => r.folder);
-
-/** A route folder's path as a proxy matcher source: `commerce/products/[handle]` → `/site/v1/commerce/products/:handle`. */
-export function matcherSourceOf(route: string): string {
-  return API_PREFIX + route.replace(/\[(\w+)\]/g, ':$1');
-}
 
 /**
  * The answer to a read the proxy takes, or undefined to let Next route the request. `path`

@@ -1,6 +1,6 @@
-import { decodeOrigin } from '@/lib/storefront-routing';
+import { decodeOrigin } from '@/lib/storefront/routing';
 
-/** The route's path is the page's cache key (lib/storefront-routing.ts, cachedProductPath). */
+/** The route's path is the page's cache key (lib/storefront/routing.ts, cachedProductPath). */
 export type CachedPageParams = { origin: string; market: string; locale: string; catalog: string };
 
 /** The key's origin; the proxy only ever writes valid ones (and refuses these paths from outside). */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
 import { logReadsWith, type ReadLog } from '@/lib/site-client';
-import { pageReadsId, renderingWith } from '@/lib/storefront-page-reads';
+import { pageReadsId, renderingWith } from '@/lib/storefront/page-reads';
 import { originOf, type CachedPageParams } from './params';
 
 /** One log per render: React scopes `cache` to a request, shared by layouts, page and metadata. */

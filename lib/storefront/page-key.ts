@@ -5,7 +5,7 @@ import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { warnSometimes } from '@/lib/warn-sometimes';
-import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, parseOrigin, requestOrigin, type PageKey } from './storefront-routing';
+import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, parseOrigin, requestOrigin, type PageKey } from './routing';
 
 /** What the proxy knows about a request: its cookies and headers. */
 export type ShopperRequest = {

@@ -3,14 +3,14 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
-import { plainHtml, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/platform/cache/stored-pages';
+import { plainHtml, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/storefront/stored-pages';
 import { catchUp, unchangedSince } from '@/lib/platform/cache/catalog-changes';
 import { readsUnchanged, scopesOfTag } from '@/lib/site-client';
-import { pageReadsId, readsOfRendered } from '@/lib/storefront-page-reads';
-import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
+import { pageReadsId, readsOfRendered } from '@/lib/storefront/page-reads';
+import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageKey } from '@/lib/storefront/routing';
 
 /**
- * Product pages kept in the database once rendered (lib/platform/cache/stored-pages.ts) and
+ * Product pages kept in the database once rendered (lib/storefront/stored-pages.ts) and
  * served by the proxy without rendering. See docs/storefront.md, "Cached product pages".
  */
 

@@ -4,7 +4,7 @@
  * product page that Next may cache.
  *
  * Pure and framework-free, so the storefront (app/(storefront)) and the proxy's page key
- * (lib/storefront-page-key.ts) read a request the same way: a cached page is only correct
+ * (lib/storefront/page-key.ts) read a request the same way: a cached page is only correct
  * if its key was chosen exactly as the page itself would choose.
  */
 

@@ -11,7 +11,7 @@ import { syncReads } from '@/db/driver/sync-reads';
  * origin, market, locale, handle) and answers for the build and the catalog version it
  * was rendered at: the Site's catalog version moves with every catalog change (database
  * triggers). A page of an older version is still served while nothing it shows changed
- * since (lib/storefront-page-store.ts, keptPage). See docs/storefront.md.
+ * since (lib/storefront/kept-pages.ts, keptPage). See docs/storefront.md.
  */
 export type PageAddress = { siteId: string; origin: string; market: string; locale: string; handle: string };
 export type StoredPage = { gzipped: Buffer; policy: string; catalogVersion: number; reads: string | null };

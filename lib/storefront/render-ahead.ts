@@ -2,14 +2,14 @@ import 'server-only';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticateCredential, type SiteContext } from '@/lib/platform/auth/credentials';
-import { dropDeadPages, handlesToRender, storedAddresses, type PageAddress } from '@/lib/platform/cache/stored-pages';
+import { dropDeadPages, handlesToRender, storedAddresses, type PageAddress } from '@/lib/storefront/stored-pages';
 import { loadMarkets } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
-import { apiIsThisServer } from '@/lib/storefront-page-key';
-import { storesPagesOf } from '@/lib/storefront-page-store';
+import { apiIsThisServer } from '@/lib/storefront/page-key';
+import { storesPagesOf } from '@/lib/storefront/kept-pages';
 import type { PassContext, PassSummary } from '@/lib/jobs/types';
-import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront-routing';
+import { chooseLocality, LOCALE_COOKIE, MARKET_COOKIE } from '@/lib/storefront/routing';
 import { logger } from '@/lib/platform/observability/logger';
 
 type Address = Omit<PageAddress, 'handle'>;

@@ -1,10 +1,10 @@
 import { serialiseReads, type ReadLog } from '@/lib/site-client';
-import type { PageKey } from './storefront-routing';
+import type { PageKey } from './routing';
 import { processSlot } from '@/lib/process-state';
 
 /**
  * The read logs of cached product pages being rendered, until the page cache hands the page
- * over to be kept (lib/storefront-page-store.ts): the render and the page cache are
+ * over to be kept (lib/storefront/kept-pages.ts): the render and the page cache are
  * separate bundles of this process, so the logs live in a global slot. A render that is
  * never kept (a 404, an error) leaves its log behind; the oldest go past LOGS.
  */
