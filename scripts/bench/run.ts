@@ -23,7 +23,9 @@ import { jsonLine, printTable, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
-const PORTS = { big: 3601, small: 3602, reference: 3603, renderer: 3604 } as const;
+/** BENCH_PORT_BASE moves the four ports (several runs on one host). */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3601);
+const PORTS = { big: PORT_BASE, small: PORT_BASE + 1, reference: PORT_BASE + 2, renderer: PORT_BASE + 3 } as const;
 /** The V8 options `npm start` runs the server with (package.json), so the bench measures what shops run. */
 const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//
   .exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
