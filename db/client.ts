@@ -14,13 +14,28 @@ export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Tx;
 
 /** busyTimeoutMs: local files; timeoutMs: each request to a remote server (db/driver/remote-client.ts). */
+/** statementTimeoutMs: each read statement on a local file (db/driver/statement-time-limit.ts). */
 /** traced: a span per statement (db/driver/traced-client.ts), when traces are exported. */
-export type DatabaseConfig = { url: string; authToken?: string; busyTimeoutMs?: number; timeoutMs?: number; traced?: boolean };
+export type DatabaseConfig = {
+  url: string;
+  authToken?: string;
+  busyTimeoutMs?: number;
+  timeoutMs?: number;
+  statementTimeoutMs?: number;
+  traced?: boolean;
+};
 
 /** Milliseconds a writer waits for the lock before giving up (then the API answers 503). */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, timeoutMs, traced = false }: DatabaseConfig): Database {
+export function openDatabase({
+  url,
+  authToken,
+  busyTimeoutMs = BUSY_TIMEOUT_MS,
+  timeoutMs,
+  statementTimeoutMs,
+  traced = false,
+}: DatabaseConfig): Database {
   if (url.startsWith('file:')) {
     // libSQL does not create the folder of a database file.
     const path = url.slice('file:'.length).split('?')[0] ?? '';
@@ -29,7 +44,7 @@ export function openDatabase({ url, authToken, busyTimeoutMs = BUSY_TIMEOUT_MS, 
   // A local file gets the client that queues this process's writes (see local-client.ts); a
   // server, the one whose every request has a time limit (remote-client.ts).
   const plain = url.startsWith('file:')
-    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs })
+    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs, statementTimeoutMs })
     : createRemoteClient({ url, authToken, timeoutMs });
   const client = traced ? tracedClient(plain) : plain;
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;

@@ -17,8 +17,10 @@ import { processSlot } from '@/lib/process-state';
  *   within DATABASE_TIMEOUT_MS.
  * - denied: the remote server refuses the credential (HTTP 401 or 403): DATABASE_AUTH_TOKEN
  *   is wrong or expired. It does not pass by itself either; an operator must act.
+ * - timeout: a read ran past DATABASE_STATEMENT_TIMEOUT_MS and was interrupted
+ *   (db/driver/statement-time-limit.ts); the connection goes on serving.
  */
-export type StorageFault = 'busy' | 'full' | 'readonly' | 'io' | 'cantopen' | 'corrupt' | 'unreachable' | 'denied';
+export type StorageFault = 'busy' | 'full' | 'readonly' | 'io' | 'cantopen' | 'corrupt' | 'unreachable' | 'denied' | 'timeout';
 
 const BY_CODE: Array<[RegExp, StorageFault]> = [
   [/^SQLITE_(BUSY|LOCKED)/, 'busy'],
@@ -27,6 +29,7 @@ const BY_CODE: Array<[RegExp, StorageFault]> = [
   [/^SQLITE_(IOERR|PROTOCOL|NOLFS)/, 'io'],
   [/^SQLITE_(CANTOPEN|PERM)/, 'cantopen'],
   [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt'],
+  [/^SQLITE_INTERRUPT/, 'timeout'],
   // Node's own file errors (opening the folder, checking the files)
   [/^(ENOSPC|EDQUOT)$/, 'full'],
   [/^(EROFS|EPERM|EACCES)$/, 'readonly'],
@@ -49,6 +52,7 @@ const BY_MESSAGE: Array<[RegExp, StorageFault]> = [
   [/SQLITE_IOERR|disk I\/O error/i, 'io'],
   [/SQLITE_CANTOPEN|unable to open database file/i, 'cantopen'],
   [/SQLITE_CORRUPT|SQLITE_NOTADB|database disk image is malformed|file is not a database/i, 'corrupt'],
+  [/SQLITE_INTERRUPT/, 'timeout'],
   // undici's fetch says only this; its cause (checked too) has the network code
   [/^fetch failed$/, 'unreachable'],
 ];
@@ -77,7 +81,7 @@ export function storageFaultOf(error: unknown): StorageFault | null {
 
 /** Seconds a caller should wait before trying again (the Retry-After of the 503). */
 export function retryAfterSeconds(fault: StorageFault): number {
-  return fault === 'busy' ? 1 : 5;
+  return fault === 'busy' || fault === 'timeout' ? 1 : 5;
 }
 
 const WHAT: Record<StorageFault, string> = {
@@ -89,6 +93,7 @@ const WHAT: Record<StorageFault, string> = {
   corrupt: 'the database file is damaged; requests that touch the damage answer 503 — an operator must restore it',
   unreachable: 'the database server cannot be reached or does not answer within DATABASE_TIMEOUT_MS; requests that need it answer 503',
   denied: 'the database server refuses the credential (check DATABASE_AUTH_TOKEN); requests answer 503 until an operator fixes it',
+  timeout: 'a read ran longer than DATABASE_STATEMENT_TIMEOUT_MS and was interrupted; its request answered 503',
 };
 
 /** A fault kind is logged again at most this often while it lasts. */

@@ -50,7 +50,7 @@ export const SEARCH_INDEX_FLUSH: string[] = [
     (table) =>
       `DELETE FROM ${table} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${NOTED}))`,
   ),
-  `INSERT INTO product_search_text (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
+  `INSERT INTO product_search_text (rowid, extra) SELECT doc, extra FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
   `INSERT INTO product_search_words (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${NOTED}) ORDER BY doc`,
   'DELETE FROM product_search_pending',
 ];

@@ -13,6 +13,7 @@ export function db(): Database {
       DATABASE_AUTH_TOKEN,
       DATABASE_BUSY_TIMEOUT_MS,
       DATABASE_TIMEOUT_MS,
+      DATABASE_STATEMENT_TIMEOUT_MS,
       OTEL_EXPORTER_OTLP_ENDPOINT,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     } = env();
@@ -21,6 +22,7 @@ export function db(): Database {
       authToken: DATABASE_AUTH_TOKEN,
       busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS,
       timeoutMs: DATABASE_TIMEOUT_MS,
+      statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS,
       // A span per statement, when traces are exported (docs/operating.md#traces).
       traced: Boolean(OTEL_EXPORTER_OTLP_ENDPOINT || OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
     });

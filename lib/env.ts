@@ -19,6 +19,11 @@ const Env = z.object({
    * fails and the API answers 503: a server that is down, refuses or stalls never hangs a request.
    */
   DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  /**
+   * How long one read statement on a local file may run before it is interrupted and the API
+   * answers 503 (db/driver/statement-time-limit.ts): no read holds the event loop past it.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
   /** Checkout sessions live this long (seconds). */
   CHECKOUT_SESSION_TTL_SECONDS: z.coerce
     .number()

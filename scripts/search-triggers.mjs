@@ -1,6 +1,8 @@
 // Prints the SQL of the product search index and the triggers that keep it (migration 0011,
-// which replaces the index of 0009, with the documents of 0012); with --documents, only what
-// 0012 does: the documents' view replaced and every document written again. Kept so the
+// which replaces the index of 0009, with the documents of 0012 and the trigram table of the
+// migration named trigram_extra_only); with --documents, only what 0012 does: the documents'
+// view replaced and every document written again; with --extra-only, only what that last one
+// does: the trigram table without the title, and the triggers that write it. Kept so the
 // index can be regenerated into a new custom migration when the indexed texts change.
 //
 // Per product, one document per locale of the product's Site: its title and description in
@@ -12,9 +14,11 @@
 //
 // Two FTS5 tables hold the documents, both contentless (the texts live in the catalog tables;
 // the index keeps only tokens, and contentless_delete lets a document be replaced):
-// - product_search_text, trigram: substrings of 3+ characters (prefixes, words inside
-//   compounds) of the title and of the option values and SKUs. Not of the description:
-//   that is most of the text and would be most of the index and of its upkeep.
+// - product_search_text, trigram: substrings of 3+ characters of the option values and SKUs
+//   (a code's middle, a colour inside a compound). Not of the description: that is most of
+//   the text and would be most of the index and of its upkeep; nor, since the words index
+//   finds a title's words, forms and compound parts (lib/commerce/catalog/stemming.ts), of
+//   the title, which nothing read any more.
 // - product_search_words, unicode61: whole words and 1–2 character prefixes of the title and
 //   of the body (description; option values and SKUs); its vocabulary gives typo candidates.
 //   Prefixes of 3+ characters are read from the terms themselves (few terms share one).
@@ -37,7 +41,7 @@ const forget = (products) =>
       `DELETE FROM ${t} WHERE rowid IN (SELECT i.seq * 256 + l.slot FROM product_search_ids i, product_search_locales l WHERE i.product_id IN (${products}));`,
   );
 const write = (products) => [
-  `INSERT INTO ${TEXT} (rowid, title, extra) SELECT doc, title, extra FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
+  `INSERT INTO ${TEXT} (rowid, extra) SELECT doc, extra FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
   `INSERT INTO ${WORDS} (rowid, title, body) SELECT doc, title, body FROM product_search_documents WHERE product_id IN (${products}) ORDER BY doc;`,
 ];
 const rewrite = (products) => [...forget(products), ...write(products)];
@@ -105,22 +109,9 @@ const old = [
   'product_variants_delete_search',
 ];
 
-const out = [
-  ...old.map((t, i) => `${i === 0 ? '-- Replaces the index of 0009.\n' : ''}DROP TRIGGER ${t};`),
-  'DROP TABLE product_search_vocab;',
-  'DROP TABLE product_search_text;',
-  'DROP TABLE product_search_words;',
-  'DROP TABLE product_search_keys;',
-  // handle and site_id copied from products: a search orders a level's matches by handle from here alone.
-  'CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE, site_id TEXT NOT NULL, handle TEXT NOT NULL);',
-  // Slot 0 (locale '') is the product's option values and SKUs.
-  'CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 0 AND 255), locale TEXT NOT NULL UNIQUE);',
-  'CREATE TABLE product_search_bulk (id INTEGER PRIMARY KEY CHECK (id = 1));',
-  'CREATE TABLE product_search_pending (product_id TEXT PRIMARY KEY) WITHOUT ROWID;',
-  `CREATE VIRTUAL TABLE ${TEXT} USING fts5(title, extra, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1');`,
-  `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');`,
-  `CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(${WORDS}, 'row');`,
-  documentsView,
+const textTable = `CREATE VIRTUAL TABLE ${TEXT} USING fts5(extra, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1');`;
+
+const triggers = [
   ...keep('products_insert', 'INSERT ON products', 'NEW.id', {
     first: ['INSERT INTO product_search_ids (product_id, site_id, handle) VALUES (NEW.id, NEW.site_id, NEW.handle);'],
   }),
@@ -145,12 +136,43 @@ const out = [
   }),
   ...keep('market_locales_delete', 'DELETE ON market_locales', ofSite('OLD.site_id')),
   ...keep('sites_update', 'UPDATE OF default_locale ON sites', ofSite('NEW.id')),
+];
+const triggerName = (statement) => /^CREATE TRIGGER (\w+)/.exec(statement)[1];
+
+// The trigram table without the title (nothing reads it: the words index finds a title's
+// words): the table made again, and the triggers that write it, with every document's extra.
+const extraOnly = [
+  ...triggers.map(triggerName).map((t) => `DROP TRIGGER ${t};`),
+  `DROP TABLE ${TEXT};`,
+  textTable,
+  ...triggers,
+  `INSERT INTO ${TEXT} (rowid, extra) SELECT doc, extra FROM product_search_documents ORDER BY doc;`,
+  `INSERT INTO ${TEXT} (${TEXT}) VALUES ('optimize');`,
+];
+
+const out = [
+  ...old.map((t, i) => `${i === 0 ? '-- Replaces the index of 0009.\n' : ''}DROP TRIGGER ${t};`),
+  'DROP TABLE product_search_vocab;',
+  'DROP TABLE product_search_text;',
+  'DROP TABLE product_search_words;',
+  'DROP TABLE product_search_keys;',
+  // handle and site_id copied from products: a search orders a level's matches by handle from here alone.
+  'CREATE TABLE product_search_ids (seq INTEGER PRIMARY KEY, product_id TEXT NOT NULL UNIQUE, site_id TEXT NOT NULL, handle TEXT NOT NULL);',
+  // Slot 0 (locale '') is the product's option values and SKUs.
+  'CREATE TABLE product_search_locales (slot INTEGER PRIMARY KEY CHECK (slot BETWEEN 0 AND 255), locale TEXT NOT NULL UNIQUE);',
+  'CREATE TABLE product_search_bulk (id INTEGER PRIMARY KEY CHECK (id = 1));',
+  'CREATE TABLE product_search_pending (product_id TEXT PRIMARY KEY) WITHOUT ROWID;',
+  textTable,
+  `CREATE VIRTUAL TABLE ${WORDS} USING fts5(title, body, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');`,
+  `CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(${WORDS}, 'row');`,
+  documentsView,
+  ...triggers,
   "-- The index for the rows already there.\nINSERT INTO product_search_locales (slot, locale) VALUES (0, '');",
   'INSERT INTO product_search_locales (locale) SELECT DISTINCT locale FROM market_locales ORDER BY locale;',
   'INSERT INTO product_search_ids (product_id, site_id, handle) SELECT id, site_id, handle FROM products ORDER BY site_id, handle;',
   ...write('SELECT id FROM products'),
 ];
-const printed = process.argv.includes('--documents') ? documentsOnly : out;
+const printed = process.argv.includes('--documents') ? documentsOnly : process.argv.includes('--extra-only') ? extraOnly : out;
 console.log(
   '-- Product search (GET /commerce/products?q=): see scripts/search-triggers.mjs, which prints this file.\n' +
     printed.join('\n--> statement-breakpoint\n'),

@@ -162,7 +162,7 @@ describe('product search', () => {
         sql`update product_translations set title = 'Zephyrine Kettle' where locale like 'en-%' and product_id = (select id from products where handle = 'nord-stovetop-kettle')`,
       );
       const hits = await tx.all<{ id: number }>(
-        sql`select rowid as id from product_search_text where product_search_text match '"zephyr"'`,
+        sql`select rowid as id from product_search_words where product_search_words match 'title : "zephyrine"'`,
       );
       expect(hits.length).toBeGreaterThan(0);
     });

@@ -14,6 +14,7 @@ import {
 import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from '../faults';
 import { createStatementCachingClient } from './statement-cache';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './statement-time-limit';
 import { processSlot } from '@/lib/process-state';
 
 /** The local client, and a view of it whose writes never wait for another process's lock. */
@@ -54,7 +55,7 @@ export type LocalClient = Client & { impatient: Client };
  * be writable; every later read, of any connection or process, finds the mark and writes
  * nothing, and reads go on while the files are read-only.
  */
-export function createLocalClient(config: Config & { timeout: number }): LocalClient {
+export function createLocalClient(config: Config & { timeout: number; statementTimeoutMs?: number }): LocalClient {
   // Even at 0, the writes of this process take turns: each may wait a moment for the one before.
   const timeoutMs = Math.max(config.timeout, 50);
   const queue = writeQueueFor(config.url);
@@ -66,15 +67,16 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
   // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
   // checkpoints rather than at every commit. A commit still survives the process being
   // killed (it is in the WAL file); only a power cut can lose the last few.
-  const open = (connections: number, timeout: number, pageCacheKib?: number) =>
+  const open = (connections: number, timeout: number, pageCacheKib?: number, statementTimeoutMs?: number) =>
     path
-      ? createStatementCachingClient(path, { timeout, maxConnections: connections, pageCacheKib })
+      ? createStatementCachingClient(path, { timeout, maxConnections: connections, pageCacheKib, statementTimeoutMs })
       : createClient({ ...config, concurrency: connections });
   // A read connection's page cache starts empty again after any commit (SQLite discards it
   // when the database changed), so most of a large one would only hold memory: 1 MB each.
   // Readers do not wait inside SQLite either: its rare reader waits (another process
   // recovering the WAL, or holding the file in exclusive locking mode) are retried by read().
-  const openReaders = () => open(READ_CONNECTIONS, 0, READ_PAGE_CACHE_KIB);
+  // Reads have a time limit (statement-time-limit.ts); writes, which hold the lock, run to their end.
+  const openReaders = () => open(READ_CONNECTIONS, 0, READ_PAGE_CACHE_KIB, config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
   let current = openReaders();
   // Opened on first use (and again after a fault): a file that cannot be opened fails
   // that write, not the start of the process.
@@ -105,7 +107,8 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
     work.catch((error: unknown) => {
       const fault = storageFaultOf(error);
       if (fault) {
-        retire(client);
+        // A read past its time limit says nothing about the connections.
+        if (fault !== 'timeout') retire(client);
         reportStorageFault(fault, error);
       }
       throw error;
@@ -195,7 +198,7 @@ export function createLocalClient(config: Config & { timeout: number }): LocalCl
           await new Promise((r) => setTimeout(r, Math.min(backoffMs(attempt), deadline - now)));
           continue;
         }
-        retire(client);
+        if (fault !== 'timeout') retire(client);
         reportStorageFault(fault, error);
         throw error;
       }

@@ -1,6 +1,7 @@
 import type Database from 'libsql';
 import { ConnectionPool, Sqlite3Client } from '@libsql/client/sqlite3';
 import type { Client } from '@libsql/client';
+import { allWithin } from './statement-time-limit';
 
 /**
  * A libSQL client for a local file whose connections compile each distinct statement
@@ -30,10 +31,12 @@ export function createStatementCachingClient(
     timeout: number;
     maxConnections: number;
     /** SQLite's page cache per connection (KiB); its default is 2,000. */ pageCacheKib?: number;
+    /** A read statement's time limit (statement-time-limit.ts); none when absent. */ statementTimeoutMs?: number;
   },
 ): Client {
   const pool = new StatementCachingPool(path, { timeout: options.timeout }, options.maxConnections);
   pool.pageCacheKib = options.pageCacheKib;
+  pool.statementTimeoutMs = options.statementTimeoutMs;
   // Same probe as the library's createClient: fail at start-up if the file cannot be opened.
   const probe = pool.acquireSync();
   try {
@@ -49,15 +52,20 @@ export const STATEMENTS_PER_CONNECTION = 256;
 
 class StatementCachingPool extends ConnectionPool {
   pageCacheKib: number | undefined;
+  statementTimeoutMs: number | undefined;
 
   override acquireSync(forTransaction = false): Database.Database {
-    return withStatementCache(super.acquireSync(forTransaction), this.pageCacheKib);
+    return withStatementCache(super.acquireSync(forTransaction), this.pageCacheKib, this.statementTimeoutMs);
   }
 }
 
 const cached = new WeakSet<Database.Database>();
 
-function withStatementCache(connection: Database.Database, pageCacheKib: number | undefined): Database.Database {
+function withStatementCache(
+  connection: Database.Database,
+  pageCacheKib: number | undefined,
+  statementTimeoutMs: number | undefined,
+): Database.Database {
   if (cached.has(connection)) return connection;
   cached.add(connection);
   if (pageCacheKib !== undefined) connection.exec(`PRAGMA cache_size = -${Math.max(64, Math.floor(pageCacheKib))}`);
@@ -71,7 +79,10 @@ function withStatementCache(connection: Database.Database, pageCacheKib: number 
       statements.set(sql, hit);
       return hit;
     }
-    const statement = dropOnError(compile(sql), () => {
+    const compiled = compile(sql);
+    if (statementTimeoutMs !== undefined)
+      Object.defineProperty(compiled, 'all', { value: allWithin(connection, compiled, statementTimeoutMs), configurable: true });
+    const statement = dropOnError(compiled, () => {
       if (statements.get(sql) === statement) statements.delete(sql);
     });
     statements.set(sql, statement);

@@ -39,7 +39,7 @@ export const sites = sqliteTable(
  * What each catalog change touched, and at which catalog version: one row per scope (a
  * product, a collection, or the whole Site), holding the version of its latest change.
  * Written by the same triggers that bump sites.catalog_version
- * (db/migrations/0025_catalog_change_scopes.sql), so a cache can tell whether an entry
+ * (db/migrations/0026_catalog_change_scopes.sql), so a cache can tell whether an entry
  * read at version V still holds: none of its scopes changed after V
  * (lib/platform/cache/catalog-changes.ts).
  */

@@ -384,7 +384,10 @@ export function toProblem(error: unknown, requestId: string, baseHeaders: Record
     recordDatabaseUnavailable(fault);
     return problemResponse({
       code: 'service_unavailable',
-      detail: fault === 'busy' ? 'The service is busy. Try again shortly.' : 'Storage is temporarily unavailable. Try again shortly.',
+      detail:
+        fault === 'busy' || fault === 'timeout'
+          ? 'The service is busy. Try again shortly.'
+          : 'Storage is temporarily unavailable. Try again shortly.',
       requestId,
       headers: { ...baseHeaders, 'Retry-After': String(retryAfterSeconds(fault)) },
     });

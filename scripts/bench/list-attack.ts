@@ -1,4 +1,4 @@
-// npx tsx --conditions=react-server scripts/bench/list-attack.ts [--products=10000] [--seconds=10] [--no-build]
+// npx tsx --conditions=react-server scripts/bench/list-attack.ts [--products=10000] [--seconds=10] [--port=3611] [--profile=<dir>]
 //
 // Issue #42: one anonymous visitor asking for expensive list pages stalls the instance. Measures
 // against a running server (run.ts calls `listAttack` on its 10k server; on its own this file
@@ -174,12 +174,18 @@ export async function listAttack(
 
 async function main(): Promise<void> {
   const { values: flags } = parseArgs({
-    options: { products: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '10' } },
+    options: {
+      products: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '10' },
+      port: { type: 'string', default: '3611' },
+      // A CPU profile of the server (scripts/bench/profile-summary.ts reads it).
+      profile: { type: 'string' },
+    },
   });
   const log = (m: string) => console.error(`[list-attack ${new Date().toISOString().slice(11, 19)}] ${m}`);
   const dir = mkdtempSync(join(tmpdir(), 'site-list-attack-'));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const port = 3611;
+  const port = Number(flags.port);
   try {
     log(`seeding ${flags.products} products …`);
     const fixture = await makeFixture(dir, Number(flags.products), `http://127.0.0.1:${port}`, 2);
@@ -188,6 +194,7 @@ async function main(): Promise<void> {
       port,
       databaseUrl: fixture.url,
       storefrontCredential: fixture.storefront,
+      cpuProfileDir: flags.profile,
       env: { STOREFRONT_ORIGIN: `http://127.0.0.1:${port}`, PAGE_RENDER_AHEAD: 'off' },
     });
     try {

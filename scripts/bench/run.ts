@@ -1,5 +1,5 @@
 // npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import]
-//                 [--skip-lighthouse] [--skip-list-attack] [--skip-remote] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
+//                 [--skip-lighthouse] [--skip-list-attack] [--skip-remote] [--skip-ahead] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
 //
 // Seeds fresh 10k- and 1k-product databases, builds and starts the production server and the
 // reference (a bare Next app in its own process, scripts/bench/reference-app), and measures
@@ -23,7 +23,9 @@ import { jsonLine, printTable, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
-const PORTS = { big: 3601, small: 3602, reference: 3603, renderer: 3604 } as const;
+/** BENCH_PORT_BASE moves the four ports (several runs on one host). */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3601);
+const PORTS = { big: PORT_BASE, small: PORT_BASE + 1, reference: PORT_BASE + 2, renderer: PORT_BASE + 3 } as const;
 /** The V8 options `npm start` runs the server with (package.json), so the bench measures what shops run. */
 const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//
   .exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
@@ -39,6 +41,7 @@ const { values: flags } = parseArgs({
     'skip-lighthouse': { type: 'boolean', default: false },
     'skip-list-attack': { type: 'boolean', default: false },
     'skip-remote': { type: 'boolean', default: false },
+    'skip-ahead': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
     // What `npm start` uses: a heap cap, and how V8 sizes the heap under it (docs/operating.md).
@@ -181,6 +184,13 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
 }
 
 /** One catalog: its server, the reference serving its page's bytes, and the scenarios in order. */
+async function renderAheadLogged(fixture: Fixture, origin: string): Promise<RenderedAhead> {
+  log(`rendering the ${fixture.products} product pages ahead …`);
+  const ahead = await renderAhead(fixture, origin);
+  log(`rendered ${ahead.pages} pages ahead in ${ahead.seconds} s (peak RSS of that instance ${ahead.peakRssMb} MB)`);
+  return ahead;
+}
+
 async function measureCatalog(
   fixture: Fixture,
   port: number,
@@ -190,9 +200,8 @@ async function measureCatalog(
   last: ScenarioKey[] = [],
 ): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets; ahead: RenderedAhead }> {
   const origin = `http://127.0.0.1:${port}`;
-  log(`rendering the ${fixture.products} product pages ahead …`);
-  const ahead = await renderAhead(fixture, origin);
-  log(`rendered ${ahead.pages} pages ahead in ${ahead.seconds} s (peak RSS of that instance ${ahead.peakRssMb} MB)`);
+  // --skip-ahead: for scenarios that read no product page (search, lists), on a host too busy to render 10,000 pages.
+  const ahead = flags['skip-ahead'] ? { pages: 0, seconds: 0, peakRssMb: 0 } : await renderAheadLogged(fixture, origin);
   const server = await startNextServer({
     label: `next ${fixture.products}`,
     port,

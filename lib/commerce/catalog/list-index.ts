@@ -1,11 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import type { ProductFacets } from '@/lib/contract/catalog';
+import type { ProductFacets, ProductSummary } from '@/lib/contract/catalog';
+import type { AvailabilityStatus, Image } from '@/lib/contract/common';
 import type { ProductSort } from '@/lib/contract/operations/reads';
 import { cacheable, versionKey } from '@/lib/platform/cache/memo';
 import type { MarketChoice } from '../markets';
+import { availabilityStatus, bestStatus } from '../availability';
 import { toMoney } from '../money';
 import { displayedVariantOptions, type OptionTexts } from './option-texts';
+import { imageShowing, iso } from './product-loaders';
 
 /**
  * The facts the products list filters, sorts and counts facets by, for one Site, catalog
@@ -27,6 +30,8 @@ export type ListIndex = {
   handles: string[];
   titles: string[];
   createdAt: number[];
+  /** Its last change (what a summary shows as updatedAt): a list page reads no product rows. */
+  updatedAt: number[];
   /** The lowest variant price in the market (every product here has one). */
   minPrice: number[];
   byId: Map<string, number>;
@@ -38,6 +43,10 @@ export type ListIndex = {
   /** Per variant: its id (a list answer names the variants a filter matched). */
   variantIds: string[];
   amount: Float64Array;
+  /** The compare-at amount (NaN: none), the coarse availability (STATUSES) and the stored options (JSON) of each variant. */
+  compareAt: Float64Array;
+  status: Uint8Array;
+  variantOptions: string[];
   purchasable: Uint8Array;
   /** Displayed option values of variant v are optionValue[firstOption[v] … firstOption[v + 1] - 1]. */
   firstOption: Int32Array;
@@ -115,6 +124,7 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   const handles: string[] = [];
   const titles: string[] = [];
   const createdAt: number[] = [];
+  const updatedAt: number[] = [];
   const minPrice: number[] = [];
   const byId = new Map<string, number>();
   const byHandle = new Map<string, number>();
@@ -122,6 +132,9 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
   const firstVariant: number[] = [];
   const variantIds: string[] = [];
   const amount: number[] = [];
+  const compareAt: number[] = [];
+  const status: number[] = [];
+  const variantOptions: string[] = [];
   const purchasable: number[] = [];
   const firstOption: number[] = [];
   const optionValue: number[] = [];
@@ -152,11 +165,12 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
       id: string;
       handle: string;
       created_at: number;
+      updated_at: number;
       seq: number | null;
       title: string;
       texts: string | null;
     }>(sql`
-      select p.id, p.handle, p.created_at, i.seq, coalesce(tl.title, td.title, p.handle) as title,
+      select p.id, p.handle, p.created_at, p.updated_at, i.seq, coalesce(tl.title, td.title, p.handle) as title,
         case when tl.product_id is not null then tl.options else td.options end as texts
       from products p
       left join product_translations tl on tl.product_id = p.id and tl.locale = ${choice.locale}
@@ -166,8 +180,19 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
       order by p.handle limit ${CHUNK}`);
     if (rows.length === 0) break;
     const lastHandle = rows.at(-1)!.handle;
-    const variants = await database.all<{ id: string; product_id: string; options: string; amount: number; purchasable: number }>(sql`
-      select v.id, v.product_id, v.options, vp.amount, coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
+    const variants = await database.all<{
+      id: string;
+      product_id: string;
+      options: string;
+      amount: number;
+      compare_at_amount: number | null;
+      quantity: number | null;
+      low_stock_threshold: number;
+      policy: 'deny' | 'continue' | 'preorder';
+      purchasable: number;
+    }>(sql`
+      select v.id, v.product_id, v.options, vp.amount, vp.compare_at_amount, il.quantity, il.low_stock_threshold, il.policy,
+        coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
       from products p
       inner join product_variants v on v.product_id = p.id
       inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
@@ -188,6 +213,7 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
       handles.push(row.handle);
       titles.push(row.title);
       createdAt.push(row.created_at);
+      updatedAt.push(row.updated_at);
       byId.set(row.id, p);
       byHandle.set(row.handle, p);
       if (row.seq !== null) bySeq.set(row.seq, p);
@@ -196,6 +222,10 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
       for (const v of mine) {
         variantIds.push(v.id);
         amount.push(v.amount);
+        compareAt.push(v.compare_at_amount ?? NaN);
+        const level = v.quantity === null ? null : { quantity: v.quantity, lowStockThreshold: v.low_stock_threshold, policy: v.policy };
+        status.push(STATUSES.indexOf(availabilityStatus(level)));
+        variantOptions.push(v.options);
         min = Math.min(min, v.amount);
         purchasable.push(v.purchasable === 1 ? 1 : 0);
         firstOption.push(optionValue.length);
@@ -216,6 +246,7 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
     handles,
     titles,
     createdAt,
+    updatedAt,
     minPrice,
     byId,
     byHandle,
@@ -223,6 +254,9 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
     firstVariant: Int32Array.from(firstVariant),
     variantIds,
     amount: Float64Array.from(amount),
+    compareAt: Float64Array.from(compareAt),
+    status: Uint8Array.from(status),
+    variantOptions,
     purchasable: Uint8Array.from(purchasable),
     firstOption: Int32Array.from(firstOption),
     optionValue: Int32Array.from(optionValue),
@@ -233,6 +267,65 @@ async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: s
     orders: {},
     locale: choice.locale,
   };
+}
+
+const STATUSES: readonly AvailabilityStatus[] = ['in_stock', 'low_stock', 'out_of_stock', 'preorder'];
+
+/**
+ * Price range, the cheapest one's compare-at price and the best availability of some variants
+ * (positions, at least one): what summarise (product-loaders.ts) answers from variant rows.
+ */
+function looksOf(index: ListIndex, variants: number[], currency: string) {
+  let cheapest = variants[0]!;
+  let dearest = variants[0]!;
+  for (const v of variants) {
+    if (index.amount[v]! < index.amount[cheapest]!) cheapest = v;
+    if (index.amount[v]! > index.amount[dearest]!) dearest = v;
+  }
+  const compareAt = index.compareAt[cheapest]!;
+  return {
+    priceRange: { min: toMoney(index.amount[cheapest]!, currency), max: toMoney(index.amount[dearest]!, currency) },
+    compareAtPrice: compareAt > index.amount[cheapest]! ? toMoney(compareAt, currency) : null,
+    availability: bestStatus(variants.map((v) => STATUSES[index.status[v]!]!)),
+  };
+}
+
+/**
+ * The list view of the products at these positions, from the index alone but for their images
+ * (`images`: each product's, in order): the same answer as summarise, without reading a product,
+ * text or variant row. With a filter that looks at variants, each also gets `match`: the
+ * variants that passed, their image, price range and availability.
+ */
+export function summariesFrom(
+  index: ListIndex,
+  positions: readonly number[],
+  filter: IndexFilter | null,
+  images: ReadonlyMap<string, Image[]>,
+  currency: string,
+): ProductSummary[] {
+  const groups = filter ? masksOf(index, filter) : null;
+  return positions.map((p) => {
+    const id = index.ids[p]!;
+    const all: number[] = [];
+    for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++) all.push(v);
+    const summary: ProductSummary = {
+      id,
+      handle: index.handles[p]!,
+      title: index.titles[p]!,
+      featuredImage: images.get(id)?.[0] ?? null,
+      ...looksOf(index, all, currency),
+      updatedAt: iso(index.updatedAt[p]!),
+    };
+    const matched = filter && groups ? all.filter((v) => variantFailures(index, filter, groups, v) === 0) : [];
+    if (matched.length > 0) {
+      const own = images.get(id) ?? [];
+      let image: Image | null = null;
+      for (const v of matched)
+        if ((image = imageShowing(own, Object.values(JSON.parse(index.variantOptions[v]!) as Record<string, string>)))) break;
+      summary.match = { variantIds: matched.map((v) => index.variantIds[v]!), image, ...looksOf(index, matched, currency) };
+    }
+    return summary;
+  });
 }
 
 /** Ties in every order go by handle. */
@@ -340,15 +433,6 @@ export function passes(index: ListIndex, filter: IndexFilter, p: number): boolea
   for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++)
     if (variantFailures(index, filter, groups, v) === 0) return true;
   return false;
-}
-
-/** The ids of the product's variants that pass every filter (in display order). */
-export function matchingVariants(index: ListIndex, filter: IndexFilter, p: number): string[] {
-  const ids: string[] = [];
-  const groups = masksOf(index, filter);
-  for (let v = index.firstVariant[p]!, to = index.firstVariant[p + 1]!; v < to; v++)
-    if (variantFailures(index, filter, groups, v) === 0) ids.push(index.variantIds[v]!);
-  return ids;
 }
 
 /**

@@ -3,6 +3,7 @@ import { productVariants, products, variantPrices } from '@/db/schema';
 import { readTransaction, type DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
 import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
+import type { Image } from '@/lib/contract/common';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { DomainError, NotFound } from '@/lib/platform/errors';
@@ -16,9 +17,9 @@ import {
   facetsFrom,
   filtersVariants,
   listIndex,
-  matchingVariants,
   passes,
   pricedByMatches,
+  summariesFrom,
   type IndexFilter,
   type ListIndex,
 } from './list-index';
@@ -68,7 +69,7 @@ export async function productKept(database: DbOrTx, site: Site, handle: string, 
   };
 }
 
-/** The catalog_changes scopes a product's answer shows (db/migrations/0025_catalog_change_scopes.sql). */
+/** The catalog_changes scopes a product's answer shows (db/migrations/0026_catalog_change_scopes.sql). */
 export function productScopes(product: Product): string[] {
   const scopes = new Set([`product:${product.handle}`]);
   for (const bundle of product.bundles) for (const item of bundle.items) scopes.add(`product:${item.productHandle}`);
@@ -242,28 +243,19 @@ async function readProductPage(
     request.q === undefined && request.sort === undefined
       ? sortedPageOfHandles(index, filter, request)
       : await sortedPageOfProducts(database, site, choice, request, { index: priced, filter }, matches);
-  const rows =
+  // The summaries from the index; only the images are read (all of them when a variant's may be shown).
+  const variantFiltered = filtersVariants(filter);
+  const images =
     positions.length === 0
-      ? []
-      : await database
-          .select()
-          .from(products)
-          .where(
-            inArray(
-              products.id,
-              positions.map((p) => index.ids[p]!),
-            ),
-          );
-  const byId = new Map(rows.map((r) => [r.id, r]));
+      ? new Map<string, Image[]>()
+      : await loadImages(
+          database,
+          positions.map((p) => index.ids[p]!),
+          !variantFiltered,
+          choice.locale,
+        );
   // Filtered by variant, each product shows the variants that passed (its `match`).
-  const matched = filtersVariants(filter) ? new Map(positions.map((p) => [index.ids[p]!, matchingVariants(index, filter, p)])) : undefined;
-  const data = await summarise(
-    database,
-    positions.map((p) => byId.get(index.ids[p]!)).filter((r) => r !== undefined),
-    choice,
-    site.defaultLocale,
-    matched,
-  );
+  const data = summariesFrom(index, positions, variantFiltered ? filter : null, images, choice.market.currency);
   if (!request.facets) return { data, page };
   // Facets count over the list's scope (search, handles, variants, collection), each with every filter but its own.
   const inScope = matches ? { ...filter, scope: withinMatches(index, filter.scope, matches) } : filter;

@@ -14,8 +14,8 @@ import { orderOf, passes, sortKey, titleCollator, type IndexFilter, type ListInd
  * per product one document per locale of its Site (title, description) and one in slot 0
  * (option values, SKUs), rowid `seq * 256 + slot` (seq numbers the product in
  * product_search_ids, slot the locale in product_search_locales), in two FTS5 tables:
- * product_search_text (trigram: substrings of 3+ characters of the title and of the option
- * values and SKUs; read for the option values and SKUs) and product_search_words (unicode61:
+ * product_search_text (trigram: substrings of 3+ characters of the option values and SKUs)
+ * and product_search_words (unicode61:
  * whole words and 1–2 character prefixes of the title and of the body; its vocabulary gives
  * each query word's forms, the compounds it is a part of, and its typos: stemming.ts).
  *

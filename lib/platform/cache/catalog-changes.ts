@@ -6,7 +6,7 @@ import { processSlot } from '@/lib/process-state';
  * What each Site's catalog changes touched, as this process knows it: scope (`product:<handle>`,
  * `collection:<handle>`, `site`) → the catalog version of its latest change, from table
  * catalog_changes, which the triggers that move sites.catalog_version fill
- * (db/migrations/0025_catalog_change_scopes.sql).
+ * (db/migrations/0026_catalog_change_scopes.sql).
  *
  * An answer read at catalog version V that names its scopes is still the answer while none of
  * them changed after V: a price change to one product leaves every other product's answer
