@@ -23,10 +23,10 @@ import { curve, measureInterleaved, pass, sequentialLatency } from './load';
 import { listAttack, type ListAttack } from './list-attack';
 import { printRemote, remoteRoundTrips } from './remote';
 import { mixedRun, type MixedResult } from './mixed';
-import { runToCompletion, stopAll } from './processes';
-import { buildReference, savePage, startReference } from './reference';
+import { memoryMapMb, runToCompletion, stopAll } from './processes';
+import { buildReference, referenceMemoryMb, savePage, startReference } from './reference';
 import { formatTable, lighthouseTable, storefrontPages, type LighthouseRow } from './lighthouse';
-import { jsonLine, printTable, type AheadAfterChange, type Row } from './report';
+import { jsonLine, printTable, type AheadAfterChange, type MemoryBreakdown, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
@@ -412,6 +412,7 @@ async function main(): Promise<void> {
   let lighthouse: LighthouseRow[] | undefined;
   let attack: ListAttack | undefined;
   let liveAfterReads: Memory | null = null;
+  let memory: MemoryBreakdown | undefined;
   let big: Fixture | undefined;
   let small: Fixture | undefined;
   const renderedAhead: { big?: RenderedAhead; small?: RenderedAhead } = {};
@@ -441,8 +442,13 @@ async function main(): Promise<void> {
       BIG_ORDER,
       dir,
       async (server, reference, targets) => {
+        // Where each process's memory is, the shop's before its live heap is measured (a full GC).
+        const shopMap = memoryMapMb(server.managed.pid);
+        const bareMap = memoryMapMb(reference.managed.pid);
+        const bareUsage = await referenceMemoryMb(reference);
         liveAfterReads = await liveMemoryMb(server);
-        log(`memory after the ${BIG} scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
+        memory = { shop: { map: shopMap, usage: liveAfterReads }, bare: { map: bareMap, usage: bareUsage } };
+        log(`memory after the ${BIG} scenarios: ${JSON.stringify(memory)}`);
         if (!flags['skip-mixed']) {
           log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
           mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
@@ -509,6 +515,7 @@ async function main(): Promise<void> {
     lighthouse,
     curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined,
     aheadAfterChange: afterChange,
+    memory,
     meta,
   };
   console.log('');
