@@ -17,7 +17,8 @@ declare module 'autocannon' {
   type RawRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer };
   type RequestSpec = RawRequest & {
     setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    /** `headers`: the answer's, by name as the server spelled it (a repeated header as an array). */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string | string[]>) => void;
   };
   export type Options = {
     url: string;

@@ -1,12 +1,18 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
+import { CATALOG_FORMAT, CATALOG_FORMAT_VERSION, type CatalogDocument, type CatalogProduct } from '@/lib/contract/catalog-document';
+import { exportCatalogTo } from '@/lib/commerce/catalog/transfer';
 import { createCredential } from '@/lib/platform/auth/credentials';
+import { runToCompletion } from './processes';
 
 /** A seeded database file and what the scenarios need from it. */
 export type Fixture = {
   products: number;
+  /** The folder its database (and the files a merchant would edit) are in. */
+  dir: string;
   url: string;
   /** One core credential per scenario, so no scenario eats another's rate-limit budget. */
   credentials: string[];
@@ -48,28 +54,104 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
     const variantIds = (
       await database.$client.execute(`select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
     ).rows.map((r) => String(r.id));
-    return { products, url, credentials, storefront, allHandles: interleave(handles), variantIds: interleave(variantIds), seedSeconds };
+    return {
+      products,
+      dir,
+      url,
+      credentials,
+      storefront,
+      allHandles: interleave(handles),
+      variantIds: interleave(variantIds),
+      seedSeconds,
+    };
   } finally {
     database.$client.close();
   }
 }
 
+/** The product whose prices change, as last written, and the rest of the one-product file (per database). */
+const priceChanges = new Map<string, PriceChange>();
+
+/** `npm run catalog`'s heap cap (package.json): the command as merchants run it. */
+const CATALOG_NODE_FLAGS = [
+  /--max-old-space-size=\d+/.exec(
+    (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: { catalog: string } }).scripts.catalog,
+  )![0],
+];
+
 /**
- * Raises the prices of one product in every market by 1.00, as an admin tool would, straight
- * in the database: the catalog version moves, and with it every kept page's key. Answers its
- * handle.
+ * Raises the prices of one product in every market by one unit of the currency, as a
+ * merchant does: a file with that one product, imported with `npm run catalog -- import`
+ * (its own process, the shop running meanwhile). Whatever the import does to tell the shop's
+ * caches what changed happens as it does for a merchant. Answers the product's handle.
  */
 export async function changeOnePrice(fixture: Fixture): Promise<string> {
+  const handle = fixture.allHandles[fixture.allHandles.length >> 2]!;
+  const change = priceChanges.get(fixture.url) ?? (await exportedProduct(fixture, handle));
+  change.product = {
+    ...change.product,
+    // Stock left out keeps the shop's counts (docs/catalog.md).
+    variants: change.product.variants.map((variant) => ({
+      ...variant,
+      stock: undefined,
+      prices: Object.fromEntries(
+        Object.entries(variant.prices).map(([market, price]) => [
+          market,
+          { ...price, amount: plusOne(price.amount), ...(price.compareAt ? { compareAt: plusOne(price.compareAt) } : {}) },
+        ]),
+      ),
+    })),
+  };
+  priceChanges.set(fixture.url, change);
+  const file = join(fixture.dir, `price-change-${fixture.products}.json`);
+  const doc: CatalogDocument = { ...change.head, products: [change.product], collections: [] };
+  writeFileSync(file, JSON.stringify(doc, null, 2));
+  const out = await runToCompletion(
+    'catalog import',
+    process.execPath,
+    [
+      ...CATALOG_NODE_FLAGS,
+      '--conditions=react-server',
+      '--import',
+      'tsx',
+      join(process.cwd(), 'scripts', 'catalog.ts'),
+      'import',
+      '--site',
+      'demo',
+      file,
+    ],
+    { ...process.env, DATABASE_URL: fixture.url, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+    120_000,
+  );
+  if (!/^Applied: /m.test(out)) throw new Error(`the price change was not applied:\n${out.slice(-2000)}`);
+  return handle;
+}
+
+type PriceChange = { head: Omit<CatalogDocument, 'products' | 'collections'>; product: CatalogProduct };
+
+/** The product as `npm run catalog -- export` writes it (only its part of the export is parsed). */
+async function exportedProduct(fixture: Fixture, handle: string): Promise<PriceChange> {
   const database = openDatabase({ url: fixture.url });
   try {
-    const handle = fixture.allHandles[fixture.allHandles.length >> 2]!;
-    await database.$client.execute({
-      sql: `UPDATE variant_prices SET amount = amount + 100 WHERE variant_id IN
-        (SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id WHERE s.handle = 'demo' AND p.handle = ?)`,
-      args: [handle],
+    let markets: CatalogDocument['markets'] | undefined;
+    let product: CatalogProduct | undefined;
+    const marketsAt = '  "markets": ';
+    const productAt = `    {\n      "handle": ${JSON.stringify(handle)},`;
+    // The export writes its head's markets, then each product, as chunks of their own.
+    await exportCatalogTo(database, 'demo', (chunk) => {
+      const json = () => chunk.trim().replace(/,$/, '');
+      if (chunk.startsWith(marketsAt)) markets = JSON.parse(json().slice(marketsAt.trim().length)) as CatalogDocument['markets'];
+      else if (chunk.startsWith(productAt)) product = JSON.parse(json()) as CatalogProduct;
     });
-    return handle;
+    if (!markets || !product) throw new Error(`the export has no markets or no product ${handle}`);
+    return { head: { format: CATALOG_FORMAT, version: CATALOG_FORMAT_VERSION, site: 'demo', markets }, product };
   } finally {
     database.$client.close();
   }
+}
+
+/** A decimal amount one unit of its currency higher, with as many decimals: "199.00" → "200.00", "1999" → "2000". */
+function plusOne(amount: string): string {
+  const [units, decimals] = amount.split('.');
+  return decimals === undefined ? String(Number(units) + 1) : `${Number(units) + 1}.${decimals}`;
 }

@@ -2,7 +2,13 @@ import autocannon, { type Options, type Result } from 'autocannon';
 
 /** One request the load generator sends; `next()` gives a fresh one for each send. */
 export type RequestPlan = { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
-export type Plan = { base: string; next: () => RequestPlan; connections: number };
+/**
+ * `tally`, when given, names each answer's kind from its headers (a product page: kept or
+ * rendered); the measurement counts answers of each kind.
+ */
+export type Plan = { base: string; next: () => RequestPlan; connections: number; tally?: (headers: Headers) => string };
+/** An answer's headers, as autocannon hands them over (names as the server spelled them). */
+export type Headers = Record<string, string | string[]>;
 
 export type Measured = {
   rps: number;
@@ -13,9 +19,11 @@ export type Measured = {
   status5xx: number;
   requests: number;
   statusCodes: Record<string, number>;
+  /** Answers of each kind, when the plan names kinds (Plan.tally). */
+  tally?: Record<string, number>;
 };
 
-function optionsFor(plan: Plan, seconds: number): Options {
+function optionsFor(plan: Plan, seconds: number, onHeaders?: (headers: Headers) => void): Options {
   return {
     url: plan.base,
     connections: plan.connections,
@@ -23,6 +31,9 @@ function optionsFor(plan: Plan, seconds: number): Options {
     timeout: 20,
     requests: [
       {
+        ...(onHeaders
+          ? { onResponse: (_status: number, _body: string, _context: Record<string, unknown>, headers: Headers) => onHeaders(headers) }
+          : {}),
         setupRequest: (request) => {
           const r = plan.next();
           return {
@@ -45,6 +56,7 @@ function optionsFor(plan: Plan, seconds: number): Options {
  */
 type Sample = {
   statusCodes: Record<string, number>;
+  tally: Record<string, number> | undefined;
   errors: number;
   status5xx: number;
   latencies: number[];
@@ -52,14 +64,24 @@ type Sample = {
   window: [number, number];
 };
 
-async function sample(plan: Plan, seconds: number, skipSeconds = 0): Promise<Sample> {
+/** With `amount`, the run ends after that many answers, or after `seconds` if they take longer. */
+async function sample(plan: Plan, seconds: number, skipSeconds = 0, amount?: number): Promise<Sample> {
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
   let errors = 0;
   let status5xx = 0;
   const start = Date.now();
   const from = start + skipSeconds * 1000;
-  const instance = autocannon(optionsFor(plan, skipSeconds + seconds));
+  const tally = plan.tally ? ({} as Record<string, number>) : undefined;
+  const onHeaders =
+    plan.tally &&
+    ((headers: Headers) => {
+      if (Date.now() < from) return;
+      const kind = plan.tally!(headers);
+      tally![kind] = (tally![kind] ?? 0) + 1;
+    });
+  const instance = autocannon({ ...optionsFor(plan, skipSeconds + seconds, onHeaders), ...(amount ? { amount } : {}) });
+  const cap = amount ? setTimeout(() => instance.stop(), seconds * 1000) : undefined;
   instance.on('response', (...args: unknown[]) => {
     if (Date.now() < from) return;
     const status = args[1] as number;
@@ -73,7 +95,8 @@ async function sample(plan: Plan, seconds: number, skipSeconds = 0): Promise<Sam
     if (Date.now() >= from) errors += 1;
   });
   const result: Result = await instance;
-  return { statusCodes, errors, status5xx, latencies, seconds: result.duration - skipSeconds, window: [from, Date.now()] };
+  clearTimeout(cap);
+  return { statusCodes, tally, errors, status5xx, latencies, seconds: result.duration - skipSeconds, window: [from, Date.now()] };
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -88,8 +111,13 @@ function combine(samples: Sample[]): Measured & { window: [number, number] } {
   let status5xx = 0;
   let seconds = 0;
   const latencies: number[] = [];
-  for (const { statusCodes: codes, errors: e, status5xx: s5, latencies: l, seconds: s } of samples) {
+  let tally: Record<string, number> | undefined;
+  for (const { statusCodes: codes, tally: kinds, errors: e, status5xx: s5, latencies: l, seconds: s } of samples) {
     for (const [code, count] of Object.entries(codes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+    if (kinds) {
+      tally ??= {};
+      for (const [kind, count] of Object.entries(kinds)) tally[kind] = (tally[kind] ?? 0) + count;
+    }
     errors += e;
     status5xx += s5;
     seconds += s;
@@ -106,6 +134,7 @@ function combine(samples: Sample[]): Measured & { window: [number, number] } {
     status5xx,
     requests,
     statusCodes,
+    ...(tally ? { tally } : {}),
     window: [samples[0]!.window[0], samples.at(-1)!.window[1]],
   };
 }
@@ -122,6 +151,17 @@ export async function measure(plan: Plan, seconds: number, warmSeconds: number):
 }
 
 const DRAIN_MS = 300;
+
+/**
+ * One pass over a catalog: `count` requests of the plan (a rotation over `count` paths asks
+ * for each once), at the plan's connections, cut off after `maxSeconds`. `requests` says how
+ * much of the pass was done.
+ */
+export async function pass(plan: Plan, count: number, maxSeconds: number): Promise<Measured & { window: [number, number] }> {
+  const done = combine([await sample(plan, maxSeconds, 0, count)]);
+  await new Promise((r) => setTimeout(r, DRAIN_MS));
+  return done;
+}
 
 export type Interleaved = {
   operation: Measured & { window: [number, number] };

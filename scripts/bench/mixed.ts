@@ -12,28 +12,38 @@ export type MixedResult = {
   status5xx: number;
   errors: number;
   statusCodes: Record<string, number>;
-  /** RSS just before the live-heap probe at the 10th second, and just before the one at the end. */
-  rssAt10sMb: number;
+  /** The run's first part, when caches fill and V8 sizes its heap: growth is counted after it. */
+  settleSeconds: number;
+  /** RSS (MB), the median of the samples in the 15 s before the settled mark, and in the run's last 15 s. */
+  rssSettledMb: number;
   rssEndMb: number;
+  /** (end − settled) ÷ settled, in %: the target is ≤ 5 (issue #44.5). */
+  rssGrowthPct: number;
   rssPeakMb: number;
-  /**
-   * Growth of RSS from the 10th second to the end, MB per minute (least squares); it
-   * includes what V8 takes back after the 10-second probe's full GC.
-   */
-  rssSlopeMbPerMin: number;
-  /** Live heap after a full GC at the 10th second and at the end: a leak shows here. */
-  liveAt10s: Memory | null;
+  /** The highest RSS after the settled mark. */
+  rssPeakAfterSettleMb: number;
+  /** RSS every SERIES_SECONDS from the start (MB). */
+  rssSeries: number[];
+  /** Live heap after a full GC at the settled mark and at the end: a leak shows here. */
+  liveSettled: Memory | null;
   liveEnd: Memory | null;
 };
+
+/** How often the RSS series is written down (the sampler itself reads RSS every 250 ms). */
+export const SERIES_SECONDS = 5;
+/** Medians of RSS over this long, so one sample's jitter does not count as growth. */
+const WINDOW_MS = 15_000;
 
 const V1 = '/site/v1';
 
 /**
  * Reads, signups and checkouts together at c=64: what a busy shop sends. Each request
  * picks its kind from a fixed weighted cycle (so runs are comparable) and a credential
- * from a small pool (so the per-credential budgets are those of several callers).
+ * from a small pool (so the per-credential budgets are those of several callers). RSS is
+ * judged after the first minute (or the first half of a shorter run): it should stay flat.
  */
 export async function mixedRun(server: Server, t: Targets, tokens: string[], seconds: number): Promise<MixedResult> {
+  const settleSeconds = Math.min(60, seconds / 2);
   const product = rotate(t.allHandles.map((h) => `${V1}/commerce/products/${h}`));
   const list = rotate(t.listPaths);
   const collection = rotate(t.collectionPaths);
@@ -60,20 +70,25 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     return { ...r, headers: { ...r.headers, Authorization: `Bearer ${token()}` } };
   };
   // The live-heap probe forces a full GC, after which V8 gives memory back and then takes it
-  // again under the load (~10 MB, over tens of seconds). So RSS is compared as it was just
-  // before each probe, at 10 s and at the end: the one GC must not count as growth.
-  let liveAt10s: Memory | null = null;
-  let rssAt10s: number | null = null;
+  // again under the load (~10 MB, over tens of seconds). So RSS is read as it was just before
+  // each probe, at the settled mark and at the end: the one GC must not count as growth.
+  let liveSettled: Memory | null = null;
+  let rssSettled: number | null = null;
+  const started = Date.now();
   const probe = setTimeout(() => {
-    rssAt10s = server.rss.nowMb();
-    void liveMemoryMb(server).then((m) => (liveAt10s = m));
-  }, 10_000);
+    const at = Date.now();
+    rssSettled = medianRss(server, at - WINDOW_MS, at);
+    void liveMemoryMb(server).then((m) => (liveSettled = m));
+  }, settleSeconds * 1000);
   const result = await measure({ base: server.base, connections: 64, next }, seconds, 0);
   clearTimeout(probe);
-  const rssEnd = server.rss.nowMb();
-  const liveEnd = await liveMemoryMb(server);
   const [from, to] = result.window;
-  const after10 = server.rss.samples.filter((s) => s.t >= from + 10_000 && s.t <= to);
+  server.rss.nowMb();
+  const rssEnd = medianRss(server, to - WINDOW_MS, to);
+  const liveEnd = await liveMemoryMb(server);
+  const settled = rssSettled ?? medianRss(server, from + (settleSeconds * 1000 - WINDOW_MS), from + settleSeconds * 1000);
+  const series: number[] = [];
+  for (let t = started; t <= to; t += SERIES_SECONDS * 1000) series.push(server.rss.atMb(t));
   return {
     seconds,
     connections: 64,
@@ -83,25 +98,23 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     status5xx: result.status5xx,
     errors: result.errors,
     statusCodes: result.statusCodes,
-    rssAt10sMb: rssAt10s ?? server.rss.atMb(from + 10_000),
+    settleSeconds,
+    rssSettledMb: settled,
     rssEndMb: rssEnd,
+    rssGrowthPct: settled > 0 ? Math.round(((rssEnd - settled) / settled) * 1000) / 10 : 0,
     rssPeakMb: server.rss.peakMb(from, to),
-    rssSlopeMbPerMin: slope(after10.map((s) => [(s.t - from) / 60_000, s.kb / 1024] as const)),
-    liveAt10s,
+    rssPeakAfterSettleMb: server.rss.peakMb(from + settleSeconds * 1000, to),
+    rssSeries: series,
+    liveSettled,
     liveEnd,
   };
 }
 
-function slope(points: (readonly [number, number])[]): number {
-  if (points.length < 2) return 0;
-  const n = points.length;
-  const mx = points.reduce((a, [x]) => a + x, 0) / n;
-  const my = points.reduce((a, [, y]) => a + y, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [x, y] of points) {
-    num += (x - mx) * (y - my);
-    den += (x - mx) ** 2;
-  }
-  return den === 0 ? 0 : Math.round((num / den) * 10) / 10;
+/** The median of a server's RSS samples over [from, to] (MB). */
+function medianRss(server: Server, from: number, to: number): number {
+  const kb = server.rss.samples
+    .filter((s) => s.t >= from && s.t <= to)
+    .map((s) => s.kb)
+    .sort((a, b) => a - b);
+  return kb.length === 0 ? server.rss.atMb(to) : Math.round(kb[kb.length >> 1]! / 102.4) / 10;
 }

@@ -123,6 +123,74 @@ export function groupRssKb(pgid: number): number {
   return total;
 }
 
+/**
+ * Where a process group's resident memory is (MB), from /proc/<pid>/smaps: anonymous memory
+ * (V8's heaps, malloc's arenas, thread stacks: /proc cannot tell them apart), the node binary,
+ * native add-ons (.node: libsql's SQLite), other shared libraries, other files; and the
+ * processes and threads it counted. With process.memoryUsage() beside it, anonymous minus
+ * the V8 heap is what native code holds.
+ */
+export type MemoryMap = {
+  rss: number;
+  processes: number;
+  threads: number;
+  anonymous: number;
+  node: number;
+  addons: number;
+  libraries: number;
+  files: number;
+};
+
+export function memoryMapMb(pgid: number): MemoryMap {
+  const kb = { anonymous: 0, node: 0, addons: 0, libraries: 0, files: 0 };
+  let processes = 0;
+  let threads = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      threads += Number(/Threads:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      processes += 1;
+      let kind: keyof typeof kb = 'anonymous';
+      for (const line of readFileSync(`/proc/${entry}/smaps`, 'utf8').split('\n')) {
+        // a mapping's header: address range, perms, offset, device, inode, [path]
+        const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+        if (header) {
+          const path = header[1]!;
+          kind =
+            path === '' || path.startsWith('[')
+              ? 'anonymous'
+              : path.endsWith('.node')
+                ? 'addons'
+                : /\/node$/.test(path)
+                  ? 'node'
+                  : /\.so(\.|$)/.test(path)
+                    ? 'libraries'
+                    : 'files';
+          continue;
+        }
+        const rss = /^Rss:\s+(\d+) kB/.exec(line);
+        if (rss) kb[kind] += Number(rss[1]);
+      }
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const mb = (n: number) => Math.round(n / 102.4) / 10;
+  return {
+    rss: mb(kb.anonymous + kb.node + kb.addons + kb.libraries + kb.files),
+    processes,
+    threads,
+    anonymous: mb(kb.anonymous),
+    node: mb(kb.node),
+    addons: mb(kb.addons),
+    libraries: mb(kb.libraries),
+    files: mb(kb.files),
+  };
+}
+
 /** Samples a group's RSS every 250 ms; windows of it give each scenario's peak. */
 export class RssSampler {
   readonly samples: { t: number; kb: number }[] = [];

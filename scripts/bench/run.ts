@@ -1,5 +1,10 @@
 // npm run bench [-- --quick] [--no-build] [--only=product,list] [--skip-1k] [--skip-mixed] [--skip-catalog-import]
 //                 [--skip-lighthouse] [--skip-list-attack] [--skip-remote] [--skip-ahead] [--products=10000] [--profile=<dir>] [--server-node-options="<V8 flags; default: those of npm start>"]
+//                 [--mixed-seconds=600] [--pass-seconds=300]
+//
+// --only takes scenario keys (scripts/bench/scenarios.ts) and `ahead_changed` (rendering
+// ahead after a one-product price change); the first and second passes are product_cold,
+// product_warm, page_cold, page_warm.
 //
 // Seeds fresh 10k- and 1k-product databases, builds and starts the production server and the
 // reference (a bare Next app in its own process, scripts/bench/reference-app), and measures
@@ -7,25 +12,27 @@
 // catalog after a short, fixed warm-up. Prints the table with the targets, the cold-to-warm
 // curve of product reads, the 1k→10k growth, and last one JSON line ({"bench": {...}}).
 // Every server it starts is stopped on exit.
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { changeOnePrice, makeFixture, type Fixture } from './fixture';
-import { curve, measureInterleaved, sequentialLatency } from './load';
+import { openDatabase } from '@/db/client';
+import { curve, measureInterleaved, pass, sequentialLatency } from './load';
 import { listAttack, type ListAttack } from './list-attack';
 import { printRemote, remoteRoundTrips } from './remote';
 import { mixedRun, type MixedResult } from './mixed';
-import { runToCompletion, stopAll } from './processes';
-import { buildReference, savePage, startReference } from './reference';
+import { memoryMapMb, runToCompletion, stopAll } from './processes';
+import { buildReference, referenceMemoryMb, savePage, startReference } from './reference';
 import { formatTable, lighthouseTable, storefrontPages, type LighthouseRow } from './lighthouse';
-import { jsonLine, printTable, type Row } from './report';
+import { jsonLine, printTable, type AheadAfterChange, type MemoryBreakdown, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
 import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
 
-/** BENCH_PORT_BASE moves the four ports (several runs on one host). */
+/** BENCH_PORT_BASE moves the five ports (several runs on one host). */
 const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3601);
-const PORTS = { big: PORT_BASE, small: PORT_BASE + 1, reference: PORT_BASE + 2, renderer: PORT_BASE + 3 } as const;
+const PORTS = { big: PORT_BASE, small: PORT_BASE + 1, reference: PORT_BASE + 2, renderer: PORT_BASE + 3, passes: PORT_BASE + 4 } as const;
 /** The V8 options `npm start` runs the server with (package.json), so the bench measures what shops run. */
 const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//
   .exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
@@ -44,6 +51,10 @@ const { values: flags } = parseArgs({
     'skip-ahead': { type: 'boolean', default: false },
     profile: { type: 'string' },
     products: { type: 'string', default: '10000' },
+    // The mixed run: 10 minutes at c=64 (issue #44.5); shorter while developing.
+    'mixed-seconds': { type: 'string' },
+    // A first or second pass over the catalog is cut off after this long (a pass of pages rendered on request takes minutes).
+    'pass-seconds': { type: 'string' },
     // What `npm start` uses: a heap cap, and how V8 sizes the heap under it (docs/operating.md).
     'server-node-options': { type: 'string', default: START_NODE_OPTIONS },
   },
@@ -55,7 +66,8 @@ const SLICES = 3;
 const SLICE_SECONDS = flags.quick ? 1.5 : 3;
 /** Seconds of the cold-to-warm curve (product reads over the whole catalog, from the server's start) and its buckets. */
 const CURVE = flags.quick ? { seconds: 8, bucket: 2 } : { seconds: 30, bucket: 3 };
-const MIXED_SECONDS = flags.quick ? 15 : 60;
+const MIXED_SECONDS = Number(flags['mixed-seconds'] ?? (flags.quick ? 15 : 600));
+const PASS_SECONDS = Number(flags['pass-seconds'] ?? (flags.quick ? 60 : 300));
 const BIG = Number(flags.products);
 const SMALL = 1000;
 
@@ -80,7 +92,7 @@ const BIG_ORDER: ScenarioKey[] = [
  * After the mixed run and Lighthouse: it changes the catalog, and so every cache's key; the
  * memory figures and the mixed run's leak check expect the caches as the reads left them.
  */
-const BIG_LAST: ScenarioKey[] = ['page_changed'];
+const BIG_LAST: ScenarioKey[] = ['page_changed', 'product_changed'];
 const SMALL_ORDER: ScenarioKey[] = [
   'product',
   'list',
@@ -183,6 +195,130 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
   }
 }
 
+/**
+ * Every product read, then every product page, on a server started for it (as a new
+ * instance finds the shop: pages kept in the database, nothing in memory): its first pass
+ * over the catalog, then its second, each against the reference's pass over the same
+ * paths right before and right after. The reference's latencies are its pass before.
+ */
+async function catalogPasses(fixture: Fixture, targets: Targets, reference: Server, credential: string, origin: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  const count = targets.allHandles.length;
+  for (const [coldKey, warmKey] of [
+    ['product_cold', 'product_warm'],
+    ['page_cold', 'page_warm'],
+  ] as const) {
+    if (only && !only.has(coldKey) && !only.has(warmKey)) continue;
+    const server = await startNextServer({
+      label: `next ${fixture.products} (${coldKey.split('_')[0]} passes)`,
+      port: PORTS.passes,
+      databaseUrl: fixture.url,
+      storefrontCredential: fixture.storefront,
+      nodeOptions: SERVER_NODE_OPTIONS,
+      env: { STOREFRONT_ORIGIN: origin, PAGE_RENDER_AHEAD: 'off' },
+    });
+    try {
+      const scenario = SCENARIOS[coldKey];
+      // A fresh rotation for each pass, so each asks for every path once.
+      const own = () => planFor(scenario, { ...targets, base: server.base }, credential);
+      const bare = () => ({ base: reference.base, connections: scenario.connections, next: referencePlan(scenario, targets, credential) });
+      const before = await pass(bare(), count, PASS_SECONDS);
+      const cold = await pass(own(), count, PASS_SECONDS);
+      const warm = await pass(own(), count, PASS_SECONDS);
+      const after = await pass(bare(), count, PASS_SECONDS);
+      const referencePeak = Math.max(reference.rss.peakMb(...before.window), reference.rss.peakMb(...after.window));
+      for (const [key, m] of [
+        [coldKey, cold],
+        [warmKey, warm],
+      ] as const) {
+        const ratios = [before, after].map((r) => (r.rps > 0 ? Math.round((m.rps / r.rps) * 100) / 100 : 0));
+        const row: Row = {
+          ...m,
+          key,
+          peakRssMb: server.rss.peakMb(...m.window),
+          passOf: count,
+          seconds: Math.round((m.window[1] - m.window[0]) / 100) / 10,
+          reference: {
+            kind: scenario.reference,
+            rps: Math.round(((before.rps + after.rps) / 2) * 10) / 10,
+            p50: before.p50,
+            p99: before.p99,
+            ratios,
+            medianRatio: Math.round(((ratios[0]! + ratios[1]!) / 2) * 100) / 100,
+            peakRssMb: referencePeak,
+          },
+        };
+        rows.push(row);
+        log(
+          `${key}: ${m.requests} of ${count} in ${row.seconds} s, ${m.rps} req/s p50 ${m.p50} p99 ${m.p99} errors ${m.errors} rss ${row.peakRssMb} MB ` +
+            `${JSON.stringify(m.tally ?? m.statusCodes)}; reference ${before.rps} / ${after.rps} req/s p99 ${before.p99} rss ${referencePeak} MB → ${row.reference.medianRatio}`,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+/**
+ * Rendering ahead right after one product's prices changed: an instance of its own (as
+ * another instance of the deployment, on the measured server's origin), its timers off,
+ * asked for passes of the job through its cron route until one finishes, with no shopper
+ * meanwhile. Undefined when this build has no render-ahead job.
+ */
+async function aheadAfterChange(fixture: Fixture, origin: string): Promise<AheadAfterChange | undefined> {
+  const secret = randomUUID();
+  const renderer = await startNextServer({
+    label: `render-ahead after a change ${fixture.products}`,
+    port: PORTS.renderer,
+    databaseUrl: fixture.url,
+    storefrontCredential: fixture.storefront,
+    nodeOptions: SERVER_NODE_OPTIONS,
+    env: { STOREFRONT_ORIGIN: origin, JOBS: 'cron', CRON_SECRET: secret },
+  });
+  try {
+    const since = Date.now();
+    const handle = await changeOnePrice(fixture);
+    log(`changed the prices of ${handle}; rendering ahead …`);
+    const started = Date.now();
+    let rendered = 0;
+    for (;;) {
+      const res = await fetch(`${renderer.base}/api/cron/render-ahead`, {
+        headers: { Authorization: `Bearer ${secret}` },
+        signal: AbortSignal.timeout(180_000),
+      });
+      const body = (await res.json()) as { rendered?: number; finished?: string; skipped?: string };
+      if (res.status === 404) {
+        log(`no render-ahead job in this build (${JSON.stringify(body).slice(0, 200)})`);
+        return undefined;
+      }
+      if (!res.ok || body.skipped) throw new Error(`render-ahead answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
+      rendered += body.rendered ?? 0;
+      if (body.finished !== 'no') break;
+      if (Date.now() - started > 20 * 60_000) throw new Error('rendering ahead after a change did not finish in 20 minutes');
+    }
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    const written = await pagesWrittenSince(fixture, since);
+    return { handle, rendered, seconds, written };
+  } finally {
+    await renderer.stop();
+  }
+}
+
+/** Kept pages the database got since `since` (ms), or null when it keeps none in stored_pages. */
+async function pagesWrittenSince(fixture: Fixture, since: number): Promise<number | null> {
+  const database = openDatabase({ url: fixture.url });
+  try {
+    const rows = await database.$client.execute({ sql: 'SELECT count(*) AS n FROM stored_pages WHERE stored_at >= ?', args: [since] });
+    return Number(rows.rows[0]?.n ?? 0);
+  } catch {
+    return null;
+  } finally {
+    database.$client.close();
+  }
+}
+
 /** One catalog: its server, the reference serving its page's bytes, and the scenarios in order. */
 async function renderAheadLogged(fixture: Fixture, origin: string): Promise<RenderedAhead> {
   log(`rendering the ${fixture.products} product pages ahead …`);
@@ -198,7 +334,13 @@ async function measureCatalog(
   dir: string,
   extra: (server: Server, reference: Server, targets: Targets) => Promise<void> = async () => {},
   last: ScenarioKey[] = [],
-): Promise<{ rows: Map<ScenarioKey, Row>; curve?: { rps: number[]; errors: number }; targets: Targets; ahead: RenderedAhead }> {
+): Promise<{
+  rows: Map<ScenarioKey, Row>;
+  curve?: { rps: number[]; errors: number };
+  targets: Targets;
+  ahead: RenderedAhead;
+  aheadAfterChange?: AheadAfterChange;
+}> {
   const origin = `http://127.0.0.1:${port}`;
   // --skip-ahead: for scenarios that read no product page (search, lists), on a host too busy to render 10,000 pages.
   const ahead = flags['skip-ahead'] ? { pages: 0, seconds: 0, peakRssMb: 0 } : await renderAheadLogged(fixture, origin);
@@ -229,6 +371,10 @@ async function measureCatalog(
     );
     const bare = await startReference(PORTS.reference, savePage(dir, targets.pageHtml));
     reference = bare;
+    if (fixture.products === BIG) {
+      log(`first and second passes over the ${targets.allHandles.length} products, each on a server of its own …`);
+      for (const row of await catalogPasses(fixture, targets, bare, fixture.credentials[0]!, origin)) rows.set(row.key, row);
+    }
     let token = 1;
     const measure = async (keys: ScenarioKey[]) => {
       for (const key of keys) {
@@ -241,7 +387,13 @@ async function measureCatalog(
     await measure(order);
     await extra(server, bare, targets);
     await measure(last);
-    return { rows, curve: warmCurve, targets, ahead };
+    // Last: it changes the catalog again, and renders on an instance of its own.
+    let afterChange: AheadAfterChange | undefined;
+    if (fixture.products === BIG && (!only || only.has('ahead_changed'))) {
+      afterChange = await aheadAfterChange(fixture, origin);
+      if (afterChange) log(`rendered ahead after a change: ${JSON.stringify(afterChange)}`);
+    }
+    return { rows, curve: warmCurve, targets, ahead, aheadAfterChange: afterChange };
   } finally {
     await reference?.stop();
     await server.stop();
@@ -262,10 +414,12 @@ async function main(): Promise<void> {
   let rows = new Map<ScenarioKey, Row>();
   let rows1k = new Map<ScenarioKey, Row>();
   let warmCurve: { rps: number[]; errors: number } | undefined;
+  let afterChange: AheadAfterChange | undefined;
   let mixed: MixedResult | undefined;
   let lighthouse: LighthouseRow[] | undefined;
   let attack: ListAttack | undefined;
   let liveAfterReads: Memory | null = null;
+  let memory: MemoryBreakdown | undefined;
   let big: Fixture | undefined;
   let small: Fixture | undefined;
   const renderedAhead: { big?: RenderedAhead; small?: RenderedAhead } = {};
@@ -295,8 +449,13 @@ async function main(): Promise<void> {
       BIG_ORDER,
       dir,
       async (server, reference, targets) => {
+        // Where each process's memory is, the shop's before its live heap is measured (a full GC).
+        const shopMap = memoryMapMb(server.managed.pid);
+        const bareMap = memoryMapMb(reference.managed.pid);
+        const bareUsage = await referenceMemoryMb(reference);
         liveAfterReads = await liveMemoryMb(server);
-        log(`memory after the ${BIG} scenarios (after GC): ${JSON.stringify(liveAfterReads)}`);
+        memory = { shop: { map: shopMap, usage: liveAfterReads }, bare: { map: bareMap, usage: bareUsage } };
+        log(`memory after the ${BIG} scenarios: ${JSON.stringify(memory)}`);
         if (!flags['skip-mixed']) {
           log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
           mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
@@ -325,6 +484,7 @@ async function main(): Promise<void> {
     );
     rows = measured.rows;
     warmCurve = measured.curve;
+    afterChange = measured.aheadAfterChange;
     renderedAhead.big = measured.ahead;
 
     if (!flags['skip-1k']) {
@@ -355,7 +515,16 @@ async function main(): Promise<void> {
     sliceSeconds: SLICE_SECONDS,
     connections: 32,
   };
-  const report = { rows, rows1k, mixed, lighthouse, curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined, meta };
+  const report = {
+    rows,
+    rows1k,
+    mixed,
+    lighthouse,
+    curve: warmCurve ? { ...warmCurve, bucketSeconds: CURVE.bucket } : undefined,
+    aheadAfterChange: afterChange,
+    memory,
+    meta,
+  };
   console.log('');
   printTable(report);
   if (lighthouse)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rotate, type Plan, type RequestPlan } from './load';
+import { rotate, type Headers, type Plan, type RequestPlan } from './load';
 import type { Fixture } from './fixture';
 import { discoverSearchQueries, type SearchQueries } from './search';
 
@@ -38,6 +38,9 @@ export type ReferenceKind = 'static' | 'dynamic' | 'post' | 'page' | 'rendered';
 export type ScenarioKey =
   | 'product'
   | 'product_c1'
+  | 'product_changed'
+  | 'product_cold'
+  | 'product_warm'
   | 'list'
   | 'collection'
   | 'availability'
@@ -46,6 +49,8 @@ export type ScenarioKey =
   | 'page'
   | 'page_changed'
   | 'page_render'
+  | 'page_cold'
+  | 'page_warm'
   | 'search_words'
   | 'search_prefix'
   | 'search_faceted'
@@ -63,6 +68,13 @@ export type Scenario = {
   reference: ReferenceKind;
   /** The benchmark changes one product's prices right before the scenario (run.ts). */
   changesCatalog?: true;
+  /**
+   * Not slices against the reference but whole passes over the catalog on a server started
+   * for them (run.ts, catalogPasses): its first pass (`cold`) or its second (`warm`).
+   */
+  pass?: 'cold' | 'warm';
+  /** Storefront pages: each answer is counted as kept or rendered (pageSource). */
+  pages?: true;
   /** The target: at least this share of the reference's req/s (and p99 at most this multiple of its p99); at c=1, a p50. */
   target?: { ratio?: number; p99?: number; p50Ms?: number };
 };
@@ -223,12 +235,39 @@ function renderedPagePlan(t: Targets): () => RequestPlan {
   };
 }
 
+/**
+ * How a product page was answered: `stored` or `revalidated` (kept in the database: the
+ * proxy's X-Page-Source), `next-<hit|stale>` (from Next's own page cache), or `rendered` (no
+ * such header, or Next's cache missed: rendered for this request).
+ */
+export function pageSource(headers: Headers): string {
+  let source: string | undefined;
+  let nextCache: string | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    const text = Array.isArray(value) ? value[0] : value;
+    if (lower === 'x-page-source') source = text;
+    else if (lower === 'x-nextjs-cache') nextCache = text?.toLowerCase();
+  }
+  if (source) return source;
+  return nextCache && nextCache !== 'miss' ? `next-${nextCache}` : 'rendered';
+}
+
+/** Answers of a page tally that came kept, in any way (pageSource). */
+export function keptOf(tally: Record<string, number>): number {
+  return Object.entries(tally)
+    .filter(([kind]) => kind !== 'rendered')
+    .reduce((a, [, n]) => a + n, 0);
+}
+
 export function ofPaths(paths: string[]): () => RequestPlan {
   const next = rotate(paths);
   return () => get(next());
 }
 
 const productPaths = (t: Targets) => t.allHandles.map((h) => `${V1}/commerce/products/${h}`);
+/** The catalog from its middle on, then its first half. */
+const fromTheMiddle = <T>(items: T[]) => [...items.slice(items.length >> 1), ...items.slice(0, items.length >> 1)];
 
 export const SCENARIOS: Record<ScenarioKey, Scenario> = {
   product: {
@@ -239,6 +278,40 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
     plan: (t) => ofPaths(productPaths(t)),
     reference: 'dynamic',
     target: { ratio: 0.85, p99: 1.3 },
+  },
+  // Right after one product's prices changed (through the catalog command): the other
+  // products' answers should still come from the caches (issue #44). From the middle of the
+  // catalog, as page_changed.
+  product_changed: {
+    key: 'product_changed',
+    label: 'Product after a price change',
+    connections: 32,
+    api: true,
+    changesCatalog: true,
+    plan: (t) => ofPaths(fromTheMiddle(t.allHandles).map((h) => `${V1}/commerce/products/${h}`)),
+    reference: 'dynamic',
+    target: { ratio: 0.85 },
+  },
+  // One pass over every product on a server just started, and the second pass (run.ts).
+  product_cold: {
+    key: 'product_cold',
+    label: 'Product, first pass after a start',
+    connections: 32,
+    api: true,
+    pass: 'cold',
+    plan: (t) => ofPaths(productPaths(t)),
+    reference: 'dynamic',
+    target: { ratio: 0.75 },
+  },
+  product_warm: {
+    key: 'product_warm',
+    label: 'Product, second pass',
+    connections: 32,
+    api: true,
+    pass: 'warm',
+    plan: (t) => ofPaths(productPaths(t)),
+    reference: 'dynamic',
+    target: { ratio: 0.95, p99: 1.3 },
   },
   product_c1: {
     key: 'product_c1',
@@ -300,23 +373,46 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
     api: false,
     plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)),
     reference: 'page',
+    pages: true,
     target: { ratio: 0.5 },
   },
-  // The same pages right after one product's prices changed: every kept page is one catalog
-  // version behind, so every view checks its page's reads again (and renders the few pages
-  // that show the product). From the middle of the catalog, so the pages just served by
-  // `page` are not all the first ones. A gauge beside the bytes route, no target.
+  // The same pages right after one product's prices changed (through the catalog command):
+  // only the pages that show that product should need anything done (issue #44), so the
+  // kept page's target. From the middle of the catalog, so the pages just served by `page`
+  // are not all the first ones. The answers are counted as kept or rendered.
   page_changed: {
     key: 'page_changed',
     label: 'Storefront page after a price change',
     connections: 32,
     api: false,
     changesCatalog: true,
-    plan: (t) =>
-      ofPaths(
-        [...t.allHandles.slice(t.allHandles.length >> 1), ...t.allHandles.slice(0, t.allHandles.length >> 1)].map((h) => `/products/${h}`),
-      ),
+    plan: (t) => ofPaths(fromTheMiddle(t.allHandles).map((h) => `/products/${h}`)),
     reference: 'page',
+    pages: true,
+    target: { ratio: 0.5 },
+  },
+  // Every product page once on a server just started (pages kept in the database by the
+  // instance that rendered them ahead), and the second pass (run.ts).
+  page_cold: {
+    key: 'page_cold',
+    label: 'Storefront page, first pass after a start',
+    connections: 32,
+    api: false,
+    pass: 'cold',
+    plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)),
+    reference: 'page',
+    pages: true,
+  },
+  page_warm: {
+    key: 'page_warm',
+    label: 'Storefront page, second pass',
+    connections: 32,
+    api: false,
+    pass: 'warm',
+    plan: (t) => ofPaths(t.allHandles.map((h) => `/products/${h}`)),
+    reference: 'page',
+    pages: true,
+    target: { ratio: 0.5 },
   },
   // The same pages in the default market's other language, which nothing rendered ahead
   // (run.ts renders the default one), from the other end of the catalog: every view is a
@@ -329,6 +425,7 @@ export const SCENARIOS: Record<ScenarioKey, Scenario> = {
     api: false,
     plan: renderedPagePlan,
     reference: 'rendered',
+    pages: true,
   },
   search_words: {
     key: 'search_words',
@@ -438,5 +535,6 @@ export function planFor(scenario: Scenario, targets: Targets, token: string | nu
     base: targets.base,
     connections: scenario.connections,
     next: withCredential(scenario.plan(targets), scenario.api ? token : null),
+    ...(scenario.pages ? { tally: pageSource } : {}),
   };
 }
