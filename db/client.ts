@@ -77,8 +77,9 @@ export { schema };
  */
 export async function readTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T>;
 export async function readTransaction<T>(database: DbOrTx, work: (tx: DbOrTx) => Promise<T>): Promise<T>;
-export async function readTransaction<T>(database: DbOrTx, work: (tx: Database) => Promise<T>): Promise<T> {
-  if (database instanceof SQLiteTransaction || snapshotOwners.has(database)) return work(database as Database);
+export async function readTransaction<T>(given: DbOrTx, work: (tx: Database) => Promise<T>): Promise<T> {
+  if (inTransaction(given)) return work(given as Database);
+  const database = given as Database;
   const tx = await database.$client.transaction('read');
   const handle = takeHandle(database);
   handle.target.tx = tx;
@@ -91,6 +92,11 @@ export async function readTransaction<T>(database: DbOrTx, work: (tx: Database) 
     tx.close();
     giveBack(database, handle);
   }
+}
+
+/** Is this a transaction (a write transaction's `tx`, or a read transaction's handle), not the database itself? */
+export function inTransaction(database: DbOrTx): boolean {
+  return database instanceof SQLiteTransaction || snapshotOwners.has(database);
 }
 
 /** The database a read transaction's handle reads (itself for anything else): caches key on it. */

@@ -17,6 +17,7 @@ import {
 } from '@/lib/platform/cache/stored-pages';
 import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront-routing';
 import { freshDatabase, type TestDatabase } from './support/database';
+import { closeDatabase, execute } from '@/db';
 
 // lib/storefront-page-store is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -60,7 +61,7 @@ describe('pages kept in the database', () => {
   beforeAll(async () => {
     t = await freshDatabase();
     siteId = (await t.database.select({ id: sites.id }).from(sites))[0]!.id;
-    const rows = await t.database.$client.execute({
+    const rows = await execute(t.database, {
       sql: "SELECT handle FROM products WHERE site_id = ? AND status = 'published' ORDER BY handle",
       args: [siteId],
     });
@@ -68,7 +69,7 @@ describe('pages kept in the database', () => {
     expect(handles.length).toBeGreaterThan(5);
   });
   afterAll(() => {
-    t.database.$client.close();
+    closeDatabase(t.database);
     rmSync(t.dir, { recursive: true, force: true });
   });
 
@@ -106,21 +107,21 @@ describe('pages kept in the database', () => {
     expect(await restampPage(t.database, address, 7, 9)).toBe(false);
     expect(await restampPage(t.database, address, 8, 9)).toBe(true);
     expect((await storedPage(t.database, address))?.catalogVersion).toBe(9);
-    const count = await t.database.$client.execute({ sql: 'SELECT COUNT(*) AS n FROM stored_pages WHERE handle = ?', args: [handles[0]!] });
+    const count = await execute(t.database, { sql: 'SELECT COUNT(*) AS n FROM stored_pages WHERE handle = ?', args: [handles[0]!] });
     expect(Number(count.rows[0]!.n)).toBe(1);
   });
 
   it('never answers a page of another build', async () => {
     const address: PageAddress = { ...at(siteId), handle: handles[2]! };
     await storePage(t.database, address, 9, '<p>ours</p>', 'p');
-    await t.database.$client.execute({ sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
+    await execute(t.database, { sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
     expect(PAGE_BUILD).not.toBe('another-build');
     expect(await storedPage(t.database, address)).toBeNull();
     expect(await restampPage(t.database, address, 9, 10)).toBe(false);
   });
 
   it('lists what an address lacks for a version, in handle order, from a cursor', async () => {
-    await t.database.$client.execute('DELETE FROM stored_pages');
+    await execute(t.database, 'DELETE FROM stored_pages');
     const address = at(siteId);
     expect(await handlesWithoutPage(t.database, address, 3, '', 1000)).toEqual(handles);
     await storePage(t.database, { ...address, handle: handles[1]! }, 3, 'x', 'p');
@@ -132,7 +133,7 @@ describe('pages kept in the database', () => {
     expect(await handlesWithoutPage(t.database, address, 3, handles[2]!, 1000)).toEqual(handles.slice(3));
 
     // Unpublished products have no page to render.
-    await t.database.$client.execute({ sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handles[5]!] });
+    await execute(t.database, { sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handles[5]!] });
     expect(await handlesWithoutPage(t.database, address, 3, '', 1000)).not.toContain(handles[5]);
   });
 
@@ -147,24 +148,24 @@ describe('pages kept in the database', () => {
 
   it('drops pages that can never be served again, and keeps those an address may need', async () => {
     const address = at(siteId);
-    await t.database.$client.execute('DELETE FROM stored_pages');
+    await execute(t.database, 'DELETE FROM stored_pages');
     await storePage(t.database, { ...address, handle: handles[0]! }, 3, 'x', 'p'); // current
     await storePage(t.database, { ...address, handle: handles[1]! }, 2, 'x', 'p'); // an older version: kept
     await storePage(t.database, { ...address, handle: handles[5]! }, 3, 'x', 'p'); // unpublished above: dropped
     await storePage(t.database, { ...address, handle: handles[2]! }, 3, 'x', 'p');
     await storePage(t.database, { ...address, handle: handles[3]! }, 3, 'x', 'p');
     // Another build's pages: kept through the grace period, dropped after it.
-    await t.database.$client.execute({
+    await execute(t.database, {
       sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?",
       args: [Date.now() - 3_600_000, handles[2]!],
     });
-    await t.database.$client.execute({
+    await execute(t.database, {
       sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?",
       args: [Date.now(), handles[3]!],
     });
 
     expect(await dropDeadPages(t.database, siteId, 600_000)).toBe(2);
-    const left = await t.database.$client.execute('SELECT handle FROM stored_pages ORDER BY handle');
+    const left = await execute(t.database, 'SELECT handle FROM stored_pages ORDER BY handle');
     expect(left.rows.map((r) => String(r.handle))).toEqual([handles[0], handles[1], handles[3]]);
   });
 });
@@ -210,7 +211,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
   });
   afterAll(() => {
     api.close();
-    t.database.$client.close();
+    closeDatabase(t.database);
     rmSync(t.dir, { recursive: true, force: true });
   });
 
@@ -244,7 +245,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     // Those were refused at once, before any write began; this one is kept.
     store.keepRenderedPage(cachedProductPath(key, 'stoneware-serving-bowl'), html, 'p');
     await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'stoneware-serving-bowl' })).not.toBeNull());
-    const rows = await t.database.$client.execute('SELECT origin, handle FROM stored_pages ORDER BY handle');
+    const rows = await execute(t.database, 'SELECT origin, handle FROM stored_pages ORDER BY handle');
     expect(rows.rows.map((r) => `${r.origin} ${r.handle}`)).toEqual([
       `${key.origin} fjord-ceramic-mug`,
       `${key.origin} stoneware-serving-bowl`,
@@ -267,8 +268,8 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     pageReads.renderingWith(id, log);
     store.keepRenderedPage(cachedProductPath(key, handle), html, 'p');
     await vi.waitFor(async () => expect((await storedPage(t.database, address))?.reads).toBeTruthy());
-    const storedAt = (await t.database.$client.execute({ sql: 'SELECT stored_at FROM stored_pages WHERE handle = ?', args: [handle] }))
-      .rows[0]!.stored_at;
+    const storedAt = (await execute(t.database, { sql: 'SELECT stored_at FROM stored_pages WHERE handle = ?', args: [handle] })).rows[0]!
+      .stored_at;
 
     // Version 6 changed something else: three conditional reads, the page is kept on as it is.
     asked.length = 0;
@@ -281,9 +282,8 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
       '/storefront?market=se&locale=sv-SE "s1"',
     ]);
     expect(asked.every((a) => a.authorization === 'Bearer sk_pages_test')).toBe(true);
-    const row = (
-      await t.database.$client.execute({ sql: 'SELECT catalog_version, stored_at FROM stored_pages WHERE handle = ?', args: [handle] })
-    ).rows[0]!;
+    const row = (await execute(t.database, { sql: 'SELECT catalog_version, stored_at FROM stored_pages WHERE handle = ?', args: [handle] }))
+      .rows[0]!;
     expect([Number(row.catalog_version), row.stored_at]).toEqual([6, storedAt]);
     // Now simply kept: no read at all.
     asked.length = 0;
@@ -368,7 +368,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
 
   it('answers null, not an error, when the database cannot say (the page then renders)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    await t.database.$client.execute('DROP TABLE stored_pages');
+    await execute(t.database, 'DROP TABLE stored_pages');
     expect(await store.storedPageAnswer(key, 'fjord-ceramic-mug', {})).toBeNull();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('kept product pages could not be read'));
     warn.mockRestore();

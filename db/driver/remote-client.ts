@@ -35,6 +35,16 @@ export function createRemoteClient(config: { url: string; authToken?: string; ti
 }
 
 /**
+ * Is this client's database reached over a network? Then every request is a round trip, and
+ * callers that can send their statements as one batch should (db/statements.ts readTogether,
+ * writeBatch); a catalog import merges its search index in a transaction of its own
+ * (lib/commerce/catalog/transfer/apply.ts), so the catalog's write lock is shorter by it.
+ */
+export function isOverNetwork(client: Client): boolean {
+  return client.protocol !== 'file';
+}
+
+/**
  * fetch, aborted after `timeoutMs` (the body's reading too) with an error faults.ts knows; a
  * good answer clears a reported fault.
  *

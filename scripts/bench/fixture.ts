@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openDatabase } from '@/db/client';
+import { closeDatabase, execute, openDatabase } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { createCredential } from '@/lib/platform/auth/credentials';
@@ -44,13 +44,13 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
     const sold = `from products p join sites s on s.id = p.site_id
       where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
         join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)`;
-    const handles = (await database.$client.execute(`select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
+    const handles = (await execute(database, `select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
     const variantIds = (
-      await database.$client.execute(`select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
+      await execute(database, `select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
     ).rows.map((r) => String(r.id));
     return { products, url, credentials, storefront, allHandles: interleave(handles), variantIds: interleave(variantIds), seedSeconds };
   } finally {
-    database.$client.close();
+    closeDatabase(database);
   }
 }
 
@@ -63,13 +63,13 @@ export async function changeOnePrice(fixture: Fixture): Promise<string> {
   const database = openDatabase({ url: fixture.url });
   try {
     const handle = fixture.allHandles[fixture.allHandles.length >> 2]!;
-    await database.$client.execute({
+    await execute(database, {
       sql: `UPDATE variant_prices SET amount = amount + 100 WHERE variant_id IN
         (SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN sites s ON s.id = p.site_id WHERE s.handle = 'demo' AND p.handle = ?)`,
       args: [handle],
     });
     return handle;
   } finally {
-    database.$client.close();
+    closeDatabase(database);
   }
 }
