@@ -4,7 +4,8 @@
  * reached only through what is exported here; a lint rule holds that line
  * (eslint.config.mjs: no `@libsql/*`, `db/driver` or `.$client` outside db/).
  *
- * - Opening and closing: openDatabase, closeDatabase, configureLocalDatabase, overNetwork.
+ * - Opening and closing: openDatabase, closeDatabase, configureLocalDatabase, overNetwork,
+ *   databaseFolder (a local file's folder).
  * - Drizzle: the Database itself (its query builder), readTransaction for one snapshot,
  *   prepared/statementOf for queries built once (db/prepared.ts).
  * - Plain SQL: rows, run, execute; writeBatch and readBatch (one transaction, one request
@@ -48,3 +49,4 @@ export {
 } from './statements';
 export { syncReads, type SyncReader, type SyncStatement } from './driver/sync-reads';
 export { openConnection, type Connection } from './driver/plain-client';
+export { databaseFolder } from './driver/open-client';

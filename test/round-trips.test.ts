@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDatabase, openDatabase, rows, type Database } from '@/db';
+import { closeDatabase, openDatabase, rows, run, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
@@ -93,6 +93,17 @@ describe('round trips to a database over a network', () => {
       [email],
     );
     expect(Number(queued!.n)).toBe(1);
+  });
+
+  it('the Site’s markets, read again after a catalog change: four reads, one request', async () => {
+    const before = (await signedIn()).site.catalogVersion;
+    await run(database, "UPDATE sites SET name = name || ' ' WHERE handle = 'demo'");
+    const { site } = await signedIn();
+    expect(site.catalogVersion).toBeGreaterThan(before);
+    let markets = 0;
+    const requests = await requestsOf(async () => (markets = (await chooseMarket(database, site, {})).markets.length));
+    expect(markets).toBeGreaterThan(1);
+    expect(requests).toHaveLength(1);
   });
 
   it('a signup over its mail budget: still one write, and nothing of it stays', async () => {

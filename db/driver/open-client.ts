@@ -18,14 +18,22 @@ export type ClientConfig = { url: string; authToken?: string; busyTimeoutMs: num
  *   request has a time limit (remote-client.ts). The server orders the writes.
  */
 export function openClient({ url, authToken, busyTimeoutMs, timeoutMs, traced }: ClientConfig): Client {
-  if (url.startsWith('file:')) {
-    const path = url.slice('file:'.length).split('?')[0] ?? '';
-    if (path && path !== ':memory:') mkdirSync(dirname(resolve(/*turbopackIgnore: true*/ path)), { recursive: true });
-  }
+  const folder = databaseFolder(url);
+  if (folder) mkdirSync(folder, { recursive: true });
   const plain = url.startsWith('file:')
     ? createLocalClient({ url, authToken, timeout: busyTimeoutMs })
     : createRemoteClient({ url, authToken, timeoutMs });
   return traced ? tracedClient(plain) : plain;
+}
+
+/**
+ * The folder of a local database file (files that belong beside it go there: mail written
+ * as .eml); null for an in-memory database or a server, which has no folder of ours.
+ */
+export function databaseFolder(url: string): string | null {
+  if (!url.startsWith('file:')) return null;
+  const path = url.slice('file:'.length).split('?')[0] ?? '';
+  return path && path !== ':memory:' ? dirname(resolve(/*turbopackIgnore: true*/ path)) : null;
 }
 
 /**

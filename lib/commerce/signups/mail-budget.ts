@@ -122,7 +122,7 @@ export function mailBudgetStatements(
     counters.push([counterName(secret, siteId, 'shopper', budget.shopper, day), budget.perShopper ?? DEFAULT_MAILS_PER_SHOPPER]);
   return [
     ...counters.map(([bucket]) => ({
-      // "WHERE true"-style: an upsert's SELECT needs its WHERE to parse (SQLite's rule).
+      // An upsert from a SELECT needs the SELECT to have a WHERE (SQLite parses it so); it has its condition.
       sql: `INSERT INTO rate_limit_counters (bucket, window_start, count) SELECT ?, ?, 1 WHERE EXISTS (${armed.sql})
         ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1`,
       args: [bucket, dayEnd, ...armed.args],
