@@ -5,13 +5,39 @@ import nextTs from 'eslint-config-next/typescript';
 // The layers' import lines. ESLint keeps only the last `no-restricted-imports` that matches
 // a file, so every block below repeats the lines that hold for all code of the app.
 
-// The driver's internals (the native binding, the client's sqlite3 module) are sealed in
-// db/driver; the app reaches the database through db/client and db/driver's small API.
+// db/ is sealed: everything else reaches the database through its one API, db/index.ts
+// (`@/db`). The client (`@libsql/*`), the driver (db/driver: the local file's write queue and
+// checkpoints, the remote server's time limits) and a Database's client (`.$client`) stay in
+// db/. The app's code (app/, lib/, proxy.ts, instrumentation.ts) does not load the native
+// binding either; scripts and tests may, to open a file as another process would.
 const driver = [
   { name: 'libsql', message: 'Only db/driver uses the native binding.' },
   { name: '@libsql/client/sqlite3', message: "Only db/driver uses the client's internals." },
 ];
-const restrict = (files, patterns = []) => ({ files, rules: { 'no-restricted-imports': ['error', { paths: driver, patterns }] } });
+const sealed = [
+  { group: ['@libsql/*'], message: 'The database is reached through @/db (db/index.ts); its client stays in db/.' },
+  {
+    group: ['@/db/driver', '@/db/driver/*', '**/db/driver', '**/db/driver/*'],
+    message: 'db/driver is sealed: use what @/db (db/index.ts) exports.',
+  },
+];
+const noClient = [
+  {
+    selector: "MemberExpression[property.name='$client']",
+    message: "A Database's client stays in db/: use what @/db (db/index.ts) exports.",
+  },
+  {
+    selector: "ObjectPattern > Property[key.name='$client']",
+    message: "A Database's client stays in db/: use what @/db (db/index.ts) exports.",
+  },
+];
+const noGlobal = [
+  { selector: "MemberExpression[object.name='global']", message: 'Process-wide state lives in lib/process-state.ts (processSlot).' },
+];
+const restrict = (files, patterns = []) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { paths: driver, patterns: [...sealed, ...patterns] }] },
+});
 
 export default defineConfig([
   ...nextVitals,
@@ -29,6 +55,14 @@ export default defineConfig([
     'public/docs/**',
   ]),
   restrict(['app/**', 'lib/**', 'proxy.ts', 'instrumentation.ts']),
+  // Scripts and tests reach the database as the app does (a test of the driver itself aside, below).
+  {
+    files: ['scripts/**', 'test/**', 'e2e/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: sealed }],
+      'no-restricted-syntax': ['error', ...noClient],
+    },
+  },
   // The domain never reaches up into the app, the framework or HTTP.
   restrict(
     ['lib/commerce/**'],
@@ -185,10 +219,24 @@ export default defineConfig([
         'error',
         { name: 'globalThis', message: 'Process-wide state lives in lib/process-state.ts (processSlot).' },
       ],
-      'no-restricted-syntax': [
-        'error',
-        { selector: "MemberExpression[object.name='global']", message: 'Process-wide state lives in lib/process-state.ts (processSlot).' },
-      ],
+      'no-restricted-syntax': ['error', ...noGlobal, ...noClient],
     },
+  },
+  { files: ['db/**'], rules: { 'no-restricted-syntax': ['error', ...noGlobal] } },
+  { files: ['lib/process-state.ts'], rules: { 'no-restricted-syntax': ['error', ...noClient] } },
+  // The driver's own tests stand under the client: what the local file's queue, statement
+  // cache and checkpoints do with it, what the pinned libraries still export, and a network
+  // simulated beneath it (test/support/network-client.ts; product-list-bounds counts the rows
+  // it hands over).
+  {
+    files: [
+      'test/durability.test.ts',
+      'test/statement-cache.test.ts',
+      'test/driver-pins.test.ts',
+      'test/storage-faults.test.ts',
+      'test/support/network-client.ts',
+      'test/product-list-bounds.test.ts',
+    ],
+    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
 ]);

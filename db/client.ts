@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { Client, InArgs, InStatement, Transaction } from '@libsql/client';
 import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
-import { createLocalClient, type LocalClient } from './driver/local-client';
-import { createRemoteClient } from './driver/remote-client';
-import { tracedClient } from './driver/traced-client';
+import type { LocalClient } from './driver/local-client';
+import { openClient, prepareLocalFile } from './driver/open-client';
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 /** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
@@ -36,17 +33,8 @@ export function openDatabase({
   statementTimeoutMs,
   traced = false,
 }: DatabaseConfig): Database {
-  if (url.startsWith('file:')) {
-    // libSQL does not create the folder of a database file.
-    const path = url.slice('file:'.length).split('?')[0] ?? '';
-    if (path && path !== ':memory:') mkdirSync(dirname(resolve(/*turbopackIgnore: true*/ path)), { recursive: true });
-  }
-  // A local file gets the client that queues this process's writes (see local-client.ts); a
-  // server, the one whose every request has a time limit (remote-client.ts).
-  const plain = url.startsWith('file:')
-    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs, statementTimeoutMs })
-    : createRemoteClient({ url, authToken, timeoutMs });
-  const client = traced ? tracedClient(plain) : plain;
+  // What differs for a local file and a server is chosen in db/driver (open-client.ts).
+  const client = openClient({ url, authToken, busyTimeoutMs, timeoutMs, statementTimeoutMs, traced });
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }
 
@@ -66,10 +54,9 @@ export function withoutWaiting(database: Database): Database {
   return view;
 }
 
-/** WAL lets readers run beside the one writer; it is a property of the file, set once. */
+/** WAL for a local file (db/driver/open-client.ts); nothing for a server. */
 export async function configureLocalDatabase(database: Database, url: string): Promise<void> {
-  if (!url.startsWith('file:')) return;
-  await database.$client.execute('PRAGMA journal_mode = WAL');
+  await prepareLocalFile(database.$client, url);
 }
 
 export { schema };
@@ -92,8 +79,9 @@ export { schema };
  */
 export async function readTransaction<T>(database: Database, work: (tx: Database) => Promise<T>): Promise<T>;
 export async function readTransaction<T>(database: DbOrTx, work: (tx: DbOrTx) => Promise<T>): Promise<T>;
-export async function readTransaction<T>(database: DbOrTx, work: (tx: Database) => Promise<T>): Promise<T> {
-  if (database instanceof SQLiteTransaction || snapshotOwners.has(database)) return work(database as Database);
+export async function readTransaction<T>(given: DbOrTx, work: (tx: Database) => Promise<T>): Promise<T> {
+  if (inTransaction(given)) return work(given as Database);
+  const database = given as Database;
   const tx = await database.$client.transaction('read');
   const handle = takeHandle(database);
   handle.target.tx = tx;
@@ -106,6 +94,11 @@ export async function readTransaction<T>(database: DbOrTx, work: (tx: Database) 
     tx.close();
     giveBack(database, handle);
   }
+}
+
+/** Is this a transaction (a write transaction's `tx`, or a read transaction's handle), not the database itself? */
+export function inTransaction(database: DbOrTx): boolean {
+  return database instanceof SQLiteTransaction || snapshotOwners.has(database);
 }
 
 /** The database a read transaction's handle reads (itself for anything else): caches key on it. */

@@ -1,4 +1,4 @@
-import type { Transaction } from '@libsql/client';
+import type { StatementTransaction } from './statements';
 
 /**
  * Bulk upkeep of the product search index (migration 0010, scripts/search-triggers.mjs).
@@ -10,7 +10,7 @@ import type { Transaction } from '@libsql/client';
  * The flag is a row in the same transaction, so no other connection ever sees it, and what
  * commits is always indexed.
  */
-export async function deferSearchIndex<T>(tx: Transaction, work: () => Promise<T>): Promise<T> {
+export async function deferSearchIndex<T>(tx: StatementTransaction, work: () => Promise<T>): Promise<T> {
   await tx.execute(SEARCH_INDEX_DEFER);
   const result = await work();
   const noted = Number((await tx.execute('SELECT count(*) AS n FROM product_search_pending')).rows[0]?.n ?? 0);

@@ -1,9 +1,10 @@
 import 'server-only';
-import { openDatabase, type Database } from '@/db/client';
+import { openDatabase, type Database } from '@/db';
 import { env } from './env';
 import { processSlot } from '@/lib/process-state';
 
-// One client per process (per server instance). It holds connections only, no shared state.
+// The app's database: one per process (per server instance), opened from the environment on
+// first use. It holds connections only, no shared state. What it offers is db/index.ts.
 const holder = processSlot<{ database?: Database }>('database', () => ({}));
 
 export function db(): Database {

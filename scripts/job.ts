@@ -4,6 +4,7 @@ import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { JOBS, jobNamed, runJobOnce } from '@/lib/jobs';
+import { closeDatabase } from '@/db';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -24,5 +25,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2));
-db().$client.close();
+closeDatabase(db());
 process.exit(code);

@@ -8,6 +8,7 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { toMoney } from '@/lib/commerce/money';
 import { allOrders, csvLine, listOrders, orderByNumber, orderCsvRows, ordersCsvHeader, siteIdByHandle } from '@/lib/commerce/orders';
+import { closeDatabase } from '@/db';
 
 const USAGE = `usage:
   orders list [--site <handle>] [--limit N]              the newest orders (default 50)
@@ -118,5 +119,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2));
-db().$client.close();
+closeDatabase(db());
 process.exit(code);

@@ -7,6 +7,7 @@ import { migrateDatabase } from '@/db/migrate';
 import { outboxSummary, requeueFailedMessages } from '@/lib/commerce/signups/outbox';
 import { configuredMailer, drainSettings } from '@/lib/mail/config';
 import { drainOutbox } from '@/lib/mail/drain';
+import { closeDatabase } from '@/db';
 
 const USAGE = `usage:
   outbox drain           send every message that is due, once
@@ -50,5 +51,5 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2));
-db().$client.close();
+closeDatabase(db());
 process.exit(code);

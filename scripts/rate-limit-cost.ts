@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execute, openConnection } from '@/db';
 
 const calls = Number(process.argv[2] ?? 5000);
 const url = 'file:' + join(mkdtempSync(join(tmpdir(), 'sd-cost-')), 'site.db');
@@ -28,19 +29,18 @@ async function measure(label: string, run: (i: number) => Promise<unknown>) {
 }
 
 console.log(`${calls} calls each, ${url}`);
-await measure('SELECT 1 (floor: one round trip to libSQL)', () => database.$client.execute('SELECT 1'));
+await measure('SELECT 1 (floor: one round trip to libSQL)', () => execute(database, 'SELECT 1'));
 await measure('applyRateLimit, read (as the server runs it)', (i) =>
   applyRateLimit({ credentialId: `cred_${i % 20}`, kind: 'read', buyerIp: null }),
 );
 await measure('applyRateLimit, write per shopper (+ HMAC of the address)', (i) =>
   applyRateLimit({ credentialId: 'cred_w', kind: 'write', buyerIp: `203.0.113.${i % 250}` }),
 );
-const { createClient } = await import('@libsql/client');
 const { drizzle } = await import('drizzle-orm/libsql');
-const relaxed = createClient({ url, concurrency: 1 });
+const relaxed = openConnection(url);
 await relaxed.execute('PRAGMA synchronous = NORMAL');
-const relaxedDb = drizzle({ client: relaxed, casing: 'snake_case' }) as unknown as typeof database;
+const relaxedDb = drizzle({ client: relaxed as never, casing: 'snake_case' }) as unknown as typeof database;
 await measure('same upsert, connection with synchronous=NORMAL', (i) =>
   consumeRateLimit(relaxedDb, { bucket: `normal:${i % 20}:r`, policy, now: Date.now() }),
 );
-console.log("synchronous of the server's connection:", (await database.$client.execute('PRAGMA synchronous')).rows[0]);
+console.log("synchronous of the server's connection:", (await execute(database, 'PRAGMA synchronous')).rows[0]);

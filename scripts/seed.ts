@@ -7,6 +7,7 @@ import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { isDatabaseEmpty, seedDatabase } from '@/db/seed';
 import { ensureStorefrontCredential } from './storefront-credential';
+import { closeDatabase } from '@/db';
 
 const USAGE = 'usage: seed [--products N] [--force]   (N: extra generated products, 0–1000000)';
 
@@ -35,7 +36,7 @@ if (!empty && !force) {
       'analytics event with the demo.\nNothing was changed. To replace it anyway, run: npm run db:seed -- --force ' +
       '(credentials are kept). To change products, use: npm run catalog -- import …',
   );
-  database.$client.close();
+  closeDatabase(database);
   process.exit(1);
 }
 const summary = await seedDatabase(database, { products, keepCredentials: !empty });
@@ -50,4 +51,4 @@ const sites = summary.sites
 console.log(
   `Seeded in ${seconds}s: ${sites}; ${summary.addresses} addresses, ${summary.pickupPoints} pickup points, ${summary.rows} rows.`,
 );
-database.$client.close();
+closeDatabase(database);

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, openDatabase, type Database } from '@/db';
 import {
   authEpoch,
   credentials,
@@ -52,8 +52,8 @@ beforeAll(async () => {
   token = (await createCredential(database, { siteHandle: 'demo', scope: 'core' })).token;
 });
 afterAll(() => {
-  database.$client.close();
-  other.$client.close();
+  closeDatabase(database);
+  closeDatabase(other);
   rmSync(dir, { recursive: true, force: true });
 });
 

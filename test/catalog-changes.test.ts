@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, openDatabase, type Database } from '@/db';
 import {
   catalogChanges,
   collectionTranslations,
@@ -31,8 +31,8 @@ beforeAll(async () => {
   siteId = site!.id;
 });
 afterAll(() => {
-  other.$client.close();
-  t.database.$client.close();
+  closeDatabase(other);
+  closeDatabase(t.database);
   rmSync(t.dir, { recursive: true, force: true });
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/db/client';
+import { closeDatabase, type Database } from '@/db';
 import * as schema from '@/db/schema';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { contentDigest, freshDatabase } from './support/database';
@@ -42,7 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  database.$client.close();
+  closeDatabase(database);
   rmSync(dir, { recursive: true, force: true });
 });
 

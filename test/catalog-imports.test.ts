@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Database } from '@/db/client';
+import { closeDatabase, execute, type Database } from '@/db';
 import * as schema from '@/db/schema';
 import {
   catalogDocumentText,
@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  database.$client.close();
+  closeDatabase(database);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -183,7 +183,7 @@ describe('a Shopify CSV', () => {
     const doc = await exportCatalog(other, 'demo');
     expect(doc.products.find((p) => p.handle === 'birch-bread-board')!.variants[0]!.prices.se).toMatchObject({ amount: '349.50' });
     expect(doc.products.find((p) => p.handle === 'nordic-wool-sweater')!.variants[0]!.prices.se).toMatchObject({ compareAt: '1099.50' });
-    other.$client.close();
+    closeDatabase(other);
   });
 
   it("--locale writes the file's language; the other locales keep theirs", async () => {
@@ -201,7 +201,7 @@ describe('a Shopify CSV', () => {
     expect(issuesOf(await importCsv(renamed, { locale: 'en-SE' }, other))).toContainEqual(
       expect.objectContaining({ line: lineOfSku('BCB-1'), field: 'Title', expected: expect.stringMatching(/default locale sv-SE/) }),
     );
-    other.$client.close();
+    closeDatabase(other);
   });
 });
 
@@ -222,7 +222,7 @@ describe('a product priced only in the default market', () => {
     await expect(
       getPublishedProduct(other, site, 'linen-apron-draft', await chooseMarket(other, site, { market: 'de' })),
     ).rejects.toMatchObject({ code: 'not_found' });
-    other.$client.close();
+    closeDatabase(other);
   });
 });
 
@@ -317,7 +317,7 @@ describe('Vendor, Type and Tags', () => {
     expect(issuesOf(refused)).toEqual([
       expect.objectContaining({ pointer: '/collections/0/products', expected: expect.stringMatching(/rules/) }),
     ]);
-    other.$client.close();
+    closeDatabase(other);
   });
 });
 
@@ -401,7 +401,7 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
     const done = await remove([victim!]);
     expect(done.ok && done.applied).toBe(true);
     expect(await version()).toBeGreaterThan(before);
-    const left = async (sql: string, args: string[]) => Number((await other.$client.execute({ sql, args })).rows[0]![0]);
+    const left = async (sql: string, args: string[]) => Number((await execute(other, { sql, args })).rows[0]![0]);
     const list = (n: number) => `(${Array(n).fill('?').join(', ')})`;
     expect(await left('SELECT count(*) FROM products WHERE id = ?', [row!.id])).toBe(0);
     for (const table of ['product_translations', 'product_images', 'bundles', 'collection_products', 'product_search_ids']) {
@@ -411,7 +411,8 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
       const column = table === 'product_variants' ? 'id' : 'variant_id';
       expect(await left(`SELECT count(*) FROM ${table} WHERE ${column} IN ${list(variantIds.length)}`, variantIds), table).toBe(0);
     }
-    const positions = await other.$client.execute(
+    const positions = await execute(
+      other,
       'SELECT collection_id, group_concat(position) AS p FROM (SELECT * FROM collection_products ORDER BY collection_id, position) GROUP BY collection_id',
     );
     for (const r of positions.rows)
@@ -446,6 +447,6 @@ describe('deleting products (npm run catalog -- delete, import --prune --delete)
       ? await importCatalog(other, documentSource(keeps.doc, keeps.lines), { siteHandle: 'demo', prune: true, delete: true })
       : keeps;
     expect(issuesOf(refused)).toContainEqual(expect.objectContaining({ field: 'products', expected: expect.stringMatching(/is deleted/) }));
-    other.$client.close();
+    closeDatabase(other);
   });
 });

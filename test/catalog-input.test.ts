@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/db/client';
+import { closeDatabase, type Database } from '@/db';
 import {
   catalogDocumentText,
   documentSource,
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  database.$client.close();
+  closeDatabase(database);
   rmSync(dir, { recursive: true, force: true });
 });
 

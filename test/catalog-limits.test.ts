@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/db/client';
+import { closeDatabase, execute, type Database } from '@/db';
 import { freshDatabase } from './support/database';
 
 // Files beyond the import's limits, run through `npm run catalog` as merchants run it: the
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  database.$client.close();
+  closeDatabase(database);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -69,7 +69,7 @@ const productClose = (sku: string) =>
   `"}}, "images": [], "options": [], "variants": [{"sku": "${sku}", "title": "Default", "options": {}, "prices": {}}]}`;
 
 async function productCount(): Promise<number> {
-  const result = await database.$client.execute('SELECT count(*) AS n FROM products');
+  const result = await execute(database, 'SELECT count(*) AS n FROM products');
   return Number(result.rows[0]!.n);
 }
 

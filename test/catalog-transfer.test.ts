@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { eq, getTableName } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { seedDatabase } from '@/db/seed';
@@ -95,7 +95,7 @@ describe('export and import of the catalog document', () => {
 
   it('round-trips: export → import into an empty Site of a fresh database → export gives the same bytes', async () => {
     const other = await freshDatabase();
-    for (const table of CATALOG_TABLES) await other.$client.execute(`DELETE FROM "${getTableName(table)}"`);
+    for (const table of CATALOG_TABLES) await execute(other, `DELETE FROM "${getTableName(table)}"`);
     const result = await importText(other, original);
     expect(result.ok && result.plan.products.created).toBe(PRODUCTS);
     expect(await catalogDocumentText(await exportCatalog(other, 'demo'))).toBe(original);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { createCheckoutSession } from '@/lib/commerce/checkout';
 import { deleteSource, documentSource, exportCatalog, importCatalog, stockSource } from '@/lib/commerce/catalog/transfer';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const other of others) other.$client.close();
+  for (const other of others) closeDatabase(other);
 });
 
 /** Another instance of the shop on the same database. */
@@ -95,8 +95,7 @@ describe('how an import is written over a network', () => {
     const lock = longestLock(log);
     // What the lock costs over a network is its round trips (timed in npm run bench:catalog -- --latency).
     expect(lock.requests).toBeLessThanOrEqual(4);
-    const [row] = (await t.database.$client.execute({ sql: 'SELECT count(*) AS n FROM product_variants WHERE sku = ?', args: [gone.sku] }))
-      .rows;
+    const [row] = (await execute(t.database, { sql: 'SELECT count(*) AS n FROM product_variants WHERE sku = ?', args: [gone.sku] })).rows;
     expect(Number(row!.n)).toBe(0);
     original = await exportCatalog(t.database, 'demo');
   });
@@ -117,9 +116,7 @@ describe('how an import is written over a network', () => {
     const other = anotherInstance();
     const context = (await authenticateCredential(other, (await createCredential(other, { siteHandle: 'demo', scope: 'core' })).token))!;
     const sku = original.products.find((p) => p.handle === 'fjord-ceramic-mug')!.variants[0]!.sku;
-    const variantId = String(
-      (await other.$client.execute({ sql: 'SELECT id FROM product_variants WHERE sku = ?', args: [sku] })).rows[0]!.id,
-    );
+    const variantId = String((await execute(other, { sql: 'SELECT id FROM product_variants WHERE sku = ?', args: [sku] })).rows[0]!.id);
 
     const { database } = overNetwork(t.database, LATENCY);
     let importing = true;
@@ -144,10 +141,10 @@ describe('how an import is written over a network', () => {
 
   it('never shows a reader on another instance half of an import', async () => {
     const other = anotherInstance();
-    const siteId = String((await other.$client.execute("SELECT id FROM sites WHERE handle = 'demo'")).rows[0]!.id);
+    const siteId = String((await execute(other, "SELECT id FROM sites WHERE handle = 'demo'")).rows[0]!.id);
     // one statement: one snapshot
     const observe = async () => {
-      const { rows } = await other.$client.execute({
+      const { rows } = await execute(other, {
         sql: `SELECT (SELECT count(*) FROM products WHERE site_id = ?1) AS products, (SELECT count(*) FROM product_variants WHERE site_id = ?1) AS variants,
           (SELECT count(*) FROM product_translations WHERE title LIKE '%(v5)') AS retitled, (SELECT catalog_version FROM sites WHERE id = ?1) AS version`,
         args: [siteId],
@@ -181,10 +178,11 @@ describe('how an import is written over a network', () => {
       .slice(0, 200)
       .at(-1)!;
     const lastId = String(
-      (await t.database.$client.execute({ sql: 'SELECT id FROM products WHERE handle = ?', args: [last.handle] })).rows[0]!.id,
+      (await execute(t.database, { sql: 'SELECT id FROM products WHERE handle = ?', args: [last.handle] })).rows[0]!.id,
     );
     // the last product's texts are among the last rows written
-    await t.database.$client.execute(
+    await execute(
+      t.database,
       `CREATE TRIGGER fail_last_texts BEFORE UPDATE ON product_translations WHEN NEW.product_id = '${lastId}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
     );
     try {
@@ -194,7 +192,7 @@ describe('how an import is written over a network', () => {
       expect(log.writeRequests).toBeGreaterThan(0);
       expect(await contentDigest(t.database)).toBe(before);
     } finally {
-      await t.database.$client.execute('DROP TRIGGER fail_last_texts');
+      await execute(t.database, 'DROP TRIGGER fail_last_texts');
     }
   });
 
@@ -211,7 +209,7 @@ describe('how an import is written over a network', () => {
     // open, the question, the batch, the commit: however many rows go
     expect(log.writeRequests).toBeLessThanOrEqual(4);
     expect(longestLock(log).requests).toBeLessThanOrEqual(4);
-    const left = await t.database.$client.execute({
+    const left = await execute(t.database, {
       sql: `SELECT count(*) AS n FROM products WHERE handle IN (${handles.map(() => '?').join(', ')})`,
       args: handles,
     });

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/db/client';
+import { execute, type Database } from '@/db';
 import { inventoryLevels, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import {
@@ -315,7 +315,7 @@ describe('a product\'s collections (for "more from this collection")', () => {
   /** Brute force: the published collections holding the product, in navigation order, titled in the locale or the fallback. */
   async function expected(productHandle: string, locale: string, fallback: string) {
     const rows = (
-      await database.$client.execute({
+      await execute(database, {
         sql: `select c.handle, coalesce(own.title, fb.title, c.handle) as title from collection_products cp
               join collections c on c.id = cp.collection_id and c.status = 'published'
               join products p on p.id = cp.product_id
@@ -330,7 +330,7 @@ describe('a product\'s collections (for "more from this collection")', () => {
 
   it('are the published collections holding it, in navigation order, titled in the requested locale', async () => {
     const handles = (
-      await database.$client.execute({
+      await execute(database, {
         sql: `select handle from products where site_id = ? and status = 'published' order by handle limit 40`,
         args: [demo.id],
       })
@@ -352,7 +352,7 @@ describe('a product\'s collections (for "more from this collection")', () => {
     const se = await chooseMarket(database, demo, {});
     const before = await getPublishedProduct(database, await fresh(demo), 'fjord-ceramic-mug', se);
     const first = before.collections[0]!;
-    await database.$client.execute({
+    await execute(database, {
       sql: `update collections set status = 'draft' where site_id = ? and handle = ?`,
       args: [demo.id, first.handle],
     });
@@ -360,7 +360,7 @@ describe('a product\'s collections (for "more from this collection")', () => {
       const after = await getPublishedProduct(database, await fresh(demo), 'fjord-ceramic-mug', se);
       expect(after.collections.map((c) => c.handle)).toEqual(before.collections.slice(1).map((c) => c.handle));
     } finally {
-      await database.$client.execute({
+      await execute(database, {
         sql: `update collections set status = 'published' where site_id = ? and handle = ?`,
         args: [demo.id, first.handle],
       });

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/db/client';
+import { execute, type Database } from '@/db';
 import { checkoutSessions, products, productVariants, sites, variantPrices } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
@@ -85,7 +85,7 @@ describe('creating a session', () => {
       .limit(1);
     const session = await create({ lines: [{ variantId: variant!.id, quantity: 1 }] }).catch(() => null);
     if (!session) return expect.fail('the first demo variant should be sellable');
-    const rows = await database.$client.execute({
+    const rows = await execute(database, {
       sql: 'SELECT shipping_address IS NULL AS a, billing_address IS NULL AS b, delivery_option IS NULL AS d, payment IS NULL AS p FROM checkout_sessions WHERE id = ?',
       args: [session.id],
     });
@@ -100,7 +100,7 @@ describe('creating a session', () => {
     const ids = sessions.map((s) => s.id);
     for (const id of ids) expect(id).toMatch(/^cs_[0-9A-Za-z]{22}$/);
     expect([...ids].sort()).toEqual([ids[1], ids[2], ids[0], ids[3]]);
-    const stored = await database.$client.execute({
+    const stored = await execute(database, {
       sql: `SELECT id FROM checkout_sessions WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
       args: ids,
     });

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import LibsqlDatabase from 'libsql';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/db/client';
+import { closeDatabase, execute, type Database } from '@/db';
 import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
@@ -126,9 +126,9 @@ describe('the sweep on a large table', () => {
     }
     const reads = statements.filter((s) => /^select\b/i.test(s) && s.includes('checkout_sessions'));
     expect(reads).toHaveLength(1);
-    const plan = (await fresh.$client.execute(`EXPLAIN QUERY PLAN ${reads[0]}`)).rows.map((r) => String(r.detail)).join('\n');
+    const plan = (await execute(fresh, `EXPLAIN QUERY PLAN ${reads[0]}`)).rows.map((r) => String(r.detail)).join('\n');
     expect(plan).toMatch(/SEARCH checkout_sessions USING INDEX checkout_sessions_sweep_idx \(expires_at<\?\)/);
     expect(plan).not.toMatch(/SCAN checkout_sessions/);
-    fresh.$client.close();
+    closeDatabase(fresh);
   });
 });

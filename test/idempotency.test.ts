@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/db/client';
+import { execute, type Database } from '@/db';
 import { idempotencyKeys } from '@/db/schema';
 import { DomainError } from '@/lib/platform/errors';
 import {
@@ -246,10 +246,10 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
   const deferred = { deferredWrites: true };
 
   beforeAll(async () => {
-    await database.$client.execute('CREATE TABLE IF NOT EXISTS deferred_work (id TEXT PRIMARY KEY, key TEXT)');
+    await execute(database, 'CREATE TABLE IF NOT EXISTS deferred_work (id TEXT PRIMARY KEY, key TEXT)');
   });
   const workFor = async (key: string) =>
-    (await database.$client.execute({ sql: 'SELECT id FROM deferred_work WHERE key = ?', args: [key] })).rows.length;
+    (await execute(database, { sql: 'SELECT id FROM deferred_work WHERE key = ?', args: [key] })).rows.length;
   const stored = async (key: string) => (await database.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0];
 
   /** What the route wrapper does: build the answer, then commit the work with the record of it. */
@@ -354,7 +354,7 @@ describe('runIdempotent with deferred writes (the work and the answer in one bat
   it('a batch that fails on its own work writes nothing and keeps nothing: the retry runs again', async () => {
     const key = uniqueKey();
     const clash = `clash-${key}`;
-    await database.$client.execute({ sql: 'INSERT INTO deferred_work (id, key) VALUES (?, ?)', args: [clash, 'other'] });
+    await execute(database, { sql: 'INSERT INTO deferred_work (id, key) VALUES (?, ?)', args: [clash, 'other'] });
     const failing = handler(key, 201, { writeId: () => clash });
     await expect(runIdempotent(database, input(key), failing.run, base, deferred)).rejects.toThrow(/UNIQUE|constraint/i);
     expect(await stored(key)).toBeUndefined();

@@ -18,6 +18,7 @@ import { startJobTimers } from '@/lib/jobs/timers';
 import { renderAheadJob, rendersAheadOnTimer } from '@/lib/jobs/render-ahead';
 import { firstVariantOf } from './support/database';
 import { logger } from '@/lib/platform/observability/logger';
+import { closeDatabase } from '@/db';
 
 vi.mock('server-only', () => ({}));
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   log.mockRestore();
-  db().$client.close();
+  closeDatabase(db());
 });
 
 const once = (name: string, frontDoor: string | null = null) => runJobOnce(jobNamed(name)!, { deadline: Date.now() + 30_000, frontDoor });

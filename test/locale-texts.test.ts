@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { and, eq, getTableName } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/db/client';
+import { execute, type Database } from '@/db';
 import * as schema from '@/db/schema';
 import { getPublishedProduct, listCatalog, listProducts, readSite, readStorefrontSnapshot } from '@/lib/commerce/catalog';
 import {
@@ -192,7 +192,7 @@ describe('option texts and market names in the catalog document', () => {
     const target = await freshDatabase();
     dirs.push(target.dir);
     for (const table of [...CATALOG_TABLES, schema.marketTranslations])
-      await target.database.$client.execute(`DELETE FROM "${getTableName(table)}"`);
+      await execute(target.database, `DELETE FROM "${getTableName(table)}"`);
     const result = await importInto(target.database, original);
     expect(result.ok).toBe(true);
     expect(await catalogDocumentText(await exportCatalog(target.database, 'demo'))).toBe(original);

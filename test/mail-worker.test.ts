@@ -15,6 +15,7 @@ import { POST } from '@/app/site/v1/subscriptions/confirmations/route';
 import { newsletterSubscriptions } from '@/db/schema';
 import { header, links, part, waitFor } from './support/smtp';
 import { logger } from '@/lib/platform/observability/logger';
+import { closeDatabase } from '@/db';
 
 // lib/jobs and lib/db are server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -45,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   log.mockRestore();
-  db().$client.close();
+  closeDatabase(db());
 });
 
 describe('the background drain', () => {

@@ -4,10 +4,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, openConnection, openDatabase, type Connection, type Database } from '@/db';
 import {
   consents,
   newsletterSubscriptions,
@@ -44,7 +43,7 @@ const newsletterConsent = { granted: true as const, text: 'Send me the newslette
 
 let url: string;
 let database: Database;
-let raw: Client;
+let raw: Connection;
 let demo: SiteContext;
 let smtp: TestSmtp;
 const mailers: Mailer[] = [];
@@ -55,7 +54,7 @@ beforeAll(async () => {
   ({ database, url } = await freshDatabase());
   demo = (await authenticateCredential(database, (await createCredential(database, { siteHandle: 'demo', scope: 'core' })).token))!;
   // Another connection, as sqlite3 or an import job would be: changes made here are not ours.
-  raw = createClient({ url, concurrency: 1 });
+  raw = openConnection(url);
   smtp = await testSmtp();
   await smtp.start();
 });
@@ -543,7 +542,7 @@ describe('delivery', () => {
       drainOutbox({ database: second, mailer: mailer(slow.url), origin: ORIGIN, from: FROM, log: () => {}, batchSize: 2 }),
     ]);
     expect(await childDone, childOutput).toBe(0);
-    second.$client.close();
+    closeDatabase(second);
 
     const received = slow.received.filter((r) => emails.some((e) => r.rcptTo.includes(e)));
     expect(received).toHaveLength(emails.length);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { DomainError } from '@/lib/platform/errors';
 import { processSlot } from '@/lib/process-state';
+import { closeDatabase } from '@/db';
 
 // Structured request logs, metrics and statement spans (#46), without a server: the route
 // wrapper with a made-up operation, a credential that is accepted, and the log captured.
@@ -176,7 +177,7 @@ describe('statement spans', () => {
         expect(String(span.attributes['db.statement'])).not.toContain(secret);
       }
       expect(statements.find((s) => s.name === 'INSERT')!.attributes['db.statement']).toMatch(/values \(\?\)/i);
-      database.$client.close();
+      closeDatabase(database);
     } finally {
       trace.disable();
       context.disable();

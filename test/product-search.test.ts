@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Database } from '@/db/client';
+import { beginTransaction, execute, type Database } from '@/db';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { getCollection, getPublishedProduct, listCatalog, listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
@@ -185,7 +185,7 @@ describe('product search', () => {
 
 describe('product search index upkeep', () => {
   it('a bulk write (an import, the seed) is indexed once at its end, inside its transaction', async () => {
-    const tx = await database.$client.transaction('write');
+    const tx = await beginTransaction(database, 'write');
     try {
       await deferSearchIndex(tx, async () => {
         await tx.execute(
@@ -210,7 +210,7 @@ describe('product search index upkeep', () => {
     expect(await search({ q: 'quokka' })).toEqual(['moss-plant-pot']);
     expect(await search({ q: 'wombat', locale: 'en-SE' })).toEqual(['moss-plant-pot']);
     for (const table of ['product_search_pending', 'product_search_bulk']) {
-      expect((await database.$client.execute(`select count(*) as n from ${table}`)).rows[0]!.n, table).toBe(0);
+      expect((await execute(database, `select count(*) as n from ${table}`)).rows[0]!.n, table).toBe(0);
     }
   });
 
@@ -218,31 +218,32 @@ describe('product search index upkeep', () => {
     const docs = async () =>
       Number(
         (
-          await database.$client.execute(
+          await execute(
+            database,
             "select count(*) as n from product_search_words where (rowid & 255) = (select slot from product_search_locales where locale = 'da-DK')",
           )
         ).rows[0]!.n,
       );
     const products = Number(
-      (await database.$client.execute({ sql: 'select count(*) as n from products where site_id = ?', args: [demo.id] })).rows[0]!.n,
+      (await execute(database, { sql: 'select count(*) as n from products where site_id = ?', args: [demo.id] })).rows[0]!.n,
     );
-    await database.$client.execute({
+    await execute(database, {
       sql: "insert into market_locales (site_id, market_id, locale, position) values (?, 'se', 'da-DK', 9)",
       args: [demo.id],
     });
     expect(await docs()).toBe(products);
-    await database.$client.execute({ sql: "delete from market_locales where site_id = ? and locale = 'da-DK'", args: [demo.id] });
+    await execute(database, { sql: "delete from market_locales where site_id = ? and locale = 'da-DK'", args: [demo.id] });
     expect(await docs()).toBe(0);
   });
 
   it("keeps the index's copy of a handle, which orders a relevance level", async () => {
     const handleOf = async (id: string) =>
-      (await database.$client.execute({ sql: 'select handle from product_search_ids where product_id = ?', args: [id] })).rows[0]!.handle;
-    const id = String((await database.$client.execute("select id from products where handle = 'moss-plant-pot'")).rows[0]!.id);
-    await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot-2' where id = ?", args: [id] });
+      (await execute(database, { sql: 'select handle from product_search_ids where product_id = ?', args: [id] })).rows[0]!.handle;
+    const id = String((await execute(database, "select id from products where handle = 'moss-plant-pot'")).rows[0]!.id);
+    await execute(database, { sql: "update products set handle = 'moss-plant-pot-2' where id = ?", args: [id] });
     expect(await handleOf(id)).toBe('moss-plant-pot-2');
     expect(await search({ q: 'quokka' })).toEqual(['moss-plant-pot-2']);
-    await database.$client.execute({ sql: "update products set handle = 'moss-plant-pot' where id = ?", args: [id] });
+    await execute(database, { sql: "update products set handle = 'moss-plant-pot' where id = ?", args: [id] });
     expect(await handleOf(id)).toBe('moss-plant-pot');
   });
 

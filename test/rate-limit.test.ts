@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@libsql/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { openConnection, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { rateLimitCounters } from '@/db/schema';
 import { sql } from 'drizzle-orm';
@@ -295,7 +294,7 @@ describe('applyRateLimit while another process holds the write lock', () => {
 
   it('admits a read at once, owed, and fails writes as busy', async () => {
     const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
-    const other = createClient({ url });
+    const other = openConnection(url);
     const lock = await other.transaction('write'); // BEGIN IMMEDIATE, as another instance would
     try {
       expect((await applyRateLimit({ credentialId: 'cred_locked', kind: 'read', buyerIp: null })).RateLimit).toMatch(/^"reads";r=2;/);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { readTransaction, type Database } from '@/db/client';
+import { closeDatabase, readTransaction, type Database } from '@/db';
 import { getCollection, getPublishedProduct, listCatalog, listProducts } from '@/lib/commerce/catalog';
 import { chooseMarket, type MarketChoice } from '@/lib/commerce/markets';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   se = await chooseMarket(t.database, site, { market: 'se' });
 });
 afterAll(() => {
-  t.database.$client.close();
+  closeDatabase(t.database);
   rmSync(t.dir, { recursive: true, force: true });
 });
 

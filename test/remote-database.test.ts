@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '@libsql/client';
-import { openDatabase, readTransaction, type Database } from '@/db/client';
+import { beginTransaction, closeDatabase, openConnection, openDatabase, readTransaction, type Database } from '@/db';
 import { storageFaultOf } from '@/db/faults';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
@@ -30,7 +29,7 @@ async function serverOnAFreshFile(options: Partial<LibsqlTestServerOptions> = {}
 
 function open(url: string, options: { timeoutMs?: number; authToken?: string } = {}): Database {
   const database = openDatabase({ url, ...options });
-  cleanup.push(() => database.$client.close());
+  cleanup.push(() => closeDatabase(database));
   return database;
 }
 
@@ -74,7 +73,7 @@ describe('the libSQL test server, through the app’s own client', () => {
 
   it('refuses what sqld refuses: several statements in one execute, VACUUM, ATTACH, a PRAGMA write', async () => {
     const server = await serverOnAFreshFile();
-    const client = createClient({ url: server.url });
+    const client = openConnection(server.url);
     cleanup.push(() => client.close());
     const codeOf = async (statement: string) => ((await failureOf(client.execute(statement))) as { code?: string } | null)?.code;
     expect(await codeOf('SELECT 1; SELECT 2')).toBe('SQL_MANY_STATEMENTS');
@@ -107,7 +106,7 @@ describe('the libSQL test server, through the app’s own client', () => {
     const server = await serverOnAFreshFile({ writeTxTimeoutMs: 300 });
     const database = open(server.url);
     await database.run(sql`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
-    const holder = await database.$client.transaction('write');
+    const holder = await beginTransaction(database, 'write');
     await holder.execute("INSERT INTO probe (v) VALUES ('held')");
     const started = performance.now();
     await database.run(sql`INSERT INTO probe (v) VALUES ('waited')`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { execute, openDatabase, overNetwork, type Database } from '@/db';
 import {
   consents,
   newsletterSubscriptions,
@@ -146,7 +146,7 @@ describe('stock subscription', () => {
   it('16 signups of one address at once make one subscription and one message', async () => {
     const variantId = await variantOf('demo', 'fjord-ceramic-mug');
     // A second client is a second set of connections, like a second instance.
-    const other = openDatabase({ url: database.$client.protocol === 'file' ? await dbUrl() : '' });
+    const other = openDatabase({ url: !overNetwork(database) ? await dbUrl() : '' });
     const outcomes = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
         subscribeToStockNotifications(i % 2 ? other : database, demo, { variantId, email: 'dora@example.se', consent }),
@@ -231,14 +231,15 @@ describe('stock subscription', () => {
 
   it('writes the consent, the subscription and the message in one transaction: all or nothing', async () => {
     const variantId = await variantOf('demo', 'aurora-wool-throw');
-    await database.$client.execute(
+    await execute(
+      database,
       "CREATE TRIGGER fail_outbox BEFORE INSERT ON outbox_messages WHEN json_extract(NEW.payload, '$.email') = 'karin@example.se' BEGIN SELECT RAISE(ABORT, 'outbox down'); END",
     );
     try {
       await expect(subscribeToStockNotifications(database, demo, { variantId, email: 'karin@example.se', consent })).rejects.toThrow();
       expect(await rowsFor('karin@example.se')).toEqual({ consents: [], stock: [], newsletter: [], outbox: [] });
     } finally {
-      await database.$client.execute('DROP TRIGGER fail_outbox');
+      await execute(database, 'DROP TRIGGER fail_outbox');
     }
   });
 });
@@ -475,6 +476,6 @@ describe('signup bodies', () => {
 });
 
 async function dbUrl(): Promise<string> {
-  const rows = await database.$client.execute('PRAGMA database_list');
+  const rows = await execute(database, 'PRAGMA database_list');
   return `file:${String(rows.rows[0]!.file)}`;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import * as schema from '@/db/schema';
 import { readSite } from '@/lib/commerce/catalog';
@@ -257,7 +257,7 @@ describe('on a remote database (libSQL over HTTP, as sqld or Turso)', () => {
       const fjell = await site('fjell', remote);
       expect((await readSite(remote, fjell)).texts?.['en-GB']?.tagline).toBe('Made in Berlin');
     } finally {
-      remote.$client.close();
+      closeDatabase(remote);
       await server.close();
     }
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configureLocalDatabase, openDatabase, readTransaction, type Database as Db } from '@/db/client';
+import { closeDatabase, configureLocalDatabase, openDatabase, readTransaction, type Database as Db } from '@/db';
 import { storageFaultOf } from '@/db/faults';
 import { toProblem } from '@/lib/api/route';
 
@@ -16,7 +16,7 @@ vi.mock('server-only', () => ({}));
 const opened: Db[] = [];
 const scratch: string[] = [];
 afterEach(() => {
-  for (const database of opened.splice(0)) database.$client.close();
+  for (const database of opened.splice(0)) closeDatabase(database);
   for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@ import { availabilityStatus, type StockLevel } from '@/lib/commerce/availability
 import { readCatalogVariants } from '@/lib/commerce/checkout/catalog-lines';
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { freshDatabase, type TestDatabase } from './support/database';
+import { closeDatabase, execute } from '@/db';
 
 // A stock level moves the catalog version (which every cached answer and kept product page
 // is keyed on) only when the variant's status changes: no answer shows a quantity. Every
@@ -30,14 +31,14 @@ describe('stock changes and the versions they move', () => {
     t = await freshDatabase();
     token = (await createCredential(t.database, { siteHandle: 'demo', scope: 'core' })).token;
     const context = await authenticateCredential(t.database, token);
-    const rows = await t.database.$client.execute({
+    const rows = await execute(t.database, {
       sql: 'SELECT il.variant_id AS id FROM inventory_levels il JOIN product_variants v ON v.id = il.variant_id WHERE v.site_id = ? LIMIT 1',
       args: [context!.site.id],
     });
     variantId = String(rows.rows[0]!.id);
   });
   afterAll(() => {
-    t.database.$client.close();
+    closeDatabase(t.database);
     rmSync(t.dir, { recursive: true, force: true });
   });
 

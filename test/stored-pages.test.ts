@@ -17,6 +17,7 @@ import {
 } from '@/lib/storefront/stored-pages';
 import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront/routing';
 import { freshDatabase, type TestDatabase } from './support/database';
+import { closeDatabase, execute } from '@/db';
 
 // lib/storefront-page-store is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -60,7 +61,7 @@ describe('pages kept in the database', () => {
   beforeAll(async () => {
     t = await freshDatabase();
     siteId = (await t.database.select({ id: sites.id }).from(sites))[0]!.id;
-    const rows = await t.database.$client.execute({
+    const rows = await execute(t.database, {
       sql: "SELECT handle FROM products WHERE site_id = ? AND status = 'published' ORDER BY handle",
       args: [siteId],
     });
@@ -68,7 +69,7 @@ describe('pages kept in the database', () => {
     expect(handles.length).toBeGreaterThan(5);
   });
   afterAll(() => {
-    t.database.$client.close();
+    closeDatabase(t.database);
     rmSync(t.dir, { recursive: true, force: true });
   });
 
@@ -101,24 +102,24 @@ describe('pages kept in the database', () => {
     expect(replaced?.catalogVersion).toBe(8);
     expect(replaced?.reads).toBe('{"/site":"\\"a\\""}');
     expect(plainHtml(replaced!).toString()).toBe('<p>new</p>');
-    const count = await t.database.$client.execute({ sql: 'SELECT COUNT(*) AS n FROM stored_pages WHERE handle = ?', args: [handles[0]!] });
+    const count = await execute(t.database, { sql: 'SELECT COUNT(*) AS n FROM stored_pages WHERE handle = ?', args: [handles[0]!] });
     expect(Number(count.rows[0]!.n)).toBe(1);
   });
 
   it('never answers a page of another build', async () => {
     const address: PageAddress = { ...at(siteId), handle: handles[2]! };
     await storePage(t.database, address, 9, '<p>ours</p>', 'p');
-    await t.database.$client.execute({ sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
+    await execute(t.database, { sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
     expect(PAGE_BUILD).not.toBe('another-build');
     expect(await storedPage(t.database, address)).toBeNull();
   });
 
   it('lists the pages an address lacks or whose product changed since, in handle order, from a cursor', async () => {
-    await t.database.$client.execute('DELETE FROM stored_pages');
+    await execute(t.database, 'DELETE FROM stored_pages');
     const address = at(siteId);
     expect(await handlesToRender(t.database, address, '', 1000)).toEqual(handles);
     const version = async () =>
-      Number((await t.database.$client.execute({ sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] })).rows[0]!.v);
+      Number((await execute(t.database, { sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] })).rows[0]!.v);
     const now = await version();
     await storePage(t.database, { ...address, handle: handles[1]! }, now, 'x', 'p');
     await storePage(t.database, { ...address, handle: handles[2]! }, now, 'x', 'p');
@@ -130,7 +131,7 @@ describe('pages kept in the database', () => {
     expect(await handlesToRender(t.database, address, handles[2]!, 1000)).toEqual(handles.slice(3));
 
     // A price change to one product: its page is to be rendered again, the others' are not.
-    await t.database.$client.execute({
+    await execute(t.database, {
       sql: `UPDATE variant_prices SET amount = amount + 1 WHERE variant_id IN (
         SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.site_id = ? AND p.handle = ?)`,
       args: [siteId, handles[1]!],
@@ -139,7 +140,7 @@ describe('pages kept in the database', () => {
     expect(await handlesToRender(t.database, address, '', 1000)).toEqual([handles[0]!, handles[1]!, ...handles.slice(3)]);
 
     // Unpublished products have no page to render.
-    await t.database.$client.execute({ sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handles[5]!] });
+    await execute(t.database, { sql: "UPDATE products SET status = 'draft' WHERE handle = ?", args: [handles[5]!] });
     expect(await handlesToRender(t.database, address, '', 1000)).not.toContain(handles[5]);
   });
 
@@ -154,24 +155,24 @@ describe('pages kept in the database', () => {
 
   it('drops pages that can never be served again, and keeps those an address may need', async () => {
     const address = at(siteId);
-    await t.database.$client.execute('DELETE FROM stored_pages');
+    await execute(t.database, 'DELETE FROM stored_pages');
     await storePage(t.database, { ...address, handle: handles[0]! }, 3, 'x', 'p'); // current
     await storePage(t.database, { ...address, handle: handles[1]! }, 2, 'x', 'p'); // an older version: kept
     await storePage(t.database, { ...address, handle: handles[5]! }, 3, 'x', 'p'); // unpublished above: dropped
     await storePage(t.database, { ...address, handle: handles[2]! }, 3, 'x', 'p');
     await storePage(t.database, { ...address, handle: handles[3]! }, 3, 'x', 'p');
     // Another build's pages: kept through the grace period, dropped after it.
-    await t.database.$client.execute({
+    await execute(t.database, {
       sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?",
       args: [Date.now() - 3_600_000, handles[2]!],
     });
-    await t.database.$client.execute({
+    await execute(t.database, {
       sql: "UPDATE stored_pages SET build = 'old', stored_at = ? WHERE handle = ?",
       args: [Date.now(), handles[3]!],
     });
 
     expect(await dropDeadPages(t.database, siteId, 600_000)).toBe(2);
-    const left = await t.database.$client.execute('SELECT handle FROM stored_pages ORDER BY handle');
+    const left = await execute(t.database, 'SELECT handle FROM stored_pages ORDER BY handle');
     expect(left.rows.map((r) => String(r.handle))).toEqual([handles[0], handles[1], handles[3]]);
   });
 });
@@ -217,7 +218,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
   });
   afterAll(() => {
     api.close();
-    t.database.$client.close();
+    closeDatabase(t.database);
     rmSync(t.dir, { recursive: true, force: true });
   });
 
@@ -251,7 +252,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     // Those were refused at once, before any write began; this one is kept.
     store.keepRenderedPage(cachedProductPath(key, 'stoneware-serving-bowl'), html, 'p');
     await vi.waitFor(async () => expect(await storedPage(t.database, { ...key, handle: 'stoneware-serving-bowl' })).not.toBeNull());
-    const rows = await t.database.$client.execute('SELECT origin, handle FROM stored_pages ORDER BY handle');
+    const rows = await execute(t.database, 'SELECT origin, handle FROM stored_pages ORDER BY handle');
     expect(rows.rows.map((r) => `${r.origin} ${r.handle}`)).toEqual([
       `${key.origin} fjord-ceramic-mug`,
       `${key.origin} stoneware-serving-bowl`,
@@ -263,7 +264,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     const address = { ...key, handle };
     const version = async () => (await t.database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, key.siteId)))[0]!.v;
     const priceChange = (of: string) =>
-      t.database.$client.execute({
+      execute(t.database, {
         sql: `UPDATE variant_prices SET amount = amount + 1 WHERE variant_id IN (
           SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.site_id = ? AND p.handle = ?)`,
         args: [key.siteId, of],
@@ -304,7 +305,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     expect((await store.storedPageAnswer(at, handle, {}))?.headers.get('x-page-source')).toBe('stored');
 
     // A change to a collection the product names: rendered anew, told without a request.
-    await t.database.$client.execute({
+    await execute(t.database, {
       sql: "UPDATE collection_translations SET title = title || ' ' WHERE collection_id IN (SELECT id FROM collections WHERE site_id = ? AND handle = 'living-room')",
       args: [key.siteId],
     });
@@ -318,7 +319,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
     const handle = 'lofoten-cushion-cover';
     const version = async () => (await t.database.select({ v: sites.catalogVersion }).from(sites).where(eq(sites.id, key.siteId)))[0]!.v;
     const bump = () =>
-      t.database.$client.execute({
+      execute(t.database, {
         sql: "UPDATE products SET updated_at = updated_at + 1 WHERE site_id = ? AND handle = 'canvas-apron'",
         args: [key.siteId],
       });
@@ -401,7 +402,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
 
   it('answers null, not an error, when the database cannot say (the page then renders)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    await t.database.$client.execute('DROP TABLE stored_pages');
+    await execute(t.database, 'DROP TABLE stored_pages');
     expect(await store.storedPageAnswer(key, 'fjord-ceramic-mug', {})).toBeNull();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('kept product pages could not be read'));
     warn.mockRestore();

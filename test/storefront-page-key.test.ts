@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { productTranslations, products } from '@/db/schema';
@@ -236,7 +236,7 @@ describe('the proxy’s page key, against the database', () => {
     pageKey = await import('@/lib/storefront/page-key');
   });
   afterAll(() => {
-    database.$client.close();
+    closeDatabase(database);
     rmSync(dir, { recursive: true, force: true });
   });
 

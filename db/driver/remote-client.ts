@@ -25,6 +25,11 @@ export const REMOTE_TIMEOUT_CODE = 'DATABASE_TIMEOUT';
  *   every query is a round trip, and there is no file of ours to open.
  * - No "impatient" view (db/client.ts withoutWaiting): a write that must not wait has no
  *   way to say so over HTTP; it waits at most the timeout.
+ * - Every call is a round trip: an interactive transaction costs one request per step (its
+ *   BEGIN rides with the first statement, its COMMIT is one of its own), a batch costs one
+ *   (the server runs BEGIN … COMMIT itself). So what can go together does: independent reads
+ *   as one read batch (db/statements.ts readTogether), a request's writes as one write batch
+ *   (writeBatch); isOverNetwork lets a caller choose a shape for the network.
  * - One statement per execute: a text with several statements is refused by the server
  *   (SQL_MANY_STATEMENTS), and so are VACUUM, ATTACH and PRAGMA writes other than the
  *   foreign-key ones; the app sends none of them to a remote URL.
@@ -32,6 +37,16 @@ export const REMOTE_TIMEOUT_CODE = 'DATABASE_TIMEOUT';
 export function createRemoteClient(config: { url: string; authToken?: string; timeoutMs?: number }): Client {
   const timeoutMs = config.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
   return createClient({ url: config.url, authToken: config.authToken, fetch: timedFetch(timeoutMs) });
+}
+
+/**
+ * Is this client's database reached over a network? Then every request is a round trip, and
+ * callers that can send their statements as one batch should (db/statements.ts readTogether,
+ * writeBatch); a catalog import merges its search index in a transaction of its own
+ * (lib/commerce/catalog/transfer/apply.ts), so the catalog's write lock is shorter by it.
+ */
+export function isOverNetwork(client: Client): boolean {
+  return client.protocol !== 'file';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { expect, test } from '../support/contract';
 import { AnalyticsReceipt } from '@/lib/contract/analytics';
 import { auth, creds, expectProblem, post, V1 } from '../support/api';
@@ -8,8 +8,8 @@ import { mainDatabaseUrl, rawClient } from '../support/instances';
 const PATH = '/analytics/events';
 
 /** The e2e server's database, on a connection that refuses writes. */
-let database: Client | undefined;
-async function readOnlyDatabase(): Promise<Client> {
+let database: Connection | undefined;
+async function readOnlyDatabase(): Promise<Connection> {
   if (!database) {
     database = rawClient(mainDatabaseUrl());
     await database.execute('PRAGMA query_only = ON');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { AvailabilityBatch, Product, ProductPage, StorefrontSnapshot } from '@/lib/contract/catalog';
 import { auth, creds, V1 } from '../support/api';
 import { copyDatabase, type Instance, killInstance, mainDatabaseUrl, rawClient, startInstance } from '../support/instances';
@@ -17,7 +17,7 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 const scratch = mkdtempSync(join(tmpdir(), 'sd-cache-'));
 let a: Instance;
 let b: Instance;
-let database: Client;
+let database: Connection;
 
 test.beforeAll(async () => {
   const url = await copyDatabase(mainDatabaseUrl(), join(scratch, 'site.db'));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
 import { Product } from '@/lib/contract/catalog';
@@ -10,8 +10,8 @@ import { mainDatabaseUrl, rawClient } from '../support/instances';
 const PATH = '/commerce/checkout-sessions';
 
 /** The e2e server's database, read-only: for ids the API rightly never shows (drafts) and for counting rows. */
-let database: Client | undefined;
-async function readOnlyDatabase(): Promise<Client> {
+let database: Connection | undefined;
+async function readOnlyDatabase(): Promise<Connection> {
   if (!database) {
     database = rawClient(mainDatabaseUrl());
     await database.execute('PRAGMA query_only = ON');

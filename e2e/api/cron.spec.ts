@@ -2,7 +2,7 @@
 // and a platform's cron (GET /api/cron/<name> with the CRON_SECRET) makes the work happen.
 // Its own instance, on a copy of the e2e database, sending to a real SMTP server.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { creds, expectProblem } from '../support/api';
 import type { Instance } from '../support/instances';
 import { instanceWithMail, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
@@ -13,7 +13,7 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 const SECRET = 'cron-secret-for-the-e2e-run-0123456789';
 let smtp: TestSmtp;
 let instance: Instance;
-let database: Client;
+let database: Connection;
 let mailing: MailingInstance;
 
 test.beforeAll(async () => {

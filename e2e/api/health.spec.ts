@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { expectProblem } from '../support/api';
 import { copyDatabase, killInstance, mainDatabaseUrl, rawClient, startInstance, type Instance } from '../support/instances';
 
@@ -28,7 +28,7 @@ test('on the shared server: /healthz and /readyz answer 200 without a credential
 
 test.describe('readiness follows the database', () => {
   let instance: Instance;
-  let database: Client;
+  let database: Connection;
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { creds, expectProblem, post } from '../support/api';
 import { consent, e2eDatabase, freshEmail, NEWSLETTER, rowsFor, STOCK, variantIds } from '../support/signups';
 
-let database: Client;
+let database: Connection;
 test.beforeAll(() => {
   database = e2eDatabase();
 });

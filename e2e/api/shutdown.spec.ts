@@ -3,7 +3,7 @@
 // in flight and a mail is being handed over. Both finish; nothing is lost or sent twice.
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { creds, V1 } from '../support/api';
 import type { Instance } from '../support/instances';
 import { instanceWithMail, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
@@ -13,7 +13,7 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 let smtp: TestSmtp;
 let instance: Instance;
-let database: Client;
+let database: Connection;
 let mailing: MailingInstance;
 
 test.beforeAll(async () => {

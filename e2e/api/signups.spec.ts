@@ -1,11 +1,11 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/contract';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { SignupReceipt } from '@/lib/contract/signups';
 import { auth, creds, expectProblem, post, V1 } from '../support/api';
 import { consent, e2eDatabase, freshEmail, NEWSLETTER, rowsFor, STOCK, variantIds } from '../support/signups';
 
-let database: Client;
+let database: Connection;
 let fixture: { throwVariant: string; toteVariant: string; outletTote: string; draft: string } | undefined;
 test.beforeAll(() => {
   database = e2eDatabase();

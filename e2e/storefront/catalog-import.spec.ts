@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { AvailabilityBatch, Product } from '@/lib/contract/catalog';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { auth, creds, V1 } from '../support/api';
@@ -19,7 +19,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'sd-catalog-'));
 let url: string;
 let a: Instance;
 let b: Instance;
-let database: Client;
+let database: Connection;
 
 /** The heap cap package.json's `catalog` script gives the command. */
 const CLI_HEAP = /--max-old-space-size=\d+/.exec(JSON.parse(readFileSync('package.json', 'utf8')).scripts.catalog)![0];

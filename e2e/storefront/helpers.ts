@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InValue } from '@libsql/client';
+import type { Value } from '@/db';
 import AxeBuilder from '@axe-core/playwright';
 import { test as baseTest, expect as baseExpect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mainDatabaseUrl, rawClient } from '../support/instances';
@@ -117,7 +117,7 @@ export async function expectAccessible(page: Page, testInfo: TestInfo, name: str
 }
 
 /** Reads the e2e database directly: the test's independent view of what the server did. */
-export async function queryDb<T = Record<string, unknown>>(sql: string, args: InValue[] = []): Promise<T[]> {
+export async function queryDb<T = Record<string, unknown>>(sql: string, args: Value[] = []): Promise<T[]> {
   const client = rawClient(mainDatabaseUrl());
   try {
     return (await client.execute({ sql, args })).rows as unknown as T[];

@@ -1,7 +1,7 @@
 // The mails a shopper gets, followed in Chromium: a server instance of its own (on a copy
 // of the e2e database, so a restock here changes nothing the other tests see) sends through
 // a real SMTP server started by this test.
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { creds } from '../support/api';
 import { freePort, type Instance } from '../support/instances';
 import { header, instanceWithMail, linkTo, part, target, waitFor, type MailingInstance, type TestSmtp } from '../support/mail';
@@ -12,7 +12,7 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 let smtp: TestSmtp;
 let instance: Instance;
-let database: Client;
+let database: Connection;
 let mailing: MailingInstance;
 
 test.beforeAll(async () => {

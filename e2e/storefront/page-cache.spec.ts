@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
 import { copyDatabase, mainDatabaseUrl, rawClient, twoInstancesOnACopy, type Instance } from '../support/instances';
@@ -80,7 +80,7 @@ test.describe('two instances on one database', () => {
   const SHOP = 'http://shop.test';
   let a: Instance;
   let b: Instance;
-  let database: Client;
+  let database: Connection;
 
   let stop: (() => Promise<void>) | undefined;
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import { openConnection, type Connection } from '@/db';
 
 const NEXT_BIN = join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -77,8 +77,8 @@ export function killInstance(instance: Instance): Promise<void> {
  * Servers write to the file at any moment (kept pages, counters), so it waits its turn for
  * the lock, as an admin tool would, instead of failing at once with SQLITE_BUSY.
  */
-export function rawClient(url: string): Client {
-  return createClient({ url, concurrency: 1, timeout: 10_000 });
+export function rawClient(url: string): Connection {
+  return openConnection(url, { busyTimeoutMs: 10_000 });
 }
 
 /** The shared e2e server's database. */

@@ -43,6 +43,12 @@ export type LibsqlTestServer = {
   readonly port: number;
   /** HTTP requests to the protocol's endpoints so far (version probes and pipelines). */
   requests(): number;
+  /**
+   * The statements of each pipeline request answered from now on (one entry a request, its
+   * SQL texts in order; a version probe is an empty entry), until the returned stop is called:
+   * what a test of round trips asserts, and what tells a bench's count apart.
+   */
+  record(): { requests: string[][]; stop(): void };
   /** Requests being held right now (paused, or waiting out the latency). */
   held(): number;
   setLatency(ms: number): void;
@@ -332,6 +338,8 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     if (path === '/health') return answer(res, 200, '');
 
     requestCount += 1;
+    const entry: string[] = [];
+    for (const recorder of recorders) recorder.push(entry);
     heldCount += 1;
     try {
       if (latencyMs > 0) await sleep(latencyMs);
@@ -352,6 +360,18 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
         if (!Array.isArray(body.requests)) throw new Error('requests');
       } catch {
         return answer(res, 400, { message: 'The request body is not a valid pipeline request', code: 'PROTOCOL_ERROR' });
+      }
+      if (recorders.size > 0) {
+        // A statement sent by id (store_sql) is recorded by its text.
+        const known = new Map(body.requests.filter((r) => r.type === 'store_sql').map((r) => [r.sql_id, r.sql!]));
+        const text = (stmt: { sql?: string; sql_id?: number }) =>
+          stmt.sql ?? known.get(stmt.sql_id) ?? recordedSqls.get(stmt.sql_id!) ?? '?';
+        for (const [id, sql] of known) recordedSqls.set(id!, sql);
+        for (const request of body.requests) {
+          if (request.type === 'execute') entry.push(text(request.stmt!));
+          else if (request.type === 'batch') entry.push(...request.batch!.steps.map((s) => text(s.stmt)));
+          else if (request.type === 'sequence') entry.push(text(request));
+        }
       }
       const out = await pipeline(body);
       return answer(res, out.status, out.body);
@@ -377,6 +397,8 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     for (const go of release) go();
   };
 
+  const recorders = new Set<string[][]>();
+  const recordedSqls = new Map<number, string>();
   const host = options.host ?? '127.0.0.1';
   let server: Server | undefined;
   const sockets = new Set<Socket>();
@@ -422,6 +444,11 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
       return port;
     },
     requests: () => requestCount,
+    record() {
+      const requests: string[][] = [];
+      recorders.add(requests);
+      return { requests, stop: () => void recorders.delete(requests) };
+    },
     held: () => heldCount,
     setLatency: (ms) => void (latencyMs = ms),
     setAuthToken: (token) => void (authToken = token),

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { header, links, part, testSmtp, waitFor, type TestSmtp } from '../../test/support/smtp';
 import { copyDatabase, killInstance, mainDatabaseUrl, rawClient, startInstance, type Instance } from './instances';
 
@@ -38,7 +38,7 @@ export function emlMailsTo(email: string, folder = join(process.env.E2E_DATA_DIR
   return files.map((f) => readFileSync(join(folder, f), 'utf8')).filter((raw) => (header(raw, 'To') ?? '').includes(email));
 }
 
-export type MailingInstance = { smtp: TestSmtp; instance: Instance; database: Client; stop: () => Promise<void> };
+export type MailingInstance = { smtp: TestSmtp; instance: Instance; database: Connection; stop: () => Promise<void> };
 
 /**
  * A `next start` of its own on a copy of the e2e database (so what it sends and changes stays

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '@libsql/client';
+import type { Connection } from '@/db';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { Product } from '@/lib/contract/catalog';
 import { creds, get } from './api';
@@ -15,11 +15,11 @@ export function freshEmail(tag = 'e2e'): string {
 }
 
 /** The e2e server's database, read-only: for ids the API rightly never shows (drafts) and to count rows. */
-export function e2eDatabase(url = mainDatabaseUrl()): Client {
+export function e2eDatabase(url = mainDatabaseUrl()): Connection {
   return rawClient(url);
 }
 
-export async function rowsFor(database: Client, email: string) {
+export async function rowsFor(database: Connection, email: string) {
   const count = async (sql: string) => Number((await database.execute({ sql, args: [email] })).rows[0]![0]);
   return {
     stock: await count('SELECT count(*) FROM stock_subscriptions WHERE email = ?'),

@@ -1,4 +1,4 @@
-import type { InStatement } from '@libsql/client';
+import type { Statement } from '@/db';
 import type { ZodType } from 'zod';
 import type { CacheProfile } from '@/lib/platform/cache/http';
 import type { KeptRead } from '@/lib/platform/cache/catalog-changes';
@@ -27,7 +27,7 @@ export type Reply = {
    * wrapper commits them as one batch once the answer is built — with the record of the
    * answer under the request's Idempotency-Key, when it has one (lib/platform/idempotency/http.ts).
    */
-  write?: InStatement[];
+  write?: Statement[];
   /**
    * The answer's bytes are kept under `key` (with the origin its links are made against):
    * `load` runs, and `body` is made, only when they are not. See okKept.

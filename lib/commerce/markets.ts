@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { marketCountries, marketLocales, markets, marketTranslations } from '@/db/schema';
-import type { DbOrTx } from '@/db/client';
+import { prepared, read, readTogether, type DbOrTx } from '@/db';
 import type { Market } from '@/lib/contract/catalog';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { cacheable, versionKey } from '@/lib/platform/cache/memo';
@@ -43,13 +44,34 @@ export function loadMarkets(database: DbOrTx, site: SiteContext['site']): Promis
   return hit;
 }
 
+const siteIdIs = (column: SQLiteColumn) => eq(column, sql.placeholder('siteId'));
+
+/** The Site's markets, countries, locales and names: four reads of one snapshot, sent together (one request over a network). */
 async function queryMarkets(database: DbOrTx, siteId: string): Promise<MarketInfo[]> {
-  const [rows, countries, locales, names] = await Promise.all([
-    database.select().from(markets).where(eq(markets.siteId, siteId)).orderBy(asc(markets.position)),
-    database.select().from(marketCountries).where(eq(marketCountries.siteId, siteId)).orderBy(asc(marketCountries.position)),
-    database.select().from(marketLocales).where(eq(marketLocales.siteId, siteId)).orderBy(asc(marketLocales.position)),
-    database.select().from(marketTranslations).where(eq(marketTranslations.siteId, siteId)),
-  ]);
+  const [rows, countries, locales, names] = await readTogether(database, [
+    read(
+      prepared(database, 'markets.markets', (d) =>
+        d.select().from(markets).where(siteIdIs(markets.siteId)).orderBy(asc(markets.position)).prepare(),
+      ),
+      { siteId },
+    ),
+    read(
+      prepared(database, 'markets.countries', (d) =>
+        d.select().from(marketCountries).where(siteIdIs(marketCountries.siteId)).orderBy(asc(marketCountries.position)).prepare(),
+      ),
+      { siteId },
+    ),
+    read(
+      prepared(database, 'markets.locales', (d) =>
+        d.select().from(marketLocales).where(siteIdIs(marketLocales.siteId)).orderBy(asc(marketLocales.position)).prepare(),
+      ),
+      { siteId },
+    ),
+    read(
+      prepared(database, 'markets.names', (d) => d.select().from(marketTranslations).where(siteIdIs(marketTranslations.siteId)).prepare()),
+      { siteId },
+    ),
+  ] as const);
   return rows.map((m) => ({
     id: m.id,
     name: m.name,

@@ -1,5 +1,6 @@
 import 'server-only';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { databaseFolder } from '@/db';
 import { env } from '@/lib/env';
 import type { DrainOptions } from './drain';
 import { emlMailer, smtpMailer, type Mailer } from './transport';
@@ -14,9 +15,8 @@ export function storefrontOrigin(): string {
 export function emlFolder(): string {
   const settings = env();
   if (settings.MAIL_EML_DIR) return resolve(settings.MAIL_EML_DIR);
-  const url = settings.DATABASE_URL;
-  const path = url.startsWith('file:') ? url.slice('file:'.length).split('?')[0] : '';
-  return path && path !== ':memory:' ? join(dirname(resolve(path)), 'outbox') : resolve('data', 'outbox');
+  const folder = databaseFolder(settings.DATABASE_URL);
+  return folder ? join(folder, 'outbox') : resolve('data', 'outbox');
 }
 
 export function configuredMailer(): Mailer {

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Server } from 'node:http';
+import { closeDatabase } from '@/db';
 import { db } from '@/lib/db';
 import { servingServers } from './server-guard';
 
@@ -22,7 +23,7 @@ export function stopCleanlyOnSigterm(options: { graceMs: number; stopJobs: () =>
     void Promise.race([finished, late])
       .then((done) => {
         if (!done) console.warn(`[server] shutdown: still busy after ${options.graceMs} ms; exiting anyway`);
-        db().$client.close();
+        closeDatabase(db());
         console.log(`[server] stopped in ${Date.now() - started} ms`);
         process.exit(0);
       })

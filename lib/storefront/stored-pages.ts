@@ -1,8 +1,6 @@
 import { gunzipSync, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { Database } from '@/db/client';
-import { schema } from '@/db/client';
-import { syncReads } from '@/db/driver/sync-reads';
+import { execute, rows, run, schema, syncReads, type Database } from '@/db';
 
 /**
  * Rendered product pages kept in the database (table stored_pages), gzipped: shared by every
@@ -49,7 +47,7 @@ export async function storedPage(database: Database, address: PageAddress): Prom
       reads: pageReads,
     };
   }
-  const found = await database.$client.execute({ sql: FIND_SQL, args });
+  const found = await execute(database, { sql: FIND_SQL, args });
   const first = found.rows[0];
   if (!first) return null;
   return {
@@ -96,26 +94,28 @@ export async function handlesToRender(
   after: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await database.$client.execute({
-    sql: `SELECT p.handle FROM products p
+  const found = await rows<{ handle: string }>(
+    database,
+    `SELECT p.handle FROM products p
       WHERE p.site_id = ? AND p.status = 'published' AND p.handle > ? AND NOT EXISTS (
         SELECT 1 FROM stored_pages s WHERE s.site_id = p.site_id AND s.origin = ? AND s.market = ? AND s.locale = ?
           AND s.handle = p.handle AND s.build = ?
           AND s.catalog_version >= coalesce((SELECT max(c.version) FROM catalog_changes c
             WHERE c.site_id = p.site_id AND c.scope IN ('product:' || p.handle, 'site')), 0))
       ORDER BY p.handle LIMIT ?`,
-    args: [at.siteId, after, at.origin, at.market, at.locale, PAGE_BUILD, limit],
-  });
-  return rows.rows.map((r) => String(r.handle));
+    [at.siteId, after, at.origin, at.market, at.locale, PAGE_BUILD, limit],
+  );
+  return found.map((r) => String(r.handle));
 }
 
 /** The addresses (without handle) the Site's kept pages were asked at, most pages first, at most `limit`. */
 export async function storedAddresses(database: Database, siteId: string, limit: number): Promise<Omit<PageAddress, 'handle'>[]> {
-  const rows = await database.$client.execute({
-    sql: `SELECT origin, market, locale FROM stored_pages WHERE site_id = ? GROUP BY origin, market, locale ORDER BY COUNT(*) DESC LIMIT ?`,
-    args: [siteId, limit],
-  });
-  return rows.rows.map((r) => ({ siteId, origin: String(r.origin), market: String(r.market), locale: String(r.locale) }));
+  const found = await rows<{ origin: string; market: string; locale: string }>(
+    database,
+    `SELECT origin, market, locale FROM stored_pages WHERE site_id = ? GROUP BY origin, market, locale ORDER BY COUNT(*) DESC LIMIT ?`,
+    [siteId, limit],
+  );
+  return found.map((r) => ({ siteId, origin: String(r.origin), market: String(r.market), locale: String(r.locale) }));
 }
 
 /**
@@ -126,11 +126,12 @@ export async function storedAddresses(database: Database, siteId: string, limit:
  * Answers how many went.
  */
 export async function dropDeadPages(database: Database, siteId: string, graceMs: number): Promise<number> {
-  const result = await database.$client.execute({
-    sql: `DELETE FROM stored_pages WHERE site_id = ? AND (
+  const result = await run(
+    database,
+    `DELETE FROM stored_pages WHERE site_id = ? AND (
       (build <> ? AND stored_at < ?)
       OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = stored_pages.site_id AND p.handle = stored_pages.handle AND p.status = 'published'))`,
-    args: [siteId, PAGE_BUILD, Date.now() - graceMs],
-  });
+    [siteId, PAGE_BUILD, Date.now() - graceMs],
+  );
   return result.rowsAffected;
 }

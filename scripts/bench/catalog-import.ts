@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getTableName } from 'drizzle-orm';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
@@ -77,7 +77,7 @@ async function child(url: string, file: string, latencyMs: number | null): Promi
         },
     }),
   );
-  local.$client.close();
+  closeDatabase(local);
 }
 
 type ChildResult = {
@@ -131,15 +131,15 @@ async function main(): Promise<void> {
     const exportSeconds = (performance.now() - t) / 1000;
     const file = join(dir, 'demo.json');
     writeFileSync(file, first);
-    source.$client.close();
+    closeDatabase(source);
 
     const targetUrl = `file:${join(dir, 'target.db')}`;
     const target = await open(targetUrl);
     await seedDatabase(target, {});
-    for (const table of CATALOG_TABLES) await target.$client.execute(`DELETE FROM "${getTableName(table)}"`);
+    for (const table of CATALOG_TABLES) await execute(target, `DELETE FROM "${getTableName(table)}"`);
     const imported = await runChild(targetUrl, file);
     const second = await exported(target);
-    target.$client.close();
+    closeDatabase(target);
 
     const result = {
       products: count,

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from '@/db/client';
+import { closeDatabase, execute, openDatabase } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { CATALOG_FORMAT, CATALOG_FORMAT_VERSION, type CatalogDocument, type CatalogProduct } from '@/lib/contract/catalog-document';
@@ -50,9 +50,9 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
     const sold = `from products p join sites s on s.id = p.site_id
       where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
         join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)`;
-    const handles = (await database.$client.execute(`select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
+    const handles = (await execute(database, `select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
     const variantIds = (
-      await database.$client.execute(`select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
+      await execute(database, `select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
     ).rows.map((r) => String(r.id));
     return {
       products,
@@ -65,7 +65,7 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
       seedSeconds,
     };
   } finally {
-    database.$client.close();
+    closeDatabase(database);
   }
 }
 
@@ -146,7 +146,7 @@ async function exportedProduct(fixture: Fixture, handle: string): Promise<PriceC
     if (!markets || !product) throw new Error(`the export has no markets or no product ${handle}`);
     return { head: { format: CATALOG_FORMAT, version: CATALOG_FORMAT_VERSION, site: 'demo', markets }, product };
   } finally {
-    database.$client.close();
+    closeDatabase(database);
   }
 }
 

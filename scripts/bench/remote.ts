@@ -17,8 +17,11 @@ import { stopAll } from './processes';
 import { startNextServer, type Server } from './server';
 
 const V1 = '/site/v1';
-const PORT = 3611;
-const DB_PORT = 3612;
+// Ports of its own (--port: the app's, the database's is the next one up).
+let PORT = 3611;
+let DB_PORT = 3612;
+/** --trace: print the statements of each request of each action's first run. */
+let TRACE = false;
 
 type Action = { name: string; budget: number; run: (i: number) => Promise<void> };
 export type RemoteRow = { action: string; latencyMs: number; requests: number; budget: number; p50Ms: number };
@@ -120,10 +123,17 @@ async function measure(
         await ok(await fetch(`${base}${V1}/commerce/products/${fixture.allHandles[0]}`, { headers }), 200, 'warm-up');
       db.setLatency(latencyMs);
       const before = db.requests();
+      const recording = TRACE && i === 0 ? db.record() : null;
       const started = performance.now();
       await action.run(i);
       times.push(performance.now() - started);
       counts.push(db.requests() - before);
+      if (recording) {
+        recording.stop();
+        console.log(`${action.name} at ${latencyMs} ms:`);
+        for (const [n, request] of recording.requests.entries())
+          console.log(`  ${n + 1}. ${request.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n     ') || '(probe)'}`);
+      }
       db.setLatency(0);
     }
     rows.push({ action: action.name, latencyMs, requests: median(counts), budget: action.budget, p50Ms: Math.round(median(times)) });
@@ -198,8 +208,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       latencies: { type: 'string', default: '0,20' },
       'idle-seconds': { type: 'string', default: '30' },
       runs: { type: 'string', default: '5' },
+      port: { type: 'string', default: '3611' },
+      trace: { type: 'boolean', default: false },
     },
   });
+  PORT = Number(values.port);
+  DB_PORT = PORT + 1;
+  TRACE = values.trace!;
   try {
     const result = await remoteRoundTrips({
       products: Number(values.products),

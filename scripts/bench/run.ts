@@ -18,7 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { changeOnePrice, makeFixture, type Fixture } from './fixture';
-import { openDatabase } from '@/db/client';
+import { closeDatabase, execute, openDatabase } from '@/db';
 import { curve, measureInterleaved, pass, sequentialLatency } from './load';
 import { listAttack, type ListAttack } from './list-attack';
 import { printRemote, remoteRoundTrips } from './remote';
@@ -310,12 +310,12 @@ async function aheadAfterChange(fixture: Fixture, origin: string): Promise<Ahead
 async function pagesWrittenSince(fixture: Fixture, since: number): Promise<number | null> {
   const database = openDatabase({ url: fixture.url });
   try {
-    const rows = await database.$client.execute({ sql: 'SELECT count(*) AS n FROM stored_pages WHERE stored_at >= ?', args: [since] });
+    const rows = await execute(database, { sql: 'SELECT count(*) AS n FROM stored_pages WHERE stored_at >= ?', args: [since] });
     return Number(rows.rows[0]?.n ?? 0);
   } catch {
     return null;
   } finally {
-    database.$client.close();
+    closeDatabase(database);
   }
 }
 

@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getTableName } from 'drizzle-orm';
-import { openDatabase, type Database } from '@/db/client';
+import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { listProducts } from '@/lib/commerce/catalog';
@@ -97,10 +97,11 @@ async function fresh(url: string): Promise<Database> {
 
 /** Drops the search index (its triggers and tables) from a database: the import without it. */
 async function dropSearchIndex(database: Database): Promise<void> {
-  const { rows } = await database.$client.execute(
+  const { rows } = await execute(
+    database,
     "select type, name from sqlite_master where (type = 'trigger' and name like '%search%') or (type = 'table' and name like 'product_search%' and sql like 'CREATE VIRTUAL TABLE%') order by type = 'table'",
   );
-  for (const r of rows) await database.$client.execute(`DROP ${String(r.type).toUpperCase()} IF EXISTS "${String(r.name)}"`);
+  for (const r of rows) await execute(database, `DROP ${String(r.type).toUpperCase()} IF EXISTS "${String(r.name)}"`);
 }
 
 async function importSeconds(
@@ -112,7 +113,7 @@ async function importSeconds(
   const url = `file:${join(dir, `import-${label}.db`)}`;
   const target = await fresh(url);
   await seedDatabase(target, {});
-  for (const table of CATALOG_TABLES) await target.$client.execute(`DELETE FROM "${getTableName(table)}"`);
+  for (const table of CATALOG_TABLES) await execute(target, `DELETE FROM "${getTableName(table)}"`);
   if (!withIndex) await dropSearchIndex(target);
   const { createReadStream } = await import('node:fs');
   const started = performance.now();
@@ -123,7 +124,7 @@ async function importSeconds(
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   if (!result.ok) throw new Error(`import refused: ${JSON.stringify(result.issues.slice(0, 3))}`);
-  target.$client.close();
+  closeDatabase(target);
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${url.slice('file:'.length)}${suffix}`, { force: true });
   return { seconds: Math.round(seconds * 100) / 100, cpuSeconds: Math.round((used.user + used.system) / 1e4) / 100 };
 }
@@ -142,10 +143,10 @@ async function main() {
   if (flags.db) {
     const database = openDatabase({ url: `file:${flags.db}` });
     rows.push({
-      products: Number((await database.$client.execute('select count(*) as n from products')).rows[0]!.n),
+      products: Number((await execute(database, 'select count(*) as n from products')).rows[0]!.n),
       queries: await measureQueries(database, seconds),
     });
-    database.$client.close();
+    closeDatabase(database);
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'sd-search-growth-'));
     try {
@@ -185,7 +186,7 @@ async function main() {
             },
           };
         }
-        database.$client.close();
+        closeDatabase(database);
         rows.push(row);
         // each size as soon as it is measured (a 100k run takes a while)
         console.error(JSON.stringify({ searchGrowthRow: row, loadAverage: loadavg() }));

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq, getTableName } from 'drizzle-orm';
-import { openDatabase, type Database } from '@/db/client';
+import { execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase, WIPE_ORDER, type SeedOptions } from '@/db/seed';
 import { productVariants, products, sites } from '@/db/schema';
@@ -42,7 +42,7 @@ export async function firstVariantOf(database: Database, siteHandle: string): Pr
 export async function contentDigest(database: Database): Promise<string> {
   const hash = createHash('sha256');
   for (const table of WIPE_ORDER) {
-    const result = await database.$client.execute(`SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
+    const result = await execute(database, `SELECT * FROM "${getTableName(table)}" ORDER BY rowid`);
     hash.update(getTableName(table)).update(JSON.stringify(result.rows));
   }
   return hash.digest('hex');

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import {
   bundleItems,
   bundlePrices,
@@ -13,11 +14,11 @@ import {
   products,
   variantPrices,
 } from '@/db/schema';
-import type { DbOrTx } from '@/db/client';
-import { idList, inIdList, prepared } from '@/db/prepared';
+import { idList, inIdList, prepared, read, readTogether, type DbOrTx } from '@/db';
 import type { AvailabilityStatus, Image } from '@/lib/contract/common';
 import type { ProductSummary, Variant } from '@/lib/contract/catalog';
 import { availabilityStatus, bestStatus } from '../availability';
+import { isPublished } from '../published';
 import { toMoney } from '../money';
 import type { MarketChoice } from '../markets';
 import { bundleTitle, displayedVariantOptions, displayedVariantTitle, type OptionTexts, type ProductOptions } from './option-texts';
@@ -27,11 +28,31 @@ type Translation = typeof productTranslations.$inferSelect;
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * Which products a loader's query reads: those of an id list (`ids`: a page of products), or
+ * the one published product of the Site with a handle (`siteId`, `handle`: a product read by
+ * handle). Read by handle, a product's queries need no answer of another, so they go together
+ * as one batch (productReads): one request to a database over a network, not one after another.
+ */
+type ProductsOf = 'ids' | 'handle';
+
+function ofProducts(column: SQLiteColumn, of: ProductsOf): SQL {
+  if (of === 'ids') return inIdList(column, 'ids');
+  return sql`${column} = (select ${products.id} from ${products} where ${and(
+    isPublished(sql.placeholder('siteId')),
+    eq(products.handle, sql.placeholder('handle')),
+  )})`;
+}
+
 /** Text in the chosen locale, else the Site's default locale, else any. */
 export async function loadTranslations(database: DbOrTx, ids: string[], locale: string, fallback: string) {
   const rows = ids.length
-    ? await prepared(database, 'catalog.translations', translationsQuery).all({ ids: idList(ids), locale, fallback })
+    ? await prepared(database, 'catalog.translations', translationsQuery('ids')).all({ ids: idList(ids), locale, fallback })
     : [];
+  return translationsFrom(rows, locale);
+}
+
+function translationsFrom(rows: Translation[], locale: string) {
   const out = new Map<string, Translation>();
   for (const row of rows) {
     if (row.locale === locale || !out.has(row.productId)) out.set(row.productId, row);
@@ -39,27 +60,25 @@ export async function loadTranslations(database: DbOrTx, ids: string[], locale: 
   return out;
 }
 
-function translationsQuery(database: DbOrTx) {
-  return database
+const translationsQuery = (of: ProductsOf) => (database: DbOrTx) =>
+  database
     .select()
     .from(productTranslations)
     .where(
       and(
-        inIdList(productTranslations.productId, 'ids'),
+        ofProducts(productTranslations.productId, of),
         inArray(productTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')]),
       ),
     )
     .prepare();
-}
 
-function imagesQuery(database: DbOrTx) {
-  return database
+const imagesQuery = (of: ProductsOf) => (database: DbOrTx) =>
+  database
     .select()
     .from(productImages)
-    .where(inIdList(productImages.productId, 'ids'))
+    .where(ofProducts(productImages.productId, of))
     .orderBy(asc(productImages.productId), asc(productImages.position))
     .prepare();
-}
 
 /**
  * An image's alt text as written, kept beside the one the locale shows: variants find their
@@ -70,7 +89,11 @@ type ShownImage = Image & { [WRITTEN_ALT]?: string };
 
 /** Products' images in order, with their alt texts in `locale` (where the image has one there). */
 export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean, locale: string) {
-  const rows = ids.length ? await prepared(database, 'catalog.images', imagesQuery).all({ ids: idList(ids) }) : [];
+  const rows = ids.length ? await prepared(database, 'catalog.images', imagesQuery('ids')).all({ ids: idList(ids) }) : [];
+  return imagesFrom(rows, firstOnly, locale);
+}
+
+function imagesFrom(rows: Array<typeof productImages.$inferSelect>, firstOnly: boolean, locale: string) {
   // Positions are an order, not an index from 0: the first image is the lowest position.
   const out = new Map<string, Image[]>();
   for (const { productId, url, alt, alts, width, height } of rows) {
@@ -85,8 +108,8 @@ export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boo
  * Variants sold in the chosen market (a variant without a price there is not sold there),
  * with prices and coarse availability, grouped by product in display order.
  */
-function variantsQuery(database: DbOrTx) {
-  return database
+const variantsQuery = (of: ProductsOf) => (database: DbOrTx) =>
+  database
     .select({
       id: productVariants.id,
       productId: productVariants.productId,
@@ -102,15 +125,20 @@ function variantsQuery(database: DbOrTx) {
     .from(productVariants)
     .innerJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, sql.placeholder('marketId'))))
     .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
-    .where(inIdList(productVariants.productId, 'ids'))
+    .where(ofProducts(productVariants.productId, of))
     .orderBy(asc(productVariants.productId), asc(productVariants.position))
     .prepare();
-}
 
 export async function loadVariants(database: DbOrTx, ids: string[], choice: MarketChoice) {
   const rows = ids.length
-    ? await prepared(database, 'catalog.variants', variantsQuery).all({ ids: idList(ids), marketId: choice.market.id })
+    ? await prepared(database, 'catalog.variants', variantsQuery('ids')).all({ ids: idList(ids), marketId: choice.market.id })
     : [];
+  return variantsFrom(rows, choice);
+}
+
+type VariantRow = Awaited<ReturnType<ReturnType<ReturnType<typeof variantsQuery>>['all']>>[number];
+
+function variantsFrom(rows: VariantRow[], choice: MarketChoice) {
   const { currency } = choice.market;
   const out = new Map<string, PricedVariant[]>();
   for (const r of rows) {
@@ -136,11 +164,12 @@ function bundlesQuery(database: DbOrTx) {
     .select({ id: bundles.id, title: bundles.title, titles: bundles.titles, amount: bundlePrices.amount })
     .from(bundles)
     .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, sql.placeholder('marketId'))))
-    .where(eq(bundles.productId, sql.placeholder('productId')))
+    .where(ofProducts(bundles.productId, 'handle'))
     .orderBy(asc(bundles.position))
     .prepare();
 }
 
+/** The items of the product's bundles (of those priced in the market or not: bundlesFrom keeps the priced ones'). */
 function bundleItemsQuery(database: DbOrTx) {
   return database
     .select({
@@ -153,15 +182,15 @@ function bundleItemsQuery(database: DbOrTx) {
     .from(bundleItems)
     .innerJoin(productVariants, eq(productVariants.id, bundleItems.variantId))
     .innerJoin(products, eq(products.id, productVariants.productId))
-    .where(inIdList(bundleItems.bundleId, 'ids'))
+    .where(inArray(bundleItems.bundleId, sql`(select ${bundles.id} from ${bundles} where ${ofProducts(bundles.productId, 'handle')})`))
     .orderBy(asc(bundleItems.bundleId), asc(bundleItems.position))
     .prepare();
 }
 
-export async function loadBundles(database: DbOrTx, productId: string, choice: MarketChoice) {
-  const list = await prepared(database, 'catalog.bundles', bundlesQuery).all({ marketId: choice.market.id, productId });
-  if (list.length === 0) return [];
-  const items = await prepared(database, 'catalog.bundleItems', bundleItemsQuery).all({ ids: idList(list.map((b) => b.id)) });
+type BundleRow = Awaited<ReturnType<ReturnType<typeof bundlesQuery>['all']>>[number];
+type BundleItemRow = Awaited<ReturnType<ReturnType<typeof bundleItemsQuery>['all']>>[number];
+
+function bundlesFrom(list: BundleRow[], items: BundleItemRow[], choice: MarketChoice) {
   return (
     list
       .map((b) => ({ b, mine: items.filter((i) => i.bundleId === b.id) }))
@@ -188,14 +217,15 @@ function productCollectionsQuery(database: DbOrTx) {
         inArray(collectionTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')]),
       ),
     )
-    .where(eq(collectionProducts.productId, sql.placeholder('productId')))
+    .where(ofProducts(collectionProducts.productId, 'handle'))
     .orderBy(asc(collections.position), asc(collections.id))
     .prepare();
 }
 
+type MembershipRow = Awaited<ReturnType<ReturnType<typeof productCollectionsQuery>['all']>>[number];
+
 /** The published collections a product is in, in navigation order, titled in the locale (else the fallback's, else the handle). */
-export async function loadProductCollections(database: DbOrTx, productId: string, locale: string, fallback: string) {
-  const rows = await prepared(database, 'catalog.productCollections', productCollectionsQuery).all({ productId, locale, fallback });
+function collectionsFrom(rows: MembershipRow[], locale: string) {
   const out = new Map<string, { handle: string; title: string }>();
   for (const row of rows) {
     const known = out.get(row.id);
@@ -206,6 +236,43 @@ export async function loadProductCollections(database: DbOrTx, productId: string
 }
 
 type PricedVariant = Omit<Variant, 'image'> & { amount: number };
+
+function productByHandleQuery(database: DbOrTx) {
+  return database
+    .select()
+    .from(products)
+    .where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle'))))
+    .prepare();
+}
+
+/**
+ * A published product by handle with everything its answer shows: its texts, images, variants
+ * sold in the market, bundles and collections; null when there is none. None of these reads
+ * needs another's answer (each finds the product by handle itself), so they go as one batch
+ * (readTogether): one snapshot, and one request to a database over a network instead of four.
+ */
+export async function loadProductByHandle(database: DbOrTx, siteId: string, handle: string, choice: MarketChoice, fallback: string) {
+  const values = { siteId, handle, locale: choice.locale, fallback, marketId: choice.market.id };
+  const [found, texts, images, variants, bundleList, items, memberOf] = await readTogether(database, [
+    read(prepared(database, 'catalog.productByHandle', productByHandleQuery), values),
+    read(prepared(database, 'catalog.translations.byHandle', translationsQuery('handle')), values),
+    read(prepared(database, 'catalog.images.byHandle', imagesQuery('handle')), values),
+    read(prepared(database, 'catalog.variants.byHandle', variantsQuery('handle')), values),
+    read(prepared(database, 'catalog.bundles', bundlesQuery), values),
+    read(prepared(database, 'catalog.bundleItems', bundleItemsQuery), values),
+    read(prepared(database, 'catalog.productCollections', productCollectionsQuery), values),
+  ] as const);
+  const row = found[0];
+  if (!row) return null;
+  return {
+    row,
+    text: translationsFrom(texts, choice.locale).get(row.id),
+    images: imagesFrom(images, false, choice.locale).get(row.id) ?? [],
+    variants: variantsFrom(variants, choice).get(row.id) ?? [],
+    bundles: bundlesFrom(bundleList, items, choice),
+    collections: collectionsFrom(memberOf, choice.locale),
+  };
+}
 
 /** Price range, the cheapest one's compare-at price and the best availability of some variants (at least one). */
 function looks(vs: PricedVariant[]) {

@@ -1,7 +1,6 @@
 import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
-import { readTransaction, type DbOrTx } from '@/db/client';
-import { prepared } from '@/db/prepared';
+import { readTransaction, type DbOrTx } from '@/db';
 import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { Image } from '@/lib/contract/common';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
@@ -24,16 +23,7 @@ import {
   type ListIndex,
 } from './list-index';
 import { displayedOptions } from './option-texts';
-import {
-  iso,
-  loadBundles,
-  loadImages,
-  loadProductCollections,
-  loadTranslations,
-  loadVariants,
-  publicVariant,
-  summarise,
-} from './product-loaders';
+import { iso, loadImages, loadProductByHandle, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
@@ -77,35 +67,15 @@ export function productScopes(product: Product): string[] {
   return [...scopes];
 }
 
-function productByHandleQuery(database: DbOrTx) {
-  return database
-    .select()
-    .from(products)
-    .where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle'))))
-    .prepare();
-}
-
 /**
  * A published product by handle, read from the database (the route keeps its answer:
- * productKept). Six statements, one snapshot: an import committing meanwhile is seen whole or
- * not at all.
+ * productKept). Seven statements, one snapshot, sent together (loadProductByHandle): an import
+ * committing meanwhile is seen whole or not at all.
  */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
-  return readTransaction(database, (tx) => readProduct(tx, site, handle, choice));
-}
-
-async function readProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
-  const [row] = await prepared(database, 'catalog.productByHandle', productByHandleQuery).all({ siteId: site.id, handle });
-  if (!row) throw new NotFound('The product');
-  const [texts, images, variants, bundleList, memberOf] = await Promise.all([
-    loadTranslations(database, [row.id], choice.locale, site.defaultLocale),
-    loadImages(database, [row.id], false, choice.locale),
-    loadVariants(database, [row.id], choice),
-    loadBundles(database, row.id, choice),
-    loadProductCollections(database, row.id, choice.locale, site.defaultLocale),
-  ]);
-  const vs = variants.get(row.id) ?? [];
-  const text = texts.get(row.id);
+  const found = await loadProductByHandle(database, site.id, handle, choice, site.defaultLocale);
+  if (!found) throw new NotFound('The product');
+  const { row, text, images, variants: vs, bundles: bundleList, collections: memberOf } = found;
   if (vs.length === 0) throw await notSoldIn(database, row, text?.title ?? row.handle, choice);
   const title = text?.title ?? row.handle;
   const description = text?.description ?? '';
@@ -114,9 +84,9 @@ async function readProduct(database: DbOrTx, site: Site, handle: string, choice:
     handle: row.handle,
     title,
     description,
-    images: images.get(row.id) ?? [],
+    images,
     options: displayedOptions(row.options, text?.options),
-    variants: vs.map((v) => publicVariant(v, images.get(row.id) ?? [], row.options, text?.options)),
+    variants: vs.map((v) => publicVariant(v, images, row.options, text?.options)),
     bundles: bundleList,
     collections: memberOf,
     seo: { title: text?.seoTitle ?? title, description: text?.seoDescription ?? description.slice(0, 160) },

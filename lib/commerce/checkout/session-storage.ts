@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { InStatement } from '@libsql/client';
+import type { Statement } from '@/db';
 import { and, asc, eq, getTableColumns, sql, type Table } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions } from '@/db/schema';
 import type { Database, DbOrTx, Tx } from '@/db/client';
@@ -71,7 +71,7 @@ export async function loadSession(database: Database, siteId: string, id: string
 }
 
 /** The statements that insert a new session and its lines, for a batch of the caller's. */
-export function sessionStatements(database: Database, row: SessionRow, lines: LineRow[]): InStatement[] {
+export function sessionStatements(database: Database, row: SessionRow, lines: LineRow[]): Statement[] {
   const session = prepared(database, 'checkout.insertSession', (d) =>
     d.insert(checkoutSessions).values(placeholdersFor(checkoutSessions)).prepare(),
   );

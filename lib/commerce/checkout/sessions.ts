@@ -1,4 +1,4 @@
-import type { InStatement } from '@libsql/client';
+import { writeBatch, type Statement } from '@/db';
 import type { StoredAddress } from '@/db/schema';
 import type { Database, DbOrTx } from '@/db/client';
 import type { CreateCheckoutSessionBody, UpdateCheckoutSessionBody } from '@/lib/contract/checkout';
@@ -31,7 +31,7 @@ export async function planCheckoutSession(
   context: Pick<SiteContext, 'site' | 'credentialId'>,
   input: CreateCheckoutSessionBody,
   options: { ttlSeconds: number } & Clock,
-): Promise<{ session: LoadedSession; write: InStatement[] }> {
+): Promise<{ session: LoadedSession; write: Statement[] }> {
   const { site } = context;
   const now = options.now ?? Date.now();
   const { market, locale } = await chooseMarket(database, site, input, 'body');
@@ -67,7 +67,7 @@ export async function planCheckoutSession(
 /** planCheckoutSession, committed. */
 export async function createCheckoutSession(...args: Parameters<typeof planCheckoutSession>): Promise<LoadedSession> {
   const { session, write } = await planCheckoutSession(...args);
-  await args[0].$client.batch(write, 'write');
+  await writeBatch(args[0], write);
   return session;
 }
 

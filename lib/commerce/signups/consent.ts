@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { consents } from '@/db/schema';
-import type { DbOrTx } from '@/db/client';
+import type { Database, DbOrTx, Statement } from '@/db';
 import { DomainError } from '@/lib/platform/errors';
 import { newTimeOrderedId } from '@/lib/platform/ids';
 
@@ -50,7 +50,19 @@ export type ConsentRecord = {
  */
 export async function recordConsent(tx: DbOrTx, record: ConsentRecord): Promise<string> {
   const id = newTimeOrderedId('cons', record.at);
-  await tx.insert(consents).values({
+  await tx.insert(consents).values(consentRow(id, record));
+  return id;
+}
+
+/** recordConsent as a statement of a write batch (not yet run), with the new record's id. */
+export function consentStatement(database: Database, record: ConsentRecord): { id: string; statement: Statement } {
+  const id = newTimeOrderedId('cons', record.at);
+  const { sql, params } = database.insert(consents).values(consentRow(id, record)).toSQL();
+  return { id, statement: { sql, args: params as never } };
+}
+
+function consentRow(id: string, record: ConsentRecord): typeof consents.$inferInsert {
+  return {
     id,
     siteId: record.siteId,
     purpose: record.purpose,
@@ -62,6 +74,5 @@ export async function recordConsent(tx: DbOrTx, record: ConsentRecord): Promise<
     source: record.source,
     credentialId: record.credentialId,
     createdAt: record.at,
-  });
-  return id;
+  };
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '@/db/client';
+import type { DbOrTx, Statement, Value } from '@/db';
 import { warnSometimes } from '@/lib/warn-sometimes';
 import { enqueueConfirmation } from './outbox';
 
@@ -98,6 +98,48 @@ export async function spendMailBudget(
   }
   return true;
 }
+
+/**
+ * The budget's part of a signup sent as one write batch (see subscribeToNewsletter): one more
+ * mail on each counter, and then the check, which fails the batch — and so undoes the whole
+ * signup, as spendMailBudget's refusal does — when either went past its limit
+ * (db/migrations/0027_mail_budget_checks.sql). Each statement runs only when `armed` (a SELECT
+ * that finds a row when the signup queues a confirmation): a signup that queues no mail costs
+ * nothing. Catch the failure with isMailBudgetSpent.
+ */
+export function mailBudgetStatements(
+  input: { siteId: string; address: string; now: number; budget: MailBudget },
+  armed: { sql: string; args: Value[] },
+): Statement[] {
+  const { siteId, address, now, budget } = input;
+  const secret = budget.secret ?? FALLBACK_KEY;
+  const day = Math.floor(now / DAY_MS);
+  const dayEnd = (day + 1) * DAY_MS;
+  const counters: Array<[string, number]> = [
+    [counterName(secret, siteId, 'mailbox', mailboxOf(address), day), budget.perMailbox ?? DEFAULT_MAILS_PER_MAILBOX],
+  ];
+  if (budget.shopper)
+    counters.push([counterName(secret, siteId, 'shopper', budget.shopper, day), budget.perShopper ?? DEFAULT_MAILS_PER_SHOPPER]);
+  return [
+    ...counters.map(([bucket]) => ({
+      // An upsert from a SELECT needs the SELECT to have a WHERE (SQLite parses it so); it has its condition.
+      sql: `INSERT INTO rate_limit_counters (bucket, window_start, count) SELECT ?, ?, 1 WHERE EXISTS (${armed.sql})
+        ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1`,
+      args: [bucket, dayEnd, ...armed.args],
+    })),
+    ...counters.map(([bucket, limit]) => ({
+      sql: `INSERT INTO mail_budget_checks (bucket, window_start, "limit") SELECT ?, ?, ? WHERE EXISTS (${armed.sql})`,
+      args: [bucket, dayEnd, limit, ...armed.args],
+    })),
+  ];
+}
+
+/** Did a signup's batch fail because its mail was over budget (mailBudgetStatements)? */
+export function isMailBudgetSpent(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e.message.includes(MAIL_BUDGET_SPENT)) return true;
+  return false;
+}
+const MAIL_BUDGET_SPENT = 'mail budget spent';
 
 /** Thrown inside a signup's transaction to undo it when its mail is over budget. */
 export class MailBudgetSpent extends Error {

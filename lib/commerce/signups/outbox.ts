@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { outboxMessages } from '@/db/schema';
-import type { Database, DbOrTx } from '@/db/client';
+import type { Database, DbOrTx, Statement, Value } from '@/db';
 import { processSlot } from '@/lib/process-state';
 
 /** Topics a notification worker drains; the payload carries the references the message is rendered from. */
@@ -51,28 +51,54 @@ export async function enqueueOutboxMessage(
  * The confirmation (double opt-in) message of a new or re-armed subscription, newsletter or
  * stock alike: what the drain needs to address it, plus the kind's own fields (`extra`).
  */
-export async function enqueueConfirmation(
-  tx: DbOrTx,
-  input: {
-    topic: OutboxTopic;
-    siteId: string;
-    subscriptionId: string;
-    email: string;
-    locale: string;
-    marketId: string;
-    consentId: string;
-    at: number;
-    extra: Record<string, unknown>;
-  },
-): Promise<void> {
-  const { topic, siteId, subscriptionId, email, locale, marketId, consentId, at, extra } = input;
-  await enqueueOutboxMessage(tx, {
-    siteId,
-    topic,
-    aggregateId: subscriptionId,
-    at,
-    payload: { subscriptionId, siteId, email, locale, marketId, ...extra, consentId, requestedAt: new Date(at).toISOString() },
-  });
+type Confirmation = {
+  topic: OutboxTopic;
+  siteId: string;
+  subscriptionId: string;
+  email: string;
+  locale: string;
+  marketId: string;
+  consentId: string;
+  at: number;
+  extra: Record<string, unknown>;
+};
+
+const confirmationPayload = ({ subscriptionId, siteId, email, locale, marketId, extra, consentId, at }: Confirmation) => ({
+  subscriptionId,
+  siteId,
+  email,
+  locale,
+  marketId,
+  ...extra,
+  consentId,
+  requestedAt: new Date(at).toISOString(),
+});
+
+export async function enqueueConfirmation(tx: DbOrTx, input: Confirmation): Promise<void> {
+  const { topic, siteId, subscriptionId, at } = input;
+  await enqueueOutboxMessage(tx, { siteId, topic, aggregateId: subscriptionId, at, payload: confirmationPayload(input) });
+}
+
+/**
+ * enqueueConfirmation as a statement of a write batch, for a subscription the same batch
+ * writes first: `subscription` selects its id when the signup armed it (and nothing when it
+ * did not: then no message). Once the batch has committed with a message, call noteQueued.
+ */
+export function confirmationStatement(
+  input: Omit<Confirmation, 'subscriptionId'>,
+  subscription: { sql: string; args: Value[] },
+): Statement {
+  const payload = JSON.stringify(confirmationPayload({ ...input, subscriptionId: '' }));
+  return {
+    sql: `INSERT INTO outbox_messages (site_id, topic, aggregate_id, payload, channel, created_at, next_attempt_at)
+      SELECT ?, ?, armed.id, json_set(?, '$.subscriptionId', armed.id), 'email', ?, ? FROM (${subscription.sql}) AS armed`,
+    args: [input.siteId, input.topic, payload, input.at, input.at, ...subscription.args],
+  };
+}
+
+/** A message queued by a batch of confirmationStatement has committed (see messagesQueuedHere). */
+export function noteQueued(): void {
+  queuedHere().count += 1;
 }
 
 export type OutboxMessage = typeof outboxMessages.$inferSelect;

@@ -1,4 +1,4 @@
-import type { InStatement } from '@libsql/client';
+import { writeBatch, type Statement } from '@/db';
 import { and, asc, count, eq, notExists } from 'drizzle-orm';
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
@@ -227,7 +227,7 @@ export type SettingsPlan = {
     { created: number; updated: number; removed: number; unchanged: number }
   >;
   /** Statements that write the plan, in one batch (one transaction). */
-  statements: InStatement[];
+  statements: Statement[];
   rowWrites: number;
 };
 
@@ -259,7 +259,7 @@ function rowText(table: SQLiteTable, row: Record<string, unknown>): string {
   return JSON.stringify(Object.keys(getTableColumns(table)).map((k) => row[k] ?? null));
 }
 
-function deleteStatement(part: Keyed, row: Record<string, unknown>): InStatement {
+function deleteStatement(part: Keyed, row: Record<string, unknown>): Statement {
   const columns = getTableColumns(part.table);
   const where = part.key.map((k) => `"${columns[k]!.keyAsName ? toSnakeCase(columns[k]!.name) : columns[k]!.name}" = ?`).join(' AND ');
   return { sql: `DELETE FROM "${getTableName(part.table)}" WHERE ${where}`, args: part.key.map((k) => row[k] as string) };
@@ -280,10 +280,10 @@ async function currentRows(database: Database, siteId: string): Promise<Record<k
 function planRows(
   wanted: SettingsRows,
   current: Record<keyof typeof PARTS, Record<string, unknown>[]> | null,
-  siteStatement: InStatement | null,
+  siteStatement: Statement | null,
   created: boolean,
 ): SettingsPlan {
-  const statements: InStatement[] = siteStatement ? [siteStatement] : [];
+  const statements: Statement[] = siteStatement ? [siteStatement] : [];
   const parts = {} as SettingsPlan['parts'];
   let rowWrites = siteStatement ? 1 : 0;
   for (const name of Object.keys(PARTS) as (keyof typeof PARTS)[]) {
@@ -316,7 +316,7 @@ function planRows(
 }
 
 /** The sites row's settings columns, as an UPDATE when any differs. */
-function siteUpdate(site: SiteRow, wanted: SettingsRows['site']): InStatement | null {
+function siteUpdate(site: SiteRow, wanted: SettingsRows['site']): Statement | null {
   const same =
     site.name === wanted.name &&
     site.legalName === wanted.legalName &&
@@ -469,7 +469,7 @@ export async function importSettings(
   const before = site.catalogVersion;
   if (options.dryRun || plan.statements.length === 0)
     return { ok: true, siteId: site.id, plan, applied: false, catalogVersion: { before, after: before } };
-  await database.$client.batch(plan.statements, 'write');
+  await writeBatch(database, plan.statements);
   return { ok: true, siteId: site.id, plan, applied: true, catalogVersion: { before, after: await catalogVersion(database, site.id) } };
 }
 
@@ -515,6 +515,6 @@ export async function createSite(
     ]),
   );
   if (options.dryRun) return { ok: true, siteId, plan, applied: false, catalogVersion: { before: 0, after: 0 } };
-  await database.$client.batch(plan.statements, 'write');
+  await writeBatch(database, plan.statements);
   return { ok: true, siteId, plan, applied: true, catalogVersion: { before: 0, after: await catalogVersion(database, siteId) } };
 }

@@ -1,5 +1,4 @@
-import type { DbOrTx } from '@/db/client';
-import { syncReads, type SyncReader } from '@/db/driver/sync-reads';
+import { syncReads, type DbOrTx, type SyncReader } from '@/db';
 import type { CredentialFields } from './credentials';
 
 /**

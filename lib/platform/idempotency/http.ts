@@ -1,5 +1,5 @@
 import 'server-only';
-import type { InStatement } from '@libsql/client';
+import { writeBatch, type Statement } from '@/db';
 import type { Database } from '@/db/client';
 import { DomainError } from '@/lib/platform/errors';
 import {
@@ -21,7 +21,7 @@ import { logger } from '@/lib/platform/observability/logger';
 export type IdempotencyInput = { credentialId: string; key: string | null; method: string; path: string; bodyText: string };
 
 /** Makes the statement that stores a request's answer with its key, given the answer. */
-export type Recorder = (answer: StoredResponse) => InStatement;
+export type Recorder = (answer: StoredResponse) => Statement;
 
 /**
  * The request, run by the wrapper. A handler whose writes are deferred (Reply.write)
@@ -116,7 +116,7 @@ async function runRecording(database: Database, scope: Scope, run: IdempotentRun
   // No deferred work (a problem answer, say): store the answer alone.
   const answer = await answerOf(response);
   try {
-    await database.$client.batch([recordStatement(database, scope, answer)], 'write');
+    await writeBatch(database, [recordStatement(database, scope, answer)]);
   } catch (error) {
     if (isConstraintViolation(error)) return answerForTakenKey(database, scope, run, baseHeaders);
     logger().error({ err: error }, 'idempotency: could not store an answer');
@@ -228,9 +228,9 @@ function withBody(response: Response, body: string): Response {
  * Commits a handler's deferred writes, with the statement that stores its answer when the
  * request has a key, in one batch. KeyTaken when that batch broke on the key.
  */
-export async function commitDeferred(database: Database, statements: InStatement[], record: InStatement | null): Promise<void> {
+export async function commitDeferred(database: Database, statements: Statement[], record: Statement | null): Promise<void> {
   try {
-    await database.$client.batch(record ? [...statements, record] : statements, 'write');
+    await writeBatch(database, record ? [...statements, record] : statements);
   } catch (error) {
     if (record && isConstraintViolation(error)) throw new KeyTaken(error);
     throw error;

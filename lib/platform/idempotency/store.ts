@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { idempotencyKeys } from '@/db/schema';
-import type { InStatement } from '@libsql/client';
+import type { Statement } from '@/db';
 import type { DbOrTx } from '@/db/client';
 import { prepared, statementOf } from '@/db/prepared';
 
@@ -134,7 +134,7 @@ export function recordStatement(
   scope: IdempotencyScope & { method: string; path: string; requestHash: string },
   response: StoredResponse,
   now = Date.now(),
-): InStatement {
+): Statement {
   return statementOf(prepared(database, 'idempotency.record', recordQuery), {
     credentialId: scope.credentialId,
     key: scope.key,
@@ -150,11 +150,7 @@ export function recordStatement(
 }
 
 /** completeIdempotencyKey as a statement, for the batch that commits the claiming request's writes. */
-export function completeStatement(
-  database: DbOrTx,
-  scope: IdempotencyScope & { claimedAt: number },
-  response: StoredResponse,
-): InStatement {
+export function completeStatement(database: DbOrTx, scope: IdempotencyScope & { claimedAt: number }, response: StoredResponse): Statement {
   return statementOf(prepared(database, 'idempotency.complete', completeQuery), completeValues(scope, response));
 }
 

@@ -1,17 +1,19 @@
-import type { Client, InStatement, InValue, ResultSet, Transaction } from '@libsql/client';
 import { getTableColumns, getTableName } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/libsql';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { schema, type Database } from '@/db/client';
+import {
+  beginTransaction,
+  overNetwork,
+  writeBatch,
+  type Database,
+  type Result,
+  type Statement,
+  type StatementTransaction,
+  type Value,
+} from '@/db';
 import { insertStatements, MAX_BOUND_VARIABLES } from '@/db/seed';
 import { MERGE_FROM, SEARCH_INDEX_DEFER, SEARCH_INDEX_FLUSH, SEARCH_INDEX_MERGE, SEARCH_INDEX_RESUME } from '@/db/search-index';
 import { TABLE_ORDER, TABLES, type CatalogChanges, type TableName } from './plan';
-
-/** A Drizzle handle on an open libSQL transaction, for reads inside it. */
-export function onTransaction(tx: Transaction): Database {
-  return drizzle({ client: tx as unknown as Client, schema, casing: 'snake_case' }) as Database;
-}
 
 /**
  * Runs `work` in one transaction (a read transaction for the plan, which writes nothing)
@@ -20,9 +22,9 @@ export function onTransaction(tx: Transaction): Database {
 export async function inCatalogTransaction<T>(
   database: Database,
   mode: 'write' | 'read',
-  work: (tx: Transaction) => Promise<{ commit: boolean; result: T }>,
+  work: (tx: StatementTransaction) => Promise<{ commit: boolean; result: T }>,
 ): Promise<T> {
-  const tx = await database.$client.transaction(mode);
+  const tx = await beginTransaction(database, mode);
   try {
     const { commit, result } = await work(tx);
     if (commit) await tx.commit();
@@ -66,10 +68,9 @@ export async function applyChanges(
   removedVariantIds: string[],
   deletedVariantIds: string[] = [],
 ): Promise<Applied> {
-  const client = database.$client;
   const merge = changes.products.insert.length + changes.products.update.length >= MERGE_FROM;
-  const mergeLater = merge && client.protocol !== 'file';
-  const statements: InStatement[] = [
+  const mergeLater = merge && overNetwork(database);
+  const statements: Statement[] = [
     SEARCH_INDEX_DEFER,
     // a deleted product's finished restock signups (and their links) go with it; open ones refuse the delete below
     ...closedSignupDeletes(deletedVariantIds),
@@ -79,11 +80,11 @@ export async function applyChanges(
     SEARCH_INDEX_RESUME,
     { sql: 'SELECT catalog_version AS v FROM sites WHERE id = ?', args: [siteId] },
   ];
-  let results: ResultSet[];
+  let results: Result[];
   if (removedVariantIds.length === 0 && deletedVariantIds.length === 0) {
-    results = await client.batch(statements, 'write');
+    results = await writeBatch(database, statements);
   } else {
-    const tx = await client.transaction('write');
+    const tx = await beginTransaction(database, 'write');
     try {
       // both questions in one request
       const inUse = readInUse(
@@ -106,7 +107,7 @@ export async function applyChanges(
   if (mergeLater) {
     // The catalog has committed; a merge that fails (the lock taken too long) leaves the index
     // correct, in more segments, for FTS5's own merging to reduce.
-    await client.batch(SEARCH_INDEX_MERGE, 'write').catch(() => undefined);
+    await writeBatch(database, SEARCH_INDEX_MERGE).catch(() => undefined);
   }
   return { ok: true, catalogVersion: Number(results.at(-1)?.rows[0]?.v ?? 0) };
 }
@@ -123,8 +124,7 @@ function columnsOf(table: SQLiteTable) {
   );
 }
 
-const value = (column: SQLiteColumn, v: unknown): InValue =>
-  v === null || v === undefined ? null : (column.mapToDriverValue(v) as InValue);
+const value = (column: SQLiteColumn, v: unknown): Value => (v === null || v === undefined ? null : (column.mapToDriverValue(v) as Value));
 
 /** Rows in slices whose bound values stay under SQLite's limit, `width` values a row. */
 function* slices<T>(rows: T[], width: number): Generator<T[]> {
@@ -139,8 +139,8 @@ const tuple = (n: number) => `(${Array(n).fill('?').join(', ')})`;
  * rewritten whole, on the same keys), then inserts parents-first, updates, and the other
  * deletes children-first — each kind as multi-row statements.
  */
-export function writeStatements(changes: CatalogChanges): InStatement[] {
-  const out: InStatement[] = [];
+export function writeStatements(changes: CatalogChanges): Statement[] {
+  const out: Statement[] = [];
   const remove = (name: TableName) => {
     const { table, key } = TABLES[name];
     const cols = columnsOf(table);
@@ -188,8 +188,8 @@ const ID_SLICE = 10_000;
  * restock signup, a checkout line or a bundle item the import keeps (all but those it
  * rewrites)? Such a variant cannot be removed.
  */
-function inUseChecks(ids: string[]): InStatement[] {
-  const statements: InStatement[] = [];
+function inUseChecks(ids: string[]): Statement[] {
+  const statements: Statement[] = [];
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE);
     const list = tuple(slice.length);
@@ -218,8 +218,8 @@ function inUseChecks(ids: string[]): InStatement[] {
  * product's bundle. A completed or expired session keeps its own copy of each line (title,
  * price), so it does not hold a product back.
  */
-function heldChecks(ids: string[]): InStatement[] {
-  const statements: InStatement[] = [];
+function heldChecks(ids: string[]): Statement[] {
+  const statements: Statement[] = [];
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE);
     const list = tuple(slice.length);
@@ -242,7 +242,7 @@ function heldChecks(ids: string[]): InStatement[] {
 }
 
 /** Variant id → what still needs it, leaving out bundle items the write itself deletes or re-points (`rewritten`). */
-function readInUse(results: ResultSet[], rewritten: Set<string>): Map<string, string> {
+function readInUse(results: Result[], rewritten: Set<string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const result of results) {
     for (const r of result.rows) {
@@ -254,8 +254,8 @@ function readInUse(results: ResultSet[], rewritten: Set<string>): Map<string, st
 }
 
 /** The rest of a deleted product's restock signups (notified or withdrawn), and their mail links. */
-function closedSignupDeletes(ids: string[]): InStatement[] {
-  const out: InStatement[] = [];
+function closedSignupDeletes(ids: string[]): Statement[] {
+  const out: Statement[] = [];
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE);
     const list = tuple(slice.length);

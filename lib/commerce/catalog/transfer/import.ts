@@ -1,7 +1,6 @@
-import type { Transaction } from '@libsql/client';
-import type { Database } from '@/db/client';
+import { onTransaction, type Database, type StatementTransaction } from '@/db';
 import { CatalogCollection, CatalogDocument, CatalogProduct, type CatalogMarket } from '@/lib/contract/catalog-document';
-import { applyChanges, inCatalogTransaction, onTransaction } from './apply';
+import { applyChanges, inCatalogTransaction } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
 import { CatalogInputError, count, decodeCatalogText, importLimits, unstorableText, type ImportLimits } from './input';
@@ -237,7 +236,7 @@ export async function importCatalog(database: Database, source: ImportSource, op
   }
 }
 
-async function planFrom(tx: Transaction, source: ImportSource, options: ImportOptions, now: number): Promise<Planned> {
+async function planFrom(tx: StatementTransaction, source: ImportSource, options: ImportOptions, now: number): Promise<Planned> {
   const read = onTransaction(tx);
   const site = await loadTransferSite(read, options.siteHandle);
   const index = await loadCatalogIndex(read, site.id);

@@ -1,0 +1,106 @@
+import type { Client, InArgs, InStatement, InValue, ResultSet, Row, Transaction } from '@libsql/client';
+import { drizzle } from 'drizzle-orm/libsql';
+import { inTransaction, schema, type Database, type DbOrTx } from './client';
+import { statementOf } from './prepared';
+import { isOverNetwork } from './driver/remote-client';
+
+/**
+ * SQL the app writes itself, beside Drizzle's queries: a statement and its values, run
+ * alone, or several as one batch (one transaction and, over a network, one request).
+ * Everything here takes the app's Database; the client under it stays in db/.
+ */
+export type Value = InValue;
+/** `{ sql, args }` (positional `?` or named `:name` values), or a text without values. */
+export type Statement = InStatement;
+/** A row: its values by column name (and by position). */
+export type { Row };
+/** What a statement answers: its rows, how many rows it changed, the last rowid it inserted. */
+export type Result = ResultSet;
+
+/** The rows a statement answers. */
+export async function rows<T = Row>(database: Database, sql: string, args: InArgs = []): Promise<T[]> {
+  return (await database.$client.execute({ sql, args })).rows as unknown as T[];
+}
+
+/** Runs a statement that changes rows; answers how many it changed. */
+export async function run(database: Database, sql: string, args: InArgs = []): Promise<{ rowsAffected: number }> {
+  const { rowsAffected } = await database.$client.execute({ sql, args });
+  return { rowsAffected };
+}
+
+/** A statement as it is, with its whole result (the rare caller that needs more than rows). */
+export function execute(database: Database, statement: Statement): Promise<Result> {
+  return database.$client.execute(statement);
+}
+
+/**
+ * Statements written as one transaction: all or none. One request over a network (the
+ * server runs BEGIN … COMMIT itself); on a local file the batch joins this process's group
+ * commit (db/driver/local-client.ts). A statement that fails rolls the batch back and is
+ * the error thrown.
+ */
+export function writeBatch(database: Database, statements: Statement[]): Promise<Result[]> {
+  return database.$client.batch(statements, 'write');
+}
+
+/** Statements read from one snapshot: over a network one request, on a local file one connection. */
+export function readBatch(database: Database, statements: Statement[]): Promise<Result[]> {
+  return database.$client.batch(statements, 'read');
+}
+
+/** A query built once with placeholders (db/prepared.ts) and the values to fill them with. */
+export type PreparedRead<T> = {
+  query: {
+    getQuery(): { sql: string; params: unknown[] };
+    mapAllResult(result: unknown, isFromBatch?: boolean): unknown;
+    all(values?: Record<string, unknown>): Promise<T[]>;
+  };
+  values: Record<string, unknown>;
+};
+type RowsOf<R> = { -readonly [K in keyof R]: R[K] extends PreparedRead<infer T> ? T[] : never };
+
+/** One read of `readTogether`: `query.all(values)`, to be run with others. */
+export function read<T>(query: PreparedRead<T>['query'], values: Record<string, unknown>): PreparedRead<T> {
+  return { query, values };
+}
+
+/**
+ * Prepared reads that do not depend on each other's answers, run as one batch: one snapshot,
+ * and over a network one request instead of one each (plus a BEGIN and a COMMIT). Each answer
+ * is mapped as Drizzle maps that query's rows. Inside a transaction (or a read transaction's
+ * handle) they run there, side by side.
+ */
+export async function readTogether<const R extends readonly PreparedRead<unknown>[]>(database: DbOrTx, reads: R): Promise<RowsOf<R>> {
+  if (inTransaction(database)) return (await Promise.all(reads.map((r) => r.query.all(r.values)))) as RowsOf<R>;
+  const results = await (database as Database).$client.batch(
+    reads.map((r) => statementOf(r.query, r.values)),
+    'read',
+  );
+  return results.map((result, i) => reads[i]!.query.mapAllResult(result, true)) as RowsOf<R>;
+}
+
+/** An open transaction of plain statements: `execute`, `batch`, then `commit` or `rollback`, and always `close`. */
+export type StatementTransaction = Pick<Transaction, 'execute' | 'batch' | 'commit' | 'rollback' | 'close' | 'closed'>;
+
+/**
+ * A transaction the caller drives statement by statement (a catalog import plans inside one
+ * and writes inside another). Over a network every call on it is a request; prefer a batch.
+ */
+export function beginTransaction(database: Database, mode: 'read' | 'write'): Promise<StatementTransaction> {
+  return database.$client.transaction(mode);
+}
+
+/** Drizzle on an open statement transaction, for reads (and writes) inside it. */
+export function onTransaction(tx: StatementTransaction): Database {
+  return drizzle({ client: tx as unknown as Client, schema, casing: 'snake_case' }) as Database;
+}
+
+/** Does this database answer over a network (a libSQL server), where every request is a round trip? */
+export function overNetwork(database: Database): boolean {
+  return isOverNetwork(database.$client);
+}
+
+/** Closes the database's connections (and, for a local file, its checkpoint worker). */
+export function closeDatabase(database: Database): void {
+  database.$client.close();
+}
