@@ -1,4 +1,5 @@
 import { processSlot } from '@/lib/process-state';
+import { logDatabase } from './log';
 /**
  * Storage faults: the database errors that say nothing about the request and everything
  * about the disk or another process, so the API answers them 503 with Retry-After (the
@@ -121,14 +122,16 @@ export function reportStorageFault(fault: StorageFault, error: unknown): void {
     entry.count += 1;
     entry.lastFailed = now;
     if (now - entry.lastLogged < FAULT_LOG_INTERVAL_MS) return;
-    console.error(
-      `[db] storage fault (${fault}) continues: ${entry.count} failures since ${new Date(entry.since).toISOString()} — ${codeOf(error)}`,
+    logDatabase(
+      'error',
+      { fault, failures: entry.count, since: new Date(entry.since).toISOString(), code: codeOf(error) },
+      `storage fault (${fault}) continues: ${entry.count} failures since ${new Date(entry.since).toISOString()} — ${codeOf(error)}`,
     );
     entry.lastLogged = now;
     return;
   }
   log.active.set(fault, { since: now, lastLogged: now, lastFailed: now, count: 1 });
-  console.error(`[db] storage fault (${fault}): ${WHAT[fault]} — ${codeOf(error)}`);
+  logDatabase('error', { fault, code: codeOf(error) }, `storage fault (${fault}): ${WHAT[fault]} — ${codeOf(error)}`);
 }
 
 /** A write went through: each fault reported that has not recurred for a while has cleared; say so once. */
@@ -137,8 +140,11 @@ export function reportStorageRecovered(): void {
   const now = Date.now();
   for (const [fault, entry] of log.active) {
     if (now - entry.lastFailed < FAULT_CLEARED_AFTER_MS) continue;
-    console.error(
-      `[db] storage fault (${fault}) cleared after ${Math.round((entry.lastFailed - entry.since) / 1000)} s and ${entry.count} failures; writes succeed again`,
+    const seconds = Math.round((entry.lastFailed - entry.since) / 1000);
+    logDatabase(
+      'warn',
+      { fault, failures: entry.count, seconds },
+      `storage fault (${fault}) cleared after ${seconds} s and ${entry.count} failures; writes succeed again`,
     );
     log.active.delete(fault);
   }

@@ -50,3 +50,4 @@ export {
 export { syncReads, type SyncReader, type SyncStatement } from './driver/sync-reads';
 export { openConnection, type Connection } from './driver/plain-client';
 export { databaseFolder } from './driver/open-client';
+export { setDatabaseLog } from './log';

@@ -13,6 +13,7 @@ export const PROCESS_SLOTS = {
     'the write queue per local database file (db/driver/local-client.ts): every client of a file in this process writes through one queue',
   sqliteCheckpointers: 'the checkpoint worker per local database file (db/driver/checkpointer.ts), shared by every client of that file',
   storageFaults: 'which storage faults were reported when (db/faults.ts), so each is logged once, not once per bundle',
+  databaseLog: "where db/ writes its log lines (db/log.ts): the server's logger, wired once at start (lib/server/start.ts)",
   jobTimers: "the background jobs' timers (lib/jobs/timers.ts), started once by instrumentation and stopped on shutdown",
   seenCatalogVersions:
     'the newest catalog version seen per Site (lib/platform/cache/seen-versions.ts): requests note it, background jobs read it',

@@ -1,10 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { context, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SamplingDecision,
+  SimpleSpanProcessor,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -181,6 +188,137 @@ describe('statement spans', () => {
     } finally {
       trace.disable();
       context.disable();
+    }
+  });
+});
+
+describe('a trace the sampler drops', () => {
+  it('makes none of our spans below it, and the work still runs; a kept one gets its whole tree', async () => {
+    const contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+    const exporter = new InMemorySpanExporter();
+    // The SDK's default sampler (parent-based), as the server's.
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const { inSpan } = await import('@/lib/platform/observability/tracing');
+      const { openDatabase } = await import('@/db/client');
+      const { sql } = await import('drizzle-orm');
+      const database = openDatabase({ url: `file:${join(mkdtempSync(join(tmpdir(), 'sd-obs-')), 'dropped.db')}`, traced: true });
+      await database.run(sql`CREATE TABLE t (v TEXT)`);
+      const caller = (sampled: boolean) =>
+        trace.setSpanContext(ROOT_CONTEXT, {
+          traceId: randomBytes(16).toString('hex'),
+          spanId: randomBytes(8).toString('hex'),
+          traceFlags: sampled ? 1 : 0,
+          isRemote: true,
+        });
+      const operation = (parent: ReturnType<typeof caller>) =>
+        inSpan('getWidget', { parent }, async (span) => {
+          span.setAttribute('site.id', 'site_obs');
+          await database.run(sql`INSERT INTO t (v) VALUES ('a')`);
+          return (await database.all<{ n: number }>(sql`SELECT count(*) AS n FROM t`))[0]!.n;
+        });
+      exporter.reset();
+      expect(await operation(caller(false))).toBe(1);
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      const kept = caller(true);
+      expect(await operation(kept)).toBe(2);
+      const spans = exporter.getFinishedSpans();
+      const api = spans.find((s) => s.name === 'getWidget')!;
+      expect(api.parentSpanContext?.spanId).toBe(trace.getSpanContext(kept)!.spanId);
+      expect(spans.filter((s) => s.parentSpanContext?.spanId === api.spanContext().spanId).map((s) => s.name)).toEqual([
+        'INSERT',
+        'SELECT',
+      ]);
+      database.$client.close();
+    } finally {
+      trace.disable();
+      context.disable();
+    }
+  });
+});
+
+describe('db/ logs through the server’s logger', () => {
+  it('a storage fault is one structured line once the server has handed db/ its logger; before that, plain stderr', async () => {
+    const { setDatabaseLog } = await import('@/db/log');
+    const { reportStorageFault, reportStorageRecovered } = await import('@/db/faults');
+    const slot = processSlot<{ log?: unknown }>('databaseLog', () => ({}));
+    const wired = slot.log;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      slot.log = undefined;
+      reportStorageFault('io', Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }));
+      expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(/^\[db\] storage fault \(io\)/);
+
+      // What lib/server/start.ts does when the server starts.
+      const { logger } = await import('@/lib/platform/observability/logger');
+      setDatabaseLog((level, fields, message) => logger()[level](fields, message));
+      const before = lines.length;
+      const calls = stderr.mock.calls.length;
+      reportStorageFault('full', Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+      const line = lines.slice(before).find((l) => l.fault === 'full');
+      expect(line).toMatchObject({ level: 'error', fault: 'full', code: expect.stringMatching(/^SQLITE_FULL/) });
+      expect(String(line?.msg)).toMatch(/^storage fault \(full\)/);
+      expect(stderr.mock.calls.length).toBe(calls);
+      // Cleared (a write that succeeds a while after the last failure): one line, through the logger too.
+      vi.useFakeTimers({ now: Date.now() + 60_000 });
+      reportStorageRecovered();
+      vi.useRealTimers();
+      expect(lines.slice(before).find((l) => l.fault === 'full' && l.level === 'warn')).toMatchObject({ failures: 1 });
+    } finally {
+      slot.log = wired;
+      stderr.mockRestore();
+    }
+  });
+});
+
+describe('which traces are kept', () => {
+  const sampled = (sampler: Sampler, parent?: { sampled: boolean }) => {
+    let kept = 0;
+    for (let i = 0; i < 2000; i++) {
+      const traceId = randomBytes(16).toString('hex');
+      const ctx = parent
+        ? trace.setSpanContext(ROOT_CONTEXT, {
+            traceId,
+            spanId: randomBytes(8).toString('hex'),
+            traceFlags: parent.sampled ? 1 : 0,
+            isRemote: true,
+          })
+        : ROOT_CONTEXT;
+      if (sampler.shouldSample(ctx, traceId, 'span', SpanKind.SERVER, {}, []).decision === SamplingDecision.RECORD_AND_SAMPLED) kept++;
+    }
+    return kept / 2000;
+  };
+
+  it('unset: one trace in ten, decided at the root; a sampled parent is followed, an unsampled one too', async () => {
+    const { defaultSampler } = await import('@/lib/platform/observability/otel-sdk');
+    const sampler = defaultSampler({})!;
+    expect(sampled(sampler)).toBeGreaterThan(0.06);
+    expect(sampled(sampler)).toBeLessThan(0.14);
+    expect(sampled(sampler, { sampled: true })).toBe(1);
+    expect(sampled(sampler, { sampled: false })).toBe(0);
+    // OTEL_TRACES_SAMPLER_ARG alone sets the share.
+    expect(sampled(defaultSampler({ OTEL_TRACES_SAMPLER_ARG: '1' })!)).toBe(1);
+    expect(sampled(defaultSampler({ OTEL_TRACES_SAMPLER_ARG: '0' })!)).toBe(0);
+    // Set, OTEL_TRACES_SAMPLER is the SDK's to read, as everywhere else.
+    expect(defaultSampler({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' })).toBeUndefined();
+  });
+
+  it('set, OTEL_TRACES_SAMPLER decides in the SDK the server starts', async () => {
+    const { startTraceExport } = await import('@/lib/platform/observability/otel-sdk');
+    vi.stubEnv('OTEL_TRACES_SAMPLER', 'always_off');
+    const started = startTraceExport();
+    try {
+      const span = trace.getTracer('test').startSpan('root');
+      expect(span.isRecording()).toBe(false);
+      span.end();
+    } finally {
+      vi.stubEnv('OTEL_TRACES_SAMPLER', '');
+      await started.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
     }
   });
 });

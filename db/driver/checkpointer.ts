@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { processSlot } from '@/lib/process-state';
+import { logDatabase } from '../log';
 
 /**
  * WAL checkpoints on a thread of their own, so they never stall the event loop.
@@ -116,7 +117,12 @@ function start(path: string, intervalMs: number): Entry {
   const fail = (why: unknown) => {
     if (entry.failed) return;
     entry.failed = true;
-    console.error('[db] the WAL checkpoint worker stopped; the writer checkpoints again itself:', why);
+    // A worker's error carries its stack into the line (as `err`); an exit, its code.
+    logDatabase(
+      'error',
+      why instanceof Error ? { err: why } : { reason: String(why) },
+      `the WAL checkpoint worker stopped; the writer checkpoints again itself: ${why instanceof Error ? why.message : String(why)}`,
+    );
     for (const listener of entry.listeners) listener();
     entry.listeners.clear();
   };

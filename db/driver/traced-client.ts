@@ -1,12 +1,18 @@
-import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type Span } from '@opentelemetry/api';
 import type { Client, InArgs, InStatement, Transaction, TransactionMode } from '@libsql/client';
 
 /**
  * The client, with a span for each statement it runs (and each batch, and each transaction's
- * statements): `db.system` sqlite, the statement's text as drizzle sent it (its values are
- * arguments, never part of the text). Each span is a child of the span active when the
- * statement was asked for: the API request's, a job's. Only when traces are exported
- * (lib/db.ts asks for it); otherwise the client is used as it is, at no cost.
+ * statements): `db.system` sqlite, `db.statement` the statement's text as drizzle sent it (its
+ * values are arguments, never part of the text), `db.operation.name` its first word. Each span
+ * is a child of the span active when the statement was asked for: the API request's, a job's.
+ * Only when traces are exported (lib/db.ts asks for it); otherwise the client is used as it
+ * is, at no cost.
+ *
+ * A statement's span is a leaf: it is started beside the work, never made the active span
+ * (which would run the statement inside a context switch of its own, for no child to see),
+ * and each attribute is written once (no second copy under a newer convention's name: the
+ * SQL text is the largest part of every exported span).
  */
 export function tracedClient<C extends Client>(client: C): C {
   return new Proxy(client, {
@@ -49,19 +55,21 @@ export function isTraced(client: object): boolean {
   return (client as Record<symbol, unknown>)[TRACED] === true;
 }
 
+/**
+ * Is the active span one the sampler dropped? Then a statement's span would be dropped too
+ * (the samplers are parent-based: docs/operating.md#traces) and is not made at all: in a
+ * trace that is not kept, the statements are most of the spans a request would build for
+ * nothing.
+ */
+function parentDropped(): boolean {
+  const parent = trace.getSpanContext(context.active());
+  return parent !== undefined && (parent.traceFlags & TraceFlags.SAMPLED) === 0;
+}
+
 /** A statement run synchronously (./sync-reads.ts), in a span of its own. */
 export function syncSpan<T>(sql: string, run: () => T): T {
-  const operation = operationOf(sql);
-  const span = tracer().startSpan(operation, {
-    kind: SpanKind.CLIENT,
-    attributes: {
-      'db.system': 'sqlite',
-      'db.system.name': 'sqlite',
-      'db.statement': sql,
-      'db.query.text': sql,
-      'db.operation.name': operation,
-    },
-  });
+  if (parentDropped()) return run();
+  const span = statementSpan(sql);
   try {
     return run();
   } catch (error) {
@@ -72,41 +80,30 @@ export function syncSpan<T>(sql: string, run: () => T): T {
   }
 }
 
-function spanned<T>(sql: string, run: () => Promise<T>): Promise<T> {
+function statementSpan(sql: string): Span {
   const operation = operationOf(sql);
-  return tracer().startActiveSpan(
-    operation,
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'db.system': 'sqlite',
-        'db.system.name': 'sqlite',
-        'db.statement': sql,
-        'db.query.text': sql,
-        'db.operation.name': operation,
-      },
-    },
-    (span) => settle(span, run),
-  );
+  return tracer().startSpan(operation, {
+    kind: SpanKind.CLIENT,
+    attributes: { 'db.system': 'sqlite', 'db.statement': sql, 'db.operation.name': operation },
+  });
+}
+
+function spanned<T>(sql: string, run: () => Promise<T>): Promise<T> {
+  return parentDropped() ? run() : settle(statementSpan(sql), run);
 }
 
 function spannedBatch<T>(stmts: Array<InStatement | [string, InArgs?]>, run: () => Promise<T>): Promise<T> {
-  const texts = stmts.map((s) => (Array.isArray(s) ? s[0] : sqlOf(s)));
-  return tracer().startActiveSpan(
-    'BATCH',
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'db.system': 'sqlite',
-        'db.system.name': 'sqlite',
-        'db.statement': texts.join(';\n'),
-        'db.query.text': texts.join(';\n'),
-        'db.operation.name': 'BATCH',
-        'db.operation.batch.size': texts.length,
-      },
+  if (parentDropped()) return run();
+  const span = tracer().startSpan('BATCH', {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'db.system': 'sqlite',
+      'db.statement': stmts.map((s) => (Array.isArray(s) ? s[0] : sqlOf(s))).join(';\n'),
+      'db.operation.name': 'BATCH',
+      'db.operation.batch.size': stmts.length,
     },
-    (span) => settle(span, run),
-  );
+  });
+  return settle(span, run);
 }
 
 async function settle<T>(span: Span, run: () => Promise<T>): Promise<T> {

@@ -96,7 +96,11 @@ test('SIGTERM: a request in flight gets its answer, a mail being handed over is 
   await slow.taken;
   const exited = new Promise<number | null>((resolve) => instance.child.once('exit', (code) => resolve(code)));
   process.kill(instance.child.pid!, 'SIGTERM');
-  await waitFor(() => (instance.output().includes('[server] SIGTERM') ? true : null), 'the server taking the signal', 10_000);
+  await waitFor(
+    () => (instance.output().includes('"msg":"SIGTERM: no new connections') ? true : null),
+    'the server taking the signal',
+    10_000,
+  );
   // No new connection once it has.
   expect(await onNewConnection('/healthz')).toBe('ECONNREFUSED');
   slow.finish();
@@ -104,7 +108,8 @@ test('SIGTERM: a request in flight gets its answer, a mail being handed over is 
   const answer = await slow.answer;
   expect(answer.status, answer.text).toBe(201);
   expect(await exited).toBe(0);
-  expect(instance.output()).toMatch(/\[server\] stopped in \d+ ms/);
+  // The server's own JSON log line, as every other.
+  expect(instance.output()).toMatch(/^\{"level":"info",.*"durationMs":\d+,"msg":"stopped"\}$/m);
   expect(smtp.received.filter((m) => m.rcptTo.includes(email))).toHaveLength(1);
   const { rows } = await database.execute({ sql: 'SELECT status FROM outbox_messages WHERE payload LIKE ?', args: [`%${email}%`] });
   expect(rows.map((r) => String(r.status))).toEqual(['sent']);

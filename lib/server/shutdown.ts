@@ -2,6 +2,7 @@ import 'server-only';
 import type { Server } from 'node:http';
 import { closeDatabase } from '@/db';
 import { db } from '@/lib/db';
+import { logger } from '@/lib/platform/observability/logger';
 import { servingServers } from './server-guard';
 
 /**
@@ -16,19 +17,19 @@ import { servingServers } from './server-guard';
 export function stopCleanlyOnSigterm(options: { graceMs: number; stopJobs: () => Promise<void> }): void {
   process.once('SIGTERM', () => {
     const started = Date.now();
-    console.log(`[server] SIGTERM: no new connections; finishing requests in flight and jobs (at most ${options.graceMs} ms)`);
+    logger().info({ graceMs: options.graceMs }, 'SIGTERM: no new connections; finishing requests in flight and jobs');
     const drained = Promise.all([...servingServers()].map(closeServer));
     const finished = Promise.all([drained, options.stopJobs()]).then(() => true);
     const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), options.graceMs).unref());
     void Promise.race([finished, late])
       .then((done) => {
-        if (!done) console.warn(`[server] shutdown: still busy after ${options.graceMs} ms; exiting anyway`);
+        if (!done) logger().warn({ graceMs: options.graceMs }, 'shutdown: still busy after the grace period; exiting anyway');
         closeDatabase(db());
-        console.log(`[server] stopped in ${Date.now() - started} ms`);
+        logger().info({ durationMs: Date.now() - started }, 'stopped');
         process.exit(0);
       })
       .catch((error: unknown) => {
-        console.error('[server] shutdown failed', error);
+        logger().error({ err: error }, 'shutdown failed');
         process.exit(1);
       });
   });

@@ -1,20 +1,24 @@
-// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--slices=5] [--seconds=3] [--port-base=3611] [--sample-ratio=0.1]
+// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--port-base=3611] [--sample-ratio=0.1]
 //
-// What traces cost (issue #46): two `next start` instances of one build on one seeded
-// database, one with OTEL_EXPORTER_OTLP_ENDPOINT unset (tracing off: no SDK, no spans) and
-// one exporting every span over OTLP/HTTP to a sink in this process (tracing on, everything
-// sampled). Each scenario runs on both in alternating slices (off, on, off, … off) so both see
-// the same machine; the row is on's throughput over off's, slice by slice, and its median.
-// A third instance, tracing off too, is measured the same way against the first: the spread
-// two identical servers show on this host, i.e. what "off costs nothing" can be told from.
+// What traces cost (issue #46): four `next start` instances of one build on one seeded
+// database. `off` has OTEL_EXPORTER_OTLP_ENDPOINT unset (tracing off: no SDK, no spans);
+// `all` exports every span over OTLP/HTTP to a sink in this process
+// (OTEL_TRACES_SAMPLER=parentbased_always_on); `default` exports with the sampler left unset,
+// i.e. at the documented default (docs/operating.md#traces), or at --sample-ratio; `off again`
+// is off too. Each scenario runs in rounds, every server taking the load alone for one slice
+// per round, so all see the same machine and the same amount of work. A row is a server's
+// throughput over the off servers' in the same round (median over the rounds), and its CPU
+// time per request (from /proc, all its threads) over theirs: on a shared host the scheduler
+// moves throughput around, CPU per request less. `off again` over `off` is the spread two
+// identical servers show on this host, i.e. what "off costs nothing" can be told from.
 // Prints a table and one JSON line ({"benchTracing": {...}}). Every server it starts is stopped.
 import { createServer, type Server as HttpServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeFixture } from './fixture';
-import { measure, measureInterleaved, rotate, type Plan } from './load';
+import { measure, rotate, type Plan } from './load';
 import { runToCompletion, stopAll } from './processes';
 import { buildEnv, DIST_DIR, ROOT, startNextServer, type Server } from './server';
 
@@ -22,32 +26,51 @@ const { values: flags } = parseArgs({
   options: {
     'no-build': { type: 'boolean', default: false },
     products: { type: 'string', default: '1000' },
-    slices: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '3' },
-    // Three ports from here on (3611–3613 by default): pick free ones on a shared host.
+    // Four ports from here on (3611–3614 by default): pick free ones on a shared host.
     'port-base': { type: 'string', default: '3611' },
-    // The traced server keeps this share of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio); default: all.
+    // The `default` server keeps this share of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio); unset: the documented default.
     'sample-ratio': { type: 'string' },
   },
 });
 const BASE_PORT = Number(flags['port-base']);
-const PORTS = { off: BASE_PORT, on: BASE_PORT + 1, offAgain: BASE_PORT + 2 } as const;
-const SLICES = Number(flags.slices);
+const PORTS = { off: BASE_PORT, all: BASE_PORT + 1, sampled: BASE_PORT + 2, offAgain: BASE_PORT + 3 } as const;
+const ROUNDS = Number(flags.rounds);
 const SLICE_SECONDS = Number(flags.seconds);
 const log = (message: string) => console.error(`[bench:tracing ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+const SPAN_ID = Buffer.from('"spanId"');
+
+/** CPU seconds (user + system, every thread) the processes of a group have used so far, from /proc. */
+function groupCpuSeconds(pgid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // fields after the parenthesised command: state ppid pgrp … utime (12th) stime (13th)
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
 
 /** An OTLP/HTTP receiver that takes every export and throws it away, counting the spans. */
 function spanSink(): Promise<{ server: HttpServer; url: string; spans: () => number }> {
   let spans = 0;
   const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      // Counting by text keeps the sink cheap: one "spanId" per span (and per link, of which there are none).
-      spans += body.split('"spanId"').length - 1;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    // Counted in the raw bytes, never decoded or parsed: the sink shares the host with the
+    // servers it measures, so the less it does, the less it takes from the traced one. One
+    // "spanId" per span (and per link, of which there are none); a chunk boundary splitting
+    // one only undercounts.
+    req.on('data', (chunk: Buffer) => {
+      for (let at = chunk.indexOf(SPAN_ID); at !== -1; at = chunk.indexOf(SPAN_ID, at + SPAN_ID.length)) spans += 1;
     });
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
@@ -60,7 +83,7 @@ function spanSink(): Promise<{ server: HttpServer; url: string; spans: () => num
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'sd-bench-tracing-'));
-  const sink = await spanSink();
+  const sinks = { all: await spanSink(), sampled: await spanSink() };
   const servers: Server[] = [];
   try {
     if (!flags['no-build']) {
@@ -75,26 +98,32 @@ async function main() {
     }
     const products = Number(flags.products);
     log(`seeding ${products} products …`);
-    const fixture = await makeFixture(dir, products, `http://127.0.0.1:${PORTS.off}`, 3);
+    const fixture = await makeFixture(dir, products, `http://127.0.0.1:${PORTS.off}`, 4);
     // Every page rendered, none kept: the page row measures a render and its API calls.
     const common = { PAGE_RENDER_AHEAD: 'off', PAGE_STORE: 'off', PAGE_CACHE_MB: '0', LOG_LEVEL: 'warn' };
     const start = (label: string, port: number, env: Record<string, string>) =>
       startNextServer({ label, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront, env: { ...common, ...env } }).then(
         (s) => (servers.push(s), s),
       );
-    const off = await start('tracing off', PORTS.off, {});
-    const sampled: Record<string, string> = flags['sample-ratio']
+    const exporting = (url: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_BSP_SCHEDULE_DELAY: '500' });
+    const sampling: Record<string, string> = flags['sample-ratio']
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] }
       : {};
-    const on = await start('tracing on', PORTS.on, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_BSP_SCHEDULE_DELAY: '500', ...sampled });
+    const off = await start('tracing off', PORTS.off, {});
+    const all = await start('tracing on, every trace', PORTS.all, {
+      ...exporting(sinks.all.url),
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+    });
+    const sampled = await start('tracing on, default sampling', PORTS.sampled, { ...exporting(sinks.sampled.url), ...sampling });
     const offAgain = await start('tracing off (again)', PORTS.offAgain, {});
+    const everyServer = [off, all, sampled, offAgain];
 
     // A working set every server has read once before the slices start (their caches equally
     // warm, so a ratio compares the code, not which server happened to see a product first):
     // per request, a span is then the largest share of the work it can be.
     const handles = fixture.allHandles.slice(0, 200);
-    log('warming the three servers on the same 200 products …');
-    for (const server of [off, on, offAgain]) {
+    log('warming the servers on the same 200 products …');
+    for (const server of everyServer) {
       for (let i = 0; i < handles.length; i += 16) {
         await Promise.all(
           handles.slice(i, i + 16).map((h) =>
@@ -118,67 +147,122 @@ async function main() {
       const next = rotate(handles);
       return { base: server.base, connections: 8, next: () => ({ path: `/products/${next()}` }) };
     };
+    // One credential per server: each has a rate-limit budget of its own in the shared database.
     const scenarios = [
-      { key: 'api_product', label: 'API product read (c=16)', plan: (s: Server, i: number) => api(s, fixture.credentials[i]!) },
+      { key: 'api_product', label: 'API product read (c=16)', plan: (s: Server) => api(s, fixture.credentials[everyServer.indexOf(s)]!) },
       { key: 'page_render', label: 'Product page rendered on request (c=8)', plan: (s: Server) => page(s) },
     ];
     // And the same load on each before any slice: V8 optimises what runs hot, so a server that
     // has served more requests is faster (measured: two identical servers 0.5× apart without it).
     log('the same 8 s of load on each server, per scenario …');
-    for (const scenario of scenarios)
-      for (const [i, server] of [off, on, offAgain].entries()) await measure(scenario.plan(server, i), 8, 0);
+    for (const scenario of scenarios) for (const server of everyServer) await measure(scenario.plan(server), 8, 0);
+
+    // Rounds: in each, every server takes the load for one slice, alone, in an order that
+    // turns by one each round (so no server always follows the same one). Every server gets
+    // the same load, so none is better optimised by V8 than another, and the host's drift
+    // falls on all alike. A slice's throughput is compared with the two off servers' in the
+    // same round; CPU per request is each server's CPU (from /proc, every thread) over the
+    // whole scenario, over the requests it answered.
+    const measureRounds = async (plan: (s: Server) => Plan) => {
+      const plans = everyServer.map(plan);
+      const rates = everyServer.map(() => [] as number[]);
+      const requests = everyServer.map(() => 0);
+      const p50s = everyServer.map(() => [] as number[]);
+      for (const p of plans) await measure(p, 2, 0);
+      await new Promise((r) => setTimeout(r, 1000));
+      const before = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (let k = 0; k < everyServer.length; k += 1) {
+          const i = (round + k) % everyServer.length;
+          const m = await measure(plans[i]!, SLICE_SECONDS, 0);
+          rates[i]!.push(m.rps);
+          requests[i]! += m.requests;
+          p50s[i]!.push(m.p50);
+          // the requests autocannon left in flight finish before the next slice begins
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      }
+      // the last batch of spans (OTEL_BSP_SCHEDULE_DELAY) is exported before the count ends
+      await new Promise((r) => setTimeout(r, 1000));
+      const cpuUs = everyServer.map((s, i) =>
+        Math.round(((groupCpuSeconds(s.managed.pid) - before[i]!) * 1e6) / Math.max(1, requests[i]!)),
+      );
+      return { rates, cpuUs, p50s };
+    };
+    const median = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    };
+    const round2 = (x: number) => Math.round(x * 100) / 100;
+    const compared = [
+      { key: 'all', label: 'on, every trace kept', index: 1 },
+      { key: 'default', label: flags['sample-ratio'] ? `on, ${flags['sample-ratio']} of traces kept` : 'on, default sampling', index: 2 },
+      { key: 'offAgain', label: 'off again (two identical servers)', index: 3 },
+    ];
     const rows: Array<{
-      key: string;
+      scenario: string;
       label: string;
-      onOverOff: number;
-      onRatios: number[];
-      offOverOff: number;
-      offRatios: number[];
+      against: string;
+      /** its throughput over off's, per round (off: the mean of the two off servers; for offAgain, the first one alone) */
+      ratios: number[];
+      overOff: number;
+      rps: number;
+      p50: number;
       offRps: number;
-      onRps: number;
       offP50: number;
-      onP50: number;
+      cpuUs: number;
+      offCpuUs: number;
+      cpuOverOff: number;
     }> = [];
     for (const scenario of scenarios) {
-      log(`${scenario.label}: on vs off …`);
-      const onRun = await measureInterleaved(scenario.plan(on, 1), scenario.plan(off, 0), SLICES, SLICE_SECONDS, 3);
-      log(`${scenario.label}: off vs off …`);
-      const offRun = await measureInterleaved(scenario.plan(offAgain, 2), scenario.plan(off, 0), SLICES, SLICE_SECONDS, 3);
-      rows.push({
-        key: scenario.key,
-        label: scenario.label,
-        onOverOff: onRun.medianRatio,
-        onRatios: onRun.ratios,
-        offOverOff: offRun.medianRatio,
-        offRatios: offRun.ratios,
-        offRps: Math.round(onRun.ceiling.rps),
-        onRps: Math.round(onRun.operation.rps),
-        offP50: onRun.ceiling.p50,
-        onP50: onRun.operation.p50,
-      });
+      log(`${scenario.label}: ${ROUNDS} rounds of ${SLICE_SECONDS} s on each server …`);
+      const { rates, cpuUs, p50s } = await measureRounds(scenario.plan);
+      for (const c of compared) {
+        const offIndices = c.key === 'offAgain' ? [0] : [0, 3];
+        const offRate = (round: number) => offIndices.reduce((a, i) => a + rates[i]![round]!, 0) / offIndices.length;
+        const ratios = rates[c.index]!.map((rate, round) => round2(rate / Math.max(0.001, offRate(round))));
+        const offCpu = offIndices.reduce((a, i) => a + cpuUs[i]!, 0) / offIndices.length;
+        rows.push({
+          scenario: scenario.key,
+          label: scenario.label,
+          against: c.key,
+          ratios,
+          overOff: round2(median(ratios)),
+          rps: Math.round(median(rates[c.index]!)),
+          p50: Math.round(median(p50s[c.index]!) * 10) / 10,
+          offRps: Math.round(median(rates[0]!)),
+          offP50: Math.round(median(p50s[0]!) * 10) / 10,
+          cpuUs: cpuUs[c.index]!,
+          offCpuUs: Math.round(offCpu),
+          cpuOverOff: round2(cpuUs[c.index]! / Math.max(1, offCpu)),
+        });
+      }
     }
-    const exported = sink.spans();
+    const spans = { all: sinks.all.spans(), default: sinks.sampled.spans() };
     console.log(
-      `\nTracing cost, ${products} products, ${flags['sample-ratio'] ? `${flags['sample-ratio']} of traces kept` : 'every trace kept'}; host: ${cpus().length} cores, load ${loadavg()
+      `\nTracing cost, ${products} products, ${ROUNDS} rounds of ${SLICE_SECONDS} s; host: ${cpus().length} cores, load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
     console.log(
-      '| scenario | off req/s, p50 | on req/s, p50 | on / off (median, slices) | off / off, two identical servers (median, slices) |',
+      '| scenario | server | off req/s, p50 | its req/s, p50 | its / off, median (rounds) | CPU per request off, its | CPU its / off |',
     );
-    console.log('|---|---:|---:|---|---|');
+    console.log('|---|---|---:|---:|---|---:|---:|');
     for (const r of rows) {
+      const label = compared.find((c) => c.key === r.against)!.label;
       console.log(
-        `| ${r.label} | ${r.offRps}, ${r.offP50} ms | ${r.onRps}, ${r.onP50} ms | ${r.onOverOff} (${r.onRatios.join(' ')}) | ${r.offOverOff} (${r.offRatios.join(' ')}) |`,
+        `| ${r.label} | ${label} | ${r.offRps}, ${r.offP50} ms | ${r.rps}, ${r.p50} ms | ${r.overOff} (${r.ratios.join(' ')}) | ${r.offCpuUs}, ${r.cpuUs} µs | ${r.cpuOverOff} |`,
       );
     }
-    console.log(`spans exported by the traced server: ${exported}`);
-    console.log(JSON.stringify({ benchTracing: { products, rows, spans: exported } }));
-    if (exported === 0) throw new Error('the traced server exported no spans: the "on" row measured nothing');
+    console.log(`spans exported: every trace kept ${spans.all}, default sampling ${spans.default}`);
+    console.log(JSON.stringify({ benchTracing: { products, sampleRatio: flags['sample-ratio'] ?? null, rows, spans } }));
+    if (spans.all === 0 || spans.default === 0) throw new Error('a traced server exported no spans: its row measured nothing');
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await stopAll();
-    sink.server.close();
+    sinks.all.server.close();
+    sinks.sampled.server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 'use server';
 import { confirmSubscriptionByToken, isSiteApiError } from '@/lib/site-client';
+import { logger } from '@/lib/platform/observability/logger';
 import { refusalText } from '../_lib/refusal';
 import { buyerIp } from '../_lib/shop';
 
@@ -26,7 +27,7 @@ export async function confirmByButton(_: ConfirmState, form: FormData): Promise<
   } catch (error) {
     if (isSiteApiError(error, 'token_expired')) return { status: 'error', reason: 'expired' };
     if (isSiteApiError(error, 'unknown_token') || isSiteApiError(error, 'validation_failed')) return { status: 'error', reason: 'invalid' };
-    if (!isSiteApiError(error)) console.warn('[confirm] the API could not be reached');
+    if (!isSiteApiError(error)) logger().warn({ action: 'confirm' }, 'storefront: the API could not be reached');
     return { status: 'error', reason: 'refused', message: await refusalText(error) };
   }
 }

@@ -1,5 +1,6 @@
 'use server';
 import { isSiteApiError, unsubscribeByToken } from '@/lib/site-client';
+import { logger } from '@/lib/platform/observability/logger';
 import { buyerIp } from '../_lib/shop';
 
 export type UnsubscribeState =
@@ -13,7 +14,7 @@ export async function unsubscribe(_: UnsubscribeState, form: FormData): Promise<
     return { status: 'done', kind: state.kind };
   } catch (error) {
     const invalid = isSiteApiError(error, 'unknown_token') || isSiteApiError(error, 'validation_failed');
-    if (!invalid && !isSiteApiError(error)) console.warn('[unsubscribe] the API could not be reached');
+    if (!invalid && !isSiteApiError(error)) logger().warn({ action: 'unsubscribe' }, 'storefront: the API could not be reached');
     return { status: 'error', invalid };
   }
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after } from 'next/server';
 import { cookies } from 'next/headers';
 import { sendAnalytics, type AnalyticsEventInput } from '@/lib/site-client';
+import { logger } from '@/lib/platform/observability/logger';
 import { buyerIp, secureCookies } from './shop';
 
 export const ANON_COOKIE = 'anon_id';
@@ -38,7 +39,7 @@ export async function track(events: ShopEvent[]): Promise<void> {
     try {
       await sendAnalytics(batch, { buyerIp: ip });
     } catch (error) {
-      console.warn(`[storefront] analytics not sent: ${error instanceof Error ? error.name : 'error'}`);
+      logger().warn({ error: error instanceof Error ? error.name : 'error' }, 'storefront: analytics not sent');
     }
   });
 }

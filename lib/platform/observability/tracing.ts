@@ -1,4 +1,14 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { processSlot } from '@/lib/process-state';
 
 /**
@@ -24,6 +34,11 @@ export const tracer = () => trace.getTracer('site-delivery');
 /**
  * Runs `work` in a span of its own (a child of the active one), ended when the work settles;
  * a failure marks it as an error, with the exception's type and message (never a body).
+ *
+ * Under a parent the sampler dropped, no span is made: the samplers are parent-based
+ * (docs/operating.md#traces), so it would be dropped too, and so would everything below it
+ * (its statements see the same dropped parent). `work` then gets the parent's span, on which
+ * attributes and statuses are no-ops.
  */
 export function inSpan<T>(
   name: string,
@@ -31,6 +46,8 @@ export function inSpan<T>(
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
+  const dropped = droppedSpan(parent);
+  if (dropped) return options.parent === undefined ? work(dropped) : context.with(parent, () => work(dropped));
   return tracer().startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
@@ -46,6 +63,12 @@ export function inSpan<T>(
       }
     },
   );
+}
+
+/** The parent's span, when the sampler dropped it (it is not recording and not sampled). */
+function droppedSpan(parent: Context): Span | undefined {
+  const span = trace.getSpan(parent);
+  return span && (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0 ? span : undefined;
 }
 
 export function failed(span: Span, error: unknown): void {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SiteApiError, startCheckout } from '@/lib/site-client';
+import { logger } from '@/lib/platform/observability/logger';
 import { track } from '../../_lib/analytics';
 import { crossSite, sameOrigin, seeOther } from '../../_lib/shop-endpoints';
 import { isCartEmpty, itemCount, newNonce, readCart, writeCart, type Cart } from '../../_lib/cart';
@@ -36,8 +37,9 @@ export async function POST(req: Request): Promise<Response> {
       const ids = linesIn(error, cart);
       return seeOther(`/cart?problem=${error.code}${ids.length ? `&lines=${ids.map(encodeURIComponent).join(',')}` : ''}`);
     }
-    console.warn(
-      `[storefront] checkout not started: ${error instanceof SiteApiError ? error.code : error instanceof Error ? error.name : 'error'}`,
+    logger().warn(
+      { error: error instanceof SiteApiError ? error.code : error instanceof Error ? error.name : 'error' },
+      'storefront: checkout not started',
     );
     return seeOther('/cart?problem=unavailable');
   }
