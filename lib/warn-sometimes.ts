@@ -1,8 +1,11 @@
+import { logger } from '@/lib/platform/observability/logger';
+
 /**
- * A console.warn that speaks at most once a minute: for failures that only cost speed (a
- * page rendered instead of served as kept) and could otherwise repeat on every request.
+ * A warning (the server's log) that speaks at most once a minute: for failures that only
+ * cost speed (a page rendered instead of served as kept) and could otherwise repeat on every
+ * request.
  */
-export function warnSometimes(say: (message: string) => void = (message) => console.warn(message)): (message: string) => void {
+export function warnSometimes(say: (message: string) => void = (message) => logger().warn(message)): (message: string) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (message) => {
     const now = Date.now();

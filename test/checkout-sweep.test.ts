@@ -7,6 +7,7 @@ import { authenticateCredential, createCredential, type SiteContext } from '@/li
 import { createCheckoutSession, getCheckoutSession } from '@/lib/commerce/checkout';
 import { KEEP_AFTER_EXPIRY_MS, maybeSweepExpiredCheckoutSessions, sweepExpiredCheckoutSessions } from '@/lib/commerce/checkout/sweep';
 import { firstVariantOf, freshDatabase } from './support/database';
+import { logger } from '@/lib/platform/observability/logger';
 
 const TTL = 3600;
 const HOUR = 3600_000;
@@ -91,7 +92,7 @@ describe('maybeSweepExpiredCheckoutSessions (what a creation does)', () => {
         throw new Error('database is locked');
       },
     } as unknown as typeof database;
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), 'warn').mockImplementation(() => {});
     try {
       maybeSweepExpiredCheckoutSessions(
         broken,

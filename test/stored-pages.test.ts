@@ -18,6 +18,7 @@ import {
 import { cachedProductPath, encodeOrigin, parseCachedProductPath, type PageKey } from '@/lib/storefront/routing';
 import { freshDatabase, type TestDatabase } from './support/database';
 import { closeDatabase, execute } from '@/db';
+import { logger } from '@/lib/platform/observability/logger';
 
 // lib/storefront-page-store is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
@@ -401,7 +402,7 @@ describe('the proxy’s side: keeping a rendered page, answering a kept one', ()
   });
 
   it('answers null, not an error, when the database cannot say (the page then renders)', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), 'warn').mockImplementation(() => {});
     await execute(t.database, 'DROP TABLE stored_pages');
     expect(await store.storedPageAnswer(key, 'fjord-ceramic-mug', {})).toBeNull();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('kept product pages could not be read'));

@@ -5,6 +5,7 @@ import { clientConfig, currentShopper } from './config';
 import { sendInProcess } from './in-process';
 import { SiteApiError, SiteApiUnavailable } from './errors';
 import { noteShopperLimited } from './shopper-limits';
+import { logger } from '@/lib/platform/observability/logger';
 import { noteRead, partTag, scopesTag, UNCHECKABLE } from './reads';
 import type { CallInput, CallResult } from './types';
 import { injectTraceHeaders, tracedCall, tracingCalls } from './trace';
@@ -176,5 +177,8 @@ function sleep(ms: number) {
 
 /** Operation, status, code and request id only: never headers, bodies or the credential. */
 function logFailure(operation: Operation, status: number, code: string, requestId: string) {
-  console.warn(`[site-client] ${operation.operationId} answered ${status} ${code} (request ${requestId})`);
+  logger().warn(
+    { operationId: operation.operationId, status, code, requestId },
+    `[site-client] ${operation.operationId} answered ${status} ${code}`,
+  );
 }
