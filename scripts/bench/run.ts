@@ -182,7 +182,7 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
   try {
     const deadline = Date.now() + 20 * 60_000;
     for (;;) {
-      const done = /product pages ahead of shoppers: (\d+) rendered, \d+ unchanged and kept on, in ([\d.]+) s/.exec(
+      const done = /product pages ahead of shoppers: (\d+) rendered in ([\d.]+) s/.exec(
         renderer.managed.output(),
       );
       if (done) return { pages: Number(done[1]), seconds: Number(done[2]), peakRssMb: renderer.rss.peakMb() };
