@@ -182,9 +182,7 @@ async function renderAhead(fixture: Fixture, origin: string): Promise<RenderedAh
   try {
     const deadline = Date.now() + 20 * 60_000;
     for (;;) {
-      const done = /product pages ahead of shoppers: (\d+) rendered in ([\d.]+) s/.exec(
-        renderer.managed.output(),
-      );
+      const done = /product pages ahead of shoppers: (\d+) rendered in ([\d.]+) s/.exec(renderer.managed.output());
       if (done) return { pages: Number(done[1]), seconds: Number(done[2]), peakRssMb: renderer.rss.peakMb() };
       if (Date.now() > deadline)
         throw new Error(`rendering ahead did not finish in 20 minutes:\n${renderer.managed.output().slice(-2000)}`);
