@@ -231,7 +231,7 @@ describe('a trace the sampler drops', () => {
         'INSERT',
         'SELECT',
       ]);
-      database.$client.close();
+      closeDatabase(database);
     } finally {
       trace.disable();
       context.disable();
