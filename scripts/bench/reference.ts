@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RssSampler, runToCompletion, startProcess, stopProcess, waitForHttp } from './processes';
-import { ROOT, type Memory, type Server } from './server';
+import { memoryMbAt, ROOT, type Memory, type Server } from './server';
 
 /**
  * The reference every target is a ratio to: a bare Next app (scripts/bench/reference-app,
@@ -68,20 +68,6 @@ export async function startReference(port: number, pageFile: string): Promise<Se
 }
 
 /** The bare app's process.memoryUsage() (MB), without a GC: it runs as it ships. */
-export async function referenceMemoryMb(reference: Server): Promise<Memory | null> {
-  try {
-    const res = await fetch(`${reference.base}/memory`, { signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) return null;
-    const m = (await res.json()) as Memory;
-    const mb = (n: number) => Math.round(n / 104_857.6) / 10;
-    return {
-      rss: mb(m.rss),
-      heapUsed: mb(m.heapUsed),
-      heapTotal: mb(m.heapTotal),
-      external: mb(m.external),
-      arrayBuffers: mb(m.arrayBuffers),
-    };
-  } catch {
-    return null;
-  }
+export function referenceMemoryMb(reference: Server): Promise<Memory | null> {
+  return memoryMbAt(`${reference.base}/memory`);
 }

@@ -111,9 +111,14 @@ export async function startFloorServer(port: number, bytes: number): Promise<Ser
 export type Memory = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
 
 /** The server's memory after a full GC (MB): live heap, as opposed to RSS V8 keeps around. */
-export async function liveMemoryMb(server: Server): Promise<Memory | null> {
+export function liveMemoryMb(server: Server): Promise<Memory | null> {
+  return memoryMbAt(`${server.base}/bench-ceiling?memory=1`);
+}
+
+/** A process.memoryUsage() a server answers at `url`, in MB; null when it does not answer. */
+export async function memoryMbAt(url: string): Promise<Memory | null> {
   try {
-    const res = await fetch(`${server.base}/bench-ceiling?memory=1`, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) return null;
     const m = (await res.json()) as Memory;
     const mb = (n: number) => Math.round(n / 104_857.6) / 10;
