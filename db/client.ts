@@ -98,7 +98,9 @@ export async function readTransaction<T>(given: DbOrTx, work: (tx: Database) => 
 
 /** Is this a transaction (a write transaction's `tx`, or a read transaction's handle), not the database itself? */
 export function inTransaction(database: DbOrTx): boolean {
-  return database instanceof SQLiteTransaction || snapshotOwners.has(database);
+  // A write transaction's `tx` has no client of its own. Checked by shape as well as by
+  // class: a bundle may hold two copies of Drizzle's classes, and then instanceof says no.
+  return database instanceof SQLiteTransaction || !('$client' in database) || snapshotOwners.has(database);
 }
 
 /** The database a read transaction's handle reads (itself for anything else): caches key on it. */

@@ -178,7 +178,9 @@ export function deepFreeze<T>(value: T): T {
  * may see that transaction's own uncommitted writes, which must never be shared.
  */
 export function cacheable(database: DbOrTx): boolean {
-  return !(database instanceof SQLiteTransaction);
+  // By shape as well as by class (a write transaction's `tx` has no client of its own): a
+  // bundle may hold two copies of Drizzle's classes, and then instanceof says no.
+  return !(database instanceof SQLiteTransaction) && '$client' in database;
 }
 
 // A process normally has one database, but tests (and tools) open several with the same
