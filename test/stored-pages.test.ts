@@ -20,7 +20,7 @@ import { freshDatabase, type TestDatabase } from './support/database';
 import { closeDatabase, execute } from '@/db';
 import { logger } from '@/lib/platform/observability/logger';
 
-// lib/storefront-page-store is server-only; this test is the server.
+// lib/storefront/kept-pages is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
 
 // Product pages are kept in the database once rendered and served without rendering. A

@@ -20,7 +20,7 @@ import {
   type PageKey,
 } from '@/lib/storefront/routing';
 
-// lib/storefront-page-key is server-only; this test is the server.
+// lib/storefront/page-key is server-only; this test is the server.
 vi.mock('server-only', () => ({}));
 
 // The proxy serves a product page from Next's page cache under the key these functions
