@@ -47,6 +47,7 @@ export function guardServer(settings: {
   pageRenders?: number;
   pageRenderLine: number;
   pageRendersPerShopper?: number;
+  listPagesShare?: number;
   trustedHops?: number;
 }): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
@@ -59,7 +60,7 @@ export function guardServer(settings: {
     settings.pageRenderLine,
     settings.pageRendersPerShopper ?? PAGE_RENDERS_PER_SHOPPER,
   );
-  const pacer = new PagePacer(LIST_PAGE_SHARE, LIST_PAGE_BURST_MS, LIST_PAGE_MAX_WAIT_MS);
+  const pacer = new PagePacer(settings.listPagesShare ?? LIST_PAGE_SHARE, LIST_PAGE_BURST_MS, LIST_PAGE_MAX_WAIT_MS);
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'connection') servers.add(this);
@@ -130,9 +131,10 @@ export function guardServer(settings: {
 const PAGE_RENDERS_PER_SHOPPER = 2;
 
 /**
- * One shopper's list pages asked with a query (search, sort, filters: rendered every time) take
- * at most this share of the process's time after a first second at full speed, each waiting
- * its turn for at most 5 s, else 503 (lib/server/page-pacer.ts).
+ * One shopper's list pages asked with a query (search, sort, filters: rendered every time)
+ * take at most this share of the process's time (LIST_PAGES_SHARE_PER_SHOPPER) after a first
+ * second at full speed, each waiting its turn for at most 5 s, else 503
+ * (lib/server/page-pacer.ts).
  */
 const LIST_PAGE_SHARE = 0.25;
 const LIST_PAGE_BURST_MS = 1000;
