@@ -233,8 +233,8 @@ export default defineConfig([
   { files: ['lib/process-state.ts'], rules: { 'no-restricted-syntax': ['error', ...noClient] } },
   // The driver's own tests stand under the client: what the local file's queue, statement
   // cache and checkpoints do with it, what the pinned libraries still export, and a network
-  // simulated beneath it (test/support/network-client.ts; product-list-bounds counts the rows
-  // it hands over).
+  // simulated beneath it (test/support/network-client.ts; the list tests count the rows it
+  // hands over: test/support/rows-read.ts).
   {
     files: [
       'test/durability.test.ts',
@@ -242,7 +242,9 @@ export default defineConfig([
       'test/driver-pins.test.ts',
       'test/storage-faults.test.ts',
       'test/support/network-client.ts',
+      'test/support/rows-read.ts',
       'test/product-list-bounds.test.ts',
+      'test/list-index-changes.test.ts',
     ],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },

@@ -99,6 +99,11 @@ const Env = z.object({
    */
   PAGE_RENDERS_PER_SHOPPER: z.coerce.number().int().min(1).max(256).default(2),
   /**
+   * The share of the process's time one shopper's list pages asked with a query (search,
+   * sort, filters) may take after a first second at full speed (lib/server/page-pacer.ts).
+   */
+  LIST_PAGES_SHARE_PER_SHOPPER: z.coerce.number().min(0.05).max(1).default(0.25),
+  /**
    * `off`: product pages are not kept in the database (docs/storefront.md), only in Next's
    * page cache in memory. PAGE_RENDER_AHEAD `off`: kept pages are rendered when first
    * viewed only, never ahead of shoppers after a catalog change. Unset, it is on in

@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import type { Client } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { listProducts } from '@/lib/commerce/catalog';
@@ -9,6 +8,7 @@ import { ProductListQuery } from '@/lib/contract/operations/reads';
 import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import { pageCache } from '@/lib/platform/cache/memo';
 import { freshDatabase } from './support/database';
+import { countRowsRead } from './support/rows-read';
 
 /**
  * Issue #42: one shopper sending `sort=title-asc&priceMax=<new value>` (or facets, or 20 option
@@ -22,7 +22,7 @@ let dir: string;
 let database: Database;
 let site: SiteContext['site'];
 let se: MarketChoice;
-let rowsRead = 0;
+let rowsRead: () => number;
 
 const list = (query: Record<string, string | string[]>) => listProducts(database, site, se, ProductListQuery.parse(query));
 
@@ -31,23 +31,16 @@ beforeAll(async () => {
   const { token } = await createCredential(database, { siteHandle: 'demo', scope: 'core' });
   site = (await authenticateCredential(database, token))!.site;
   se = await chooseMarket(database, site, {});
-  // Every row SQLite hands to JavaScript, whichever query asked.
-  const client = database.$client as Client;
-  const execute = client.execute.bind(client);
-  client.execute = (async (...args: Parameters<Client['execute']>) => {
-    const result = await execute(...args);
-    rowsRead += result.rows.length;
-    return result;
-  }) as Client['execute'];
+  rowsRead = countRowsRead(database.$client);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Rows read by one uncached call (the page cache is cleared first). */
 async function rowsOf(query: Record<string, string | string[]>): Promise<number> {
   pageCache.clear();
-  const before = rowsRead;
+  const before = rowsRead();
   await list(query);
-  return rowsRead - before;
+  return rowsRead() - before;
 }
 
 describe('bounded work per list request', () => {

@@ -8,6 +8,7 @@ import { PEER_HEADER, peerHeaderValue, peerStamp, setPeerStamp } from '@/lib/sho
 import { PROBLEM_TYPE_BASE, problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFrom } from '@/lib/http/request-id';
 import { RenderGate } from './render-gate';
+import { isQueriedListPage, PagePacer } from './page-pacer';
 import { SHOP_PAGE } from '@/lib/storefront/routing';
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
@@ -37,12 +38,16 @@ export function servingServers(): ReadonlySet<Server> {
  *   The API and the shop's endpoints read their bodies with a cap of their own.
  * - Shop pages pass a RenderGate: at most PAGE_RENDERS render at once, the rest wait in
  *   line, and past a full line the answer is 503 with Retry-After (lib/server/render-gate.ts).
+ *   A list page asked with a query (search, sort, filters) first waits for its shopper's
+ *   share of time (lib/server/page-pacer.ts): a visitor looping on them holds the process
+ *   for at most a quarter of the time.
  *   The API is never held: the pages' own reads of it must go through.
  */
 export function guardServer(settings: {
   pageRenders?: number;
   pageRenderLine: number;
   pageRendersPerShopper?: number;
+  listPagesShare?: number;
   trustedHops?: number;
 }): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
@@ -55,6 +60,7 @@ export function guardServer(settings: {
     settings.pageRenderLine,
     settings.pageRendersPerShopper ?? PAGE_RENDERS_PER_SHOPPER,
   );
+  const pacer = new PagePacer(settings.listPagesShare ?? LIST_PAGE_SHARE, LIST_PAGE_BURST_MS, LIST_PAGE_MAX_WAIT_MS);
   const emit = proto.emit;
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'connection') servers.add(this);
@@ -82,16 +88,27 @@ export function guardServer(settings: {
       }
       if (reading && isRenderedPage(req.url ?? '/')) {
         const shopper = shopperOf(req, settings.trustedHops ?? 0);
-        if (
-          !gate.admit(
-            req,
-            res,
-            () => Reflect.apply(emit, this, [event, ...args]),
-            shopper,
-            () => refuse(req, res, busy()),
-          )
-        )
-          refuse(req, res, busy());
+        const admit = (start: () => void) => {
+          if (!gate.admit(req, res, start, shopper, () => refuse(req, res, busy()))) refuse(req, res, busy());
+        };
+        const render = () => Reflect.apply(emit, this, [event, ...args]);
+        const turn = shopper !== null && isQueriedListPage(req.url ?? '/') ? pacer.reserve(shopper) : undefined;
+        if (turn === undefined) admit(render);
+        else if (turn === null) refuse(req, res, busy());
+        else {
+          let began: number | null = null;
+          // Settled when the answer ends, rendered or not (refused, or its client gone while it waited).
+          res.once('close', () => turn.settle(began === null ? 0 : performance.now() - began));
+          const paced = () => {
+            began = performance.now();
+            render();
+          };
+          if (turn.wait === 0) admit(paced);
+          else
+            setTimeout(() => {
+              if (!req.socket?.destroyed && !res.destroyed) admit(paced);
+            }, turn.wait).unref();
+        }
         return true;
       }
     }
@@ -112,6 +129,16 @@ export function guardServer(settings: {
  * holds two places, not the gate.
  */
 const PAGE_RENDERS_PER_SHOPPER = 2;
+
+/**
+ * One shopper's list pages asked with a query (search, sort, filters: rendered every time)
+ * take at most this share of the process's time (LIST_PAGES_SHARE_PER_SHOPPER) after a first
+ * second at full speed, each waiting its turn for at most 5 s, else 503
+ * (lib/server/page-pacer.ts).
+ */
+const LIST_PAGE_SHARE = 0.25;
+const LIST_PAGE_BURST_MS = 1000;
+const LIST_PAGE_MAX_WAIT_MS = 5000;
 
 /**
  * The shopper a page request comes from, as the storefront names them to the API

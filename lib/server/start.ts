@@ -37,6 +37,7 @@ export async function startServer(): Promise<void> {
     pageRenders: settings.PAGE_RENDERS,
     pageRenderLine: settings.PAGE_RENDER_LINE,
     pageRendersPerShopper: settings.PAGE_RENDERS_PER_SHOPPER,
+    listPagesShare: settings.LIST_PAGES_SHARE_PER_SHOPPER,
     trustedHops: settings.TRUSTED_PROXY_HOPS,
   });
   const { registerPageCache } = await import('@/lib/security/page-cache-handler.mjs');

@@ -9,7 +9,8 @@
 // - a probing shopper's product page (/products/<handle>, a few handles, sequential): p50 and
 //   p90 idle, then while an attacker loops on the worst storefront search page
 //   (/search?sort=title-asc&priceMax=<new>&… with 20 option filters), one request at a time
-//   as in the issue, and then with 8 connections at once.
+//   as in the issue, and then with 8 connections at once. The attacker's pages are paced per
+//   shopper (lib/server/page-pacer.ts): its page counts and p50 show how much it got.
 // Prints one JSON line {"listAttack": …}.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import type { ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { AvailabilityStatus, Image } from '@/lib/contract/common';
 import type { ProductSort } from '@/lib/contract/operations/reads';
-import { cacheable, versionKey } from '@/lib/platform/cache/memo';
+import { cacheable, siteKey } from '@/lib/platform/cache/memo';
 import type { MarketChoice } from '../markets';
 import { availabilityStatus, bestStatus } from '../availability';
 import { toMoney } from '../money';
@@ -11,18 +11,19 @@ import { displayedVariantOptions, type OptionTexts } from './option-texts';
 import { imageShowing, iso } from './product-loaders';
 
 /**
- * The facts the products list filters, sorts and counts facets by, for one Site, catalog
- * version, market and locale, held in memory in compact arrays: every published product sold
- * in the market (in handle order), its title in the locale, lowest price, creation time and
- * search number, and each of its priced variants' amount, purchasability and displayed option
- * values (as interned ids).
+ * The facts the products list filters, sorts and counts facets by, for one Site, market and
+ * locale, held in memory in compact arrays: every published product sold in the market (in
+ * handle order), its title in the locale, lowest price, creation time and search number, and
+ * each of its priced variants' amount, purchasability and displayed option values (as
+ * interned ids).
  *
  * Why: filtering, sorting and counting facets in SQL meant reading every matching product and
  * variant for every request (1–3 s at 10,000 products, the event loop blocked throughout), and
  * a new `priceMax` made a new page-cache key each time. Over these arrays one request costs a
- * pass over the catalog's numbers (a few ms at 10,000 products) whatever its filters, and only
- * a catalog change (a new version) builds them again: in chunks of CHUNK products, the event
- * loop free between them, once however many requests ask.
+ * pass over the catalog's numbers (a few ms at 10,000 products) whatever its filters. It is
+ * built whole once (in chunks of CHUNK products, the event loop free between them); after a
+ * catalog change only the products the change names (catalog_changes) are read again and
+ * merged in, so a busy merchant or a stream of stock changes costs each request a few rows.
  */
 export type ListIndex = {
   size: number;
@@ -34,6 +35,8 @@ export type ListIndex = {
   updatedAt: number[];
   /** The lowest variant price in the market (every product here has one). */
   minPrice: number[];
+  /** The search index's number of each product (product_search_ids.seq; -1: none yet). */
+  seqs: number[];
   byId: Map<string, number>;
   byHandle: Map<string, number>;
   /** The search index's number of a product (product_search_ids.seq) → position. */
@@ -51,12 +54,12 @@ export type ListIndex = {
   /** Displayed option values of variant v are optionValue[firstOption[v] … firstOption[v + 1] - 1]. */
   firstOption: Int32Array;
   optionValue: Int32Array;
-  /** Per value id: its option name's id and its text. */
+  /** Per value id: its option name's id and its text (values no product shows any more stay, uncounted). */
   valueName: number[];
   valueText: string[];
   names: string[];
   valueIds: Map<string, number>;
-  /** Positions in each order, made on first use. */
+  /** Positions in each order, made on first use and carried over a merge. */
   orders: Partial<Record<ProductSort, Int32Array>>;
   locale: string;
 };
@@ -71,45 +74,67 @@ const MAX_INDEXES = 8;
  */
 const MAX_WEIGHT = 400_000;
 const weight = (index: ListIndex) => index.size + index.amount.length;
+/**
+ * Changed products merged into a kept index at most; beyond (an import), or after a change to
+ * the whole Site (markets, locales), it is built again whole: reading each changed product
+ * then costs more than a build's chunks.
+ */
+const MAX_MERGED = (size: number) => Math.max(500, size >> 2);
 
-const kept = new Map<string, ListIndex>();
-const building = new Map<string, Promise<ListIndex>>();
+/** The newest index of each Site, market and locale, and the catalog version it holds every change up to. */
+type Held = { version: number; index: ListIndex };
+const kept = new Map<string, Held>();
+const making = new Map<string, Promise<Held>>();
 
-/** The list index of the Site's catalog as of the request, in the market and locale. */
-export async function listIndex(
-  database: DbOrTx,
-  site: { id: string; catalogVersion: number; defaultLocale: string },
-  choice: MarketChoice,
-): Promise<ListIndex> {
+type IndexSite = { id: string; catalogVersion: number; defaultLocale: string };
+
+/**
+ * The list index of the Site's catalog as of the request (or newer), in the market and
+ * locale. An index is never changed once made: an update makes a new one, sharing nothing
+ * mutable, so a request still reading the old one is undisturbed.
+ */
+export async function listIndex(database: DbOrTx, site: IndexSite, choice: MarketChoice): Promise<ListIndex> {
   // Inside a transaction the reads may see its own uncommitted writes: built for it alone.
   if (!cacheable(database)) return buildIndex(database, site, choice);
-  const key = `${versionKey(database, site)}|${choice.market.id}|${choice.locale}`;
-  const hit = kept.get(key);
-  if (hit) {
-    kept.delete(key);
-    kept.set(key, hit);
-    return hit;
-  }
-  let running = building.get(key);
-  if (!running) {
-    running = buildIndex(database, site, choice).then((index) => {
-      kept.set(key, index);
-      let total = 0;
-      for (const held of kept.values()) total += weight(held);
-      while (kept.size > 1 && (kept.size > MAX_INDEXES || total > MAX_WEIGHT)) {
-        const [oldest, held] = kept.entries().next().value!;
-        kept.delete(oldest);
-        total -= weight(held);
-      }
-      return index;
+  const slot = `${siteKey(database, site)}|${site.defaultLocale}|${choice.market.id}|${choice.locale}`;
+  for (;;) {
+    const held = kept.get(slot);
+    // An index newer than the request's version serves it too: its version was read a moment ago.
+    if (held && held.version >= site.catalogVersion) {
+      kept.delete(slot);
+      kept.set(slot, held);
+      return held.index;
+    }
+    const running = making.get(slot);
+    if (running) {
+      // Another request is updating it; if its update is not new enough, go round again.
+      const made = await running;
+      if (made.version >= site.catalogVersion) return made.index;
+      continue;
+    }
+    const update = updated(database, site, choice, held).then((made) => {
+      keep(slot, made);
+      return made;
     });
-    building.set(key, running);
-    void running.then(
-      () => building.delete(key),
-      () => building.delete(key),
+    making.set(slot, update);
+    void update.then(
+      () => making.delete(slot),
+      () => making.delete(slot),
     );
+    return (await update).index;
   }
-  return running;
+}
+
+function keep(slot: string, made: Held): void {
+  kept.delete(slot);
+  kept.set(slot, made);
+  let total = 0;
+  for (const held of kept.values()) total += weight(held.index);
+  while (kept.size > 1 && (kept.size > MAX_INDEXES || total > MAX_WEIGHT)) {
+    const [oldest, held] = kept.entries().next().value!;
+    kept.delete(oldest);
+    total -= weight(held.index);
+  }
 }
 
 /** For tests and the bench: forget every index (the next request builds its own). */
@@ -117,156 +142,346 @@ export function clearListIndexes(): void {
   kept.clear();
 }
 
+/**
+ * The index at the Site's version: the kept one with the products changed since merged in, or
+ * (none kept, the whole Site changed, or too many products) a new one built whole.
+ */
+async function updated(database: DbOrTx, site: IndexSite, choice: MarketChoice, held: Held | undefined): Promise<Held> {
+  const version = site.catalogVersion;
+  if (held) {
+    const handles = await changedProducts(database, site.id, held.version, MAX_MERGED(held.index.size));
+    if (handles) return { version, index: await mergeChanges(database, site, choice, held.index, handles) };
+  }
+  return { version, index: await buildIndex(database, site, choice) };
+}
+
+/**
+ * The handles of the products changed after a version (catalog_changes, which the triggers that
+ * move the version fill), or null when the whole Site changed or more than `max` products did.
+ * Every change up to a version read before this had committed by then, so nothing at or below
+ * the request's version is missed; a later one read here is merged early, and again next time.
+ */
+async function changedProducts(database: DbOrTx, siteId: string, since: number, max: number): Promise<string[] | null> {
+  const rows = await database.all<{ scope: string }>(
+    sql`select scope from catalog_changes where site_id = ${siteId} and version > ${since} limit ${max + 1}`,
+  );
+  if (rows.length > max) return null;
+  const handles: string[] = [];
+  for (const { scope } of rows) {
+    if (scope === 'site') return null;
+    // A collection's own change (its title, its status) is not in the index; a change of its members names them.
+    if (scope.startsWith('product:')) handles.push(scope.slice('product:'.length));
+  }
+  return handles;
+}
+
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: string }, choice: MarketChoice): Promise<ListIndex> {
-  const ids: string[] = [];
-  const handles: string[] = [];
-  const titles: string[] = [];
-  const createdAt: number[] = [];
-  const updatedAt: number[] = [];
-  const minPrice: number[] = [];
-  const byId = new Map<string, number>();
-  const byHandle = new Map<string, number>();
-  const bySeq = new Map<number, number>();
-  const firstVariant: number[] = [];
-  const variantIds: string[] = [];
-  const amount: number[] = [];
-  const compareAt: number[] = [];
-  const status: number[] = [];
-  const variantOptions: string[] = [];
-  const purchasable: number[] = [];
-  const firstOption: number[] = [];
-  const optionValue: number[] = [];
-  const valueName: number[] = [];
-  const valueText: string[] = [];
-  const names: string[] = [];
-  const nameIds = new Map<string, number>();
-  const valueIds = new Map<string, number>();
-  const byName = new Map<string, Map<string, number>>();
-  const intern = (name: string, value: string): number => {
-    let values = byName.get(name);
-    if (!values) byName.set(name, (values = new Map()));
-    let id = values.get(value);
-    if (id === undefined) {
-      let nameId = nameIds.get(name);
-      if (nameId === undefined) nameIds.set(name, (nameId = names.push(name) - 1));
-      values.set(value, (id = valueText.push(value) - 1));
-      valueIds.set(`${name}\u0000${value}`, id);
-      valueName.push(nameId);
-    }
-    return id;
-  };
+type ProductRow = {
+  id: string;
+  handle: string;
+  created_at: number;
+  updated_at: number;
+  seq: number | null;
+  title: string;
+  texts: string | null;
+};
+type VariantRow = {
+  id: string;
+  product_id: string;
+  options: string;
+  amount: number;
+  compare_at_amount: number | null;
+  quantity: number | null;
+  low_stock_threshold: number;
+  policy: 'deny' | 'continue' | 'preorder';
+  purchasable: number;
+};
 
+/**
+ * The published products `which` selects (a condition on products `p`), in handle order, and
+ * their variants priced in the market, by product.
+ */
+async function readProducts(
+  database: DbOrTx,
+  site: { id: string; defaultLocale: string },
+  choice: MarketChoice,
+  which: SQL,
+  limit?: number,
+): Promise<{ rows: ProductRow[]; variants: Map<string, VariantRow[]> }> {
+  // The title and option texts as every other read shows them: the locale's row, else the default locale's.
+  const rows = await database.all<ProductRow>(sql`
+    select p.id, p.handle, p.created_at, p.updated_at, i.seq, coalesce(tl.title, td.title, p.handle) as title,
+      case when tl.product_id is not null then tl.options else td.options end as texts
+    from products p
+    left join product_translations tl on tl.product_id = p.id and tl.locale = ${choice.locale}
+    left join product_translations td on td.product_id = p.id and td.locale = ${site.defaultLocale}
+    left join product_search_ids i on i.product_id = p.id
+    where p.site_id = ${site.id} and p.status = 'published' and ${which}
+    order by p.handle ${limit === undefined ? sql`` : sql`limit ${limit}`}`);
+  const variants = new Map<string, VariantRow[]>();
+  if (rows.length === 0) return { rows, variants };
+  const ids = JSON.stringify(rows.map((r) => r.id));
+  const all = await database.all<VariantRow>(sql`
+    select v.id, v.product_id, v.options, vp.amount, vp.compare_at_amount, il.quantity, il.low_stock_threshold, il.policy,
+      coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
+    from product_variants v
+    inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
+    left join inventory_levels il on il.variant_id = v.id
+    where v.product_id in (select value from json_each(${ids}))
+    order by v.product_id, v.position`);
+  for (const v of all) {
+    const list = variants.get(v.product_id);
+    if (list) list.push(v);
+    else variants.set(v.product_id, [v]);
+  }
+  return { rows, variants };
+}
+
+async function buildIndex(database: DbOrTx, site: { id: string; defaultLocale: string }, choice: MarketChoice): Promise<ListIndex> {
+  const builder = new IndexBuilder(null);
   let after = '';
   for (;;) {
-    // The title and option texts as every other read shows them: the locale's row, else the default locale's.
-    const rows = await database.all<{
-      id: string;
-      handle: string;
-      created_at: number;
-      updated_at: number;
-      seq: number | null;
-      title: string;
-      texts: string | null;
-    }>(sql`
-      select p.id, p.handle, p.created_at, p.updated_at, i.seq, coalesce(tl.title, td.title, p.handle) as title,
-        case when tl.product_id is not null then tl.options else td.options end as texts
-      from products p
-      left join product_translations tl on tl.product_id = p.id and tl.locale = ${choice.locale}
-      left join product_translations td on td.product_id = p.id and td.locale = ${site.defaultLocale}
-      left join product_search_ids i on i.product_id = p.id
-      where p.site_id = ${site.id} and p.status = 'published' and p.handle > ${after}
-      order by p.handle limit ${CHUNK}`);
-    if (rows.length === 0) break;
-    const lastHandle = rows.at(-1)!.handle;
-    const variants = await database.all<{
-      id: string;
-      product_id: string;
-      options: string;
-      amount: number;
-      compare_at_amount: number | null;
-      quantity: number | null;
-      low_stock_threshold: number;
-      policy: 'deny' | 'continue' | 'preorder';
-      purchasable: number;
-    }>(sql`
-      select v.id, v.product_id, v.options, vp.amount, vp.compare_at_amount, il.quantity, il.low_stock_threshold, il.policy,
-        coalesce(il.policy <> 'deny' or il.quantity > 0, 0) as purchasable
-      from products p
-      inner join product_variants v on v.product_id = p.id
-      inner join variant_prices vp on vp.variant_id = v.id and vp.market_id = ${choice.market.id}
-      left join inventory_levels il on il.variant_id = v.id
-      where p.site_id = ${site.id} and p.status = 'published' and p.handle > ${after} and p.handle <= ${lastHandle}
-      order by v.product_id, v.position`);
-    const ofProduct = new Map<string, typeof variants>();
-    for (const v of variants) {
-      const list = ofProduct.get(v.product_id);
-      if (list) list.push(v);
-      else ofProduct.set(v.product_id, [v]);
-    }
-    for (const row of rows) {
-      const mine = ofProduct.get(row.id);
-      if (!mine) continue; // not sold in this market: in no list there
-      const texts = row.texts === null ? null : (JSON.parse(row.texts) as OptionTexts);
-      const p = ids.push(row.id) - 1;
-      handles.push(row.handle);
-      titles.push(row.title);
-      createdAt.push(row.created_at);
-      updatedAt.push(row.updated_at);
-      byId.set(row.id, p);
-      byHandle.set(row.handle, p);
-      if (row.seq !== null) bySeq.set(row.seq, p);
-      firstVariant.push(amount.length);
-      let min = Infinity;
-      for (const v of mine) {
-        variantIds.push(v.id);
-        amount.push(v.amount);
-        compareAt.push(v.compare_at_amount ?? NaN);
-        const level = v.quantity === null ? null : { quantity: v.quantity, lowStockThreshold: v.low_stock_threshold, policy: v.policy };
-        status.push(STATUSES.indexOf(availabilityStatus(level)));
-        variantOptions.push(v.options);
-        min = Math.min(min, v.amount);
-        purchasable.push(v.purchasable === 1 ? 1 : 0);
-        firstOption.push(optionValue.length);
-        for (const [name, value] of Object.entries(displayedVariantOptions(JSON.parse(v.options) as Record<string, string>, texts)))
-          optionValue.push(intern(name, value));
-      }
-      minPrice.push(min);
-    }
-    after = lastHandle;
+    const { rows, variants } = await readProducts(database, site, choice, sql`p.handle > ${after}`, CHUNK);
+    for (const row of rows) builder.add(row, variants.get(row.id));
     if (rows.length < CHUNK) break;
+    after = rows.at(-1)!.handle;
     await yieldToOthers();
   }
-  firstVariant.push(amount.length);
-  firstOption.push(optionValue.length);
-  return {
-    size: ids.length,
-    ids,
-    handles,
-    titles,
-    createdAt,
-    updatedAt,
-    minPrice,
-    byId,
-    byHandle,
-    bySeq,
-    firstVariant: Int32Array.from(firstVariant),
-    variantIds,
-    amount: Float64Array.from(amount),
-    compareAt: Float64Array.from(compareAt),
-    status: Uint8Array.from(status),
-    variantOptions,
-    purchasable: Uint8Array.from(purchasable),
-    firstOption: Int32Array.from(firstOption),
-    optionValue: Int32Array.from(optionValue),
-    valueName,
-    valueText,
-    names,
-    valueIds,
-    orders: {},
-    locale: choice.locale,
-  };
+  return builder.finish(choice.locale, {});
+}
+
+/**
+ * The index with the products of these handles read again: each one gone, unpublished or no
+ * longer sold in the market leaves, each one new or changed takes its place in handle order.
+ * The rest is copied over as it is, and each order made is carried over with the changed
+ * products put back in their places, not sorted again.
+ */
+async function mergeChanges(
+  database: DbOrTx,
+  site: { id: string; defaultLocale: string },
+  choice: MarketChoice,
+  index: ListIndex,
+  handles: string[],
+): Promise<ListIndex> {
+  if (handles.length === 0) return index;
+  const fresh: { rows: ProductRow[]; variants: Map<string, VariantRow[]> } = { rows: [], variants: new Map() };
+  for (let i = 0; i < handles.length; i += CHUNK) {
+    const part = await readProducts(
+      database,
+      site,
+      choice,
+      sql`p.handle in (select value from json_each(${JSON.stringify(handles.slice(i, i + CHUNK))}))`,
+    );
+    fresh.rows.push(...part.rows);
+    for (const [id, list] of part.variants) fresh.variants.set(id, list);
+  }
+  const incoming = fresh.rows.filter((row) => fresh.variants.has(row.id));
+  incoming.sort((a, b) => (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0));
+  // Out: every product named (by its old handle, or by id when it was renamed).
+  const leaving = new Uint8Array(index.size);
+  for (const handle of handles) {
+    const p = index.byHandle.get(handle);
+    if (p !== undefined) leaving[p] = 1;
+  }
+  for (const row of fresh.rows) {
+    const p = index.byId.get(row.id);
+    if (p !== undefined) leaving[p] = 1;
+  }
+  const builder = new IndexBuilder(index);
+  const moved = new Int32Array(index.size).fill(-1);
+  const added: number[] = [];
+  let next = 0;
+  for (let p = 0; p < index.size; p++) {
+    if (leaving[p] === 1) continue;
+    while (next < incoming.length && incoming[next]!.handle < index.handles[p]!) {
+      const row = incoming[next++]!;
+      added.push(builder.add(row, fresh.variants.get(row.id)));
+    }
+    moved[p] = builder.copy(index, p);
+  }
+  while (next < incoming.length) {
+    const row = incoming[next++]!;
+    added.push(builder.add(row, fresh.variants.get(row.id)));
+  }
+  return builder.finish(choice.locale, index.orders, moved, added);
+}
+
+/** Makes an index product by product: read from rows, or copied from an index it started from (sharing its value ids). */
+class IndexBuilder {
+  private readonly ids: string[] = [];
+  private readonly handles: string[] = [];
+  private readonly titles: string[] = [];
+  private readonly createdAt: number[] = [];
+  private readonly updatedAt: number[] = [];
+  private readonly minPrice: number[] = [];
+  private readonly seqs: number[] = [];
+  private readonly byId = new Map<string, number>();
+  private readonly byHandle = new Map<string, number>();
+  private readonly bySeq = new Map<number, number>();
+  private readonly firstVariant: number[] = [];
+  private readonly variantIds: string[] = [];
+  private readonly amount: number[] = [];
+  private readonly compareAt: number[] = [];
+  private readonly status: number[] = [];
+  private readonly variantOptions: string[] = [];
+  private readonly purchasable: number[] = [];
+  private readonly firstOption: number[] = [];
+  private readonly optionValue: number[] = [];
+  private readonly valueName: number[];
+  private readonly valueText: string[];
+  private readonly names: string[];
+  private readonly valueIds: Map<string, number>;
+  private readonly nameIds = new Map<string, number>();
+
+  constructor(from: ListIndex | null) {
+    // Copies, not the arrays themselves: the index it started from may still be read.
+    this.valueName = from ? from.valueName.slice() : [];
+    this.valueText = from ? from.valueText.slice() : [];
+    this.names = from ? from.names.slice() : [];
+    this.valueIds = from ? new Map(from.valueIds) : new Map();
+    this.names.forEach((name, id) => this.nameIds.set(name, id));
+  }
+
+  private intern(name: string, value: string): number {
+    const key = `${name}\u0000${value}`;
+    let id = this.valueIds.get(key);
+    if (id === undefined) {
+      let nameId = this.nameIds.get(name);
+      if (nameId === undefined) this.nameIds.set(name, (nameId = this.names.push(name) - 1));
+      this.valueIds.set(key, (id = this.valueText.push(value) - 1));
+      this.valueName.push(nameId);
+    }
+    return id;
+  }
+
+  private product(id: string, handle: string, title: string, createdAt: number, updatedAt: number, seq: number): number {
+    const p = this.ids.push(id) - 1;
+    this.handles.push(handle);
+    this.titles.push(title);
+    this.createdAt.push(createdAt);
+    this.updatedAt.push(updatedAt);
+    this.seqs.push(seq);
+    this.byId.set(id, p);
+    this.byHandle.set(handle, p);
+    if (seq >= 0) this.bySeq.set(seq, p);
+    this.firstVariant.push(this.amount.length);
+    return p;
+  }
+
+  /** A product from its rows (none priced in the market: not added, -1). */
+  add(row: ProductRow, variants: VariantRow[] | undefined): number {
+    if (!variants) return -1; // not sold in this market: in no list there
+    const texts = row.texts === null ? null : (JSON.parse(row.texts) as OptionTexts);
+    const p = this.product(row.id, row.handle, row.title, row.created_at, row.updated_at, row.seq ?? -1);
+    let min = Infinity;
+    for (const v of variants) {
+      this.variantIds.push(v.id);
+      this.amount.push(v.amount);
+      this.compareAt.push(v.compare_at_amount ?? NaN);
+      const level = v.quantity === null ? null : { quantity: v.quantity, lowStockThreshold: v.low_stock_threshold, policy: v.policy };
+      this.status.push(STATUSES.indexOf(availabilityStatus(level)));
+      this.variantOptions.push(v.options);
+      min = Math.min(min, v.amount);
+      this.purchasable.push(v.purchasable === 1 ? 1 : 0);
+      this.firstOption.push(this.optionValue.length);
+      for (const [name, value] of Object.entries(displayedVariantOptions(JSON.parse(v.options) as Record<string, string>, texts)))
+        this.optionValue.push(this.intern(name, value));
+    }
+    this.minPrice.push(min);
+    return p;
+  }
+
+  /** The product at position p of the index this builder started from, as it is there. */
+  copy(from: ListIndex, p: number): number {
+    const q = this.product(from.ids[p]!, from.handles[p]!, from.titles[p]!, from.createdAt[p]!, from.updatedAt[p]!, from.seqs[p]!);
+    this.minPrice.push(from.minPrice[p]!);
+    for (let v = from.firstVariant[p]!, to = from.firstVariant[p + 1]!; v < to; v++) {
+      this.variantIds.push(from.variantIds[v]!);
+      this.amount.push(from.amount[v]!);
+      this.compareAt.push(from.compareAt[v]!);
+      this.status.push(from.status[v]!);
+      this.variantOptions.push(from.variantOptions[v]!);
+      this.purchasable.push(from.purchasable[v]!);
+      this.firstOption.push(this.optionValue.length);
+      for (let o = from.firstOption[v]!, end = from.firstOption[v + 1]!; o < end; o++) this.optionValue.push(from.optionValue[o]!);
+    }
+    return q;
+  }
+
+  /**
+   * The index. With `moved` (old position → new, -1: gone) and `added` (new positions of the
+   * products read again), the old index's orders are carried over: the survivors keep their
+   * relative order, and each added product is put in its place by binary search.
+   */
+  finish(locale: string, orders: ListIndex['orders'], moved?: Int32Array, added: number[] = []): ListIndex {
+    this.firstVariant.push(this.amount.length);
+    this.firstOption.push(this.optionValue.length);
+    const index: ListIndex = {
+      size: this.ids.length,
+      ids: this.ids,
+      handles: this.handles,
+      titles: this.titles,
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+      minPrice: this.minPrice,
+      seqs: this.seqs,
+      byId: this.byId,
+      byHandle: this.byHandle,
+      bySeq: this.bySeq,
+      firstVariant: Int32Array.from(this.firstVariant),
+      variantIds: this.variantIds,
+      amount: Float64Array.from(this.amount),
+      compareAt: Float64Array.from(this.compareAt),
+      status: Uint8Array.from(this.status),
+      variantOptions: this.variantOptions,
+      purchasable: Uint8Array.from(this.purchasable),
+      firstOption: Int32Array.from(this.firstOption),
+      optionValue: Int32Array.from(this.optionValue),
+      valueName: this.valueName,
+      valueText: this.valueText,
+      names: this.names,
+      valueIds: this.valueIds,
+      orders: {},
+      locale,
+    };
+    if (moved) {
+      const incoming = added.filter((p) => p >= 0);
+      for (const [sort, order] of Object.entries(orders) as [ProductSort, Int32Array][])
+        index.orders[sort] = carriedOver(index, sort, order, moved, incoming);
+    }
+    return index;
+  }
+}
+
+/** An order of the old index in the new one's positions, with the added products in their places. */
+function carriedOver(index: ListIndex, sort: ProductSort, order: Int32Array, moved: Int32Array, added: number[]): Int32Array {
+  const before = orderComparison(index, sort);
+  const survivors = new Int32Array(order.length);
+  let n = 0;
+  for (const p of order) if (moved[p]! >= 0) survivors[n++] = moved[p]!;
+  const kept = survivors.subarray(0, n);
+  // Each added product's place among the survivors (the first one after it); in order of place, then of the order.
+  const places = added.map((p) => {
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(kept[mid]!, p) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return { p, at: lo };
+  });
+  places.sort((a, b) => a.at - b.at || before(a.p, b.p));
+  const result = new Int32Array(index.size);
+  let r = 0;
+  let k = 0;
+  for (const { p, at } of places) {
+    while (k < at) result[r++] = kept[k++]!;
+    result[r++] = p;
+  }
+  while (k < kept.length) result[r++] = kept[k++]!;
+  return result;
 }
 
 const STATUSES: readonly AvailabilityStatus[] = ['in_stock', 'low_stock', 'out_of_stock', 'preorder'];
@@ -350,18 +565,31 @@ export function sortKey(index: ListIndex, sort: ProductSort, p: number): string 
   }
 }
 
+/** How two positions compare in a sort's order (ties by handle; relevance without a search: handle order). */
+function orderComparison(index: ListIndex, sort: ProductSort): (a: number, b: number) => number {
+  const tie = byHandleOrder(index);
+  switch (sort) {
+    case 'title-asc': {
+      const collator = titleCollator(index.locale);
+      return (a, b) => collator.compare(index.titles[a]!, index.titles[b]!) || tie(a, b);
+    }
+    case 'price-asc':
+      return (a, b) => index.minPrice[a]! - index.minPrice[b]! || tie(a, b);
+    case 'price-desc':
+      return (a, b) => index.minPrice[b]! - index.minPrice[a]! || tie(a, b);
+    case 'newest':
+      return (a, b) => index.createdAt[b]! - index.createdAt[a]! || tie(a, b);
+    case 'relevance':
+      return tie;
+  }
+}
+
 /** Positions in the sort's order (relevance without a search: handle order, which the index is in). */
 export function orderOf(index: ListIndex, sort: ProductSort): Int32Array {
   const made = index.orders[sort];
   if (made) return made;
   const positions = Array.from({ length: index.size }, (_, i) => i);
-  const tie = byHandleOrder(index);
-  if (sort === 'title-asc') {
-    const collator = titleCollator(index.locale);
-    positions.sort((a, b) => collator.compare(index.titles[a]!, index.titles[b]!) || tie(a, b));
-  } else if (sort === 'price-asc') positions.sort((a, b) => index.minPrice[a]! - index.minPrice[b]! || tie(a, b));
-  else if (sort === 'price-desc') positions.sort((a, b) => index.minPrice[b]! - index.minPrice[a]! || tie(a, b));
-  else if (sort === 'newest') positions.sort((a, b) => index.createdAt[b]! - index.createdAt[a]! || tie(a, b));
+  if (sort !== 'relevance') positions.sort(orderComparison(index, sort));
   return (index.orders[sort] = Int32Array.from(positions));
 }
 

@@ -11,7 +11,7 @@ import { isPublished } from '../published';
 import { cacheable, pageCache, siteKey, versionKey } from '@/lib/platform/cache/memo';
 import { freshnessFor, type KeptRead } from '@/lib/platform/cache/catalog-changes';
 import { searchMatches, sortedPageOfProducts, withinMatches, type SortedListRequest } from './search';
-import { checkNarrowing, hasNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
+import { checkNarrowing, indexFilterOf, narrowingKey, type Narrowing } from './narrowing';
 import {
   facetsFrom,
   filtersVariants,
@@ -186,9 +186,9 @@ export async function listProducts(
 }
 
 /**
- * A page of the products list. Without search, sort, narrowing and facets it is a keyset read
- * in handle order; anything else is filtered, sorted and counted over the list index
- * (list-index.ts), so no request reads more than its page's rows, whatever it asks.
+ * A page of the products list, filtered, sorted and counted over the list index
+ * (list-index.ts), the plain list in handle order too: no request reads more than its page's
+ * images (and a search its matches), whatever it asks.
  */
 async function readProductPage(
   database: DbOrTx,
@@ -196,10 +196,6 @@ async function readProductPage(
   choice: MarketChoice,
   request: ProductSearchRequest,
 ): Promise<ProductListPage> {
-  if (request.q === undefined && request.sort === undefined && !hasNarrowing(request) && !request.facets) {
-    const { rows, page } = await pageOfProducts(database, site, choice, request, 'products');
-    return { data: await summarise(database, rows, choice, site.defaultLocale), page };
-  }
   const index = await listIndex(database, site, choice);
   const keyed = request.sort !== undefined && request.sort !== 'relevance';
   // The search's products, once, when the order or the facets need them (relevance pages by level).

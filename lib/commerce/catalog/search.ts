@@ -382,8 +382,9 @@ export type IndexedList = { index: ListIndex; filter: IndexFilter };
 /**
  * One page of published products sold in the market, searched and/or sorted. A search in
  * relevance order is paged level by level (`relevantPage`); the other orders walk the index's
- * order of the sort (made once per catalog version: a locale's collation is not SQLite's) from
- * the cursor's (key, handle), keeping the products the filters pass, until the page is full.
+ * order of the sort (made once per index, carried over its merges: a locale's collation is
+ * not SQLite's) from the cursor's (key, handle), keeping the products the filters pass, until
+ * the page is full.
  * `matches` are the search's products (seq), which the caller gives when it has them.
  */
 export async function sortedPageOfProducts(
