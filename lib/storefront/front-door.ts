@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
-import { siteApiAnswers } from '@/lib/site-client/health';
+import { noteApiAnswered, siteApiAnswers } from '@/lib/site-client/health';
 import { shopperLimitedFor } from '@/lib/site-client/shopper-limits';
 import { shopperAddress } from '@/lib/shopper-address';
 import { HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
@@ -87,6 +87,7 @@ async function productPage(req: NextRequest, handle: string): Promise<Response> 
   // The kept page is read with the key when it can be (one request to a database over a network).
   const found = await productPageKeyAndPage(req, html ? handle : null);
   if (!found) return pageWithNonce(req);
+  noteApiAnswered();
   const { key } = found;
   if (html) {
     const stored = await storedPageAnswer(key, handle, transportSecurity(req), found.page);
