@@ -16,7 +16,8 @@ import { startLibsqlTestServer, type LibsqlTestServer } from '../e2e/support/lib
 // Issue #43's round-trip budgets, held by the domain's own calls against the libSQL test
 // server (e2e/support/libsql-server.ts), which records every request: what an API request
 // costs a database over a network, besides what a route adds (its rate-limit leases are
-// claimed a batch at a time, and a kept answer costs nothing). The remote bench
+// claimed a batch at a time, a shopper's write claim rides in the write's own batch, and a
+// kept answer costs nothing), and what the proxy's kept product page costs. The remote bench
 // (scripts/bench/remote.ts) measures the same through `next start`.
 
 // lib/storefront's page key is server-only; this test is the server.

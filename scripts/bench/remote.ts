@@ -20,7 +20,7 @@ const V1 = '/site/v1';
 // Ports of its own (--port: the app's, the database's is the next one up).
 let PORT = 3611;
 let DB_PORT = 3612;
-/** --trace: print the statements of each request of each action's first run. */
+/** --trace: print the statements of each request of each action's first run, and of any run over its budget. */
 let TRACE = false;
 
 type Action = { name: string; budget: number; run: (i: number) => Promise<void> };
@@ -141,14 +141,15 @@ async function measure(
       db.setLatency(latencyMs);
       await quiet(db);
       const before = db.requests();
-      const recording = TRACE && i === 0 ? db.record() : null;
+      const recording = TRACE ? db.record() : null;
       const started = performance.now();
       await action.run(i);
       times.push(performance.now() - started);
       counts.push(db.requests() - before);
-      if (recording) {
-        recording.stop();
-        console.log(`${action.name} at ${latencyMs} ms:`);
+      recording?.stop();
+      // The first run of each action, and any other that went over its budget.
+      if (recording && (i === 0 || recording.requests.length > action.budget)) {
+        console.log(`${action.name} at ${latencyMs} ms, run ${i + 1}:`);
         for (const [n, request] of recording.requests.entries())
           console.log(`  ${n + 1}. ${request.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n     ') || '(probe)'}`);
       }
