@@ -62,6 +62,8 @@ export default defineConfig({
       dependencies: ['remote-api-a', 'remote-api-b'],
       use: { baseURL: B, ...chromium },
     },
+    // Kept product pages across the two instances (no browser: the pages as the proxy answers them).
+    { name: 'remote-pages', testDir: 'e2e/remote', testMatch: 'kept-pages.spec.ts' },
     { name: 'remote-faults', testDir: 'e2e/remote', testMatch: 'faults.spec.ts', use: chromium },
   ],
 });

@@ -9,7 +9,8 @@
  * - Drizzle: the Database itself (its query builder), readTransaction for one snapshot,
  *   prepared/statementOf for queries built once (db/prepared.ts).
  * - Plain SQL: rows, run, execute; writeBatch and readBatch (one transaction, one request
- *   over a network); readTogether (prepared reads as one batch); beginTransaction.
+ *   over a network), writeBatchWith (carrying another layer's statements with it);
+ *   readTogether (prepared reads as one batch); beginTransaction.
  * - Reads every request makes, run synchronously on a local file: syncReads.
  * - Another process's view of the file, for tools and tests: openConnection.
  */
@@ -40,8 +41,10 @@ export {
   rows,
   run,
   writeBatch,
+  writeBatchWith,
   type PreparedRead,
   type Result,
+  type Riders,
   type Row,
   type Statement,
   type StatementTransaction,

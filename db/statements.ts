@@ -43,6 +43,21 @@ export function writeBatch(database: Database, statements: Statement[]): Promise
   return database.$client.batch(statements, 'write');
 }
 
+/**
+ * Statements another layer has a write carry in its own batch, so that they commit or fail
+ * with it in one request (a rate limit's claim: lib/platform/rate-limit/store.ts). They run
+ * first; `settle` is handed their results once the batch has committed.
+ */
+export type Riders = { readonly statements: readonly Statement[]; settle(results: Result[]): void };
+
+/** writeBatch, carrying `riders` (if any) in the same batch; answers the results of `statements` alone. */
+export async function writeBatchWith(database: Database, riders: Riders | null | undefined, statements: Statement[]): Promise<Result[]> {
+  if (!riders || riders.statements.length === 0) return writeBatch(database, statements);
+  const results = await writeBatch(database, [...riders.statements, ...statements]);
+  riders.settle(results.slice(0, riders.statements.length));
+  return results.slice(riders.statements.length);
+}
+
 /** Statements read from one snapshot: over a network one request, on a local file one connection. */
 export function readBatch(database: Database, statements: Statement[]): Promise<Result[]> {
   return database.$client.batch(statements, 'read');

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openConnection, openDatabase, type Database } from '@/db';
+import { openConnection, openDatabase, writeBatchWith, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { rateLimitCounters } from '@/db/schema';
 import { sql } from 'drizzle-orm';
@@ -285,6 +285,60 @@ describe('applyRateLimit', () => {
 
     const stored = await database.select().from(rateLimitCounters);
     expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113|198\.51\.100|2001:db8/);
+  });
+
+  it('admitWrite: the shopper’s claim rides in the write’s batch; past the budget the batch fails whole and the credential is handed its share back', async () => {
+    const { admitWrite } = await import('@/lib/platform/rate-limit/http');
+    const credentialId = `cred_ride_${Date.now()}`;
+    const shopper = '203.0.113.40';
+    const counters = () =>
+      database
+        .select()
+        .from(rateLimitCounters)
+        .where(sql`${rateLimitCounters.bucket} LIKE ${credentialId + '%'}`);
+    // A write carrying the claim: one batch with the write's own statement.
+    const write = async (marker: string) => {
+      const admission = await admitWrite({ credentialId, buyerIp: shopper });
+      expect(admission.riders).not.toBeNull();
+      await writeBatchWith(database, admission.riders, [
+        {
+          sql: 'INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, 0, 1)',
+          args: [`${credentialId}:marker:${marker}`],
+        },
+      ]);
+      return admission.settle();
+    };
+    expect((await write('a')).RateLimit).toMatch(/^"shopper-writes";r=1;/);
+    expect((await write('b')).RateLimit).toMatch(/^"shopper-writes";r=0;/);
+    // Known spent on this instance now: refused at once, before anything is taken or rides.
+    await expect(admitWrite({ credentialId, buyerIp: shopper })).rejects.toMatchObject({ code: 'rate_limited' });
+
+    // Another instance spends a second shopper's budget between this one's admission and its batch.
+    const late = await admitWrite({ credentialId, buyerIp: '198.51.100.40' });
+    const [bucket, windowStart] = (late.riders!.statements[0] as unknown as { args: [string, number] }).args;
+    await database.insert(rateLimitCounters).values({ bucket, windowStart, count: 2 });
+    const failure = await writeBatchWith(database, late.riders, [
+      { sql: 'INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, 0, 1)', args: [`${credentialId}:marker:c`] },
+    ]).catch((error: unknown) => error);
+    const refused = late.refusal(failure)!;
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused.detail).toMatch(/^This shopper's writes budget of 2/);
+    expect(refused.options.headers?.RateLimit).toMatch(/^"shopper-writes";r=0;/);
+    await expect(late.settle()).rejects.toBe(refused);
+    // Nothing of the refused write stays, nor its claim.
+    const rows = await counters();
+    expect(rows.map((r) => r.bucket).filter((b) => b.includes(':marker:'))).toEqual([
+      `${credentialId}:marker:a`,
+      `${credentialId}:marker:b`,
+    ]);
+    expect(rows.find((r) => r.bucket === bucket)?.count).toBe(2);
+
+    // A write that ends before its batch (a 422) is still charged to its shopper, at settle.
+    const early = await admitWrite({ credentialId, buyerIp: '198.51.100.41' });
+    expect((await early.settle()).RateLimit).toMatch(/^"shopper-writes";r=1;/);
+    // The refused write cost the credential nothing: 2 + 1 of its 5 are spent, so two more go through.
+    const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
+    expect((await applyRateLimit({ credentialId, kind: 'write', buyerIp: null })).RateLimit).toMatch(/^"writes";r=1;/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeDatabase, openDatabase, rows, run, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
@@ -9,13 +9,19 @@ import { authenticateCredential, createCredential } from '@/lib/platform/auth/cr
 import { getPublishedProduct } from '@/lib/commerce/catalog';
 import { chooseMarket } from '@/lib/commerce/markets';
 import { subscribeToNewsletter } from '@/lib/commerce/signups';
+import { RateLimitLeases, isRateLimitSpent, type RateLimitPolicy } from '@/lib/platform/rate-limit/store';
+import { PAGE_BUILD, storePage } from '@/lib/storefront/stored-pages';
 import { startLibsqlTestServer, type LibsqlTestServer } from '../e2e/support/libsql-server';
 
 // Issue #43's round-trip budgets, held by the domain's own calls against the libSQL test
 // server (e2e/support/libsql-server.ts), which records every request: what an API request
 // costs a database over a network, besides what a route adds (its rate-limit leases are
-// claimed a batch at a time, and a kept answer costs nothing). The remote bench
+// claimed a batch at a time, a shopper's write claim rides in the write's own batch, and a
+// kept answer costs nothing), and what the proxy's kept product page costs. The remote bench
 // (scripts/bench/remote.ts) measures the same through `next start`.
+
+// lib/storefront's page key is server-only; this test is the server.
+vi.mock('server-only', () => ({}));
 
 let dir: string;
 let server: LibsqlTestServer;
@@ -29,6 +35,11 @@ beforeAll(async () => {
   await migrateDatabase(database, server.url);
   await seedDatabase(database);
   ({ token } = await createCredential(database, { siteHandle: 'demo', scope: 'core' }));
+  // The proxy's page key reads the app's database (lib/db) with the storefront's credential;
+  // lib/env reads the environment once, on first use, so it is set before anything asks.
+  Object.assign(process.env, { DATABASE_URL: server.url, SITE_API_CREDENTIAL: token, PORT: '3000', PAGE_STORE: 'on' });
+  delete process.env.SITE_API_BASE_URL;
+  delete process.env.STOREFRONT_ORIGIN;
 }, 120_000);
 
 afterAll(async () => {
@@ -123,5 +134,97 @@ describe('round trips to a database over a network', () => {
       [email, email],
     );
     expect(Number(left[0]!.n)).toBe(0);
+  });
+  it('a signup naming a shopper: the shopper’s write budget claimed in the signup’s own write (≤ 2)', async () => {
+    const context = await signedIn();
+    const leases = new RateLimitLeases();
+    const policy: RateLimitPolicy = { name: 'shopper-writes', limit: 300, windowSeconds: 60 };
+    const claim = { bucket: `round-trips:shopper:${Date.now()}`, policy, now: Date.now() };
+    const consent = { granted: true as const, text: 'Yes, send me the newsletter.', version: '2026-01' };
+    const email = `rides.${Date.now()}@example.se`;
+    const riders = leases.ride(claim);
+    let outcome: unknown;
+    const requests = await requestsOf(async () => {
+      const current = await signedIn();
+      outcome = await subscribeToNewsletter(database, current, { email, consent }, Date.now(), { shopper: '198.51.100.10' }, riders);
+    });
+    expect(outcome).toMatchObject({ created: true });
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.some((statement) => /rate_limit_checks/.test(statement))).toBe(true);
+    expect(riders.state()).toMatchObject({ allowed: true, remaining: 299 });
+    expect(context.credentialId).toBeTruthy();
+    const [counted] = await rows<{ count: number }>(database, 'SELECT count FROM rate_limit_counters WHERE bucket = ?', [claim.bucket]);
+    expect(Number(counted!.count)).toBe(1);
+  });
+
+  it('a shopper’s write budget, claimed in writes on two instances: past it the write fails whole, in one request', async () => {
+    const context = await signedIn();
+    const [first, second] = [new RateLimitLeases(), new RateLimitLeases()];
+    const policy: RateLimitPolicy = { name: 'shopper-writes', limit: 2, windowSeconds: 3600 };
+    const bucket = `round-trips:spent:${Date.now()}`;
+    const consent = { granted: true as const, text: 'Yes, send me the newsletter.', version: '2026-01' };
+    const signup = (instance: RateLimitLeases, email: string) => {
+      const riders = instance.ride({ bucket, policy, now: Date.now() });
+      return { riders, done: subscribeToNewsletter(database, context, { email, consent }, Date.now(), {}, riders) };
+    };
+    const stamp = Date.now();
+    const a = signup(first, `a.${stamp}@example.se`);
+    const b = signup(second, `b.${stamp}@example.se`);
+    await Promise.all([a.done, b.done]);
+    expect([a.riders.state()?.allowed, b.riders.state()?.allowed]).toEqual([true, true]);
+
+    const refused = `c.${stamp}@example.se`;
+    const c = signup(first, refused);
+    let failure: unknown;
+    const requests = await requestsOf(() => c.done.catch((error: unknown) => (failure = error)));
+    expect(requests).toHaveLength(1);
+    expect(isRateLimitSpent(failure)).toBe(true);
+    expect(c.riders.refusal(failure)).toMatchObject({ allowed: false, remaining: 0 });
+    // This instance now knows the window is spent: the next request is refused without asking.
+    expect(first.takeNow({ bucket, policy, now: Date.now() })).toMatchObject({ allowed: false });
+    const left = await rows<{ n: number }>(
+      database,
+      `SELECT (SELECT count(*) FROM consents WHERE email = ?) + (SELECT count(*) FROM newsletter_subscriptions WHERE email = ?)
+        + (SELECT count(*) FROM outbox_messages WHERE json_extract(payload, '$.email') = ?) AS n`,
+      [refused, refused, refused],
+    );
+    expect(Number(left[0]!.n)).toBe(0);
+    const [counted] = await rows<{ count: number }>(database, 'SELECT count FROM rate_limit_counters WHERE bucket = ?', [bucket]);
+    expect(Number(counted!.count)).toBe(2);
+  });
+
+  it('a kept product page: the storefront’s credential and the page in one request (≤ 1), and a change elsewhere shows at once', async () => {
+    const { productPageKeyAndPage } = await import('@/lib/storefront/page-key');
+    const { storedPageAnswer } = await import('@/lib/storefront/kept-pages');
+    const request = { cookies: { get: () => undefined }, headers: new Headers({ host: '127.0.0.1:3000' }) };
+    const [handle] = (await rows<{ handle: string }>(database, "SELECT handle FROM products WHERE status = 'published' LIMIT 1")).map(
+      (r) => r.handle,
+    );
+    const first = await productPageKeyAndPage(request, handle!); // the markets, and where pages are
+    const key = first!.key;
+    await storePage(
+      database,
+      { siteId: key.siteId, origin: key.origin, market: key.market, locale: key.locale, handle: handle! },
+      key.catalogVersion,
+      '<p>kept</p>',
+      "script-src 'self'",
+    );
+    expect(PAGE_BUILD).toBeTruthy();
+
+    let answer = null as Response | null;
+    const requests = await requestsOf(async () => {
+      const found = await productPageKeyAndPage(request, handle!);
+      answer = found && (await storedPageAnswer(found.key, handle!, {}, found.page));
+    });
+    expect(requests).toHaveLength(1);
+    expect(answer!.headers.get('x-page-source')).toBe('stored');
+    expect(await answer!.text()).toBe('<p>kept</p>');
+
+    // Another instance changes the whole Site: the very next view reads the new version with
+    // the page, and does not serve the page kept for the old one.
+    await run(database, "UPDATE sites SET name = name || ' ' WHERE id = ?", [key.siteId]);
+    const after = await productPageKeyAndPage(request, handle!);
+    expect(after!.key.catalogVersion).toBeGreaterThan(key.catalogVersion);
+    expect(await storedPageAnswer(after!.key, handle!, {}, after!.page)).toBeNull();
   });
 });

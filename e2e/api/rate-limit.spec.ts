@@ -201,6 +201,49 @@ test('reads naming a shopper are charged to the shopper and to the credential', 
   expect((await expectProblem(await read('198.51.100.99'), 429, 'rate_limited')).detail).toMatch(/^This credential's reads budget/);
 });
 
+test('a signup naming a shopper claims the shopper’s write budget in its own write: past it 429, and nothing of it stays', async ({
+  request,
+}) => {
+  await inOneWindow(request);
+  // Its reads are spent (the test above); its writes are all still there.
+  const token = creds().outletCore;
+  const stamp = Date.now();
+  const signup = (email: string, ip: string) =>
+    smallPost(
+      request,
+      '/newsletter/subscriptions',
+      { email, consent: { granted: true, text: 'Yes, send me the newsletter.', version: '2026-01' }, source: 'footer' },
+      token,
+      { 'Site-Buyer-IP': ip },
+    );
+  for (let i = 1; i <= WRITES_PER_SHOPPER; i++) {
+    const res = await signup(`limits.${stamp}.${i}@example.se`, '203.0.113.21');
+    expect(res.status(), await res.text()).toBe(202);
+    expect(parseRateLimit(res.headers().ratelimit)).toMatchObject({ policy: 'shopper-writes', remaining: WRITES_PER_SHOPPER - i });
+  }
+  const held = `limits.${stamp}.held@example.se`;
+  const refused = await signup(held, '203.0.113.21');
+  expect((await expectProblem(refused, 429, 'rate_limited')).detail).toMatch(/^This shopper's writes budget/);
+  expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
+  expect(parseRateLimit(refused.headers().ratelimit)).toMatchObject({ policy: 'shopper-writes', remaining: 0 });
+  const copy = rawClient(`file:${join(copyDir, 'site.db')}`);
+  const stored = await copy.execute({
+    sql: 'SELECT (SELECT count(*) FROM consents WHERE email = ?) + (SELECT count(*) FROM newsletter_subscriptions WHERE email = ?) AS n',
+    args: [held, held],
+  });
+  copy.close();
+  expect(Number(stored.rows[0]!.n)).toBe(0);
+
+  // A signup that fails before its write still counts against its shopper; the refused one
+  // above cost the credential nothing, so another shopper gets what is left of it.
+  await expectProblem(await signup('not an address', '203.0.113.22'), 422, 'validation_failed');
+  expect((await signup(`limits.${stamp}.other@example.se`, '203.0.113.22')).status()).toBe(202);
+  expect(WRITES).toBe(WRITES_PER_SHOPPER + 2);
+  expect((await expectProblem(await signup(`limits.${stamp}.late@example.se`, '203.0.113.23'), 429, 'rate_limited')).detail).toMatch(
+    /^This credential's writes budget/,
+  );
+});
+
 test('anonymous checkout sessions are writes: however many shoppers are named, at most the write budget is created', async ({
   request,
 }) => {

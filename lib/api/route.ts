@@ -1,6 +1,7 @@
 import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
 import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
+import type { Riders } from '@/db';
 import { DomainError } from '@/lib/platform/errors';
 import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
@@ -14,7 +15,7 @@ import { problemResponse, zodFieldErrors } from '@/lib/contract/problem-answers'
 import { requestIdFor } from '@/lib/http/request-id';
 import { readJsonBody } from './body';
 import { allowedMethods } from '@/lib/http/methods';
-import { applyRateLimit } from '@/lib/platform/rate-limit/http';
+import { admitWrite, applyRateLimit, type WriteAdmission } from '@/lib/platform/rate-limit/http';
 import { answerOf, commitDeferred, KeyTaken, withIdempotency, type Recorder } from '@/lib/platform/idempotency/http';
 import { bodyTextOf } from '@/lib/http/body-text';
 import type { Reply } from './reply';
@@ -42,6 +43,12 @@ type Spec<P extends ZodType, Q extends ZodType, B extends ZodType> = {
    * request instead of claim, work, record).
    */
   deferredWrites?: boolean;
+  /**
+   * The handler writes once, in one batch that carries `riders` (HandlerInput): the
+   * shopper's write budget is then claimed in that batch, not in a request before it
+   * (lib/platform/rate-limit/http.ts, admitWrite).
+   */
+  claimInWrite?: boolean;
 };
 
 export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType> = SiteContext & {
@@ -55,6 +62,8 @@ export type HandlerInput<P extends ZodType, Q extends ZodType, B extends ZodType
    * IPv6 /64 (see shopperKeyOf); limits only.
    */
   buyerIp: string | null;
+  /** Statements the handler's one write batch must carry (Spec.claimInWrite), or null. */
+  riders: Riders | null;
 };
 
 const Empty = z.object({});
@@ -77,6 +86,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
     const requestId = (trail.requestId = requestIdFor(req));
     const method = req.method.toUpperCase();
     const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId, Vary: 'Authorization' };
+    let admission: WriteAdmission | null = null;
     try {
       const auth = await authenticate(req, requestId);
       trail.siteId = auth.site.id;
@@ -85,10 +95,11 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       }
       // Not an IP address: ignored (charged to the credential alone), never trusted.
       const buyerIp = shopperKeyOf(req.headers.get('site-buyer-ip'));
-      Object.assign(
-        baseHeaders,
-        await applyRateLimit({ credentialId: auth.credentialId, kind: WRITE_METHODS.has(method) ? 'write' : 'read', buyerIp }),
-      );
+      const kind = WRITE_METHODS.has(method) ? 'write' : 'read';
+      // A key's own write comes before the handler's, so a claim could not ride in it.
+      if (spec.claimInWrite && kind === 'write' && buyerIp && !req.headers.has('idempotency-key'))
+        admission = trail.admission = await admitWrite({ credentialId: auth.credentialId, buyerIp });
+      Object.assign(baseHeaders, admission ? admission.headers : await applyRateLimit({ credentialId: auth.credentialId, kind, buyerIp }));
 
       // Next has parsed the URL already (NextRequest.nextUrl); a long query (a batch of 100
       // ids) is not worth parsing twice.
@@ -104,7 +115,8 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       // (a retry gets the same answer) and releases the key on a 5xx (a retry runs again).
       const run = async (record?: Recorder) => {
         try {
-          const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp } as HandlerInput<P, Q, B>);
+          const riders = admission?.riders ?? null;
+          const reply = await handler({ ...auth, req, requestId, params, query, body, buyerIp, riders } as HandlerInput<P, Q, B>);
           const origin = publicOrigin(req, env().STOREFRONT_ORIGIN);
           const response = toResponse(req, reply, baseHeaders, reply.memo ? await keptAnswer(reply, origin) : serialise(reply, origin));
           if (reply.write)
@@ -112,7 +124,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
           return response;
         } catch (error) {
           if (error instanceof KeyTaken) throw error;
-          return toProblem(error, requestId, baseHeaders, trail);
+          return toProblem(admission?.refusal(error) ?? error, requestId, baseHeaders, trail);
         }
       };
       if (method === 'POST') {
@@ -134,14 +146,27 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
       return toProblem(error, requestId, baseHeaders, trail);
     }
   };
+  // A write that ended before its batch (a 422, a 404, a signup held back) still counts
+  // against its shopper's budget: a claim the batch did not carry is made now (settle), and
+  // past the budget the answer is the 429 it would have been.
+  const serveCounted = async (req: Request, ctx: RouteContext, trail: Trail): Promise<Response> => {
+    const response = await serve(req, ctx, trail);
+    if (!trail.admission) return response;
+    try {
+      for (const [name, value] of Object.entries(await trail.admission.settle())) response.headers.set(name, value);
+      return response;
+    } catch (error) {
+      return toProblem(error, trail.requestId, { 'X-Request-Id': trail.requestId, Vary: 'Authorization' }, trail);
+    }
+  };
   return async (req, ctx) => {
-    const trail: Trail = { started: performance.now(), requestId: '', siteId: null, error: undefined };
-    if (!tracing()) return answered(req, template, trail, await serve(req, ctx, trail));
+    const trail: Trail = { started: performance.now(), requestId: '', siteId: null, error: undefined, admission: null };
+    if (!tracing()) return answered(req, template, trail, await serveCounted(req, ctx, trail));
     return inSpan(
       operation,
       { kind: SpanKind.SERVER, parent: requestParent(req), attributes: { 'http.request.method': req.method, 'http.route': template } },
       async (span) => {
-        const response = await serve(req, ctx, trail);
+        const response = await serveCounted(req, ctx, trail);
         span.setAttribute('http.response.status_code', response.status);
         if (trail.siteId) span.setAttribute('site.id', trail.siteId);
         return answered(req, template, trail, response);
@@ -151,7 +176,7 @@ export function route<P extends ZodType = typeof Empty, Q extends ZodType = type
 }
 
 /** What a request's log line needs to know from its way through the wrapper. */
-type Trail = { started: number; requestId: string; siteId: string | null; error: unknown };
+type Trail = { started: number; requestId: string; siteId: string | null; error: unknown; admission: WriteAdmission | null };
 
 /**
  * One log line and one metric per request: request id, method, the route's template,

@@ -39,6 +39,17 @@ export function noteApiFailure(): void {
   state.checkedAt = 0;
 }
 
+/**
+ * The API's own database just answered for the storefront's credential and its Site, read
+ * in-process (the proxy's page key, lib/storefront/page-key.ts): what a probe would have
+ * learnt, so the next probe waits its second. Never ends a noted failure: a probe does that.
+ */
+export function noteApiAnswered(): void {
+  const state = health();
+  if (state.up !== true) return;
+  state.checkedAt = Date.now();
+}
+
 function probe(): Promise<boolean> {
   const state = health();
   state.probe ??= fetchSite()

@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { problemResponse } from '@/lib/contract/problem-answers';
 import { requestIdFor } from '@/lib/http/request-id';
-import { siteApiAnswers } from '@/lib/site-client/health';
+import { noteApiAnswered, siteApiAnswers } from '@/lib/site-client/health';
 import { shopperLimitedFor } from '@/lib/site-client/shopper-limits';
 import { shopperAddress } from '@/lib/shopper-address';
 import { HSTS, noncePolicy } from '@/lib/security/content-security-policy.mjs';
 import { env } from '@/lib/env';
-import { productPageKey } from './page-key';
+import { productPageKeyAndPage } from './page-key';
 import { PAGE_CACHE_CONTROL, storedPageAnswer } from './kept-pages';
 import { CACHED_PAGES_PREFIX, cachedProductPath, SHOP_PAGE } from './routing';
 
@@ -83,10 +83,14 @@ export async function shopDocument(
 const PRODUCT_PAGE = /^\/products\/([a-z0-9][a-z0-9-]{0,199})$/;
 
 async function productPage(req: NextRequest, handle: string): Promise<Response> {
-  const key = await productPageKey(req);
-  if (!key) return pageWithNonce(req);
-  if (isHtmlRequest(req)) {
-    const stored = await storedPageAnswer(key, handle, transportSecurity(req));
+  const html = isHtmlRequest(req);
+  // The kept page is read with the key when it can be (one request to a database over a network).
+  const found = await productPageKeyAndPage(req, html ? handle : null);
+  if (!found) return pageWithNonce(req);
+  noteApiAnswered();
+  const { key } = found;
+  if (html) {
+    const stored = await storedPageAnswer(key, handle, transportSecurity(req), found.page);
     if (stored) return stored;
   }
   // From req.url, not req.nextUrl: NextURL spells 127.0.0.1 as "localhost", and the

@@ -58,9 +58,14 @@ export function keepRenderedPage(cacheKey: string, html: string, policy: string)
  * HTML: Next drops a proxy answer's Content-Encoding (and compresses it itself for a client
  * that takes gzip, as every page it sends), so the gzipped copy cannot go out as is.
  */
-export async function storedPageAnswer(key: PageKey, handle: string, extraHeaders: Record<string, string>): Promise<Response | null> {
+export async function storedPageAnswer(
+  key: PageKey,
+  handle: string,
+  extraHeaders: Record<string, string>,
+  found?: StoredPage | null,
+): Promise<Response | null> {
   if (!storesPagesOf(key.origin)) return null;
-  const kept = await keptPage(key, handle);
+  const kept = await keptPage(key, handle, found);
   if (!kept) return null;
   const body = plainHtml(kept.page);
   return new Response(body as Uint8Array<ArrayBuffer>, {
@@ -81,13 +86,18 @@ export async function storedPageAnswer(key: PageKey, handle: string, extraHeader
  * its answers named changed since (a price change to another product leaves it kept; checked
  * here, no read), and every other read it was made from (the navigation, a collection's list)
  * still answers the same (asked once per catalog version for all pages that share it). Null
- * when there is none, it is not the same, or the database cannot say.
+ * when there is none, it is not the same, or the database cannot say. `found`: the page at
+ * the key's address as read with the key (lib/storefront/page-key.ts), if it was.
  */
-export async function keptPage(key: PageKey, handle: string): Promise<{ page: StoredPage; revalidated: boolean } | null> {
+export async function keptPage(
+  key: PageKey,
+  handle: string,
+  found?: StoredPage | null,
+): Promise<{ page: StoredPage; revalidated: boolean } | null> {
   let page;
   let reads;
   try {
-    page = await storedPage(db(), addressOf(key, handle));
+    page = found !== undefined ? found : await storedPage(db(), addressOf(key, handle));
     if (!page) return null;
     if (page.catalogVersion === key.catalogVersion) return { page, revalidated: false };
     reads = page.reads === null ? null : splitReads(page.reads);

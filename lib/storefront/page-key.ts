@@ -1,10 +1,11 @@
 import 'server-only';
-import { authenticateCredential } from '@/lib/platform/auth/credentials';
-import { loadMarkets } from '@/lib/commerce/markets';
+import { authenticateCredential, type SiteContext } from '@/lib/platform/auth/credentials';
+import { loadMarkets, type MarketInfo } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { warnSometimes } from '@/lib/warn-sometimes';
+import { credentialAndPage, type StoredPage } from './stored-pages';
 import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, parseOrigin, requestOrigin, type PageKey } from './routing';
 
 /** What the proxy knows about a request: its cookies and headers. */
@@ -25,27 +26,57 @@ export type ShopperRequest = {
  * version, so a catalog change committed by any instance counts from the next request.
  */
 export async function productPageKey(request: ShopperRequest): Promise<PageKey | null> {
+  return (await productPageKeyAndPage(request, null))?.key ?? null;
+}
+
+/**
+ * productPageKey, and with a handle the page kept for it (lib/storefront/stored-pages.ts),
+ * read together with the credential: over a network one request where they were two. The
+ * page's address is the one the Site's markets chose last time (the markets are kept per
+ * catalog version); when the key comes out another (a catalog change, another Site),
+ * `page` is undefined and the caller reads the page at the key. Null as productPageKey.
+ */
+export async function productPageKeyAndPage(
+  request: ShopperRequest,
+  handle: string | null,
+): Promise<{ key: PageKey; page?: StoredPage | null } | null> {
   try {
     const settings = env();
     const credential = settings.SITE_API_CREDENTIAL;
     if (!credential || !apiIsThisServer(settings)) return null;
     const origin = settings.STOREFRONT_ORIGIN ?? parseOrigin(requestOrigin(request.headers));
     if (!origin) return null;
-    const context = await authenticateCredential(db(), credential);
+    const seen = handle === null ? null : lastSeen;
+    const guess = seen && localityOf(seen.markets, seen.site, request, settings);
+    const address = guess && { siteId: seen!.site.id, origin, market: guess.market, locale: guess.locale, handle: handle! };
+    const both = address ? await credentialAndPage(db(), credential, address) : undefined;
+    const context = both ? both.context : await authenticateCredential(db(), credential);
     if (!context) return null;
     const { site } = context;
-    const choice = chooseLocality(await loadMarkets(db(), site), site.defaultMarketId, {
-      market: request.cookies.get(MARKET_COOKIE)?.value,
-      locale: request.cookies.get(LOCALE_COOKIE)?.value,
-      acceptLanguage: request.headers.get('accept-language'),
-      country: countryFrom(request.headers, settings.TRUST_COUNTRY_HEADER),
-    });
+    const markets = await loadMarkets(db(), site);
+    const choice = localityOf(markets, site, request, settings);
     if (!choice) return null;
-    return { origin, market: choice.market.id, locale: choice.locale, siteId: site.id, catalogVersion: site.catalogVersion };
+    lastSeen = { site, markets };
+    const key = { origin, market: choice.market, locale: choice.locale, siteId: site.id, catalogVersion: site.catalogVersion };
+    const asGuessed = both && address!.siteId === key.siteId && address!.market === key.market && address!.locale === key.locale;
+    return asGuessed ? { key, page: both.page } : { key };
   } catch (error) {
     warn(`[storefront] product pages render uncached: the page key lookup failed (${error instanceof Error ? error.name : 'error'})`);
     return null;
   }
+}
+
+/** The Site and markets of the latest key this process made: where the next page likely is. */
+let lastSeen: { site: SiteContext['site']; markets: MarketInfo[] } | null = null;
+
+function localityOf(markets: MarketInfo[], site: SiteContext['site'], request: ShopperRequest, settings: Env) {
+  const choice = chooseLocality(markets, site.defaultMarketId, {
+    market: request.cookies.get(MARKET_COOKIE)?.value,
+    locale: request.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: request.headers.get('accept-language'),
+    country: countryFrom(request.headers, settings.TRUST_COUNTRY_HEADER),
+  });
+  return choice && { market: choice.market.id, locale: choice.locale };
 }
 
 /**

@@ -1,6 +1,9 @@
 import { gunzipSync, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import { execute, rows, run, schema, syncReads, type Database } from '@/db';
+import { and, eq, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { execute, overNetwork, prepared, read, rows, run, schema, syncReads, type Database } from '@/db';
+import { authenticateAlong, type SiteContext } from '@/lib/platform/auth/credentials';
 
 /**
  * Rendered product pages kept in the database (table stored_pages), gzipped: shared by every
@@ -56,6 +59,44 @@ export async function storedPage(database: Database, address: PageAddress): Prom
     catalogVersion: Number(first.catalog_version),
     reads: first.reads === null ? null : String(first.reads),
   };
+}
+
+/**
+ * The credential's Site (authenticateCredential) and the page kept at `address`, read
+ * together: over a network one request where they were two. The address names the Site the
+ * caller expects the credential to be of; the page answers only for that Site. Undefined on
+ * a local file, where each is read at once on its own (prepared): read them apart there.
+ */
+export async function credentialAndPage(
+  database: Database,
+  token: string,
+  address: PageAddress,
+): Promise<{ context: SiteContext | null; page: StoredPage | null } | undefined> {
+  if (!overNetwork(database)) return undefined;
+  const t = schema.storedPages;
+  const at = (column: SQLiteColumn, name: string) => eq(column, sql.placeholder(name));
+  const query = prepared(database, 'stored-pages.find', (d) =>
+    d
+      .select({ html: t.html, policy: t.policy, catalogVersion: t.catalogVersion, reads: t.reads })
+      .from(t)
+      .where(
+        and(
+          at(t.siteId, 'siteId'),
+          at(t.origin, 'origin'),
+          at(t.market, 'market'),
+          at(t.locale, 'locale'),
+          at(t.handle, 'handle'),
+          at(t.build, 'build'),
+        ),
+      )
+      .prepare(),
+  );
+  const [context, found] = await authenticateAlong(database, token, read(query, { ...address, build: PAGE_BUILD }));
+  const first = found[0];
+  const page = first
+    ? { gzipped: Buffer.from(first.html), policy: first.policy, catalogVersion: Number(first.catalogVersion), reads: first.reads }
+    : null;
+  return { context, page };
 }
 
 /** Keeps a page just rendered, replacing whatever the address held. */

@@ -20,11 +20,11 @@ const V1 = '/site/v1';
 // Ports of its own (--port: the app's, the database's is the next one up).
 let PORT = 3611;
 let DB_PORT = 3612;
-/** --trace: print the statements of each request of each action's first run. */
+/** --trace: print the statements of each request of each action's first run, and of any run over its budget. */
 let TRACE = false;
 
 type Action = { name: string; budget: number; run: (i: number) => Promise<void> };
-export type RemoteRow = { action: string; latencyMs: number; requests: number; budget: number; p50Ms: number };
+export type RemoteRow = { action: string; latencyMs: number; requests: number; maxRequests: number; budget: number; p50Ms: number };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -100,6 +100,23 @@ function actions(base: string, fixture: Fixture, headers: Record<string, string>
   ];
 }
 
+/**
+ * Waits until the database has had no request for 100 ms (at most 3 s): what a warm-up set
+ * going in the background (the API health check a page view starts, at most one a second
+ * per instance) is not counted against the action measured next.
+ */
+async function quiet(db: LibsqlTestServer): Promise<void> {
+  const deadline = Date.now() + 3000;
+  let seen = db.requests();
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    const now = db.requests();
+    if (now !== seen || db.held() > 0) [seen, since] = [now, Date.now()];
+    else if (Date.now() - since >= 100) return;
+  }
+}
+
 /** Runs each action `runs` times alone, counting the server's requests for each run. */
 async function measure(
   base: string,
@@ -122,21 +139,30 @@ async function measure(
       if (action.name === 'API read, miss')
         await ok(await fetch(`${base}${V1}/commerce/products/${fixture.allHandles[0]}`, { headers }), 200, 'warm-up');
       db.setLatency(latencyMs);
+      await quiet(db);
       const before = db.requests();
-      const recording = TRACE && i === 0 ? db.record() : null;
+      const recording = TRACE ? db.record() : null;
       const started = performance.now();
       await action.run(i);
       times.push(performance.now() - started);
       counts.push(db.requests() - before);
-      if (recording) {
-        recording.stop();
-        console.log(`${action.name} at ${latencyMs} ms:`);
+      recording?.stop();
+      // The first run of each action, and any other that went over its budget.
+      if (recording && (i === 0 || recording.requests.length > action.budget)) {
+        console.log(`${action.name} at ${latencyMs} ms, run ${i + 1}:`);
         for (const [n, request] of recording.requests.entries())
           console.log(`  ${n + 1}. ${request.map((q) => q.replace(/\s+/g, ' ').slice(0, 160)).join('\n     ') || '(probe)'}`);
       }
       db.setLatency(0);
     }
-    rows.push({ action: action.name, latencyMs, requests: median(counts), budget: action.budget, p50Ms: Math.round(median(times)) });
+    rows.push({
+      action: action.name,
+      latencyMs,
+      requests: median(counts),
+      maxRequests: Math.max(...counts),
+      budget: action.budget,
+      p50Ms: Math.round(median(times)),
+    });
   }
   return rows;
 }
@@ -193,11 +219,13 @@ export async function remoteRoundTrips(options: {
 }
 
 export function printRemote(result: Awaited<ReturnType<typeof remoteRoundTrips>>): void {
-  console.log('\n| action | latency | round trips (median) | budget | p50 |\n|---|---:|---:|---:|---:|');
+  console.log('\n| action | latency | round trips (median) | most | budget | p50 |\n|---|---:|---:|---:|---:|---:|');
   for (const r of result.rows)
-    console.log(`| ${r.action} | ${r.latencyMs} ms | ${r.requests} | ≤ ${r.budget}${r.requests <= r.budget ? '' : ' ✗'} | ${r.p50Ms} ms |`);
+    console.log(
+      `| ${r.action} | ${r.latencyMs} ms | ${r.requests} | ${r.maxRequests} | ≤ ${r.budget}${r.requests <= r.budget ? '' : ' ✗'} | ${r.p50Ms} ms |`,
+    );
   console.log(
-    `| idle instance (timers on) | – | ${result.idlePer5s} per 5 s | ≤ ${result.idleBudgetPer5s}${result.idlePer5s <= result.idleBudgetPer5s ? '' : ' ✗'} | – |`,
+    `| idle instance (timers on) | – | ${result.idlePer5s} per 5 s | – | ≤ ${result.idleBudgetPer5s}${result.idlePer5s <= result.idleBudgetPer5s ? '' : ' ✗'} | – |`,
   );
 }
 

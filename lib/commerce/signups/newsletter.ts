@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import { newsletterSubscriptions } from '@/db/schema';
-import { writeBatch, type Database, type Value } from '@/db';
+import { writeBatchWith, type Database, type Riders, type Value } from '@/db';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
 import { newTimeOrderedId } from '@/lib/platform/ids';
 import { consentStatement } from './consent';
@@ -21,7 +21,9 @@ export type NewsletterSignupInput = SignupInput & { source?: string };
  * All of it is one write batch: one transaction, and one request to a database over a
  * network. What depends on the subscription (the budget's counters, the message) finds it
  * in SQL by the consent this signup records, which only a new or re-armed subscription
- * carries; a budget spent fails the batch's last check, which undoes it all.
+ * carries; a budget spent fails the batch's last check, which undoes it all. `riders` are
+ * another layer's statements the batch carries (the shopper's write-budget claim, which
+ * fails it the same way).
  */
 export async function subscribeToNewsletter(
   database: Database,
@@ -29,6 +31,7 @@ export async function subscribeToNewsletter(
   input: NewsletterSignupInput,
   now = Date.now(),
   budget: MailBudget = {},
+  riders: Riders | null = null,
 ): Promise<SignupOutcome> {
   const { site, credentialId } = ctx;
   const choice = await chooseSignupMarket(database, site, { market: input.market, locale: input.locale });
@@ -72,7 +75,7 @@ export async function subscribeToNewsletter(
   };
   let results;
   try {
-    results = await writeBatch(database, [
+    results = await writeBatchWith(database, riders, [
       consent.statement,
       { sql: subscription.sql, args: subscription.params as Value[] },
       ...mailBudgetStatements({ siteId: site.id, address: input.email, now, budget }, armed),

@@ -3,6 +3,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { credentials, sites } from '@/db/schema';
 import type { DbOrTx } from '@/db/client';
 import { prepared } from '@/db/prepared';
+import { read, readTogether, type PreparedRead } from '@/db';
 import { preparedCredential, preparedCredentialNow } from '@/lib/platform/auth/prepared-reads';
 import type { Scope } from '@/lib/contract/operation';
 import { DomainError } from '@/lib/platform/errors';
@@ -131,7 +132,27 @@ async function findCredential(database: DbOrTx, tokenHash: string) {
 export async function authenticateCredential(database: DbOrTx, token: string): Promise<SiteContext | null> {
   if (!CREDENTIAL_PATTERN.test(token)) return null;
   const presented = hashCredential(token);
-  const row = await findCredential(database, presented);
+  return liveContext(await findCredential(database, presented), presented);
+}
+
+/**
+ * authenticateCredential and another read that does not wait for its answer, sent together
+ * as one read batch: one snapshot, and over a network one request where they were two.
+ * Always the ordinary query (no prepared read of a local file): for a caller that asks
+ * over a network.
+ */
+export async function authenticateAlong<T>(database: DbOrTx, token: string, other: PreparedRead<T>): Promise<[SiteContext | null, T[]]> {
+  if (!CREDENTIAL_PATTERN.test(token)) return [null, []];
+  const presented = hashCredential(token);
+  const [found, rows] = await readTogether(database, [
+    read(prepared(database, 'credentials.lookup', lookupQuery), { hash: presented }),
+    other,
+  ] as const);
+  return [liveContext(found[0] ?? null, presented), rows];
+}
+
+/** The context of a credential row as read, if it is the one presented and not revoked. */
+function liveContext(row: Awaited<ReturnType<typeof findCredential>>, presented: string): SiteContext | null {
   if (!row || row.revokedAt !== null) return null;
   const a = Buffer.from(row.tokenHash, 'hex');
   const b = Buffer.from(presented, 'hex');

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '@/db/client';
+import type { DbOrTx, Result, Riders } from '@/db';
 import { storageFaultOf } from '@/db/faults';
 
 export type RateLimitKind = 'read' | 'write';
@@ -157,6 +157,26 @@ export function leaseSizeFor(limit: number): number {
   return Math.max(1, Math.min(32, Math.floor(limit / 1000)));
 }
 
+/**
+ * A budget's claim carried by a write's own batch (Riders, db/statements.ts): one request to
+ * a database over a network where a claim before the write and the write were two. The
+ * claim and its check (db/migrations: rate_limit_checks) commit or fail with the write, so
+ * the count stays the one truth on every instance: a request over the budget fails its
+ * batch, and nothing of it (the write, the claim) stays.
+ */
+export type RidingClaim = Riders & {
+  /** The batch failed: the budget's refusal when its check is what failed it, else null. */
+  refusal(error: unknown): RateLimitState | null;
+  /** The state the claim came to (null until its batch committed or was refused). */
+  state(): RateLimitState | null;
+};
+
+/** Did a batch fail on a riding claim's check (the budget had nothing left)? */
+export function isRateLimitSpent(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e.message.includes('rate limit spent')) return true;
+  return false;
+}
+
 type Lease = {
   windowStart: number;
   /** The count number the next request of this instance takes; it may take up to `last`. */
@@ -236,6 +256,76 @@ export class RateLimitLeases {
         if (!options.owe || !storageFaultOf(error)) throw error;
         return this.owe(database, { bucket, policy, now }, lease);
       }
+    }
+  }
+
+  /**
+   * A claim written by the request's own write batch instead of a request of its own
+   * (RidingClaim): the same upsert as a lease's claim, and the check that fails the batch
+   * (undoing the write with the claim) when the budget had nothing left for this request.
+   * For a request takeNow could not answer.
+   */
+  ride(input: { bucket: string; policy: RateLimitPolicy; now: number }): RidingClaim {
+    const { bucket, policy, now } = input;
+    const windowStart = windowStartOf(now, policy.windowSeconds);
+    const amount = leaseSizeFor(policy.limit);
+    let state: RateLimitState | null = null;
+    const leaseNow = (): Lease => {
+      let lease = this.leases.get(bucket);
+      if (!lease || lease.windowStart < windowStart) {
+        lease = { windowStart, next: 1, last: 0, claimed: 0, exhausted: false, owed: 0, claiming: null };
+        this.remember(bucket, lease);
+      }
+      return lease;
+    };
+    return {
+      statements: [
+        {
+          sql: `INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, ?, ?)
+            ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + excluded.count RETURNING count`,
+          args: [bucket, windowStart, amount],
+        },
+        // The first of the claimed requests (this one) must be within the budget.
+        {
+          sql: 'INSERT INTO rate_limit_checks (bucket, window_start, "limit") VALUES (?, ?, ?)',
+          args: [bucket, windowStart, policy.limit + amount - 1],
+        },
+      ],
+      settle: (results: Result[]) => {
+        const count = Number(results[0]?.rows[0]?.count ?? amount);
+        const first = count - amount + 1;
+        const lease = leaseNow();
+        // The rest of the claim (a lease of more than one) is this instance's to spend next.
+        lease.claimed = Math.max(lease.claimed, count);
+        if (amount > 1) {
+          lease.next = first + 1;
+          lease.last = Math.min(count, policy.limit);
+        }
+        lease.exhausted ||= count >= policy.limit;
+        state = stateAt(policy, now, first, true, lease.claimed, Math.max(0, lease.last - first));
+      },
+      refusal: (error: unknown) => {
+        if (state === null && isRateLimitSpent(error)) {
+          const lease = leaseNow();
+          lease.claimed = Math.max(lease.claimed, policy.limit);
+          lease.exhausted = true;
+          state = stateAt(policy, now, lease.claimed, false, lease.claimed);
+        }
+        return state && !state.allowed ? state : null;
+      },
+      state: () => state,
+    };
+  }
+
+  /**
+   * Hands back a request's share of a budget taken for a request that was then refused by
+   * another budget (its shopper's), as if it had not been taken: only within the window it
+   * was taken in.
+   */
+  giveBack(input: { bucket: string; policy: RateLimitPolicy; now: number }): void {
+    const lease = this.leases.get(input.bucket);
+    if (lease && lease.windowStart === windowStartOf(input.now, input.policy.windowSeconds) && lease.next > 1) {
+      lease.next -= 1;
     }
   }
 
