@@ -49,6 +49,12 @@ export type LibsqlTestServer = {
    * what a test of round trips asserts, and what tells a bench's count apart.
    */
   record(): { requests: string[][]; stop(): void };
+  /**
+   * Requests in sequence from now on, until the returned stop is called: the longest run of
+   * requests each sent after the one before was answered. Requests that went together (one
+   * overlapping another) count once: what a caller waited for in turn, at `latency` each.
+   */
+  sequence(): { stop(): number };
   /** Requests being held right now (paused, or waiting out the latency). */
   held(): number;
   setLatency(ms: number): void;
@@ -340,6 +346,11 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     requestCount += 1;
     const entry: string[] = [];
     for (const recorder of recorders) recorder.push(entry);
+    if (sequences.size > 0) {
+      const span: [number, number] = [performance.now(), Infinity];
+      for (const spans of sequences) spans.push(span);
+      res.once('close', () => void (span[1] = performance.now()));
+    }
     heldCount += 1;
     try {
       if (latencyMs > 0) await sleep(latencyMs);
@@ -398,6 +409,7 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
   };
 
   const recorders = new Set<string[][]>();
+  const sequences = new Set<[number, number][]>();
   const recordedSqls = new Map<number, string>();
   const host = options.host ?? '127.0.0.1';
   let server: Server | undefined;
@@ -448,6 +460,24 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
       const requests: string[][] = [];
       recorders.add(requests);
       return { requests, stop: () => void recorders.delete(requests) };
+    },
+    sequence() {
+      const spans: [number, number][] = [];
+      sequences.add(spans);
+      return {
+        stop: () => {
+          sequences.delete(spans);
+          // The most requests none of which overlaps the next: earliest answered first.
+          let count = 0;
+          let free = -Infinity;
+          for (const [start, end] of [...spans].sort((a, b) => a[1] - b[1])) {
+            if (start < free) continue;
+            count += 1;
+            free = end;
+          }
+          return count;
+        },
+      };
     },
     held: () => heldCount,
     setLatency: (ms) => void (latencyMs = ms),

@@ -1,5 +1,6 @@
 import 'server-only';
 import { Problem } from '@/lib/contract/common';
+import { bodyTextOf } from '@/lib/http/body-text';
 import type { Operation } from '@/lib/contract/operation';
 import { clientConfig, currentShopper } from './config';
 import { sendInProcess } from './in-process';
@@ -63,8 +64,16 @@ async function send<O extends Operation>(operation: O, input: CallInput<O>): Pro
     }
 
     if (response.status === operation.success.status) {
-      const text = await response.text();
-      const parsed = operation.success.schema.safeParse(parseAnswer(text, url));
+      const text = (inProcess ? bodyTextOf.get(response) : undefined) ?? (await response.text());
+      const answer = parseAnswer(text, url);
+      // An answer of this process's own route is what that route made by parsing its body with
+      // this same schema (response schemas parse what leaves the server): a read's is not
+      // parsed a second time. Over HTTP (another deployment, anything between) it is. The
+      // contract itself is held by the API's tests, which parse every answer with these schemas.
+      const parsed =
+        inProcess && method === 'GET' && answer !== undefined
+          ? ({ success: true, data: answer } as const)
+          : operation.success.schema.safeParse(answer);
       const etag = response.headers.get('etag');
       if (!parsed.success) {
         note(UNCHECKABLE);
