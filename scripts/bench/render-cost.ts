@@ -99,7 +99,12 @@ try {
     for (let round = 1; round <= ROUNDS; round++) {
       const urls = handles.slice(round * PAGES, (round + 1) * PAGES).map(pageOf);
       shopMs.push(await perRender(shop, urls, cookie));
-      bareMs.push(await perRender(bare, Array.from({ length: PAGES }, (_, i) => `${bare.base}/rendered/${run}-r${round}-${i}`)));
+      bareMs.push(
+        await perRender(
+          bare,
+          Array.from({ length: PAGES }, (_, i) => `${bare.base}/rendered/${run}-r${round}-${i}`),
+        ),
+      );
       console.log(
         `round ${round}: shop ${shopMs.at(-1)!.toFixed(1)} ms CPU a render, bare ${bareMs.at(-1)!.toFixed(1)} ms, ratio ${(bareMs.at(-1)! / shopMs.at(-1)!).toFixed(2)}`,
       );
