@@ -52,7 +52,8 @@ describe('site client', () => {
 
   it("makes links on the API's own origin paths, wherever they are and however the answer is laid out", async () => {
     const { z } = await import('zod');
-    const echo = {
+    const { defineOperation } = await import('@/lib/contract/operation');
+    const echo = defineOperation({
       operationId: 'echo',
       method: 'get',
       path: '/echo',
@@ -61,7 +62,7 @@ describe('site client', () => {
       summary: 'echo',
       success: { status: 200, description: 'anything', schema: z.unknown() },
       errors: [],
-    } as const;
+    });
     const own = 'http://api.test:9999';
     const links = {
       featuredImage: { url: `${own}/products/a.svg`, alt: 'A' },
