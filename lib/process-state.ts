@@ -29,6 +29,8 @@ export const PROCESS_SLOTS = {
   pageReadLogs: 'the API reads each kept page was made from (lib/storefront/page-reads.ts): pages write, the page store reads',
   siteClientReadLog:
     'how the API client finds the read log of the render it runs in (lib/site-client/reads.ts), set once by the storefront',
+  siteClientRenderScope:
+    'how the API client finds the render it runs in, whose in-process calls share one credential check (lib/site-client/in-process.ts), set once by the storefront',
   paymentProvider:
     'the payment provider and its Stripe client (lib/payments.ts): one client per process, made again only when its settings change',
   logger: 'the one pino logger (lib/platform/observability/logger.ts), writing to stdout synchronously',

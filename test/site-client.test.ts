@@ -50,6 +50,49 @@ describe('site client', () => {
     expect(init.cache).toBe('no-store');
   });
 
+  it("makes links on the API's own origin paths, wherever they are and however the answer is laid out", async () => {
+    const { z } = await import('zod');
+    const { defineOperation } = await import('@/lib/contract/operation');
+    const echo = defineOperation({
+      operationId: 'echo',
+      method: 'get',
+      path: '/echo',
+      scope: 'core',
+      tag: 'test',
+      summary: 'echo',
+      success: { status: 200, description: 'anything', schema: z.unknown() },
+      errors: [],
+    });
+    const own = 'http://api.test:9999';
+    const links = {
+      featuredImage: { url: `${own}/products/a.svg`, alt: 'A' },
+      images: [{ url: `${own}/products/b.svg` }, { url: 'https://cdn.example/c.svg' }],
+      checkoutUrl: `${own}/checkout/cs_1`,
+    };
+    const paths = {
+      featuredImage: { url: '/products/a.svg', alt: 'A' },
+      images: [{ url: '/products/b.svg' }, { url: 'https://cdn.example/c.svg' }],
+      checkoutUrl: '/checkout/cs_1',
+    };
+    // Not links: only the fields named url and checkoutUrl are.
+    const texts = { description: `see {"url":"${own}/x"} and ${own}/y`, homepage: `${own}/` };
+    for (const [answer, expected] of [
+      [links, paths],
+      [
+        { ...links, ...texts },
+        { ...paths, ...texts },
+      ],
+    ]) {
+      for (const text of [JSON.stringify(answer), JSON.stringify(answer, null, 2)]) {
+        vi.stubGlobal(
+          'fetch',
+          vi.fn(async () => reply(200, text)),
+        );
+        expect((await client.call(echo)).data).toEqual(expected);
+      }
+    }
+  });
+
   it('encodes path parameters and query values', async () => {
     const fetch = vi.fn(async () => problem(404, 'not_found'));
     vi.stubGlobal('fetch', fetch);

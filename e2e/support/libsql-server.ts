@@ -49,6 +49,14 @@ export type LibsqlTestServer = {
    * what a test of round trips asserts, and what tells a bench's count apart.
    */
   record(): { requests: string[][]; stop(): void };
+  /**
+   * Requests in sequence from now on, until the returned stop is called: the longest run of
+   * requests each sent after the one before was answered. Requests that went together (one
+   * overlapping another) count once; a stream's close sent on its own (after the answer it
+   * follows: nobody waits for it) and a request still unanswered at stop (work the caller
+   * left running, such as keeping a page) not at all: what the caller waited for in turn.
+   */
+  sequence(): { stop(): number };
   /** Requests being held right now (paused, or waiting out the latency). */
   held(): number;
   setLatency(ms: number): void;
@@ -340,6 +348,11 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
     requestCount += 1;
     const entry: string[] = [];
     for (const recorder of recorders) recorder.push(entry);
+    const span: Span = [performance.now(), Infinity, false];
+    if (sequences.size > 0) {
+      for (const spans of sequences) spans.push(span);
+      res.once('close', () => void (span[1] = performance.now()));
+    }
     heldCount += 1;
     try {
       if (latencyMs > 0) await sleep(latencyMs);
@@ -361,6 +374,8 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
       } catch {
         return answer(res, 400, { message: 'The request body is not a valid pipeline request', code: 'PROTOCOL_ERROR' });
       }
+      // A stream's close alone (sent after the answer it follows, which nobody waits for).
+      span[2] = body.requests.length > 0 && body.requests.every((r) => r.type === 'close');
       if (recorders.size > 0) {
         // A statement sent by id (store_sql) is recorded by its text.
         const known = new Map(body.requests.filter((r) => r.type === 'store_sql').map((r) => [r.sql_id, r.sql!]));
@@ -398,6 +413,9 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
   };
 
   const recorders = new Set<string[][]>();
+  /** Start, end, and whether the request only closed a stream. */
+  type Span = [number, number, boolean];
+  const sequences = new Set<Span[]>();
   const recordedSqls = new Map<number, string>();
   const host = options.host ?? '127.0.0.1';
   let server: Server | undefined;
@@ -448,6 +466,25 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
       const requests: string[][] = [];
       recorders.add(requests);
       return { requests, stop: () => void recorders.delete(requests) };
+    },
+    sequence() {
+      const spans: Span[] = [];
+      sequences.add(spans);
+      return {
+        stop: () => {
+          sequences.delete(spans);
+          // The most requests none of which overlaps the next: earliest answered first.
+          let count = 0;
+          let free = -Infinity;
+          for (const [start, end, closeOnly] of [...spans].sort((a, b) => a[1] - b[1])) {
+            // Still unanswered when the caller stopped counting: nothing it waited for.
+            if (closeOnly || end === Infinity || start < free) continue;
+            count += 1;
+            free = end;
+          }
+          return count;
+        },
+      };
     },
     held: () => heldCount,
     setLatency: (ms) => void (latencyMs = ms),

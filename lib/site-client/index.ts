@@ -11,6 +11,7 @@ export * from './checkout';
 export * from './analytics';
 export { call } from './request';
 export { nameShoppersWith } from './config';
+export { shareChecksWithin } from './in-process';
 export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';
 export { noteApiFailure, siteApiAnswers } from './health';

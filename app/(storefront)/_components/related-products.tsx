@@ -1,9 +1,7 @@
 import type { Product } from '@/lib/contract/catalog';
-import { searchProducts } from '@/lib/site-client';
+import { RELATED_SHOWN, relatedRead } from '../_lib/data';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { ProductGrid } from './product-card';
-
-const SHOWN = 4;
 
 type Props = {
   product: Product;
@@ -17,13 +15,13 @@ type Props = {
   required?: boolean;
 };
 
-/** "More from <collection>": other products of the product's first collection, one list read. */
+/** "More from <collection>": other products of the product's first collection, one list read (relatedRead). */
 export async function RelatedProducts({ product, where, t, required = false }: Props) {
   const collection = product.collections[0];
-  if (!collection) return null;
-  const read = searchProducts({ ...where, collection: collection.handle, limit: SHOWN + 1 });
+  const read = relatedRead(product, where);
+  if (!collection || !read) return null;
   const page = required ? await read : await read.catch(() => null);
-  const others = (page?.data ?? []).filter((p) => p.handle !== product.handle).slice(0, SHOWN);
+  const others = (page?.data ?? []).filter((p) => p.handle !== product.handle).slice(0, RELATED_SHOWN);
   if (others.length === 0) return null;
   return (
     <section className="related" aria-labelledby="related-title">

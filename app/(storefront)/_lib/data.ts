@@ -114,6 +114,28 @@ export async function productList(
   }
 }
 
+/** Products of the related section (RelatedProducts): its product's first collection, one more than it shows. */
+export const RELATED_SHOWN = 4;
+
+/** The first products of a collection, as the related section asks for them, once per request. */
+const collectionStart = cache((collection: string, market: string, locale: string) =>
+  searchProducts({ market, locale, collection, limit: RELATED_SHOWN + 1 }),
+);
+
+/**
+ * The read of a product's related section, or null when it has no collection. A page starts
+ * it as soon as it has the product, beside its other reads, so the section does not wait
+ * for them; the section then gets the same read.
+ */
+export function relatedRead(product: Product, where: Required<Locality>): Promise<ProductListPage> | null {
+  const collection = product.collections[0];
+  if (!collection) return null;
+  const read = collectionStart(collection.handle, where.market, where.locale);
+  // Whoever awaits it decides what a failure means; started early, it must not count as unhandled.
+  read.catch(() => {});
+  return read;
+}
+
 /**
  * A product a cart bundle comes from, in the shopper's market and language, read once per
  * request (the bundle lines and the cart's subtotal share it); null when the API has none.

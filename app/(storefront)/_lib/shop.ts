@@ -5,7 +5,7 @@ import type { Market, Site, SiteTexts } from '@/lib/contract/catalog';
 import { unstable_rethrow } from 'next/navigation';
 import { env } from '@/lib/env';
 import { shopperAddress } from '@/lib/shopper-address';
-import { fetchSite, fetchStorefront, nameShoppersWith } from '@/lib/site-client';
+import { fetchSite, fetchStorefront, nameShoppersWith, shareChecksWithin } from '@/lib/site-client';
 import {
   LOCALE_COOKIE,
   MARKET_COOKIE,
@@ -100,6 +100,10 @@ nameShoppersWith(async () => {
     return null;
   }
 });
+
+// The API calls of one render (this request's: React scopes `cache` to it) read the
+// credential once; outside a render every call is checked on its own.
+shareChecksWithin(cache(() => ({})));
 
 /** Absolute origin of this request, for sitemap and canonical URLs. */
 export async function requestOrigin(): Promise<string> {

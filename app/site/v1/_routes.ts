@@ -1,4 +1,5 @@
 import type { RouteHandler } from '@/lib/api/route';
+import { credentialCheckOf, handCredentialCheck, type CredentialCheck } from '@/lib/platform/auth/http';
 import * as site from './site/route';
 import * as storefront from './commerce/storefront/route';
 import * as catalog from './commerce/catalog/route';
@@ -55,6 +56,8 @@ export const API_ROUTES: ReadonlyArray<{ folder: string; route: ApiRoute; get: b
 
 export const API_PREFIX = '/site/v1/';
 
+export { credentialCheckOf, type CredentialCheck };
+
 type Segment = string | { param: string };
 const patterns = API_ROUTES.map(({ folder, route, get }) => ({
   route,
@@ -109,8 +112,13 @@ function paramsOf(pattern: readonly Segment[], segments: string[]): Record<strin
  * route it to: the same credential check, limits, parsing and answer, without a socket,
  * Next's router or a compression. For callers inside this deployment (lib/site-client); a
  * path that names no operation gets the API's own 404.
+ *
+ * `check`: the credential check of an earlier request of the same caller's unit of work (a
+ * page render), used instead of reading the credential again while it is fresh; null asks
+ * for this request's own check, which `credentialCheckOf(req)` then answers.
  */
-export function answerInProcess(req: Request): Promise<Response> {
+export function answerInProcess(req: Request, check?: CredentialCheck | null): Promise<Response> {
+  if (check !== undefined) handCredentialCheck(req, check);
   const found = apiRouteFor(new URL(req.url).pathname);
   const method = req.method as Methods;
   if (!found) return Promise.resolve(anyOtherPath.GET(req));

@@ -3,7 +3,7 @@ import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { ProductView, bundleViews, productMetadata } from '../../_components/product-view';
 import { RelatedProducts } from '../../_components/related-products';
 import { NotSoldHere } from '../../_components/not-sold-here';
-import { nameBundleItems, productOrNotSold } from '../../_lib/data';
+import { nameBundleItems, productOrNotSold, relatedRead } from '../../_lib/data';
 import { locality, requestOrigin, shop } from '../../_lib/shop';
 
 /**
@@ -33,6 +33,8 @@ export default async function ProductPage({ params, searchParams }: Props) {
   // priced in other markets only: the page says so (never the 404 of a product that is not there)
   if ('notSold' in read) return <NotSoldHere notSold={read.notSold} market={market.id} markets={site.markets} t={t} />;
   const p = read.product;
+  // Its related section's read goes out with the others, not after them.
+  relatedRead(p, { market: market.id, locale });
   // The page still renders from the product read if these fail: availability then comes
   // from the product (and the browser refreshes it), bundle items show their variant ids.
   const [availability, names, origin] = await Promise.all([

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { ProductView, bundleViews, productMetadata } from '@/app/(storefront)/_components/product-view';
 import { RelatedProducts } from '@/app/(storefront)/_components/related-products';
 import { NotSoldHere } from '@/app/(storefront)/_components/not-sold-here';
-import { nameBundleItems, productOrNotSold } from '@/app/(storefront)/_lib/data';
+import { nameBundleItems, productOrNotSold, relatedRead } from '@/app/(storefront)/_lib/data';
 import { shopIn } from '@/app/(storefront)/_lib/shop';
 import { dictionary, uiLanguage } from '@/app/(storefront)/_lib/i18n';
 import { siteFor } from '@/app/storefront-cache/_lib/chrome';
@@ -54,6 +54,7 @@ export default async function CachedProductPage({ params }: Props) {
   // next request renders the page anew. No availability read either: a stock level read now
   // would be kept as long as the page, so the page shows the product's own statuses and the
   // browser asks for live ones as it opens (product-purchase.tsx).
+  relatedRead(p, where); // its related section's read goes out beside the bundle names
   const names = await nameBundleItems(p.bundles, where);
   const t = dictionary(uiLanguage(locale));
   return (
