@@ -23,7 +23,8 @@ import {
   type ListIndex,
 } from './list-index';
 import { displayedOptions } from './option-texts';
-import { iso, loadImages, loadProductByHandle, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
+import { iso, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
+import { loadProductByHandle } from './product-by-handle';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
