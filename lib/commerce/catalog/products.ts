@@ -70,8 +70,8 @@ export function productScopes(product: Product): string[] {
 
 /**
  * A published product by handle, read from the database (the route keeps its answer:
- * productKept). Seven statements, one snapshot, sent together (loadProductByHandle): an import
- * committing meanwhile is seen whole or not at all.
+ * productKept). One statement, so one snapshot (loadProductByHandle): an import committing
+ * meanwhile is seen whole or not at all.
  */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   const found = await loadProductByHandle(database, site.id, handle, choice, site.defaultLocale);
