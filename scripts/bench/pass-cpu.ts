@@ -106,8 +106,10 @@ async function main() {
         const second = await pass(handles);
         const third = await pass(handles);
         const us = (m: { cpuUs: number; rps: number }) => `${m.cpuUs.toFixed(0)} µs (${m.rps.toFixed(0)} req/s)`;
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
         console.log(
-          `start ${start}: CPU a read, first pass ${us(firstHalf)} then ${us(secondHalf)}, second pass ${us(second)}, third ${us(third)}; ` +
+          `start ${start}: RSS ${(kb('VmRSS') / 1024).toFixed(1)} MB (peak ${(kb('VmHWM') / 1024).toFixed(1)} MB, ${kb('Threads')} threads); CPU a read, first pass ${us(firstHalf)} then ${us(secondHalf)}, second pass ${us(second)}, third ${us(third)}; ` +
             `first pass's second half ÷ third pass ${(secondHalf.cpuUs / third.cpuUs).toFixed(2)}`,
         );
       } finally {
