@@ -1,58 +1,27 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import {
-  bundleItems,
-  bundlePrices,
-  bundles,
-  collectionProducts,
-  collectionTranslations,
-  collections,
-  inventoryLevels,
-  productImages,
-  productTranslations,
-  productVariants,
-  products,
-  variantPrices,
-} from '@/db/schema';
-import { idList, inIdList, prepared, read, readTogether, type DbOrTx } from '@/db';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { inventoryLevels, productImages, productTranslations, productVariants, products, variantPrices } from '@/db/schema';
+import { idList, inIdList, prepared, type DbOrTx } from '@/db';
 import type { AvailabilityStatus, Image } from '@/lib/contract/common';
 import type { ProductSummary, Variant } from '@/lib/contract/catalog';
 import { availabilityStatus, bestStatus } from '../availability';
-import { isPublished } from '../published';
 import { toMoney } from '../money';
 import type { MarketChoice } from '../markets';
-import { bundleTitle, displayedVariantOptions, displayedVariantTitle, type OptionTexts, type ProductOptions } from './option-texts';
+import { displayedVariantOptions, displayedVariantTitle, type OptionTexts, type ProductOptions } from './option-texts';
 
 export type ProductRow = typeof products.$inferSelect;
-type Translation = typeof productTranslations.$inferSelect;
+export type Translation = typeof productTranslations.$inferSelect;
 
 export const iso = (ms: number) => new Date(ms).toISOString();
-
-/**
- * Which products a loader's query reads: those of an id list (`ids`: a page of products), or
- * the one published product of the Site with a handle (`siteId`, `handle`: a product read by
- * handle). Read by handle, a product's queries need no answer of another, so they go together
- * as one batch (productReads): one request to a database over a network, not one after another.
- */
-type ProductsOf = 'ids' | 'handle';
-
-function ofProducts(column: SQLiteColumn, of: ProductsOf): SQL {
-  if (of === 'ids') return inIdList(column, 'ids');
-  return sql`${column} = (select ${products.id} from ${products} where ${and(
-    isPublished(sql.placeholder('siteId')),
-    eq(products.handle, sql.placeholder('handle')),
-  )})`;
-}
 
 /** Text in the chosen locale, else the Site's default locale, else any. */
 export async function loadTranslations(database: DbOrTx, ids: string[], locale: string, fallback: string) {
   const rows = ids.length
-    ? await prepared(database, 'catalog.translations', translationsQuery('ids')).all({ ids: idList(ids), locale, fallback })
+    ? await prepared(database, 'catalog.translations', translationsQuery).all({ ids: idList(ids), locale, fallback })
     : [];
   return translationsFrom(rows, locale);
 }
 
-function translationsFrom(rows: Translation[], locale: string) {
+export function translationsFrom(rows: Translation[], locale: string) {
   const out = new Map<string, Translation>();
   for (const row of rows) {
     if (row.locale === locale || !out.has(row.productId)) out.set(row.productId, row);
@@ -60,23 +29,23 @@ function translationsFrom(rows: Translation[], locale: string) {
   return out;
 }
 
-const translationsQuery = (of: ProductsOf) => (database: DbOrTx) =>
+const translationsQuery = (database: DbOrTx) =>
   database
     .select()
     .from(productTranslations)
     .where(
       and(
-        ofProducts(productTranslations.productId, of),
+        inIdList(productTranslations.productId, 'ids'),
         inArray(productTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')]),
       ),
     )
     .prepare();
 
-const imagesQuery = (of: ProductsOf) => (database: DbOrTx) =>
+const imagesQuery = (database: DbOrTx) =>
   database
     .select()
     .from(productImages)
-    .where(ofProducts(productImages.productId, of))
+    .where(inIdList(productImages.productId, 'ids'))
     .orderBy(asc(productImages.productId), asc(productImages.position))
     .prepare();
 
@@ -89,11 +58,11 @@ type ShownImage = Image & { [WRITTEN_ALT]?: string };
 
 /** Products' images in order, with their alt texts in `locale` (where the image has one there). */
 export async function loadImages(database: DbOrTx, ids: string[], firstOnly: boolean, locale: string) {
-  const rows = ids.length ? await prepared(database, 'catalog.images', imagesQuery('ids')).all({ ids: idList(ids) }) : [];
+  const rows = ids.length ? await prepared(database, 'catalog.images', imagesQuery).all({ ids: idList(ids) }) : [];
   return imagesFrom(rows, firstOnly, locale);
 }
 
-function imagesFrom(rows: Array<typeof productImages.$inferSelect>, firstOnly: boolean, locale: string) {
+export function imagesFrom(rows: Array<typeof productImages.$inferSelect>, firstOnly: boolean, locale: string) {
   // Positions are an order, not an index from 0: the first image is the lowest position.
   const out = new Map<string, Image[]>();
   for (const { productId, url, alt, alts, width, height } of rows) {
@@ -108,7 +77,7 @@ function imagesFrom(rows: Array<typeof productImages.$inferSelect>, firstOnly: b
  * Variants sold in the chosen market (a variant without a price there is not sold there),
  * with prices and coarse availability, grouped by product in display order.
  */
-const variantsQuery = (of: ProductsOf) => (database: DbOrTx) =>
+const variantsQuery = (database: DbOrTx) =>
   database
     .select({
       id: productVariants.id,
@@ -125,20 +94,20 @@ const variantsQuery = (of: ProductsOf) => (database: DbOrTx) =>
     .from(productVariants)
     .innerJoin(variantPrices, and(eq(variantPrices.variantId, productVariants.id), eq(variantPrices.marketId, sql.placeholder('marketId'))))
     .leftJoin(inventoryLevels, eq(inventoryLevels.variantId, productVariants.id))
-    .where(ofProducts(productVariants.productId, of))
+    .where(inIdList(productVariants.productId, 'ids'))
     .orderBy(asc(productVariants.productId), asc(productVariants.position))
     .prepare();
 
 export async function loadVariants(database: DbOrTx, ids: string[], choice: MarketChoice) {
   const rows = ids.length
-    ? await prepared(database, 'catalog.variants', variantsQuery('ids')).all({ ids: idList(ids), marketId: choice.market.id })
+    ? await prepared(database, 'catalog.variants', variantsQuery).all({ ids: idList(ids), marketId: choice.market.id })
     : [];
   return variantsFrom(rows, choice);
 }
 
-type VariantRow = Awaited<ReturnType<ReturnType<ReturnType<typeof variantsQuery>>['all']>>[number];
+export type VariantRow = Awaited<ReturnType<ReturnType<typeof variantsQuery>['all']>>[number];
 
-function variantsFrom(rows: VariantRow[], choice: MarketChoice) {
+export function variantsFrom(rows: VariantRow[], choice: MarketChoice) {
   const { currency } = choice.market;
   const out = new Map<string, PricedVariant[]>();
   for (const r of rows) {
@@ -158,121 +127,7 @@ function variantsFrom(rows: VariantRow[], choice: MarketChoice) {
   return out;
 }
 
-/** Bundles whose every item is sold in the market, priced there. */
-function bundlesQuery(database: DbOrTx) {
-  return database
-    .select({ id: bundles.id, title: bundles.title, titles: bundles.titles, amount: bundlePrices.amount })
-    .from(bundles)
-    .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.marketId, sql.placeholder('marketId'))))
-    .where(ofProducts(bundles.productId, 'handle'))
-    .orderBy(asc(bundles.position))
-    .prepare();
-}
-
-/** The items of the product's bundles (of those priced in the market or not: bundlesFrom keeps the priced ones'). */
-function bundleItemsQuery(database: DbOrTx) {
-  return database
-    .select({
-      bundleId: bundleItems.bundleId,
-      variantId: bundleItems.variantId,
-      quantity: bundleItems.quantity,
-      status: products.status,
-      productHandle: products.handle,
-    })
-    .from(bundleItems)
-    .innerJoin(productVariants, eq(productVariants.id, bundleItems.variantId))
-    .innerJoin(products, eq(products.id, productVariants.productId))
-    .where(inArray(bundleItems.bundleId, sql`(select ${bundles.id} from ${bundles} where ${ofProducts(bundles.productId, 'handle')})`))
-    .orderBy(asc(bundleItems.bundleId), asc(bundleItems.position))
-    .prepare();
-}
-
-type BundleRow = Awaited<ReturnType<ReturnType<typeof bundlesQuery>['all']>>[number];
-type BundleItemRow = Awaited<ReturnType<ReturnType<typeof bundleItemsQuery>['all']>>[number];
-
-function bundlesFrom(list: BundleRow[], items: BundleItemRow[], choice: MarketChoice) {
-  return (
-    list
-      .map((b) => ({ b, mine: items.filter((i) => i.bundleId === b.id) }))
-      // a bundle with an unpublished item cannot be bought, so it does not exist for the API
-      .filter(({ mine }) => mine.length > 0 && mine.every((i) => i.status === 'published'))
-      .map(({ b, mine }) => ({
-        id: b.id,
-        title: bundleTitle(b.title, b.titles, choice.locale),
-        items: mine.map((i) => ({ variantId: i.variantId, quantity: i.quantity, productHandle: i.productHandle })),
-        price: toMoney(b.amount, choice.market.currency),
-      }))
-  );
-}
-
-function productCollectionsQuery(database: DbOrTx) {
-  return database
-    .select({ id: collections.id, handle: collections.handle, locale: collectionTranslations.locale, title: collectionTranslations.title })
-    .from(collectionProducts)
-    .innerJoin(collections, and(eq(collections.id, collectionProducts.collectionId), eq(collections.status, 'published')))
-    .leftJoin(
-      collectionTranslations,
-      and(
-        eq(collectionTranslations.collectionId, collections.id),
-        inArray(collectionTranslations.locale, [sql.placeholder('locale'), sql.placeholder('fallback')]),
-      ),
-    )
-    .where(ofProducts(collectionProducts.productId, 'handle'))
-    .orderBy(asc(collections.position), asc(collections.id))
-    .prepare();
-}
-
-type MembershipRow = Awaited<ReturnType<ReturnType<typeof productCollectionsQuery>['all']>>[number];
-
-/** The published collections a product is in, in navigation order, titled in the locale (else the fallback's, else the handle). */
-function collectionsFrom(rows: MembershipRow[], locale: string) {
-  const out = new Map<string, { handle: string; title: string }>();
-  for (const row of rows) {
-    const known = out.get(row.id);
-    if (!known || (row.locale === locale && row.title !== null))
-      out.set(row.id, { handle: row.handle, title: row.title ?? known?.title ?? row.handle });
-  }
-  return [...out.values()];
-}
-
-type PricedVariant = Omit<Variant, 'image'> & { amount: number };
-
-function productByHandleQuery(database: DbOrTx) {
-  return database
-    .select()
-    .from(products)
-    .where(and(isPublished(sql.placeholder('siteId')), eq(products.handle, sql.placeholder('handle'))))
-    .prepare();
-}
-
-/**
- * A published product by handle with everything its answer shows: its texts, images, variants
- * sold in the market, bundles and collections; null when there is none. None of these reads
- * needs another's answer (each finds the product by handle itself), so they go as one batch
- * (readTogether): one snapshot, and one request to a database over a network instead of four.
- */
-export async function loadProductByHandle(database: DbOrTx, siteId: string, handle: string, choice: MarketChoice, fallback: string) {
-  const values = { siteId, handle, locale: choice.locale, fallback, marketId: choice.market.id };
-  const [found, texts, images, variants, bundleList, items, memberOf] = await readTogether(database, [
-    read(prepared(database, 'catalog.productByHandle', productByHandleQuery), values),
-    read(prepared(database, 'catalog.translations.byHandle', translationsQuery('handle')), values),
-    read(prepared(database, 'catalog.images.byHandle', imagesQuery('handle')), values),
-    read(prepared(database, 'catalog.variants.byHandle', variantsQuery('handle')), values),
-    read(prepared(database, 'catalog.bundles', bundlesQuery), values),
-    read(prepared(database, 'catalog.bundleItems', bundleItemsQuery), values),
-    read(prepared(database, 'catalog.productCollections', productCollectionsQuery), values),
-  ] as const);
-  const row = found[0];
-  if (!row) return null;
-  return {
-    row,
-    text: translationsFrom(texts, choice.locale).get(row.id),
-    images: imagesFrom(images, false, choice.locale).get(row.id) ?? [],
-    variants: variantsFrom(variants, choice).get(row.id) ?? [],
-    bundles: bundlesFrom(bundleList, items, choice),
-    collections: collectionsFrom(memberOf, choice.locale),
-  };
-}
+export type PricedVariant = Omit<Variant, 'image'> & { amount: number };
 
 /** Price range, the cheapest one's compare-at price and the best availability of some variants (at least one). */
 function looks(vs: PricedVariant[]) {

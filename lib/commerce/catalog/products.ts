@@ -23,7 +23,8 @@ import {
   type ListIndex,
 } from './list-index';
 import { displayedOptions } from './option-texts';
-import { iso, loadImages, loadProductByHandle, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
+import { iso, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
+import { loadProductByHandle } from './product-by-handle';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
@@ -69,8 +70,8 @@ export function productScopes(product: Product): string[] {
 
 /**
  * A published product by handle, read from the database (the route keeps its answer:
- * productKept). Seven statements, one snapshot, sent together (loadProductByHandle): an import
- * committing meanwhile is seen whole or not at all.
+ * productKept). One statement, so one snapshot (loadProductByHandle): an import committing
+ * meanwhile is seen whole or not at all.
  */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
   const found = await loadProductByHandle(database, site.id, handle, choice, site.defaultLocale);

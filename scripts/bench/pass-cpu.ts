@@ -1,0 +1,127 @@
+// npx tsx --conditions=react-server scripts/bench/pass-cpu.ts [--products=2000] [--starts=2] [--connections=32] [--port=3699] [--db=file:<seeded>] [--profile=<dir>]
+//
+// What a product read costs `next start` in CPU when it misses every cache against when it is a
+// hit: a server started on the benchmark's build (NEXT_DIST_DIR, else .next-bench; build it
+// with `npm run bench -- --only=product_cold` or `next build`), one pass over every product (its
+// first: every answer made), then a second (every answer kept), and the server process's
+// CPU (user + system, all its threads, from /proc) divided by the requests of each pass. The
+// bench's product_cold/product_warm rows are the same passes as req/s against the bare app,
+// which swing with the host; CPU a request does not swing with it as much. Issue #44 point 3.
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { closeDatabase, execute, openDatabase } from '@/db';
+import { migrateDatabase } from '@/db/migrate';
+import { seedDatabase } from '@/db/seed';
+import { createCredential } from '@/lib/platform/auth/credentials';
+import { startNextServer } from './server';
+
+const { values: flags } = parseArgs({
+  options: {
+    products: { type: 'string', default: '2000' },
+    starts: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    port: { type: 'string', default: '3699' },
+    db: { type: 'string' },
+    // A V8 CPU profile of the server into this folder (written when it stops).
+    profile: { type: 'string' },
+  },
+});
+
+const TICKS_PER_SECOND = 100;
+
+/** The process's CPU so far in µs, from /proc (utime + stime of all its threads). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'sd-pass-cpu-'));
+  const url = flags.db ?? `file:${join(dir, 'site.db')}`;
+  const database = openDatabase({ url });
+  let token: string;
+  let handles: string[];
+  try {
+    if (!flags.db) {
+      await migrateDatabase(database, url);
+      await seedDatabase(database, { products: Number(flags.products) });
+    }
+    token = (await createCredential(database, { siteHandle: 'demo', scope: 'core', label: 'pass-cpu' })).token;
+    handles = (
+      await execute(
+        database,
+        `select p.handle from products p join sites s on s.id = p.site_id
+          where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
+          join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)
+          order by p.handle`,
+      )
+    ).rows.map((r) => String(r.handle));
+  } finally {
+    closeDatabase(database);
+  }
+  const nodeOptions = /\bnode ((?:--\S+ )+)node_modules\/next\//
+    .exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
+    .trim()
+    .split(' ');
+  const connections = Number(flags.connections);
+  try {
+    for (let start = 1; start <= Number(flags.starts); start += 1) {
+      const server = await startNextServer({
+        label: 'pass-cpu',
+        port: Number(flags.port),
+        databaseUrl: url,
+        storefrontCredential: token,
+        nodeOptions,
+        cpuProfileDir: flags.profile,
+        env: { PAGE_RENDER_AHEAD: 'off' },
+      });
+      try {
+        const pid = server.managed.pid;
+        const pass = async (of: string[]) => {
+          let next = 0;
+          const cpu = cpuMicros(pid);
+          const started = performance.now();
+          await Promise.all(
+            Array.from({ length: connections }, async () => {
+              while (next < of.length) {
+                const handle = of[next++]!;
+                const response = await fetch(`${server.base}/site/v1/commerce/products/${handle}`, {
+                  // As the bench's load asks (autocannon): no compression.
+                  headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
+                });
+                await response.arrayBuffer();
+                if (response.status !== 200) throw new Error(`${handle}: ${response.status}`);
+              }
+            }),
+          );
+          return { cpuUs: (cpuMicros(pid) - cpu) / of.length, rps: (of.length / (performance.now() - started)) * 1000 };
+        };
+        // The first pass in halves: how much of its cost is the process warming up (the first
+        // half) rather than the answers being made (both halves).
+        const half = handles.length >> 1;
+        const firstHalf = await pass(handles.slice(0, half));
+        const secondHalf = await pass(handles.slice(half));
+        const second = await pass(handles);
+        const third = await pass(handles);
+        const us = (m: { cpuUs: number; rps: number }) => `${m.cpuUs.toFixed(0)} µs (${m.rps.toFixed(0)} req/s)`;
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+        console.log(
+          `start ${start}: RSS ${(kb('VmRSS') / 1024).toFixed(1)} MB (peak ${(kb('VmHWM') / 1024).toFixed(1)} MB, ${kb('Threads')} threads); CPU a read, first pass ${us(firstHalf)} then ${us(secondHalf)}, second pass ${us(second)}, third ${us(third)}; ` +
+            `first pass's second half ÷ third pass ${(secondHalf.cpuUs / third.cpuUs).toFixed(2)}`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    if (!flags.db) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
