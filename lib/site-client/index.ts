@@ -16,4 +16,14 @@ export { SiteApiError, SiteApiUnavailable, isSiteApiError } from './errors';
 export type { CallInput, CallOutput, CallResult, FieldError, ProblemBody } from './types';
 export { noteApiFailure, siteApiAnswers } from './health';
 export { shopperLimitedFor } from './shopper-limits';
-export { logReadsWith, noteRead, partTag, readsUnchanged, scopesOfTag, serialiseReads, UNCHECKABLE, type ReadLog } from './reads';
+export {
+  logReadsWith,
+  noteRead,
+  partTag,
+  readLogEntries,
+  readsUnchanged,
+  scopesOfTag,
+  serialiseReads,
+  UNCHECKABLE,
+  type ReadLog,
+} from './reads';

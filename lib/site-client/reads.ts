@@ -86,6 +86,16 @@ const TIMEOUT_MS = 10_000;
 const CHECKS = 4096;
 const checked = new Map<string, boolean>();
 
+/** A kept read log's entries (path → tag), or null when the text is not one. */
+export function readLogEntries(kept: string): [string, unknown][] | null {
+  try {
+    const parsed: unknown = JSON.parse(kept);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Whether every read of a kept log (serialiseReads) answers as it did: a conditional GET per
  * read (If-None-Match: its ETag, answered 304 while the answer is the same), still a 404, or
@@ -95,15 +105,8 @@ const checked = new Map<string, boolean>();
  */
 export async function readsUnchanged(kept: string, scope?: string): Promise<boolean> {
   const { baseUrl, credential, nearby } = clientConfig();
-  let entries: [string, unknown][];
-  try {
-    const parsed: unknown = JSON.parse(kept);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
-    entries = Object.entries(parsed);
-  } catch {
-    return false;
-  }
-  if (!credential || entries.length === 0) return false;
+  const entries = readLogEntries(kept);
+  if (!credential || !entries || entries.length === 0) return false;
   const same = await Promise.all(
     entries.map(async ([path, tag]) => {
       if (typeof tag !== 'string' || tag === UNCHECKABLE || !path.startsWith('/')) return false;

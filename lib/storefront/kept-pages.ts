@@ -5,7 +5,7 @@ import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
 import { plainHtml, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/storefront/stored-pages';
 import { catchUp, unchangedSince } from '@/lib/platform/cache/catalog-changes';
-import { readsUnchanged, scopesOfTag } from '@/lib/site-client';
+import { readLogEntries, readsUnchanged, scopesOfTag } from '@/lib/site-client';
 import { pageReadsId, readsOfRendered } from '@/lib/storefront/page-reads';
 import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageKey } from '@/lib/storefront/routing';
 
@@ -115,14 +115,8 @@ export async function keptPage(
 
 /** A page's kept reads: the scopes its scoped answers named, and the other reads (as kept, or null for none). */
 function splitReads(kept: string): { scopes: string[]; others: string | null } | null {
-  let entries: [string, unknown][];
-  try {
-    const parsed: unknown = JSON.parse(kept);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-    entries = Object.entries(parsed);
-  } catch {
-    return null;
-  }
+  const entries = readLogEntries(kept);
+  if (!entries) return null;
   const scopes: string[] = [];
   const others: [string, unknown][] = [];
   for (const [path, tag] of entries) {
