@@ -7,10 +7,12 @@
 // i.e. at the documented default (docs/operating.md#traces), or at --sample-ratio; `off again`
 // is off too. Each scenario runs in rounds, every server taking the load alone for one slice
 // per round, so all see the same machine and the same amount of work. A row is a server's
-// throughput over the off servers' in the same round (median over the rounds), and its CPU
-// time per request (from /proc, all its threads) over theirs: on a shared host the scheduler
-// moves throughput around, CPU per request less. `off again` over `off` is the spread two
-// identical servers show on this host, i.e. what "off costs nothing" can be told from.
+// throughput over the off servers' in the same round, and its CPU time per request (from
+// /proc, all its threads) over theirs in the same round, each the median over the rounds
+// with every round's ratio beside it: on a shared host the scheduler moves throughput
+// around, CPU per request less. `off again` over `off` is the spread two identical servers
+// show on this host, i.e. what "off costs nothing" can be told from. The build is
+// NEXT_DIST_DIR's (.next-bench), so two builds can be measured one after the other.
 // Prints a table and one JSON line ({"benchTracing": {...}}). Every server it starts is stopped.
 import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
