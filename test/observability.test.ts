@@ -8,6 +8,7 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@openteleme
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
+  ParentBasedSampler,
   SamplingDecision,
   SimpleSpanProcessor,
   type Sampler,
@@ -236,6 +237,92 @@ describe('a trace the sampler drops', () => {
       trace.disable();
       context.disable();
     }
+  });
+});
+
+describe('the server’s provider, under a trace the sampler dropped', () => {
+  // The root's decision by its name, so that the test says which trace is kept.
+  const byName: Sampler = {
+    shouldSample: (_ctx, _traceId, name) => ({
+      decision: name.startsWith('kept') ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD,
+    }),
+    toString: () => 'by name',
+  };
+
+  it('starts no span below a dropped one (its work runs, in the dropped context); a kept trace gets every span', async () => {
+    const contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+    const exporter = new InMemorySpanExporter();
+    const { SampledTreeTracerProvider } = await import('@/lib/platform/observability/otel-sdk');
+    const provider = new SampledTreeTracerProvider({
+      sampler: new ParentBasedSampler({ root: byName }),
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const tracer = trace.getTracer('test');
+      const { tracedCall } = await import('@/lib/site-client/trace');
+      const tree = (rootName: string) =>
+        tracer.startActiveSpan(rootName, async (root) => {
+          const seen: Array<{ span: unknown; active: unknown }> = [];
+          await tracer.startActiveSpan('child', async (child) => {
+            seen.push({ span: child, active: trace.getSpan(context.active()) });
+            await new Promise((resolve) => setImmediate(resolve));
+            const leaf = tracer.startSpan('leaf');
+            seen.push({ span: leaf, active: trace.getSpan(context.active()) });
+            leaf.end();
+            await tracedCall('getWidget', 'GET', async () => seen.push({ span: undefined, active: trace.getSpan(context.active()) }));
+            child.end();
+          });
+          // A context given explicitly is the one the work runs in.
+          const rootContext = context.active();
+          await context.with(ROOT_CONTEXT, () =>
+            tracer.startActiveSpan('explicit', {}, rootContext, async (span) => {
+              seen.push({ span, active: trace.getSpan(context.active()) });
+              span.end();
+            }),
+          );
+          root.end();
+          return { root, seen };
+        });
+
+      const dropped = await tree('dropped');
+      expect(dropped.root.isRecording()).toBe(false);
+      expect(dropped.seen).toHaveLength(4);
+      for (const { span, active } of dropped.seen) {
+        if (span !== undefined) expect(span).toBe(dropped.root);
+        expect(active).toBe(dropped.root);
+      }
+      // A new root is decided anew, not taken for a child.
+      const again = tracer.startSpan('kept again', { root: true }, trace.setSpan(ROOT_CONTEXT, dropped.root));
+      expect(again.isRecording()).toBe(true);
+      again.end();
+      exporter.reset();
+
+      const kept = await tree('kept');
+      const spans = exporter.getFinishedSpans();
+      const rootId = kept.root.spanContext().spanId;
+      const byName = (name: string) => spans.find((s) => s.name === name)!;
+      expect(spans.map((s) => s.name).sort()).toEqual(['child', 'explicit', 'kept', 'leaf', 'site-client getWidget']);
+      expect(byName('child').parentSpanContext?.spanId).toBe(rootId);
+      expect(byName('explicit').parentSpanContext?.spanId).toBe(rootId);
+      expect(byName('leaf').parentSpanContext?.spanId).toBe(byName('child').spanContext().spanId);
+      expect(byName('site-client getWidget').parentSpanContext?.spanId).toBe(byName('child').spanContext().spanId);
+    } finally {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+    }
+  });
+
+  it('is the server’s only with a parent-based sampler: unset, parentbased_*, always_off', async () => {
+    const { parentBased } = await import('@/lib/platform/observability/otel-sdk');
+    expect(parentBased({})).toBe(true);
+    expect(parentBased({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' })).toBe(true);
+    expect(parentBased({ OTEL_TRACES_SAMPLER: 'always_off' })).toBe(true);
+    // Not following the parent: a child of a dropped span may be kept, so its span is made.
+    expect(parentBased({ OTEL_TRACES_SAMPLER: 'traceidratio' })).toBe(false);
+    expect(parentBased({ OTEL_TRACES_SAMPLER: 'always_on' })).toBe(false);
   });
 });
 

@@ -15,36 +15,54 @@ import type { Client, InArgs, InStatement, Transaction, TransactionMode } from '
  * SQL text is the largest part of every exported span).
  */
 export function tracedClient<C extends Client>(client: C): C {
+  // Made once per client, not per property read: drizzle reads `execute` for every query.
+  const execute = (stmt: InStatement | string, args?: InArgs) =>
+    spanned(sqlOf(stmt), () => (typeof stmt === 'string' ? client.execute(stmt, args) : client.execute(stmt)));
+  const batch = (stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) =>
+    spannedBatch(stmts, () => client.batch(stmts, mode));
+  const transaction = async (mode?: TransactionMode) => tracedTransaction(await client.transaction(mode));
+  let impatient: Client | undefined;
+  const bound = boundMethods(client);
   return new Proxy(client, {
     get(target, key) {
       if (key === TRACED) return true;
-      if (key === 'execute')
-        return (stmt: InStatement | string, args?: InArgs) =>
-          spanned(sqlOf(stmt), () => (typeof stmt === 'string' ? target.execute(stmt, args) : target.execute(stmt)));
-      if (key === 'batch')
-        return (stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode) =>
-          spannedBatch(stmts, () => target.batch(stmts, mode));
-      if (key === 'transaction') return async (mode?: TransactionMode) => tracedTransaction(await target.transaction(mode));
+      if (key === 'execute') return execute;
+      if (key === 'batch') return batch;
+      if (key === 'transaction') return transaction;
       // The impatient view of a local client (db/client.ts withoutWaiting) is traced too.
       if (key === 'impatient') {
-        const impatient = Reflect.get(target, key, target) as Client | undefined;
-        return impatient ? tracedClient(impatient) : impatient;
+        const plain = Reflect.get(target, key, target) as Client | undefined;
+        return plain ? (impatient ??= tracedClient(plain)) : plain;
       }
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return bound(key);
     },
   });
 }
 
 function tracedTransaction(tx: Transaction): Transaction {
+  const bound = boundMethods(tx);
   return new Proxy(tx, {
     get(target, key) {
       if (key === 'execute') return (stmt: InStatement) => spanned(sqlOf(stmt), () => target.execute(stmt));
       if (key === 'batch') return (stmts: InStatement[]) => spannedBatch(stmts, () => target.batch(stmts));
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return bound(key);
     },
   });
+}
+
+/** A property of `target`; a method bound to it, once per method. */
+function boundMethods(target: object): (key: string | symbol) => unknown {
+  const bound = new Map<string | symbol, { method: (...a: unknown[]) => unknown; bound: unknown }>();
+  return (key) => {
+    const value = Reflect.get(target, key, target) as unknown;
+    if (typeof value !== 'function') return value;
+    const known = bound.get(key);
+    if (known?.method === value) return known.bound;
+    const method = value as (...a: unknown[]) => unknown;
+    const entry = { method, bound: method.bind(target) };
+    bound.set(key, entry);
+    return entry.bound;
+  };
 }
 
 const tracer = () => trace.getTracer('site-delivery/db');

@@ -1,5 +1,5 @@
 import 'server-only';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { env } from '@/lib/env';
 import { processSlot } from '@/lib/process-state';
 
@@ -7,7 +7,9 @@ import { processSlot } from '@/lib/process-state';
  * The client's side of a trace (docs/operating.md#traces): each call to the API is a span
  * of the page that makes it, and carries its W3C traceparent, so the API's span, and its
  * statements', hang below it in one tree. Only when traces are exported
- * (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing is made or sent.
+ * (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing is made or sent. Under a page's span the
+ * sampler dropped, no span is made either (the samplers are parent-based, so it would be
+ * dropped too); the call still carries the page's traceparent, which says "not sampled".
  */
 const holder = processSlot<{ on?: boolean }>('siteClientTracing', () => ({}));
 
@@ -16,6 +18,8 @@ export function tracingCalls(): boolean {
 }
 
 export function tracedCall<T>(operationId: string, method: string, work: () => Promise<T>): Promise<T> {
+  const parent = trace.getSpanContext(context.active());
+  if (parent && (parent.traceFlags & TraceFlags.SAMPLED) === 0) return work();
   const attributes = { 'site.operation': operationId, 'http.request.method': method };
   return trace
     .getTracer('site-delivery')

@@ -91,12 +91,19 @@ export async function waitForHttp(url: string, managed: Managed, timeoutMs = 60_
   void managed.exited.then(() => (exited = true));
   while (Date.now() < deadline) {
     if (exited) throw new Error(`${managed.label} exited before it was ready:\n${managed.output().slice(-4000)}`);
+    // A controller the timer holds, not AbortSignal.timeout(): that one's timer holds its
+    // signal only weakly, and so does fetch, so after a GC nothing aborts a request that a
+    // starting server accepted but never answered, and the bench waited for ever.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 2000);
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(url, { signal: controller.signal });
       await res.arrayBuffer();
       if (res.status < 500) return;
     } catch {
       // not listening yet
+    } finally {
+      clearTimeout(timer);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

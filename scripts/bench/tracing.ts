@@ -1,4 +1,4 @@
-// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--port-base=3611] [--sample-ratio=0.1]
+// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--port-base=3611] [--sample-ratio=0.1] [--only=api_product|page_render] [--profile=<dir>]
 //
 // What traces cost (issue #46): four `next start` instances of one build on one seeded
 // database. `off` has OTEL_EXPORTER_OTLP_ENDPOINT unset (tracing off: no SDK, no spans);
@@ -7,10 +7,12 @@
 // i.e. at the documented default (docs/operating.md#traces), or at --sample-ratio; `off again`
 // is off too. Each scenario runs in rounds, every server taking the load alone for one slice
 // per round, so all see the same machine and the same amount of work. A row is a server's
-// throughput over the off servers' in the same round (median over the rounds), and its CPU
-// time per request (from /proc, all its threads) over theirs: on a shared host the scheduler
-// moves throughput around, CPU per request less. `off again` over `off` is the spread two
-// identical servers show on this host, i.e. what "off costs nothing" can be told from.
+// throughput over the off servers' in the same round, and its CPU time per request (from
+// /proc, all its threads) over theirs in the same round, each the median over the rounds
+// with every round's ratio beside it: on a shared host the scheduler moves throughput
+// around, CPU per request less. `off again` over `off` is the spread two identical servers
+// show on this host, i.e. what "off costs nothing" can be told from. The build is
+// NEXT_DIST_DIR's (.next-bench), so two builds can be measured one after the other.
 // Prints a table and one JSON line ({"benchTracing": {...}}). Every server it starts is stopped.
 import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +34,11 @@ const { values: flags } = parseArgs({
     'port-base': { type: 'string', default: '3611' },
     // The `default` server keeps this share of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio); unset: the documented default.
     'sample-ratio': { type: 'string' },
+    // One scenario only (its key, e.g. api_product).
+    only: { type: 'string' },
+    // Each server writes a V8 CPU profile (node --cpu-prof) to <dir>/<server> when it stops:
+    // `scripts/bench/profile-summary.ts` reads them, so two servers' self times can be compared.
+    profile: { type: 'string' },
   },
 });
 const BASE_PORT = Number(flags['port-base']);
@@ -102,9 +109,14 @@ async function main() {
     // Every page rendered, none kept: the page row measures a render and its API calls.
     const common = { PAGE_RENDER_AHEAD: 'off', PAGE_STORE: 'off', PAGE_CACHE_MB: '0', LOG_LEVEL: 'warn' };
     const start = (label: string, port: number, env: Record<string, string>) =>
-      startNextServer({ label, port, databaseUrl: fixture.url, storefrontCredential: fixture.storefront, env: { ...common, ...env } }).then(
-        (s) => (servers.push(s), s),
-      );
+      startNextServer({
+        label,
+        port,
+        databaseUrl: fixture.url,
+        storefrontCredential: fixture.storefront,
+        env: { ...common, ...env },
+        ...(flags.profile ? { cpuProfileDir: join(flags.profile, label.replace(/\W+/g, '-')) } : {}),
+      }).then((s) => (servers.push(s), s));
     const exporting = (url: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_BSP_SCHEDULE_DELAY: '500' });
     const sampling: Record<string, string> = flags['sample-ratio']
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] }
@@ -151,7 +163,7 @@ async function main() {
     const scenarios = [
       { key: 'api_product', label: 'API product read (c=16)', plan: (s: Server) => api(s, fixture.credentials[everyServer.indexOf(s)]!) },
       { key: 'page_render', label: 'Product page rendered on request (c=8)', plan: (s: Server) => page(s) },
-    ];
+    ].filter((s) => !flags.only || s.key === flags.only);
     // And the same load on each before any slice: V8 optimises what runs hot, so a server that
     // has served more requests is faster (measured: two identical servers 0.5× apart without it).
     log('the same 8 s of load on each server, per scenario …');
@@ -161,33 +173,35 @@ async function main() {
     // turns by one each round (so no server always follows the same one). Every server gets
     // the same load, so none is better optimised by V8 than another, and the host's drift
     // falls on all alike. A slice's throughput is compared with the two off servers' in the
-    // same round; CPU per request is each server's CPU (from /proc, every thread) over the
-    // whole scenario, over the requests it answered.
+    // same round. CPU per request is each server's CPU (from /proc, every thread) over the
+    // round, over the requests it answered in it: the round holds its slice and what it did
+    // after (the batch of spans it exported), and one ratio per round shows the spread.
     const measureRounds = async (plan: (s: Server) => Plan) => {
       const plans = everyServer.map(plan);
       const rates = everyServer.map(() => [] as number[]);
-      const requests = everyServer.map(() => 0);
+      const cpuPerRequest = everyServer.map(() => [] as number[]);
       const p50s = everyServer.map(() => [] as number[]);
       for (const p of plans) await measure(p, 2, 0);
       await new Promise((r) => setTimeout(r, 1000));
-      const before = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
+      let cpuBefore = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
       for (let round = 0; round < ROUNDS; round += 1) {
+        const requests = everyServer.map(() => 0);
         for (let k = 0; k < everyServer.length; k += 1) {
           const i = (round + k) % everyServer.length;
           const m = await measure(plans[i]!, SLICE_SECONDS, 0);
           rates[i]!.push(m.rps);
-          requests[i]! += m.requests;
+          requests[i] = m.requests;
           p50s[i]!.push(m.p50);
           // the requests autocannon left in flight finish before the next slice begins
           await new Promise((r) => setTimeout(r, 300));
         }
+        // the last batch of spans (OTEL_BSP_SCHEDULE_DELAY) is exported within the round
+        await new Promise((r) => setTimeout(r, 700));
+        const cpuAfter = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
+        everyServer.forEach((_, i) => cpuPerRequest[i]!.push(((cpuAfter[i]! - cpuBefore[i]!) * 1e6) / Math.max(1, requests[i]!)));
+        cpuBefore = cpuAfter;
       }
-      // the last batch of spans (OTEL_BSP_SCHEDULE_DELAY) is exported before the count ends
-      await new Promise((r) => setTimeout(r, 1000));
-      const cpuUs = everyServer.map((s, i) =>
-        Math.round(((groupCpuSeconds(s.managed.pid) - before[i]!) * 1e6) / Math.max(1, requests[i]!)),
-      );
-      return { rates, cpuUs, p50s };
+      return { rates, cpuPerRequest, p50s };
     };
     const median = (xs: number[]) => {
       const sorted = [...xs].sort((a, b) => a - b);
@@ -211,18 +225,22 @@ async function main() {
       p50: number;
       offRps: number;
       offP50: number;
+      /** CPU per request: its median over the rounds, the off servers' (their mean, per round) */
       cpuUs: number;
       offCpuUs: number;
+      /** its CPU per request over off's, per round, and their median */
+      cpuRatios: number[];
       cpuOverOff: number;
     }> = [];
     for (const scenario of scenarios) {
       log(`${scenario.label}: ${ROUNDS} rounds of ${SLICE_SECONDS} s on each server …`);
-      const { rates, cpuUs, p50s } = await measureRounds(scenario.plan);
+      const { rates, cpuPerRequest, p50s } = await measureRounds(scenario.plan);
       for (const c of compared) {
         const offIndices = c.key === 'offAgain' ? [0] : [0, 3];
         const offRate = (round: number) => offIndices.reduce((a, i) => a + rates[i]![round]!, 0) / offIndices.length;
         const ratios = rates[c.index]!.map((rate, round) => round2(rate / Math.max(0.001, offRate(round))));
-        const offCpu = offIndices.reduce((a, i) => a + cpuUs[i]!, 0) / offIndices.length;
+        const offCpu = (round: number) => offIndices.reduce((a, i) => a + cpuPerRequest[i]![round]!, 0) / offIndices.length;
+        const cpuRatios = cpuPerRequest[c.index]!.map((cpu, round) => round2(cpu / Math.max(1, offCpu(round))));
         rows.push({
           scenario: scenario.key,
           label: scenario.label,
@@ -233,9 +251,10 @@ async function main() {
           p50: Math.round(median(p50s[c.index]!) * 10) / 10,
           offRps: Math.round(median(rates[0]!)),
           offP50: Math.round(median(p50s[0]!) * 10) / 10,
-          cpuUs: cpuUs[c.index]!,
-          offCpuUs: Math.round(offCpu),
-          cpuOverOff: round2(cpuUs[c.index]! / Math.max(1, offCpu)),
+          cpuUs: Math.round(median(cpuPerRequest[c.index]!)),
+          offCpuUs: Math.round(median(cpuPerRequest[0]!.map((_, round) => offCpu(round)))),
+          cpuRatios,
+          cpuOverOff: round2(median(cpuRatios)),
         });
       }
     }
@@ -246,13 +265,13 @@ async function main() {
         .join(' ')}`,
     );
     console.log(
-      '| scenario | server | off req/s, p50 | its req/s, p50 | its / off, median (rounds) | CPU per request off, its | CPU its / off |',
+      '| scenario | server | off req/s, p50 | its req/s, p50 | its / off, median (rounds) | CPU per request off, its | CPU its / off, median (rounds) |',
     );
     console.log('|---|---|---:|---:|---|---:|---:|');
     for (const r of rows) {
       const label = compared.find((c) => c.key === r.against)!.label;
       console.log(
-        `| ${r.label} | ${label} | ${r.offRps}, ${r.offP50} ms | ${r.rps}, ${r.p50} ms | ${r.overOff} (${r.ratios.join(' ')}) | ${r.offCpuUs}, ${r.cpuUs} µs | ${r.cpuOverOff} |`,
+        `| ${r.label} | ${label} | ${r.offRps}, ${r.offP50} ms | ${r.rps}, ${r.p50} ms | ${r.overOff} (${r.ratios.join(' ')}) | ${r.offCpuUs}, ${r.cpuUs} µs | ${r.cpuOverOff} (${r.cpuRatios.join(' ')}) |`,
       );
     }
     console.log(`spans exported: every trace kept ${spans.all}, default sampling ${spans.default}`);

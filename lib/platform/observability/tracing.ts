@@ -45,9 +45,10 @@ export function inSpan<T>(
   options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = options.parent ?? context.active();
+  const active = context.active();
+  const parent = options.parent ?? active;
   const dropped = droppedSpan(parent);
-  if (dropped) return options.parent === undefined ? work(dropped) : context.with(parent, () => work(dropped));
+  if (dropped) return parent === active ? work(dropped) : context.with(parent, work, undefined, dropped);
   return tracer().startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
