@@ -49,15 +49,7 @@ afterAll(async () => {
 });
 
 /** The statements of each request `work` sent, one entry a request. */
-async function requestsOf(work: () => Promise<unknown>): Promise<string[][]> {
-  const recording = server.record();
-  try {
-    await work();
-  } finally {
-    recording.stop();
-  }
-  return recording.requests;
-}
+const requestsOf = (work: () => Promise<unknown>) => server.requestsDuring(work);
 
 const credentialReads = (requests: string[][]) => requests.filter((r) => r.some((s) => /from "credentials"/.test(s))).length;
 

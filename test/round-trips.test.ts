@@ -49,15 +49,7 @@ afterAll(async () => {
 });
 
 /** The statements of each request `work` sent, one entry a request. */
-async function requestsOf(work: () => Promise<unknown>): Promise<string[][]> {
-  const recording = server.record();
-  try {
-    await work();
-  } finally {
-    recording.stop();
-  }
-  return recording.requests;
-}
+const requestsOf = (work: () => Promise<unknown>) => server.requestsDuring(work);
 
 async function signedIn() {
   const context = await authenticateCredential(database, token);

@@ -49,6 +49,8 @@ export type LibsqlTestServer = {
    * what a test of round trips asserts, and what tells a bench's count apart.
    */
   record(): { requests: string[][]; stop(): void };
+  /** The statements of each request sent while `work` ran (record, stopped when it settles). */
+  requestsDuring(work: () => Promise<unknown>): Promise<string[][]>;
   /**
    * Requests in sequence from now on, until the returned stop is called: the longest run of
    * requests each sent after the one before was answered. Requests that went together (one
@@ -453,6 +455,12 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
       paused = false;
     });
 
+  function record() {
+    const requests: string[][] = [];
+    recorders.add(requests);
+    return { requests, stop: () => void recorders.delete(requests) };
+  }
+
   await listen();
   return {
     get url() {
@@ -462,10 +470,15 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
       return port;
     },
     requests: () => requestCount,
-    record() {
-      const requests: string[][] = [];
-      recorders.add(requests);
-      return { requests, stop: () => void recorders.delete(requests) };
+    record,
+    async requestsDuring(work) {
+      const recording = record();
+      try {
+        await work();
+      } finally {
+        recording.stop();
+      }
+      return recording.requests;
     },
     sequence() {
       const spans: Span[] = [];

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeDatabase, execute, openDatabase } from '@/db';
+import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { CATALOG_FORMAT, CATALOG_FORMAT_VERSION, type CatalogDocument, type CatalogProduct } from '@/lib/contract/catalog-document';
@@ -46,13 +46,9 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
       credentials.push((await createCredential(database, { siteHandle: 'demo', scope: 'core', label: `bench ${i}` })).token);
     }
     const storefront = (await createCredential(database, { siteHandle: 'demo', scope: 'extended', label: 'bench storefront' })).token;
-    // Published and priced in the default market: what the API answers 200 for there.
-    const sold = `from products p join sites s on s.id = p.site_id
-      where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
-        join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)`;
-    const handles = (await execute(database, `select p.handle ${sold} order by p.handle`)).rows.map((r) => String(r.handle));
+    const handles = await soldHandles(database);
     const variantIds = (
-      await execute(database, `select v.id from product_variants v where v.product_id in (select p.id ${sold}) order by v.id`)
+      await execute(database, `select v.id from product_variants v where v.product_id in (select p.id ${SOLD}) order by v.id`)
     ).rows.map((r) => String(r.id));
     return {
       products,
@@ -154,4 +150,14 @@ async function exportedProduct(fixture: Fixture, handle: string): Promise<PriceC
 function plusOne(amount: string): string {
   const [units, decimals] = amount.split('.');
   return decimals === undefined ? String(Number(units) + 1) : `${Number(units) + 1}.${decimals}`;
+}
+
+// Published and priced in the default market: what the API answers 200 for there.
+const SOLD = `from products p join sites s on s.id = p.site_id
+  where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
+    join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)`;
+
+/** The demo Site's products the API answers 200 for in its default market, in handle order. */
+export async function soldHandles(database: Database): Promise<string[]> {
+  return (await execute(database, `select p.handle ${SOLD} order by p.handle`)).rows.map((r) => String(r.handle));
 }

@@ -11,11 +11,12 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closeDatabase, execute, openDatabase } from '@/db';
+import { closeDatabase, openDatabase } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { createCredential } from '@/lib/platform/auth/credentials';
 import { startNextServer } from './server';
+import { soldHandles } from './fixture';
 
 const { values: flags } = parseArgs({
   options: {
@@ -49,15 +50,7 @@ async function main() {
       await seedDatabase(database, { products: Number(flags.products) });
     }
     token = (await createCredential(database, { siteHandle: 'demo', scope: 'core', label: 'pass-cpu' })).token;
-    handles = (
-      await execute(
-        database,
-        `select p.handle from products p join sites s on s.id = p.site_id
-          where s.handle = 'demo' and p.status = 'published' and exists (select 1 from product_variants v
-          join variant_prices vp on vp.variant_id = v.id and vp.market_id = s.default_market_id where v.product_id = p.id)
-          order by p.handle`,
-      )
-    ).rows.map((r) => String(r.handle));
+    handles = await soldHandles(database);
   } finally {
     closeDatabase(database);
   }
