@@ -156,14 +156,22 @@ describe('metrics', () => {
   });
 });
 
+/** Runs `work` with `provider` as the global tracer and spans carried by async context; both undone after. */
+async function withTracer(provider: BasicTracerProvider, work: () => Promise<void>): Promise<void> {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(provider);
+  try {
+    await work();
+  } finally {
+    trace.disable();
+    context.disable();
+  }
+}
+
 describe('statement spans', () => {
   it('each statement is a child span of the active one: db.system, the statement’s text without its values', async () => {
-    const contextManager = new AsyncLocalStorageContextManager().enable();
-    context.setGlobalContextManager(contextManager);
     const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    trace.setGlobalTracerProvider(provider);
-    try {
+    await withTracer(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), async () => {
       const { openDatabase, readTransaction } = await import('@/db/client');
       const { sql } = await import('drizzle-orm');
       const dir = mkdtempSync(join(tmpdir(), 'sd-obs-'));
@@ -186,22 +194,15 @@ describe('statement spans', () => {
       }
       expect(statements.find((s) => s.name === 'INSERT')!.attributes['db.statement']).toMatch(/values \(\?\)/i);
       closeDatabase(database);
-    } finally {
-      trace.disable();
-      context.disable();
-    }
+    });
   });
 });
 
 describe('a trace the sampler drops', () => {
   it('makes none of our spans below it, and the work still runs; a kept one gets its whole tree', async () => {
-    const contextManager = new AsyncLocalStorageContextManager().enable();
-    context.setGlobalContextManager(contextManager);
     const exporter = new InMemorySpanExporter();
     // The SDK's default sampler (parent-based), as the server's.
-    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    trace.setGlobalTracerProvider(provider);
-    try {
+    await withTracer(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), async () => {
       const { inSpan } = await import('@/lib/platform/observability/tracing');
       const { openDatabase } = await import('@/db/client');
       const { sql } = await import('drizzle-orm');
@@ -233,10 +234,7 @@ describe('a trace the sampler drops', () => {
         'SELECT',
       ]);
       closeDatabase(database);
-    } finally {
-      trace.disable();
-      context.disable();
-    }
+    });
   });
 });
 

@@ -108,7 +108,7 @@ describe('the API calls of one render, in-process', () => {
     expect(check).not.toBeNull();
 
     // Another credential (here one that does not exist) is looked up, not waved through.
-    const other = new Request(url, { headers: { Authorization: 'Bearer site_core_0000000000000000000000000000000000000000' } });
+    const other = new Request(url, { headers: { Authorization: `Bearer site_core_${'0'.repeat(40)}` } });
     expect((await routes.answerInProcess(other, check)).status).toBe(401);
 
     // The same credential with a fresh check: no lookup.
