@@ -111,6 +111,39 @@ describe('PageCacheHandler', () => {
     expect(hit?.value.headers['content-security-policy']).toContain(sha('boot()'));
   });
 
+  it('answers a miss of a memory-only page without looking on disk, and its hits as before', async () => {
+    const looked: string[] = [];
+    const fs = new Proxy(
+      {},
+      {
+        get: (_, name) => () => {
+          looked.push(String(name));
+          throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+        },
+      },
+    );
+    const onDisk = new PageCacheHandler({ fs, flushToDisk: false, serverDistDir: '/nonexistent', maxMemoryCacheSize: 1024 * 1024 });
+    const ctx = { kind: 'APP_PAGE', isRoutePPREnabled: false, isFallback: false };
+    const global = globalThis as unknown as Record<symbol, unknown>;
+    const slot = Symbol.for('@next/cache-handlers');
+    const before = global[slot];
+    try {
+      registerPageCache({ memoryOnly: (key) => key.startsWith('/storefront-cache/') });
+      expect(await onDisk.get('/storefront-cache/never-rendered', ctx)).toBeNull();
+      expect(looked).toEqual([]);
+      await onDisk.set('/storefront-cache/k2', page('<html><body><script>two()</script></body></html>'), {
+        cacheControl: { revalidate: false, expire: undefined },
+      });
+      expect((await onDisk.get('/storefront-cache/k2', ctx))?.value.headers['content-security-policy']).toContain(sha('two()'));
+      // Any other page may have been prerendered at build: it is still looked for on disk.
+      expect(await onDisk.get('/prerendered-elsewhere', ctx)).toBeNull();
+      expect(looked.length).toBeGreaterThan(0);
+    } finally {
+      registerPageCache();
+      global[slot] = before;
+    }
+  });
+
   it('leaves other kinds of entry alone', async () => {
     const data = { kind: 'FETCH', data: { headers: {}, body: 'e30=', status: 200, url: 'http://x' }, revalidate: 60 };
     await handler.set('fetch-key', data, { fetchCache: true });

@@ -15,4 +15,6 @@ export default class PageCacheHandler {
 export function registerPageCache(options?: {
   /** Handed every page rendered whole (status 200): its cache key (the path), HTML and Content-Security-Policy. */
   onPage?: (key: string, html: string, policy: string) => void;
+  /** Whether a key's page is only ever in memory (never built, never flushed): a miss there needs no disk read. */
+  memoryOnly?: (key: string) => boolean;
 }): void;

@@ -17,6 +17,8 @@ const HEADER = 'content-security-policy';
 
 /** Where rendered pages go besides memory (registerPageCache's `onPage`), if anywhere. */
 let onPage = null;
+/** Which keys are only ever in memory (registerPageCache's `memoryOnly`), if any. */
+let memoryOnly = null;
 
 export default class PageCacheHandler extends FileSystemCache {
   constructor(ctx) {
@@ -26,6 +28,9 @@ export default class PageCacheHandler extends FileSystemCache {
   }
 
   async get(key, ctx) {
+    // A page that is never on disk (not built, never flushed) misses here at once, where
+    // Next would first look for its files: three failing reads (two of them blocking) a render.
+    if (memoryOnly?.(key) && !FileSystemCache.memoryCache?.get(key)) return null;
     const entry = await super.get(key, ctx);
     // Pages prerendered at build time are read from disk without passing through set().
     if (entry) withPolicy(entry.value);
@@ -54,8 +59,10 @@ function withPolicy(value) {
  * the global slot Next reads when no `cacheHandler` is configured (the one its deployment
  * adapters fill). Other handlers already there (`use cache` ones) are kept. `options.onPage`
  * is handed every page rendered whole (status 200): its cache key, HTML and policy.
+ * `options.memoryOnly(key)` names the keys of pages rendered on request alone, never on disk.
  */
 export function registerPageCache(options = {}) {
   onPage = options.onPage ?? null;
+  memoryOnly = options.memoryOnly ?? null;
   registerNextCacheHandler('FetchCache', PageCacheHandler);
 }

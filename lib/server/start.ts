@@ -41,8 +41,8 @@ export async function startServer(): Promise<void> {
     trustedHops: settings.TRUSTED_PROXY_HOPS,
   });
   const { registerPageCache } = await import('@/lib/security/page-cache-handler.mjs');
-  const { keepRenderedPage } = await import('@/lib/storefront/kept-pages');
-  registerPageCache({ onPage: keepRenderedPage });
+  const { isKeptPageKey, keepRenderedPage } = await import('@/lib/storefront/kept-pages');
+  registerPageCache({ onPage: keepRenderedPage, memoryOnly: isKeptPageKey });
   const { startJobTimers } = await import('@/lib/jobs/timers');
   const timers = startJobTimers();
   if (settings.NEXT_MANUAL_SIG_HANDLE) {

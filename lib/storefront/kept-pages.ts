@@ -35,6 +35,14 @@ export function storesPagesOf(origin: string): boolean {
 }
 
 /**
+ * Whether a key of Next's page cache is a product page's (app/storefront-cache): rendered on
+ * its first request and kept in memory only, so never on disk (page-cache-handler.mjs).
+ */
+export function isKeptPageKey(cacheKey: string): boolean {
+  return cacheKey.includes(`${CACHED_PAGES_PREFIX}/`);
+}
+
+/**
  * Handed every product page Next renders whole (lib/security/page-cache-handler.mjs):
  * kept under the address and catalog version its cache key names. A failed write costs the
  * next view a render, nothing else; it is said, not thrown into Next's cache.
