@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { createCheckoutSession } from '@/lib/commerce/checkout';
-import type { InStatement, TransactionMode } from '@libsql/client';
-import { drizzle } from 'drizzle-orm/libsql';
-import { schema } from '@/db/client';
 import { CatalogBusyError, deleteSource, documentSource, exportCatalog, importCatalog, stockSource } from '@/lib/commerce/catalog/transfer';
 import { STAGE_LEASE_MS, stagingOf } from '@/lib/commerce/catalog/transfer/apply';
 import { planImport } from '@/lib/commerce/catalog/transfer/plan';
@@ -11,7 +8,7 @@ import { detailsLoader, loadCatalogIndex, loadTransferSite } from '@/lib/commerc
 import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { contentDigest, freshDatabase, type TestDatabase } from './support/database';
-import { longestLock, overNetwork } from './support/network-client';
+import { failingWrites, longestLock, overNetwork, type Statement } from './support/network-client';
 
 // Imports and stock commands against a database a network away (docs/catalog.md, "How an
 // import is written"): every request costs LATENCY, and a write transaction holds the lock
@@ -242,24 +239,8 @@ async function shopperView(database: Database): Promise<string> {
 const stagedCount = async (database: Database) =>
   Number((await execute(database, 'SELECT count(*) AS n FROM catalog_import_staged')).rows[0]!.n);
 
-/** The same database, whose write batches fail where `fails` says: a connection lost, or an instance that died. */
-function failingWrites(database: Database, fails: (statements: InStatement[], n: number) => boolean): Database {
-  const inner = database.$client;
-  let writes = 0;
-  const client = new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'batch')
-        return (statements: InStatement[], mode?: TransactionMode) =>
-          mode === 'write' && fails(statements, ++writes) ? Promise.reject(new Error('connection lost')) : target.batch(statements, mode);
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return drizzle({ client, schema, casing: 'snake_case' }) as Database;
-}
-
 /** Is this batch an import's last commit, the one that publishes what it wrote ahead? */
-const publishes = (statements: InStatement[]) =>
+const publishes = (statements: Statement[]) =>
   statements.some((s) => typeof s !== 'string' && s.sql.startsWith("UPDATE products SET status = 'published'"));
 
 describe('a large import, its new products written ahead', () => {
