@@ -102,7 +102,7 @@ export async function applyChanges(
  * and a remote libSQL server rolls back a write held past 5 s while another writer waits (a
  * checkout on another instance). A chunk of this many rows holds it well under a second.
  */
-export const STAGE_ROWS = 20_000;
+export const STAGE_ROWS = 10_000;
 
 /** An import that has written no chunk for this long has died: the next one deletes what it wrote ahead. */
 export const STAGE_LEASE_MS = 10 * 60_000;
