@@ -5,7 +5,7 @@ import { CatalogBusyError, deleteSource, documentSource, exportCatalog, importCa
 import { STAGE_LEASE_MS, stagingOf } from '@/lib/commerce/catalog/transfer/apply';
 import { planImport } from '@/lib/commerce/catalog/transfer/plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite } from '@/lib/commerce/catalog/transfer/state';
-import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
+import { authenticateCredential, createCredential, type SiteContext } from '@/lib/platform/auth/credentials';
 import type { CatalogDocument } from '@/lib/contract/catalog-document';
 import { contentDigest, freshDatabase, type TestDatabase } from './support/database';
 import { failingWrites, longestLock, overNetwork, type Statement } from './support/network-client';
@@ -36,6 +36,13 @@ function anotherInstance(): Database {
   others.push(other);
   return other;
 }
+
+/** A checkout session of one line on `database`: 'created', or the error's code. */
+const checkoutOutcome = (database: Database, context: SiteContext, variantId: string): Promise<string> =>
+  createCheckoutSession(database, context, { lines: [{ variantId, quantity: 1 }] }, { ttlSeconds: 600 }).then(
+    () => 'created',
+    (error: unknown) => String((error as { code?: unknown }).code ?? error),
+  );
 
 /** The benchmark catalog's products (db/seed/bench.ts): their handles end in their number. */
 const isBench = (handle: string) => /-\d+$/.test(handle);
@@ -128,12 +135,7 @@ describe('how an import is written over a network', () => {
     }).finally(() => (importing = false));
     const outcomes: string[] = [];
     while (importing) {
-      outcomes.push(
-        await createCheckoutSession(other, context, { lines: [{ variantId, quantity: 1 }] }, { ttlSeconds: 600 }).then(
-          () => 'created',
-          (error: unknown) => String((error as { code?: unknown }).code ?? error),
-        ),
-      );
+      outcomes.push(await checkoutOutcome(other, context, variantId));
     }
     const result = await imported;
     expect(result.ok && result.plan.products).toMatchObject({ created: 100, updated: 200 });
@@ -317,12 +319,7 @@ describe('a large import, its new products written ahead', () => {
     while (importing) {
       views.add(await shopperView(other));
       stagedSeen = Math.max(stagedSeen, await stagedCount(other));
-      outcomes.push(
-        await createCheckoutSession(other, context, { lines: [{ variantId, quantity: 1 }] }, { ttlSeconds: 600 }).then(
-          () => 'created',
-          (error: unknown) => String((error as { code?: unknown }).code ?? error),
-        ),
-      );
+      outcomes.push(await checkoutOutcome(other, context, variantId));
     }
     const result = await imported;
     expect(result.ok && result.plan.products).toMatchObject({ created: 120, updated: 20 });
