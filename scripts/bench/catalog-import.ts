@@ -8,7 +8,10 @@
 // gives its requests and its longest hold of the write lock. While the import runs, the
 // parent process (another instance, on the same file, waiting for the lock as the server
 // does) creates checkout sessions on the other Site, one after another, and the line says
-// how many went through and the slowest.
+// how many went through and the slowest. With --remote (and --latency, default 20) the
+// import and the checkouts both go to the libSQL test server (e2e/support/libsql-server.ts:
+// Hrana over HTTP, as to sqld or Turso) over the file, and the line gives the longest any
+// request ran on the server: the longest hold of the write lock.
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
+import { startLibsqlTestServer } from '../../e2e/support/libsql-server';
 import { seedDatabase } from '@/db/seed';
 import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
 import { createCheckoutSession } from '@/lib/commerce/checkout';
@@ -28,6 +32,7 @@ const { values: flags } = parseArgs({
     child: { type: 'string' },
     file: { type: 'string' },
     latency: { type: 'string' },
+    remote: { type: 'boolean', default: false },
   },
 });
 
@@ -168,7 +173,7 @@ function runChild(url: string, file: string): Promise<ChildResult> {
         url,
         '--file',
         file,
-        ...(flags.latency ? ['--latency', flags.latency] : []),
+        ...(flags.latency && !flags.remote ? ['--latency', flags.latency] : []),
       ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -203,9 +208,19 @@ async function main(): Promise<void> {
     const target = await open(targetUrl);
     await seedDatabase(target, {});
     await emptyCatalog(target, 'demo');
-    const shopper = await checkoutLoop(target, 'outlet');
-    const imported = await runChild(targetUrl, file).finally(shopper.stop);
+    const server = flags.remote
+      ? await startLibsqlTestServer({ path: join(dir, 'target.db'), latencyMs: Number(flags.latency ?? 20) })
+      : null;
+    const instance = server ? openDatabase({ url: server.url }) : target;
+    const shopper = await checkoutLoop(instance, 'outlet');
+    const runs = server?.runs();
+    const imported = await runChild(server?.url ?? targetUrl, file).finally(shopper.stop);
     const checkouts = await shopper.done;
+    const serverRuns = runs?.stop() ?? [];
+    if (server) {
+      closeDatabase(instance);
+      await server.close();
+    }
     const second = await exported(target);
     closeDatabase(target);
 
@@ -221,6 +236,15 @@ async function main(): Promise<void> {
       roundTripIdentical: first === second,
       ...(imported.network ? { network: imported.network } : {}),
       checkoutsDuring: checkouts,
+      ...(server
+        ? {
+            remote: {
+              latencyMs: Number(flags.latency ?? 20),
+              requests: serverRuns.length,
+              longestRunMs: Math.round(Math.max(0, ...serverRuns)),
+            },
+          }
+        : {}),
     };
     console.error(
       `catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s (${result.importCpuSeconds} s of CPU), peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`,
@@ -229,6 +253,12 @@ async function main(): Promise<void> {
       const n = result.network;
       console.error(
         `  at ${n.latencyMs} ms a request: ${n.requests} requests, ${n.writeRequests} of them writes; longest write lock ${n.longestLockMs} ms, ${n.longestLockNetworkMs} ms of it on the network; each: ${n.locksMs.join(', ')} ms`,
+      );
+    }
+    if (result.remote) {
+      const r = result.remote;
+      console.error(
+        `  over the libSQL test server at ${r.latencyMs} ms a request: ${r.requests} requests (the import's and the checkouts'); the longest ran ${r.longestRunMs} ms on the server`,
       );
     }
     console.error(
