@@ -242,6 +242,13 @@ async function main(): Promise<void> {
               latencyMs: Number(flags.latency ?? 20),
               requests: serverRuns.length,
               longestRunMs: Math.round(Math.max(0, ...serverRuns)),
+              /** The five longest, to tell the import's chunks, its last commit and its merge apart from the rest. */
+              longestRunsMs: [...serverRuns]
+                .sort((a, b) => b - a)
+                .slice(0, 5)
+                .map(Math.round),
+              /** Requests that ran at least a second (a lock that long holds every other writer back). */
+              runsOverASecond: serverRuns.filter((ms) => ms >= 1000).length,
             },
           }
         : {}),
@@ -258,7 +265,7 @@ async function main(): Promise<void> {
     if (result.remote) {
       const r = result.remote;
       console.error(
-        `  over the libSQL test server at ${r.latencyMs} ms a request: ${r.requests} requests (the import's and the checkouts'); the longest ran ${r.longestRunMs} ms on the server`,
+        `  over the libSQL test server at ${r.latencyMs} ms a request: ${r.requests} requests (the import's and the checkouts'); the longest ran ${r.longestRunMs} ms on the server (the five longest: ${r.longestRunsMs.join(', ')} ms; ${r.runsOverASecond} ran 1 s or more)`,
       );
     }
     if (checkouts)
