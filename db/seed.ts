@@ -57,6 +57,7 @@ export const MAX_BOUND_VARIABLES = 30_000;
 
 /** A Site's catalog, every row of it, children before parents (what a catalog test or bench empties). */
 export const CATALOG_TABLES: SQLiteTable[] = [
+  schema.catalogImportStaged,
   schema.bundleItems,
   schema.bundlePrices,
   schema.bundles,

@@ -61,14 +61,27 @@ export function isOverNetwork(client: Client): boolean {
  */
 export function timedFetch(timeoutMs: number) {
   let stalledUntil = 0;
+  let lastAnswered = Date.now();
   return async (request: Request): Promise<Response> => {
     if (Date.now() < stalledUntil) {
       await request.body?.cancel();
       throw Object.assign(new Error(`the database did not answer within ${timeoutMs} ms a moment ago`), { code: REMOTE_TIMEOUT_CODE });
     }
-    const signal = AbortSignal.timeout(timeoutMs);
+    // After a pause (a CPU-bound stretch, such as planning a large import, keeps the event loop
+    // from running), a kept-alive connection may have been closed by the server meanwhile
+    // without the client having seen it yet: sent on it, the request fails with "other side
+    // closed". One turn of the event loop lets the pool see the close first.
+    if (Date.now() - lastAnswered > STALE_AFTER_MS) await new Promise((resolve) => setImmediate(resolve));
+    // A controller the timer holds: an AbortSignal.timeout() signal is held only weakly by its
+    // timer, and fetch holds it weakly too, so after a GC nothing would abort a stalled request.
+    const controller = new AbortController();
+    const signal = controller.signal;
+    // It runs on after the headers (the body is read later, and a stall there is timed out too),
+    // and holds no process open.
+    const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), timeoutMs).unref();
     try {
       const response = await fetch(request, { signal });
+      lastAnswered = Date.now();
       stalledUntil = 0;
       // The server answers again: a fault reported earlier has cleared (said once, faults.ts).
       if (response.ok && storageFaultActive()) reportStorageRecovered();
@@ -80,7 +93,11 @@ export function timedFetch(timeoutMs: number) {
           code: REMOTE_TIMEOUT_CODE,
         });
       }
+      clearTimeout(timer);
       throw error;
     }
   };
 }
+
+/** Idle this long, a kept-alive connection may be gone (servers close them after a few seconds). */
+const STALE_AFTER_MS = 1_000;

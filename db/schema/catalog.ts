@@ -242,3 +242,29 @@ export const collectionProducts = sqliteTable(
     uniqueIndex('collection_products_order_uq').on(t.collectionId, t.position),
   ],
 );
+
+/**
+ * Products a large import has written ahead of its last commit (lib/commerce/catalog/transfer/
+ * apply.ts), still unpublished. The import's last commit publishes them and removes their rows
+ * here; an import that died before it leaves them, and the next import deletes them once
+ * `stagedAt` is older than an import's lease.
+ */
+export const catalogImportStaged = sqliteTable(
+  'catalog_import_staged',
+  {
+    productId: text()
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    siteId: text()
+      .notNull()
+      .references(() => sites.id),
+    importId: text().notNull(),
+    /** When the import last wrote a chunk: its lease. */
+    stagedAt: integer().notNull(),
+  },
+  (t) => [
+    // the import's own products, and the abandoned ones by age
+    index('catalog_import_staged_import_idx').on(t.importId),
+    index('catalog_import_staged_site_age_idx').on(t.siteId, t.stagedAt),
+  ],
+);

@@ -59,6 +59,12 @@ export type LibsqlTestServer = {
    * left running, such as keeping a page) not at all: what the caller waited for in turn.
    */
   sequence(): { stop(): number };
+  /**
+   * How long the server ran each request from now on (its statements, lock waits included;
+   * the latency not), until the returned stop is called: the longest is the longest any
+   * request held the write lock, or waited for it.
+   */
+  runs(): { stop(): number[] };
   /** Requests being held right now (paused, or waiting out the latency). */
   held(): number;
   setLatency(ms: number): void;
@@ -390,7 +396,9 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
           else if (request.type === 'sequence') entry.push(text(request));
         }
       }
+      const started = performance.now();
       const out = await pipeline(body);
+      for (const list of runLists) list.push(performance.now() - started);
       return answer(res, out.status, out.body);
     }
     // The protobuf encoding and cursors are not spoken here: the client falls back to v2 JSON.
@@ -419,6 +427,7 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
   type Span = [number, number, boolean];
   const sequences = new Set<Span[]>();
   const recordedSqls = new Map<number, string>();
+  const runLists = new Set<number[]>();
   const host = options.host ?? '127.0.0.1';
   let server: Server | undefined;
   const sockets = new Set<Socket>();
@@ -479,6 +488,11 @@ export async function startLibsqlTestServer(options: LibsqlTestServerOptions): P
         recording.stop();
       }
       return recording.requests;
+    },
+    runs() {
+      const list: number[] = [];
+      runLists.add(list);
+      return { stop: () => (runLists.delete(list), list) };
     },
     sequence() {
       const spans: Span[] = [];

@@ -5,19 +5,25 @@
 // RSS is the import's alone), exports again and compares the bytes. Prints one JSON line.
 // With --latency MS the import's database is behind a simulated network (each request
 // delayed MS, as to a remote libSQL server; test/support/network-client.ts), and the line
-// gives its requests and its longest hold of the write lock.
+// gives its requests and its longest hold of the write lock. With --remote (and --latency,
+// default 20) the import goes to the libSQL test server (e2e/support/libsql-server.ts: Hrana
+// over HTTP, as to sqld or Turso) over the file, while the parent process (another instance
+// of the shop) creates checkout sessions on the other Site through it, one after another;
+// the line says how many went through, the slowest, and the longest any request ran on the
+// server: the longest hold of the write lock.
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getTableName } from 'drizzle-orm';
 import { closeDatabase, execute, openDatabase, type Database } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
+import { startLibsqlTestServer } from '../../e2e/support/libsql-server';
 import { seedDatabase } from '@/db/seed';
 import { documentSource, exportCatalogTo, importCatalog, readCatalogDocument } from '@/lib/commerce/catalog/transfer';
+import { createCheckoutSession } from '@/lib/commerce/checkout';
+import { authenticateCredential, createCredential } from '@/lib/platform/auth/credentials';
 import { longestLock, overNetwork } from '../../test/support/network-client';
-import { CATALOG_TABLES } from '@/db/seed';
 
 const { values: flags } = parseArgs({
   options: {
@@ -25,6 +31,7 @@ const { values: flags } = parseArgs({
     child: { type: 'string' },
     file: { type: 'string' },
     latency: { type: 'string' },
+    remote: { type: 'boolean', default: false },
   },
 });
 
@@ -74,10 +81,65 @@ async function child(url: string, file: string, latencyMs: number | null): Promi
           writeRequests: network.log.writeRequests,
           longestLockMs: Math.round(lock.ms),
           longestLockNetworkMs: Math.round(lock.networkMs),
+          locksMs: network.log.locks.map((l) => Math.round(l.ms)),
         },
     }),
   );
   closeDatabase(local);
+}
+
+/** A Site's catalog deleted, the other Site's kept (its products are what the checkouts buy). */
+async function emptyCatalog(database: Database, siteHandle: string): Promise<void> {
+  const site = '(SELECT id FROM sites WHERE handle = ?)';
+  const products = `(SELECT id FROM products WHERE site_id = ${site})`;
+  for (const sql of [
+    `DELETE FROM bundle_items WHERE bundle_id IN (SELECT id FROM bundles WHERE product_id IN ${products})`,
+    `DELETE FROM bundle_prices WHERE bundle_id IN (SELECT id FROM bundles WHERE product_id IN ${products})`,
+    `DELETE FROM bundles WHERE product_id IN ${products}`,
+    `DELETE FROM collection_products WHERE collection_id IN (SELECT id FROM collections WHERE site_id = ${site})`,
+    `DELETE FROM collection_translations WHERE collection_id IN (SELECT id FROM collections WHERE site_id = ${site})`,
+    `DELETE FROM collections WHERE site_id = ${site}`,
+    `DELETE FROM variant_prices WHERE variant_id IN (SELECT id FROM product_variants WHERE site_id = ${site})`,
+    `DELETE FROM inventory_levels WHERE variant_id IN (SELECT id FROM product_variants WHERE site_id = ${site})`,
+    `DELETE FROM product_variants WHERE site_id = ${site}`,
+    `DELETE FROM product_images WHERE product_id IN ${products}`,
+    `DELETE FROM product_translations WHERE product_id IN ${products}`,
+    `DELETE FROM products WHERE site_id = ${site}`,
+    `DELETE FROM market_translations WHERE site_id = ${site}`,
+  ])
+    await execute(database, { sql, args: [siteHandle] });
+}
+
+type Checkouts = { created: number; failed: string[]; slowestMs: number };
+
+/** Checkout sessions on `siteHandle`, one after another, until `stop`: what a shopper on another instance meets. */
+async function checkoutLoop(database: Database, siteHandle: string): Promise<{ stop: () => void; done: Promise<Checkouts> }> {
+  const context = (await authenticateCredential(database, (await createCredential(database, { siteHandle, scope: 'core' })).token))!;
+  const [variant] = (
+    await execute(database, {
+      sql: `SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id JOIN inventory_levels i ON i.variant_id = v.id
+        WHERE p.site_id = (SELECT id FROM sites WHERE handle = ?) AND p.status = 'published' ORDER BY i.policy = 'continue' DESC, i.quantity DESC LIMIT 1`,
+      args: [siteHandle],
+    })
+  ).rows;
+  let running = true;
+  const result: Checkouts = { created: 0, failed: [], slowestMs: 0 };
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        await createCheckoutSession(database, context, { lines: [{ variantId: String(variant!.id), quantity: 1 }] }, { ttlSeconds: 600 });
+        result.created += 1;
+      } catch (error) {
+        result.failed.push(String((error as { code?: unknown }).code ?? error));
+      }
+      result.slowestMs = Math.max(result.slowestMs, Math.round(performance.now() - started));
+      // a shopper's pace, and room for the import's own requests on this event loop's host
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return result;
+  })();
+  return { stop: () => (running = false), done };
 }
 
 type ChildResult = {
@@ -85,7 +147,15 @@ type ChildResult = {
   cpuSeconds: number;
   peakRssMb: number;
   plan: { products: { created: number } };
-  network: { latencyMs: number; requests: number; writeRequests: number; longestLockMs: number; longestLockNetworkMs: number } | null;
+  network: {
+    latencyMs: number;
+    requests: number;
+    writeRequests: number;
+    longestLockMs: number;
+    longestLockNetworkMs: number;
+    /** Each write's hold of the lock, in order. */
+    locksMs: number[];
+  } | null;
 };
 
 function runChild(url: string, file: string): Promise<ChildResult> {
@@ -102,7 +172,7 @@ function runChild(url: string, file: string): Promise<ChildResult> {
         url,
         '--file',
         file,
-        ...(flags.latency ? ['--latency', flags.latency] : []),
+        ...(flags.latency && !flags.remote ? ['--latency', flags.latency] : []),
       ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -136,8 +206,21 @@ async function main(): Promise<void> {
     const targetUrl = `file:${join(dir, 'target.db')}`;
     const target = await open(targetUrl);
     await seedDatabase(target, {});
-    for (const table of CATALOG_TABLES) await execute(target, `DELETE FROM "${getTableName(table)}"`);
-    const imported = await runChild(targetUrl, file);
+    await emptyCatalog(target, 'demo');
+    const server = flags.remote
+      ? await startLibsqlTestServer({ path: join(dir, 'target.db'), latencyMs: Number(flags.latency ?? 20) })
+      : null;
+    // (a local import runs alone, so its time compares with earlier runs')
+    const instance = server ? openDatabase({ url: server.url }) : null;
+    const shopper = instance ? await checkoutLoop(instance, 'outlet') : null;
+    const runs = server?.runs();
+    const imported = await runChild(server?.url ?? targetUrl, file).finally(() => shopper?.stop());
+    const checkouts = await shopper?.done;
+    const serverRuns = runs?.stop() ?? [];
+    if (server) {
+      closeDatabase(instance!);
+      await server.close();
+    }
     const second = await exported(target);
     closeDatabase(target);
 
@@ -152,6 +235,23 @@ async function main(): Promise<void> {
       productsCreated: imported.plan.products.created,
       roundTripIdentical: first === second,
       ...(imported.network ? { network: imported.network } : {}),
+      checkoutsDuring: checkouts,
+      ...(server
+        ? {
+            remote: {
+              latencyMs: Number(flags.latency ?? 20),
+              requests: serverRuns.length,
+              longestRunMs: Math.round(Math.max(0, ...serverRuns)),
+              /** The five longest, to tell the import's chunks, its last commit and its merge apart from the rest. */
+              longestRunsMs: [...serverRuns]
+                .sort((a, b) => b - a)
+                .slice(0, 5)
+                .map(Math.round),
+              /** Requests that ran at least a second (a lock that long holds every other writer back). */
+              runsOverASecond: serverRuns.filter((ms) => ms >= 1000).length,
+            },
+          }
+        : {}),
     };
     console.error(
       `catalog import: ${result.productsCreated} products from a ${result.fileMb} MB file in ${result.importSeconds} s (${result.importCpuSeconds} s of CPU), peak RSS ${result.importPeakRssMb} MB; export ${result.exportSeconds} s; round trip ${result.roundTripIdentical ? 'byte-identical' : 'DIFFERENT'}`,
@@ -159,10 +259,21 @@ async function main(): Promise<void> {
     if (result.network) {
       const n = result.network;
       console.error(
-        `  at ${n.latencyMs} ms a request: ${n.requests} requests, ${n.writeRequests} of them writes; longest write lock ${n.longestLockMs} ms, ${n.longestLockNetworkMs} ms of it on the network`,
+        `  at ${n.latencyMs} ms a request: ${n.requests} requests, ${n.writeRequests} of them writes; longest write lock ${n.longestLockMs} ms, ${n.longestLockNetworkMs} ms of it on the network; each: ${n.locksMs.join(', ')} ms`,
       );
     }
+    if (result.remote) {
+      const r = result.remote;
+      console.error(
+        `  over the libSQL test server at ${r.latencyMs} ms a request: ${r.requests} requests (the import's and the checkouts'); the longest ran ${r.longestRunMs} ms on the server (the five longest: ${r.longestRunsMs.join(', ')} ms; ${r.runsOverASecond} ran 1 s or more)`,
+      );
+    }
+    if (checkouts)
+      console.error(
+        `  checkouts on another instance meanwhile: ${checkouts.created} created, ${checkouts.failed.length} failed${checkouts.failed.length ? ` (${checkouts.failed.slice(0, 3).join('; ')})` : ''}; slowest ${checkouts.slowestMs} ms`,
+      );
     console.log(JSON.stringify({ catalogImport: result }));
+    if (checkouts && checkouts.failed.length > 0) process.exitCode = 1;
     if (!result.roundTripIdentical) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 import type { Client, InArgs, InStatement, Transaction, TransactionMode } from '@libsql/client';
+
+export type Statement = InStatement;
 import { drizzle } from 'drizzle-orm/libsql';
 import { schema, type Database } from '@/db/client';
 
@@ -127,4 +129,20 @@ export function overNetwork(database: Database, latencyMs: number): { database: 
 /** The longest lock, and the part of it spent waiting on the network. */
 export function longestLock(log: NetworkLog): { ms: number; networkMs: number; requests: number } {
   return log.locks.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, networkMs: 0, requests: 0 });
+}
+
+/** The same database, whose write batches fail where `fails` says: a connection lost, or an instance that died. */
+export function failingWrites(database: Database, fails: (statements: InStatement[], n: number) => boolean): Database {
+  const inner = database.$client;
+  let writes = 0;
+  const client = new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'batch')
+        return (statements: InStatement[], mode?: TransactionMode) =>
+          mode === 'write' && fails(statements, ++writes) ? Promise.reject(new Error('connection lost')) : target.batch(statements, mode);
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }

@@ -11,8 +11,10 @@ import {
   type StatementTransaction,
   type Value,
 } from '@/db';
+import { catalogImportStaged } from '@/db/schema';
 import { insertStatements, MAX_BOUND_VARIABLES } from '@/db/seed';
 import { MERGE_FROM, SEARCH_INDEX_DEFER, SEARCH_INDEX_FLUSH, SEARCH_INDEX_MERGE, SEARCH_INDEX_RESUME } from '@/db/search-index';
+import { newId } from '@/lib/platform/ids';
 import { TABLE_ORDER, TABLES, type CatalogChanges, type TableName } from './plan';
 
 /**
@@ -41,6 +43,167 @@ export async function inCatalogTransaction<T>(
 export type Applied = { ok: true; catalogVersion: number } | { ok: false; inUse: Map<string, string> };
 
 /**
+ * Writes exactly the changed rows. A change whose new products fit in one chunk is one
+ * transaction sent as one request (`applyAtOnce`). A larger one first writes its new products
+ * ahead, unpublished, a chunk per request, and then everything else, publishing them, in one
+ * last transaction (`stagingOf`).
+ */
+export async function applyChanges(
+  database: Database,
+  siteId: string,
+  changes: CatalogChanges,
+  removedVariantIds: string[],
+  deletedVariantIds: string[] = [],
+  options: { stageRows?: number; now?: number; abandoned?: boolean } = {},
+): Promise<Applied> {
+  const now = options.now ?? Date.now();
+  const started = performance.now();
+  const clock = () => Math.round(now + performance.now() - started);
+  if (options.abandoned) await deleteStaged(database, 'site_id = ? AND staged_at < ?', [siteId, now - STAGE_LEASE_MS]);
+  const staging = stagingOf(changes, options.stageRows ?? STAGE_ROWS);
+  if (!staging) return applyAtOnce(database, siteId, changes, removedVariantIds, deletedVariantIds);
+  const importId = newId('imp');
+  try {
+    for (const chunk of staging.chunks) {
+      await writeBatch(database, [
+        SEARCH_INDEX_DEFER,
+        ...writeStatements(chunk),
+        ...SEARCH_INDEX_FLUSH,
+        SEARCH_INDEX_RESUME,
+        ...insertStatements(
+          catalogImportStaged,
+          chunk.products.insert.map((p) => ({ productId: String(p.id), siteId, importId, stagedAt: clock() })),
+        ),
+        // the import's lease: it is alive while it writes
+        { sql: 'UPDATE catalog_import_staged SET staged_at = ? WHERE import_id = ?', args: [clock(), importId] },
+      ]);
+    }
+    const publish: Statement[] = [
+      ...[...slices(staging.publish, 1)].map((ids) => ({
+        sql: `UPDATE products SET status = 'published' WHERE id IN ${tuple(ids.length)}`,
+        args: ids,
+      })),
+      { sql: 'DELETE FROM catalog_import_staged WHERE import_id = ?', args: [importId] },
+    ];
+    const applied = await applyAtOnce(database, siteId, staging.rest, removedVariantIds, deletedVariantIds, publish, true);
+    if (!applied.ok) await deleteStaged(database, 'import_id = ?', [importId]);
+    return applied;
+  } catch (error) {
+    await deleteStaged(database, 'import_id = ?', [importId]).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Rows of new products written ahead of the last commit, about this many a request.
+ *
+ * A write transaction holds the database's only write lock while the server runs it: 10,000
+ * new products (~270,000 rows with their search documents) held it for seconds in one commit,
+ * and a remote libSQL server rolls back a write held past 5 s while another writer waits (a
+ * checkout on another instance). A chunk of this many rows holds it well under a second.
+ */
+export const STAGE_ROWS = 10_000;
+
+/** An import that has written no chunk for this long has died: the next one deletes what it wrote ahead. */
+export const STAGE_LEASE_MS = 10 * 60_000;
+
+type Staging = { chunks: CatalogChanges[]; rest: CatalogChanges; publish: string[] };
+
+const PRODUCT_ROWS = ['productTranslations', 'productImages', 'productVariants'] as const;
+const VARIANT_ROWS = ['variantPrices', 'inventoryLevels'] as const;
+
+const emptyChanges = (): CatalogChanges =>
+  Object.fromEntries(TABLE_ORDER.map((t) => [t, { insert: [], update: [], delete: [] }])) as unknown as CatalogChanges;
+
+/**
+ * The new products, each with its texts, images, variants, prices and stock, in chunks of
+ * about `chunkRows` rows; null when they fit in one. Shoppers see only published products,
+ * so one written ahead as a draft (the import's "published" ones; drafts and archived ones
+ * keep their status) shows nowhere until the last commit publishes it (`publish`), with
+ * everything else the import changes (`rest`): collections and their members, bundles,
+ * updates and deletes. All or nothing, as the shopper sees it.
+ */
+export function stagingOf(changes: CatalogChanges, chunkRows: number): Staging | null {
+  const newProducts = changes.products.insert;
+  const rowsOf = new Map<unknown, Partial<Record<TableName, Record<string, unknown>[]>>>();
+  const add = (productId: unknown, table: TableName, row: Record<string, unknown>) => {
+    const entry = rowsOf.get(productId);
+    if (!entry) return false;
+    (entry[table] ??= []).push(row);
+    return true;
+  };
+  for (const p of newProducts) rowsOf.set(p.id, {});
+  const productOfVariant = new Map<unknown, unknown>();
+  const rest = emptyChanges();
+  for (const table of TABLE_ORDER) {
+    const { insert, update, delete: remove } = changes[table];
+    rest[table].update = update;
+    rest[table].delete = remove;
+    if (table === 'products') continue;
+    for (const row of insert) {
+      const owner = (PRODUCT_ROWS as readonly string[]).includes(table)
+        ? row.productId
+        : (VARIANT_ROWS as readonly string[]).includes(table)
+          ? productOfVariant.get(row.variantId)
+          : undefined;
+      if (table === 'productVariants' && rowsOf.has(owner)) productOfVariant.set(row.id, owner);
+      if (owner === undefined || !add(owner, table, row)) rest[table].insert.push(row);
+    }
+  }
+  let total = 0;
+  const size = (rows: Partial<Record<TableName, Record<string, unknown>[]>>) =>
+    1 + Object.values(rows).reduce((n, list) => n + list.length, 0);
+  for (const rows of rowsOf.values()) total += size(rows);
+  if (total <= chunkRows) return null;
+
+  const chunks: CatalogChanges[] = [];
+  const publish: string[] = [];
+  let chunk = emptyChanges();
+  let inChunk = 0;
+  for (const p of newProducts) {
+    const rows = rowsOf.get(p.id)!;
+    if (inChunk > 0 && inChunk + size(rows) > chunkRows) {
+      chunks.push(chunk);
+      chunk = emptyChanges();
+      inChunk = 0;
+    }
+    if (p.status === 'published') publish.push(String(p.id));
+    chunk.products.insert.push(p.status === 'published' ? { ...p, status: 'draft' } : p);
+    for (const [table, list] of Object.entries(rows)) chunk[table as TableName].insert.push(...list);
+    inChunk += size(rows);
+  }
+  chunks.push(chunk);
+  return { chunks, rest, publish };
+}
+
+/** Staged products per request when they are deleted (an import that failed, or one that died). */
+const DELETE_STAGED = 1_000;
+
+/**
+ * Deletes the staged products `where` (a condition on catalog_import_staged) with every row
+ * written ahead with them, a slice per request. Each statement names its products by the same
+ * slice of staged rows, and those rows go last, so every statement of a batch sees the same
+ * slice (a foreign key's cascade may have removed them with their products already).
+ */
+async function deleteStaged(database: Database, where: string, args: Value[]): Promise<void> {
+  const staged = `SELECT product_id FROM catalog_import_staged WHERE ${where} ORDER BY product_id LIMIT ${DELETE_STAGED}`;
+  const variants = `SELECT id FROM product_variants WHERE product_id IN (${staged})`;
+  for (;;) {
+    const results = await writeBatch(database, [
+      { sql: `DELETE FROM variant_prices WHERE variant_id IN (${variants})`, args },
+      { sql: `DELETE FROM inventory_levels WHERE variant_id IN (${variants})`, args },
+      { sql: `DELETE FROM product_variants WHERE product_id IN (${staged})`, args },
+      { sql: `DELETE FROM product_translations WHERE product_id IN (${staged})`, args },
+      { sql: `DELETE FROM product_images WHERE product_id IN (${staged})`, args },
+      { sql: `SELECT count(*) AS n FROM (${staged})`, args },
+      { sql: `DELETE FROM products WHERE id IN (${staged})`, args },
+      { sql: 'DELETE FROM catalog_import_staged WHERE product_id NOT IN (SELECT id FROM products)', args: [] },
+    ]);
+    if (Number(results[5]?.rows[0]?.n ?? 0) < DELETE_STAGED) return;
+  }
+}
+
+/**
  * Writes exactly the changed rows, in one transaction sent as one request.
  *
  * A remote libSQL server (sqld, Turso) holds its write lock from a transaction's first write
@@ -53,28 +216,32 @@ export type Applied = { ok: true; catalogVersion: number } | { ok: false; inUse:
  * Each write fires the catalog-version triggers, so every running instance sees the new
  * catalog on its next request; no change, no write, no new version. Each changed product's
  * search documents are written once, before the commit (db/search-index.ts). Merging the
- * index after a large change changes no answer: over a network it is a transaction of its
- * own, so the catalog's lock is shorter by it; in a local file it stays in the batch, where
- * it costs ~1 s less at 10,000 products (the pages it merges were just written).
+ * index after a large change changes no answer: over a network (or after products written
+ * ahead, `later`) it is a transaction of its own, so the catalog's lock is shorter by it; in
+ * a local file it stays in the batch, where it costs ~1 s less at 10,000 products (the pages
+ * it merges were just written).
  *
  * When the import removes variants, whether a restock signup, a checkout session or a bundle
  * still names one is asked inside the write (those are written while the shop runs): the
  * transaction then takes three requests more: opening it, the question, and the commit.
  */
-export async function applyChanges(
+async function applyAtOnce(
   database: Database,
   siteId: string,
   changes: CatalogChanges,
   removedVariantIds: string[],
-  deletedVariantIds: string[] = [],
+  deletedVariantIds: string[],
+  also: Statement[] = [],
+  later = false,
 ): Promise<Applied> {
-  const merge = changes.products.insert.length + changes.products.update.length >= MERGE_FROM;
-  const mergeLater = merge && overNetwork(database);
+  const merge = changes.products.insert.length + changes.products.update.length >= MERGE_FROM || later;
+  const mergeLater = merge && (later || overNetwork(database));
   const statements: Statement[] = [
     SEARCH_INDEX_DEFER,
     // a deleted product's finished restock signups (and their links) go with it; open ones refuse the delete below
     ...closedSignupDeletes(deletedVariantIds),
     ...writeStatements(changes),
+    ...also,
     ...SEARCH_INDEX_FLUSH,
     ...(merge && !mergeLater ? SEARCH_INDEX_MERGE : []),
     SEARCH_INDEX_RESUME,

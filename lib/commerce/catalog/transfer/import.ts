@@ -1,6 +1,6 @@
 import { onTransaction, type Database, type StatementTransaction } from '@/db';
 import { CatalogCollection, CatalogDocument, CatalogProduct, type CatalogMarket } from '@/lib/contract/catalog-document';
-import { applyChanges, inCatalogTransaction } from './apply';
+import { applyChanges, inCatalogTransaction, STAGE_LEASE_MS } from './apply';
 import { planImport, type CatalogChanges, type ImportPlan } from './plan';
 import { detailsLoader, loadCatalogIndex, loadTransferSite, type CatalogIndex, type DetailsLoader, type TransferSite } from './state';
 import { CatalogInputError, count, decodeCatalogText, importLimits, unstorableText, type ImportLimits } from './input';
@@ -35,7 +35,15 @@ export type ImportSource =
     };
 
 /** `delete` (with `prune`): products missing from the file are deleted for real instead of archived. */
-export type ImportOptions = { siteHandle: string; dryRun?: boolean; prune?: boolean; delete?: boolean; now?: number };
+export type ImportOptions = {
+  siteHandle: string;
+  dryRun?: boolean;
+  prune?: boolean;
+  delete?: boolean;
+  now?: number;
+  /** Rows of new products written ahead per request (apply.ts STAGE_ROWS; tests and benches set it). */
+  stageRows?: number;
+};
 
 export type ImportResult =
   | { ok: true; plan: ImportPlan; applied: boolean; catalogVersion: { before: number; after: number } }
@@ -188,6 +196,21 @@ export function documentSource(doc: CatalogDocument, lines?: DocumentLines): Imp
   return { kind: 'document', products: doc.products, collections: doc.collections, markets: doc.markets, lineOf };
 }
 
+/**
+ * Another import is writing the Site's catalog ahead of its last commit (or one stopped
+ * within its lease, and what it wrote ahead is deleted once the lease is over).
+ */
+export class CatalogBusyError extends Error {
+  constructor(siteHandle: string, stagedAt: number, options?: ErrorOptions) {
+    const until = new Date(stagedAt + STAGE_LEASE_MS).toISOString();
+    super(
+      `another import is writing Site "${siteHandle}"'s catalog, and this one names the same products or SKUs; try again when it has finished (if it stopped, what it wrote ahead is removed after ${until})`,
+      options,
+    );
+    this.name = 'CatalogBusyError';
+  }
+}
+
 type Planned =
   | { ok: false; issues: CatalogIssue[] }
   | {
@@ -225,12 +248,20 @@ export async function importCatalog(database: Database, source: ImportSource, op
       return { ok: true, plan, applied: false, catalogVersion: { before: site.catalogVersion, after: site.catalogVersion } };
     }
     try {
-      const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds, planned.deletedVariantIds);
+      const { staged } = planned.index;
+      const applied = await applyChanges(database, site.id, planned.changes, planned.removedVariantIds, planned.deletedVariantIds, {
+        abandoned: staged.oldestAt !== null && staged.oldestAt < now - STAGE_LEASE_MS,
+        stageRows: options.stageRows,
+        now,
+      });
       if (!applied.ok)
         return fail(inUseIssues(planned, applied.inUse), source.lineOf, source.kind === 'partial' ? source.locate : undefined).result;
       return { ok: true, plan, applied: true, catalogVersion: { before: site.catalogVersion, after: applied.catalogVersion } };
     } catch (error) {
-      if (attempt < 3 && String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) continue;
+      const conflict = String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT');
+      if (conflict && attempt < 3) continue;
+      if (conflict && planned.index.staged.products > 0)
+        throw new CatalogBusyError(options.siteHandle, planned.index.staged.oldestAt!, { cause: error });
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 export { exportCatalog, exportCatalogTo, documentFromState, writeCatalogDocument, catalogDocumentText } from './export';
 export {
   importCatalog,
+  CatalogBusyError,
   parseCatalogDocument,
   readCatalogDocument,
   documentSource,

@@ -1,9 +1,10 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, min, notExists } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import {
   bundleItems,
   bundlePrices,
   bundles,
+  catalogImportStaged,
   collectionProducts,
   collections,
   collectionTranslations,
@@ -32,6 +33,8 @@ export type CatalogIndex = {
   collections: Rows<typeof collections>;
   collectionTranslations: Rows<typeof collectionTranslations>;
   collectionProducts: Rows<typeof collectionProducts>;
+  /** Products an import has written ahead and not yet published (left out above): how many, and the oldest one's lease. */
+  staged: { products: number; oldestAt: number | null };
 };
 
 /** The rest of some products' rows: texts, images, prices, stock, bundles. Read a slice at a time. */
@@ -96,11 +99,23 @@ async function byIds<T>(ids: string[], read: (slice: string[]) => Promise<T[]>):
 }
 
 export async function loadCatalogIndex(database: DbOrTx, siteId: string): Promise<CatalogIndex> {
-  const productRows = await database.select().from(products).where(eq(products.siteId, siteId)).orderBy(asc(products.handle));
+  // An import's products written ahead are not the catalog yet: only its last commit makes them so.
+  const notStaged = (productId: typeof products.id | typeof productVariants.productId) =>
+    notExists(
+      database
+        .select({ productId: catalogImportStaged.productId })
+        .from(catalogImportStaged)
+        .where(eq(catalogImportStaged.productId, productId)),
+    );
+  const productRows = await database
+    .select()
+    .from(products)
+    .where(and(eq(products.siteId, siteId), notStaged(products.id)))
+    .orderBy(asc(products.handle));
   const variantRows = await database
     .select()
     .from(productVariants)
-    .where(eq(productVariants.siteId, siteId))
+    .where(and(eq(productVariants.siteId, siteId), notStaged(productVariants.productId)))
     .orderBy(asc(productVariants.productId), asc(productVariants.position), asc(productVariants.id));
   const collectionRows = await database
     .select()
@@ -108,7 +123,12 @@ export async function loadCatalogIndex(database: DbOrTx, siteId: string): Promis
     .where(eq(collections.siteId, siteId))
     .orderBy(asc(collections.position), asc(collections.handle));
   const collectionIds = collectionRows.map((c) => c.id);
+  const [staged] = await database
+    .select({ products: count(), oldestAt: min(catalogImportStaged.stagedAt) })
+    .from(catalogImportStaged)
+    .where(eq(catalogImportStaged.siteId, siteId));
   return {
+    staged: { products: staged?.products ?? 0, oldestAt: staged?.oldestAt ?? null },
     products: productRows,
     productVariants: variantRows,
     collections: collectionRows,
