@@ -131,7 +131,7 @@ function instructionsSinceLastDump(): number {
   execFileSync('callgrind_control', ['--dump', String(process.pid)], { stdio: 'ignore' });
   const dumped = readdirSync(dir).filter((f) => !before.has(f));
   let total = 0;
-  for (const file of dumped) total += Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 0);
+  for (const file of dumped) total += Number(/^totals: (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 0);
   return total;
 }
 
