@@ -19,6 +19,23 @@ describe('links in answers', () => {
     });
   });
 
+  it('leaves link-like text inside other strings alone, and escapes nothing it should not', () => {
+    const body = {
+      description: 'See {"url":"/products/other.svg"} and "url":"/x"',
+      tricky: 'ends with a backslash \\',
+      url: '/products/a "quoted" name.svg',
+      nested: [{ checkoutUrl: '/checkout/cs_2', url: '/' }],
+      notString: { url: 7 },
+    };
+    const out = JSON.parse(stringifyWithLinks(body, 'https://shop.example'));
+    expect(out).toEqual({
+      ...body,
+      url: 'https://shop.example/products/a "quoted" name.svg',
+      nested: [{ checkoutUrl: 'https://shop.example/checkout/cs_2', url: 'https://shop.example/' }],
+    });
+    expect(stringifyWithLinks(undefined, 'https://shop.example')).toBeUndefined();
+  });
+
   it("takes the configured public origin over the request's, and the request's Host and forwarded scheme over the listening address", () => {
     const req = (headers: Record<string, string>) => new Request('http://127.0.0.1:3000/site/v1/site', { headers });
     expect(publicOrigin(req({}), undefined)).toBe('http://127.0.0.1:3000');

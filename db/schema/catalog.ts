@@ -240,6 +240,8 @@ export const collectionProducts = sqliteTable(
     primaryKey({ columns: [t.collectionId, t.productId] }),
     // collection members in stored order (cursor = position)
     uniqueIndex('collection_products_order_uq').on(t.collectionId, t.position),
+    // a product's collections (its answer names them), and a product's delete cascading here
+    index('collection_products_product_idx').on(t.productId),
   ],
 );
 

@@ -10,7 +10,8 @@ export type Reply = {
   /**
    * The response schema `body` is checked against (and shaped by) before it is sent.
    * A body from a catalog cache (frozen, shared) is checked and serialised once, and its
-   * bytes and ETag are reused for as long as the cache keeps it.
+   * bytes and ETag are reused for as long as the cache keeps it. A kept answer (`memo`) is
+   * checked outside production only (lib/api/route.ts, keptAnswer).
    */
   schema?: ZodType;
   /**

@@ -45,15 +45,14 @@ const ITEMS = sql`(select json_group_array(json_object('bundleId', bi.bundle_id,
     'quantity', bi.quantity, 'status', ip.status, 'productHandle', ip.handle) order by bi.bundle_id, bi.position)
   from bundle_items bi inner join product_variants iv on iv.id = bi.variant_id inner join products ip on ip.id = iv.product_id
   where bi.bundle_id in (select b2.id from bundles b2 where b2.product_id = "products"."id"))`;
-// The Site's collections in navigation order (collections_site_position_idx), each probed for the
-// product by its key: collection_products has no index by product, and the planner's own
-// choice (every membership scanned) cost more than all the rest of the statement.
+// The product's memberships (collection_products_product_idx), each collection by its key,
+// sorted in navigation order: O(the product's collections).
 const COLLECTIONS = sql`(select json_group_array(json_object('id', c.id, 'handle', c.handle, 'locale', ct.locale,
     'title', ct.title) order by c.position, c.id)
-  from collections c
-  cross join collection_products cp on cp.collection_id = c.id and cp.product_id = "products"."id"
+  from collection_products cp
+  cross join collections c on c.id = cp.collection_id
   left join collection_translations ct on ct.collection_id = c.id and ct.locale in (${locale}, ${fallback})
-  where c.site_id = "products"."site_id" and c.status = 'published')`;
+  where cp.product_id = "products"."id" and c.site_id = "products"."site_id" and c.status = 'published')`;
 
 function productQuery(database: DbOrTx) {
   return database

@@ -1,0 +1,1 @@
+CREATE INDEX `collection_products_product_idx` ON `collection_products` (`product_id`);
