@@ -72,24 +72,27 @@ type Sample = {
 };
 
 /**
- * How long a run may be silent (no answer, no error, no timeout) before it counts as stuck.
- * A request that never ends is a timeout after `timeout` (20 s) and counts; silence means
- * the load generator itself stopped sending.
+ * `stallMs`: how long a run may be silent (no answer, no error, no timeout) before it counts
+ * as stuck. A request that never ends is a timeout after `timeout` (20 s) and counts;
+ * silence means the load generator itself stopped sending. `overdueMs`: after its planned
+ * end a run is stopped; after this much more, it fails.
  */
-const STALL_MS = 60_000;
-/** After its planned end, a run is stopped; after this much more, it fails. */
-const OVERDUE_MS = 30_000;
+export const RUN_BOUNDS = { stallMs: 60_000, overdueMs: 30_000 };
+
+/** What `bounded` needs of an autocannon run. */
+type Run = PromiseLike<Result> & { stop(): void; on(event: string, listener: (...args: unknown[]) => void): void };
 
 /**
  * An autocannon run that cannot hang the benchmark: it is stopped when it falls silent for
- * STALL_MS or runs OVERDUE_MS past `plannedSeconds`, and fails with what it answered so far
- * (at once if it then finishes, OVERDUE_MS later if it does not). `heartbeat`, when given, is called
- * every `every` seconds with the answers so far.
+ * `stallMs` or runs `overdueMs` past `plannedSeconds`, and fails with what it answered so
+ * far (at once if it then finishes, `overdueMs` later if it does not). `heartbeat`, when
+ * given, is called every `every` seconds with the answers so far.
  */
-function bounded(
-  instance: ReturnType<typeof autocannon>,
+export function bounded(
+  instance: Run,
   plannedSeconds: number,
   watch?: { every: number; heartbeat: (s: { answered: number; errors: number; silentMs: number }) => void },
+  { stallMs, overdueMs } = RUN_BOUNDS,
 ): Promise<Result> {
   const started = Date.now();
   let answered = 0;
@@ -115,12 +118,12 @@ function bounded(
         beats += 1;
         watch.heartbeat({ answered, errors, silentMs: now - lastActivity });
       }
-      if (why === null && now - lastActivity > STALL_MS) why = `silent for ${STALL_MS / 1000} s`;
-      if (why === null && now - started > plannedSeconds * 1000 + OVERDUE_MS)
-        why = `${OVERDUE_MS / 1000} s past its planned ${plannedSeconds} s`;
+      if (why === null && now - lastActivity > stallMs) why = `silent for ${stallMs / 1000} s`;
+      if (why === null && now - started > plannedSeconds * 1000 + overdueMs)
+        why = `${overdueMs / 1000} s past its planned ${plannedSeconds} s`;
       if (why === null) return;
       stoppedAt ??= now;
-      if (now - stoppedAt > OVERDUE_MS) {
+      if (now - stoppedAt > overdueMs) {
         clearInterval(check);
         reject(new Error(`the load generator did not finish (${why}): ${state()}`));
         return;
