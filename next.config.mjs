@@ -45,10 +45,14 @@ const BUILD_NAME = randomBytes(9).toString('base64url');
 const nextConfig = {
   // The libSQL driver ships native code; keep it out of the server bundle.
   // prom-client and OpenTelemetry's SDK keep one registry / provider per process: one copy,
-  // not one per bundle (pino and pino-pretty Next keeps outside by itself).
+  // not one per bundle (pino and pino-pretty Next keeps outside by itself). zod and
+  // drizzle-orm likewise: bundled, every route's bundle carried and compiled a copy of its own
+  // (up to six per process; scripts/bench/HISTORY.md).
   serverExternalPackages: [
     '@libsql/client',
     'libsql',
+    'zod',
+    'drizzle-orm',
     'prom-client',
     '@opentelemetry/api',
     '@opentelemetry/sdk-trace-node',

@@ -103,11 +103,11 @@ describe('the Stripe adapter, against a local stand-in', () => {
     const object = { ...standIn.sessions.get(payment.reference)!, status: 'complete', payment_status: 'paid' };
     const payload = JSON.stringify(stripeEvent('checkout.session.completed', object, 'evt_completed_1'));
 
-    expect(() => verifyStripeEvent(settings, payload, 'not-a-signature')).toThrow();
-    expect(() => verifyStripeEvent(settings, payload, stripeSignature(payload, 'whsec_someone_else'))).toThrow();
-    expect(() => verifyStripeEvent(settings, payload.replace('"paid"', '"unpaid"'), stripeSignature(payload))).toThrow();
+    await expect(verifyStripeEvent(settings, payload, 'not-a-signature')).rejects.toThrow();
+    await expect(verifyStripeEvent(settings, payload, stripeSignature(payload, 'whsec_someone_else'))).rejects.toThrow();
+    await expect(verifyStripeEvent(settings, payload.replace('"paid"', '"unpaid"'), stripeSignature(payload))).rejects.toThrow();
 
-    const event = stripePaymentEvent(verifyStripeEvent(settings, payload, stripeSignature(payload)));
+    const event = stripePaymentEvent(await verifyStripeEvent(settings, payload, stripeSignature(payload)));
     expect(event).toMatchObject({
       provider: 'stripe',
       eventId: 'evt_completed_1',

@@ -6,7 +6,14 @@ export type RequestPlan = { method?: 'GET' | 'POST'; path: string; headers?: Rec
  * `tally`, when given, names each answer's kind from its headers (a product page: kept or
  * rendered); the measurement counts answers of each kind.
  */
-export type Plan = { base: string; next: () => RequestPlan; connections: number; tally?: (headers: Headers) => string };
+export type Plan = {
+  base: string;
+  next: () => RequestPlan;
+  connections: number;
+  tally?: (headers: Headers) => string;
+  /** A long run's progress: `heartbeat` every `every` seconds with what it answered so far. */
+  watch?: { every: number; heartbeat: (s: { answered: number; errors: number; silentMs: number }) => void };
+};
 /** An answer's headers, as autocannon hands them over (names as the server spelled them). */
 export type Headers = Record<string, string | string[]>;
 
@@ -64,6 +71,79 @@ type Sample = {
   window: [number, number];
 };
 
+/**
+ * `stallMs`: how long a run may be silent (no answer, no error, no timeout) before it counts
+ * as stuck. A request that never ends is a timeout after `timeout` (20 s) and counts;
+ * silence means the load generator itself stopped sending. `overdueMs`: after its planned
+ * end a run is stopped; after this much more, it fails.
+ */
+export const RUN_BOUNDS = { stallMs: 60_000, overdueMs: 30_000 };
+
+/** What `bounded` needs of an autocannon run. */
+type Run = PromiseLike<Result> & { stop(): void; on(event: string, listener: (...args: unknown[]) => void): void };
+
+/**
+ * An autocannon run that cannot hang the benchmark: it is stopped when it falls silent for
+ * `stallMs` or runs `overdueMs` past `plannedSeconds`, and fails with what it answered so
+ * far (at once if it then finishes, `overdueMs` later if it does not). `heartbeat`, when
+ * given, is called every `every` seconds with the answers so far.
+ */
+export function bounded(
+  instance: Run,
+  plannedSeconds: number,
+  watch?: { every: number; heartbeat: (s: { answered: number; errors: number; silentMs: number }) => void },
+  { stallMs, overdueMs } = RUN_BOUNDS,
+): Promise<Result> {
+  const started = Date.now();
+  let answered = 0;
+  let errors = 0;
+  let lastActivity = started;
+  let why: string | null = null;
+  let stoppedAt: number | undefined;
+  instance.on('response', () => {
+    answered += 1;
+    lastActivity = Date.now();
+  });
+  instance.on('reqError', () => {
+    errors += 1;
+    lastActivity = Date.now();
+  });
+  const state = () =>
+    `${answered} answers and ${errors} errors in ${Math.round((Date.now() - started) / 1000)} s, the last ${Math.round((Date.now() - lastActivity) / 1000)} s ago`;
+  return new Promise<Result>((resolve, reject) => {
+    let beats = 0;
+    const check = setInterval(() => {
+      const now = Date.now();
+      if (watch && now - started >= (beats + 1) * watch.every * 1000) {
+        beats += 1;
+        watch.heartbeat({ answered, errors, silentMs: now - lastActivity });
+      }
+      if (why === null && now - lastActivity > stallMs) why = `silent for ${stallMs / 1000} s`;
+      if (why === null && now - started > plannedSeconds * 1000 + overdueMs)
+        why = `${overdueMs / 1000} s past its planned ${plannedSeconds} s`;
+      if (why === null) return;
+      stoppedAt ??= now;
+      if (now - stoppedAt > overdueMs) {
+        clearInterval(check);
+        reject(new Error(`the load generator did not finish (${why}): ${state()}`));
+        return;
+      }
+      instance.stop();
+    }, 1000);
+    instance.then(
+      (result) => {
+        clearInterval(check);
+        if (why !== null) reject(new Error(`the load generator was stopped (${why}): ${state()}`));
+        else resolve(result);
+      },
+      (error: unknown) => {
+        clearInterval(check);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /** With `amount`, the run ends after that many answers, or after `seconds` if they take longer. */
 async function sample(plan: Plan, seconds: number, skipSeconds = 0, amount?: number): Promise<Sample> {
   const latencies: number[] = [];
@@ -94,9 +174,12 @@ async function sample(plan: Plan, seconds: number, skipSeconds = 0, amount?: num
   instance.on('reqError', () => {
     if (Date.now() >= from) errors += 1;
   });
-  const result: Result = await instance;
-  clearTimeout(cap);
-  return { statusCodes, tally, errors, status5xx, latencies, seconds: result.duration - skipSeconds, window: [from, Date.now()] };
+  try {
+    const result = await bounded(instance, skipSeconds + seconds, plan.watch);
+    return { statusCodes, tally, errors, status5xx, latencies, seconds: result.duration - skipSeconds, window: [from, Date.now()] };
+  } finally {
+    clearTimeout(cap);
+  }
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -185,8 +268,8 @@ export async function measureInterleaved(
   warmSeconds: number,
 ): Promise<Interleaved> {
   if (warmSeconds > 0) {
-    await autocannon(optionsFor(ceiling, 1));
-    await autocannon(optionsFor(plan, warmSeconds));
+    await bounded(autocannon(optionsFor(ceiling, 1)), 1);
+    await bounded(autocannon(optionsFor(plan, warmSeconds)), warmSeconds);
   }
   // autocannon stops sending at the end of a slice with up to `connections` requests still
   // in the server; let them drain so the next slice's first answers do not wait behind them
@@ -309,6 +392,6 @@ export async function curve(plan: Plan, seconds: number, bucketSeconds: number):
     if (i < buckets.length) buckets[i]! += 1;
   });
   instance.on('reqError', () => (errors += 1));
-  await instance;
+  await bounded(instance, seconds);
   return { rps: buckets.map((n) => Math.round(n / bucketSeconds)), errors };
 }

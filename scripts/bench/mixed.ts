@@ -42,7 +42,13 @@ const V1 = '/site/v1';
  * from a small pool (so the per-credential budgets are those of several callers). RSS is
  * judged after the first minute (or the first half of a shorter run): it should stay flat.
  */
-export async function mixedRun(server: Server, t: Targets, tokens: string[], seconds: number): Promise<MixedResult> {
+export async function mixedRun(
+  server: Server,
+  t: Targets,
+  tokens: string[],
+  seconds: number,
+  log: (line: string) => void = () => {},
+): Promise<MixedResult> {
   const settleSeconds = Math.min(60, seconds / 2);
   const product = rotate(t.allHandles.map((h) => `${V1}/commerce/products/${h}`));
   const list = rotate(t.listPaths);
@@ -80,7 +86,17 @@ export async function mixedRun(server: Server, t: Targets, tokens: string[], sec
     rssSettled = medianRss(server, at - WINDOW_MS, at);
     void liveMemoryMb(server).then((m) => (liveSettled = m));
   }, settleSeconds * 1000);
-  const result = await measure({ base: server.base, connections: 64, next }, seconds, 0);
+  // A line a minute, so a run that stops answering shows when, and how far it got.
+  let before = 0;
+  const heartbeat = ({ answered, errors, silentMs }: { answered: number; errors: number; silentMs: number }) => {
+    log(
+      `mixed: ${Math.round((Date.now() - started) / 1000)} s, ${answered} answers (${answered - before} in the last minute), ` +
+        `${errors} errors, last ${(silentMs / 1000).toFixed(1)} s ago, RSS ${server.rss.nowMb()} MB`,
+    );
+    before = answered;
+  };
+  const result = await measure({ base: server.base, connections: 64, next, watch: { every: 60, heartbeat } }, seconds, 0);
+  log('mixed: load finished; the live heap at the end …');
   clearTimeout(probe);
   const [from, to] = result.window;
   server.rss.nowMb();

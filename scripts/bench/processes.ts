@@ -84,6 +84,39 @@ export async function runToCompletion(
   return managed.output();
 }
 
+/**
+ * A request and its whole body, aborted after `ms` by a timer that holds the controller.
+ * Not AbortSignal.timeout(): its timer holds the signal only weakly, and so does fetch, so
+ * after a GC nothing aborted a request that a server accepted but never answered, and the
+ * bench waited for ever.
+ */
+export async function fetchWithin(url: string, ms: number, init: RequestInit = {}): Promise<{ status: number; ok: boolean; body: string }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no answer from ${url} within ${ms} ms`)), ms);
+  try {
+    const res = await fetch(url, { ...init, signal: controller.signal });
+    return { status: res.status, ok: res.ok, body: await res.text() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `work`, or an error naming `what` after `ms`: a phase of the benchmark that waits longer
+ * than it can take fails loudly instead of holding the run for ever.
+ */
+export async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Polls `url` until it answers (any status below 500), at most `timeoutMs`. */
 export async function waitForHttp(url: string, managed: Managed, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -91,19 +124,10 @@ export async function waitForHttp(url: string, managed: Managed, timeoutMs = 60_
   void managed.exited.then(() => (exited = true));
   while (Date.now() < deadline) {
     if (exited) throw new Error(`${managed.label} exited before it was ready:\n${managed.output().slice(-4000)}`);
-    // A controller the timer holds, not AbortSignal.timeout(): that one's timer holds its
-    // signal only weakly, and so does fetch, so after a GC nothing aborts a request that a
-    // starting server accepted but never answered, and the bench waited for ever.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 2000);
     try {
-      const res = await fetch(url, { signal: controller.signal });
-      await res.arrayBuffer();
-      if (res.status < 500) return;
+      if ((await fetchWithin(url, 2000)).status < 500) return;
     } catch {
       // not listening yet
-    } finally {
-      clearTimeout(timer);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

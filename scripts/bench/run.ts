@@ -23,7 +23,7 @@ import { curve, measureInterleaved, pass, sequentialLatency } from './load';
 import { listAttack, type ListAttack } from './list-attack';
 import { printRemote, remoteRoundTrips } from './remote';
 import { mixedRun, type MixedResult } from './mixed';
-import { memoryMapMb, runToCompletion, stopAll } from './processes';
+import { fetchWithin, memoryMapMb, runToCompletion, stopAll, within } from './processes';
 import { buildReference, referenceMemoryMb, savePage, startReference } from './reference';
 import { formatTable, lighthouseTable, storefrontPages, type LighthouseRow } from './lighthouse';
 import { jsonLine, printTable, type AheadAfterChange, type MemoryBreakdown, type Row } from './report';
@@ -282,11 +282,10 @@ async function aheadAfterChange(fixture: Fixture, origin: string): Promise<Ahead
     const started = Date.now();
     let rendered = 0;
     for (;;) {
-      const res = await fetch(`${renderer.base}/api/cron/render-ahead`, {
+      const res = await fetchWithin(`${renderer.base}/api/cron/render-ahead`, 180_000, {
         headers: { Authorization: `Bearer ${secret}` },
-        signal: AbortSignal.timeout(180_000),
       });
-      const body = (await res.json()) as { rendered?: number; finished?: string; skipped?: string };
+      const body = JSON.parse(res.body) as { rendered?: number; finished?: string; skipped?: string };
       if (res.status === 404) {
         log(`no render-ahead job in this build (${JSON.stringify(body).slice(0, 200)})`);
         return undefined;
@@ -456,7 +455,12 @@ async function main(): Promise<void> {
         log(`memory after the ${BIG} scenarios: ${JSON.stringify(memory)}`);
         if (!flags['skip-mixed']) {
           log(`mixed run c=64 for ${MIXED_SECONDS} s …`);
-          mixed = await mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS);
+          // Bounded as a whole: whatever waits in it (the load, the memory probes) fails the run instead of holding it.
+          mixed = await within(
+            mixedRun(server, targets, big!.credentials.slice(-4), MIXED_SECONDS, log),
+            MIXED_SECONDS * 1000 + 180_000,
+            'the mixed run',
+          );
           log(`mixed: ${JSON.stringify(mixed)}`);
         }
         if (!flags['skip-lighthouse']) {

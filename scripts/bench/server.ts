@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { RssSampler, startProcess, stopProcess, waitForHttp, type Managed } from './processes';
+import { fetchWithin, RssSampler, startProcess, stopProcess, waitForHttp, type Managed } from './processes';
 
 export const ROOT = process.cwd();
 export const DIST_DIR = process.env.NEXT_DIST_DIR || '.next-bench';
@@ -118,9 +118,9 @@ export function liveMemoryMb(server: Server): Promise<Memory | null> {
 /** A process.memoryUsage() a server answers at `url`, in MB; null when it does not answer. */
 export async function memoryMbAt(url: string): Promise<Memory | null> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetchWithin(url, 10_000);
     if (!res.ok) return null;
-    const m = (await res.json()) as Memory;
+    const m = JSON.parse(res.body) as Memory;
     const mb = (n: number) => Math.round(n / 104_857.6) / 10;
     return {
       rss: mb(m.rss),

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentEvent, PaymentProvider } from './payment';
 
 export type StripeSettings = {
@@ -12,9 +12,15 @@ export type StripeSettings = {
 const MIN_EXPIRY_S = 31 * 60;
 const MAX_EXPIRY_S = 23 * 3600 + 55 * 60;
 
-export function stripeClient(settings: StripeSettings): Stripe {
+/**
+ * The SDK is loaded on first use: it is ~1.5 MB of code, bundled into every route that
+ * reaches checkout, and a shop on the sandbox never needs it (it held memory in every
+ * process; scripts/bench/HISTORY.md).
+ */
+export async function stripeClient(settings: StripeSettings): Promise<Stripe> {
   const api = settings.apiUrl ? new URL(settings.apiUrl) : null;
-  return new Stripe(settings.secretKey, {
+  const { default: StripeSdk } = await import('stripe');
+  return new StripeSdk(settings.secretKey, {
     ...(api
       ? {
           host: api.hostname,
@@ -38,13 +44,14 @@ export function stripeClient(settings: StripeSettings): Stripe {
  * webhook event about it carries back.
  */
 export function stripePaymentProvider(settings: StripeSettings): PaymentProvider {
-  const stripe = stripeClient(settings);
+  let client: Promise<Stripe> | undefined;
   return {
     name: 'stripe',
     async preparePayment(request) {
       const now = Math.floor(Date.now() / 1000);
       const expiresAt = Math.min(now + MAX_EXPIRY_S, Math.max(now + MIN_EXPIRY_S, Math.floor(request.expiresAt / 1000)));
       const metadata = { checkout_session_id: request.sessionId, site_id: request.siteId };
+      const stripe = await (client ??= stripeClient(settings));
       const created = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -90,8 +97,8 @@ function stripeLocale(locale: string): 'sv' | 'de' | 'en' | 'auto' {
 }
 
 /** The signature checked (throws Stripe's verification error otherwise), the event parsed. */
-export function verifyStripeEvent(settings: StripeSettings, payload: string, signature: string | null): Stripe.Event {
-  return stripeClient(settings).webhooks.constructEvent(payload, signature ?? '', settings.webhookSecret);
+export async function verifyStripeEvent(settings: StripeSettings, payload: string, signature: string | null): Promise<Stripe.Event> {
+  return (await stripeClient(settings)).webhooks.constructEvent(payload, signature ?? '', settings.webhookSecret);
 }
 
 /**

@@ -37,7 +37,7 @@ const receive: RouteHandler = async (req) => {
   }
   let event;
   try {
-    event = verifyStripeEvent(settings, payload, req.headers.get('stripe-signature'));
+    event = await verifyStripeEvent(settings, payload, req.headers.get('stripe-signature'));
   } catch {
     return problemResponse({
       code: 'invalid_signature',
