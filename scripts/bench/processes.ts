@@ -95,10 +95,19 @@ export async function waitForHttp(url: string, managed: Managed, timeoutMs = 60_
     // signal only weakly, and so does fetch, so after a GC nothing aborts a request that a
     // starting server accepted but never answered, and the bench waited for ever.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 2000);
+    let timer: NodeJS.Timeout | undefined;
+    // And raced against the timer itself: a fetch to a server that accepted the request but
+    // was still starting has also been seen to stay pending after its abort (a server under
+    // valgrind, answering curl, and the bench idle with no timer left).
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error('no answer within 2 s'));
+      }, 2000);
+    });
     try {
-      const res = await fetch(url, { signal: controller.signal });
-      await res.arrayBuffer();
+      const res = await Promise.race([fetch(url, { signal: controller.signal }), late]);
+      await Promise.race([res.arrayBuffer(), late]);
       if (res.status < 500) return;
     } catch {
       // not listening yet
