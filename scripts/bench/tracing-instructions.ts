@@ -9,10 +9,12 @@
 // optimises by how much code ran, not by time, so every server gets the same warm-up); then
 // instrumentation is switched on, and each measured window is `callgrind_control -z`, a fixed
 // number of requests, `callgrind_control -d`: the instructions every thread of the server
-// executed (JIT code, GC, libuv), over the requests. Servers: `off` (OTEL_EXPORTER_OTLP_ENDPOINT
+// executed (JIT code, GC, libuv), over the requests, and the part outside V8's garbage
+// collector and compilers, which depends far less on when V8 ran them. Servers: `off` (OTEL_EXPORTER_OTLP_ENDPOINT
 // unset), `default` (the documented sampling), `all` (every trace kept); `name:KEY=VALUE;…`
 // adds a server with those settings on top of `default`'s. Prints instructions per request per
-// window and each server's median over `off`'s, and one JSON line ({"benchTracingInstructions": …}).
+// window and each server's median ratio over the `off*` servers' (name two, e.g. off,off2, to see
+// what identical servers differ by), and one JSON line ({"benchTracingInstructions": …}).
 // Slow by design: ~50× a server's own CPU time while measured.
 import { execFile } from 'node:child_process';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -99,15 +101,37 @@ async function control(server: Server, args: string[], poke: () => Request): Pro
   await command;
 }
 
-/** Instructions (Ir) in the newest dump of a server's callgrind output. */
-function lastDumpInstructions(dir: string, pid: number): number {
+// V8's own functions by name: the garbage collector's, and the compilers' (and stack walks
+// for bytecode offsets). What is neither is the "mutator": our code, Next's, the builtins.
+const GC =
+  /Heap|Scaveng|Marking|Sweep|Evacuat|Compact|MemoryChunk|heap::base|cppgc|RememberedSet|SlotSet|IteratePointers<v8::internal::(Concurrent|Main|Scaveng|IterateAndScaveng|Record)|IterateObjectCache|Pretenuring|SizeFromMap|FreeList|memset/;
+const COMPILE =
+  /compiler::|[Mm]aglev|[Tt]urbo|baseline::|BytecodeGenerator|interpreter::Bytecode|Parser|Scanner|Zone|RelocIterator|Assembler|CodeGenerator|SourcePosition|BytecodeOffset|Deoptimiz/;
+
+/**
+ * The newest dump of a server's callgrind output: every instruction (Ir), and those of the
+ * garbage collector and the compilers, by function name (callgrind_annotate). Those two
+ * depend on when V8 chose to run them, so a window's total moves by ±10 % between windows
+ * of one server; the rest ("mutator") moves far less.
+ */
+async function lastDump(dir: string, pid: number): Promise<{ total: number; gc: number; compile: number }> {
   const dumps = readdirSync(dir)
     .filter((f) => f.startsWith(`cg.${pid}.`))
     .sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()));
-  const text = readFileSync(join(dir, dumps[dumps.length - 1]!), 'utf8');
-  const totals = /^(?:summary|totals): (\d+)/m.exec(text);
-  if (!totals) throw new Error(`no totals in ${dumps[dumps.length - 1]}`);
-  return Number(totals[1]);
+  const file = join(dir, dumps[dumps.length - 1]!);
+  const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
+  if (!totals) throw new Error(`no totals in ${file}`);
+  const { stdout } = await run('callgrind_annotate', ['--inclusive=no', '--threshold=100', file], { maxBuffer: 256 * 1024 * 1024 });
+  let gc = 0;
+  let compile = 0;
+  for (const line of stdout.split('\n')) {
+    const m = /^\s*([\d,]+) \([\s\d.]+%\)\s+(.*)$/.exec(line);
+    if (!m || m[2]!.includes('PROGRAM TOTALS')) continue;
+    const ir = Number(m[1]!.replaceAll(',', ''));
+    if (GC.test(m[2]!)) gc += ir;
+    else if (COMPILE.test(m[2]!)) compile += ir;
+  }
+  return { total: Number(totals[1]), gc, compile };
 }
 
 async function main() {
@@ -183,6 +207,7 @@ async function main() {
     ].filter((s) => !flags.only || s.key === flags.only);
     const windows = Number(flags.windows);
     const results: Record<string, Record<string, number[]>> = {};
+    const mutators: Record<string, Record<string, number[]>> = {};
     // Every server measured at once (callgrind counts, whatever else runs), each driven by its own loop.
     await Promise.all(
       servers.map(async (server, i) => {
@@ -200,9 +225,15 @@ async function main() {
             await control(server, ['-z'], poke);
             await drive(server.base, next, scenario.count, scenario.concurrency);
             await control(server, ['-d'], poke);
-            const perRequest = lastDumpInstructions(dir, server.managed.pid) / scenario.count;
+            const dump = await lastDump(dir, server.managed.pid);
+            const perRequest = dump.total / scenario.count;
+            const mutator = (dump.total - dump.gc - dump.compile) / scenario.count;
             ((results[scenario.key] ??= {})[server.label] ??= []).push(perRequest);
-            log(`${server.label} ${scenario.key} window ${w + 1}: ${(perRequest / 1e6).toFixed(3)} M instructions per request`);
+            ((mutators[scenario.key] ??= {})[server.label] ??= []).push(mutator);
+            log(
+              `${server.label} ${scenario.key} window ${w + 1}: ${(perRequest / 1e6).toFixed(3)} M instructions per request, ` +
+                `${(mutator / 1e6).toFixed(3)} M outside GC and compilers`,
+            );
           }
           await control(server, ['-i', 'off'], poke);
         }
@@ -218,19 +249,30 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    console.log('| scenario | server | M instructions per request (windows) | median / off |');
-    console.log('|---|---|---|---:|');
+    // Each window's ratio is over the off servers' mean in the same window (those named off*).
+    const offNames = specs.filter((s) => s.name.startsWith('off')).map((s) => s.name);
+    const ratios = (byServer: Record<string, number[]>, name: string) =>
+      (byServer[name] ?? []).map((x, w) => x / (offNames.reduce((a, o) => a + byServer[o]![w]!, 0) / offNames.length));
+    const cell = (byServer: Record<string, number[]>, name: string) =>
+      `${(byServer[name] ?? []).map((x) => (x / 1e6).toFixed(3)).join(' ')} | ${median(ratios(byServer, name)).toFixed(2)} (${ratios(
+        byServer,
+        name,
+      )
+        .map((r) => r.toFixed(2))
+        .join(' ')})`;
+    console.log(
+      '| scenario | server | M instructions per request (windows) | over off, median (windows) | outside GC and compilers | over off |',
+    );
+    console.log('|---|---|---|---|---|---|');
     for (const [scenario, byServer] of Object.entries(results)) {
-      const off = median(byServer.off ?? [Number.NaN]);
       for (const spec of specs) {
-        const xs = byServer[spec.name] ?? [];
         console.log(
-          `| ${scenario} | ${spec.name}${spec.settings ? ` (${spec.settings})` : ''} | ${xs.map((x) => (x / 1e6).toFixed(3)).join(' ')} | ${(median(xs) / off).toFixed(3)} |`,
+          `| ${scenario} | ${spec.name}${spec.settings ? ` (${spec.settings})` : ''} | ${cell(byServer, spec.name)} | ${cell(mutators[scenario]!, spec.name)} |`,
         );
       }
     }
     console.log(`spans exported: ${sink.spans()}`);
-    console.log(JSON.stringify({ benchTracingInstructions: { products, servers: specs, results, spans: sink.spans() } }));
+    console.log(JSON.stringify({ benchTracingInstructions: { products, servers: specs, results, mutators, spans: sink.spans() } }));
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await stopAll();
