@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -321,6 +323,91 @@ describe('the server’s provider, under a trace the sampler dropped', () => {
     // Not following the parent: a child of a dropped span may be kept, so its span is made.
     expect(parentBased({ OTEL_TRACES_SAMPLER: 'traceidratio' })).toBe(false);
     expect(parentBased({ OTEL_TRACES_SAMPLER: 'always_on' })).toBe(false);
+  });
+});
+
+describe('the server’s default: a request’s trace decided as it arrives', () => {
+  // The SDK as the server starts it (one OTLP receiver that answers every export), with the
+  // ratio at 0 or 1 so that the test says which requests are kept, and Next's own tracer.
+  const started = async (ratio: string) => {
+    const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('{}')));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', `http://127.0.0.1:${port}`);
+    vi.stubEnv('OTEL_TRACES_SAMPLER', '');
+    vi.stubEnv('OTEL_TRACES_SAMPLER_ARG', ratio);
+    const { startTraceExport } = await import('@/lib/platform/observability/otel-sdk');
+    const sdk = startTraceExport();
+    const stop = async () => {
+      await sdk.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      vi.unstubAllEnvs();
+      await new Promise((resolve) => receiver.close(resolve));
+    };
+    return { decide: sdk.decideRequest!, stop };
+  };
+  // What Next does with a request: the trace context of its headers, then its span for it and one below.
+  const nextRequest = async (headers: Record<string, string | string[] | undefined>) => {
+    const { getTracer } = await import('next/dist/server/lib/trace/tracer');
+    const next = getTracer();
+    return next.withPropagatedContext(headers, () =>
+      next.trace('BaseServer.handleRequest', { spanName: 'GET' }, async (span) => {
+        const inner = await next.trace('Middleware.execute', async (child) => ({ child, active: trace.getSpan(context.active()) }));
+        return { span, ...inner, nextTracing: next.isOpenTelemetryEnabled() };
+      }),
+    );
+  };
+
+  it('dropped: a not-sampled traceparent before Next, and Next’s work runs bare under it', async () => {
+    const { decide, stop } = await started('0');
+    try {
+      const headers: Record<string, string | string[] | undefined> = { tracestate: 'x=1' };
+      decide(headers);
+      expect(headers.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-00$/);
+      expect(headers.tracestate).toBeUndefined();
+      const seen = await nextRequest(headers);
+      expect(seen.span).toBeUndefined();
+      expect(seen.child).toBeUndefined();
+      expect(seen.nextTracing).toBe(false);
+      // The work sees the dropped trace, so our spans and any call it makes follow it.
+      expect(seen.active?.isRecording()).toBe(false);
+      expect(seen.active?.spanContext().traceId).toBe(String(headers.traceparent).split('-')[1]);
+      // Outside a dropped trace, Next sees a provider.
+      const { getTracer } = await import('next/dist/server/lib/trace/tracer');
+      expect(getTracer().isOpenTelemetryEnabled()).toBe(true);
+      // A caller's traceparent is followed, kept or not; one that is no traceparent is replaced.
+      const caller = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+      const followed: Record<string, string | undefined> = { traceparent: caller, tracestate: 'x=1' };
+      decide(followed);
+      expect(followed).toEqual({ traceparent: caller, tracestate: 'x=1' });
+      const garbage: Record<string, string | undefined> = { traceparent: `00-${'0'.repeat(32)}-${'cd'.repeat(8)}-01` };
+      decide(garbage);
+      expect(garbage.traceparent).toMatch(/-00$/);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('kept: no traceparent added, and Next’s span for the request is the root of a whole tree', async () => {
+    const { decide, stop } = await started('1');
+    try {
+      const headers: Record<string, string | string[] | undefined> = {};
+      decide(headers);
+      expect(headers.traceparent).toBeUndefined();
+      const seen = await nextRequest(headers);
+      // Both made and sampled (they have ended by now), the second one below the first.
+      expect(seen.span?.spanContext().traceFlags).toBe(1);
+      expect(seen.child?.spanContext().traceFlags).toBe(1);
+      expect(seen.active).toBe(seen.child);
+      expect((seen.child as unknown as { parentSpanContext?: { spanId: string } }).parentSpanContext?.spanId).toBe(
+        seen.span?.spanContext().spanId,
+      );
+      expect(seen.nextTracing).toBe(true);
+    } finally {
+      await stop();
+    }
   });
 });
 

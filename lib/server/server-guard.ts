@@ -26,6 +26,8 @@ export function servingServers(): ReadonlySet<Server> {
  *
  * - A request target that is no path (`*`, or `http://host/path`) is answered or made a path
  *   here (originTarget): Next's router fails on `*` with a 500 and a stack.
+ * - With tracing on, every request's trace is kept or dropped here, before Next's first span
+ *   (`decideTrace`, lib/platform/observability/otel-sdk.ts).
  * - Every request gets the socket's address in PEER_HEADER (stamped with a per-process
  *   secret, replacing any header of that name the client sent), because Next gives route
  *   code no way to the socket (lib/shopper-address.ts).
@@ -49,6 +51,8 @@ export function guardServer(settings: {
   pageRendersPerShopper?: number;
   listPagesShare?: number;
   trustedHops?: number;
+  /** Decides the request's trace before Next sees it (otel-sdk.ts, with the default sampler). */
+  decideTrace?: (headers: IncomingMessage['headers']) => void;
 }): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
@@ -67,6 +71,7 @@ export function guardServer(settings: {
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       req.headers[PEER_HEADER] = peerHeaderValue(stamp, req.socket?.remoteAddress, req.headers['x-forwarded-for'] !== undefined);
+      settings.decideTrace?.(req.headers);
       if (req.url?.[0] !== '/') {
         const target = originTarget(req.method ?? 'GET', req.url ?? '');
         if ('status' in target) {

@@ -28,7 +28,7 @@ export async function startServer(): Promise<void> {
     logger().fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
-  let traces: { shutdown: () => Promise<void> } | null = null;
+  let traces: ReturnType<typeof import('@/lib/platform/observability/otel-sdk').startTraceExport> | null = null;
   if (settings.OTEL_EXPORTER_OTLP_ENDPOINT || settings.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
     const { startTraceExport } = await import('@/lib/platform/observability/otel-sdk');
     traces = startTraceExport();
@@ -39,6 +39,7 @@ export async function startServer(): Promise<void> {
     pageRendersPerShopper: settings.PAGE_RENDERS_PER_SHOPPER,
     listPagesShare: settings.LIST_PAGES_SHARE_PER_SHOPPER,
     trustedHops: settings.TRUSTED_PROXY_HOPS,
+    decideTrace: traces?.decideRequest,
   });
   const { registerPageCache } = await import('@/lib/security/page-cache-handler.mjs');
   const { isKeptPageKey, keepRenderedPage } = await import('@/lib/storefront/kept-pages');

@@ -41,6 +41,8 @@ export async function startNextServer(options: {
   nodeOptions?: string[];
   /** More of the server's settings (STOREFRONT_ORIGIN, PAGE_RENDER_AHEAD). */
   env?: Record<string, string>;
+  /** A command the server runs under (e.g. valgrind and its options), and how long it may then take to answer. */
+  launcher?: { command: string[]; readyTimeoutMs: number };
 }): Promise<Server> {
   const base = `http://127.0.0.1:${options.port}`;
   // --expose-gc only lets /bench-ceiling?memory=1 measure the live heap; nothing else calls gc().
@@ -49,10 +51,21 @@ export async function startNextServer(options: {
     ...(options.nodeOptions ?? []),
     ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
   ];
+  const launcher = options.launcher?.command ?? [];
   const managed = startProcess(
     options.label,
-    process.execPath,
-    [...nodeArgs, NEXT_BIN, 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    launcher[0] ?? process.execPath,
+    [
+      ...launcher.slice(1),
+      ...(launcher.length ? [process.execPath] : []),
+      ...nodeArgs,
+      NEXT_BIN,
+      'start',
+      '-p',
+      String(options.port),
+      '-H',
+      '127.0.0.1',
+    ],
     {
       ...buildEnv(),
       MALLOC_ARENA_MAX: SERVER_MALLOC_ARENA_MAX,
@@ -66,7 +79,7 @@ export async function startNextServer(options: {
   );
   const rss = new RssSampler(managed.pid);
   try {
-    await waitForHttp(`${base}/site/v1/openapi.json`, managed);
+    await waitForHttp(`${base}/site/v1/openapi.json`, managed, options.launcher?.readyTimeoutMs);
   } catch (error) {
     rss.stop();
     await stopProcess(managed);

@@ -1,11 +1,27 @@
-import { context, trace, TraceFlags, type Context, type Span, type SpanOptions, type Tracer, type TracerOptions } from '@opentelemetry/api';
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  context,
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanKind,
+  type SpanOptions,
+  type Tracer,
+  type TracerOptions,
+} from '@opentelemetry/api';
 import {
   BatchSpanProcessor,
   NodeTracerProvider,
   ParentBasedSampler,
+  RandomIdGenerator,
+  SamplingDecision,
   TraceIdRatioBasedSampler,
   type NodeTracerConfig,
   type Sampler,
+  type SamplingResult,
 } from '@opentelemetry/sdk-trace-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -22,9 +38,11 @@ import { env } from '@/lib/env';
  * use it too. No resource detectors run: the service's name is the resource.
  *
  * With a parent-based sampler (the default, and every `parentbased_*`), the provider is one
- * that starts no span below a dropped one (`SampledTreeTracerProvider`).
+ * that starts no span below a dropped one (`SampledTreeTracerProvider`). With the default
+ * sampler, each request's trace is also decided as it arrives, before Next's first span
+ * (`decideRequest`, called by the server guard), and Next runs bare under a dropped one.
  */
-export function startTraceExport(): { shutdown: () => Promise<void> } {
+export function startTraceExport(): { shutdown: () => Promise<void>; decideRequest?: (headers: IncomingHttpHeaders) => void } {
   const sampler = defaultSampler();
   const Provider = parentBased() ? SampledTreeTracerProvider : NodeTracerProvider;
   const provider = new Provider({
@@ -34,7 +52,10 @@ export function startTraceExport(): { shutdown: () => Promise<void> } {
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register();
-  return { shutdown: () => provider.shutdown() };
+  const shutdown = () => provider.shutdown();
+  if (!sampler) return { shutdown };
+  hideDroppedTracesFromNext(provider);
+  return { shutdown, decideRequest: requestDecision(sampler.ratio) };
 }
 
 /** The share of traces kept when OTEL_TRACES_SAMPLER is unset (docs/operating.md#traces). */
@@ -49,11 +70,73 @@ export const DEFAULT_TRACE_RATIO = 0.1;
  * (a storefront page, an API request from elsewhere, a job's pass), and a kept trace keeps
  * its whole tree; a caller's traceparent that says "sampled" is followed.
  */
-export function defaultSampler(vars: Record<string, string | undefined> = process.env): Sampler | undefined {
+export function defaultSampler(
+  vars: Record<string, string | undefined> = process.env,
+): (Sampler & { readonly ratio: TraceIdRatioBasedSampler }) | undefined {
   if (vars.OTEL_TRACES_SAMPLER?.trim()) return undefined;
   const arg = Number(vars.OTEL_TRACES_SAMPLER_ARG?.trim() || Number.NaN);
-  const ratio = arg >= 0 && arg <= 1 ? arg : DEFAULT_TRACE_RATIO;
-  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  const ratio = new TraceIdRatioBasedSampler(arg >= 0 && arg <= 1 ? arg : DEFAULT_TRACE_RATIO);
+  return Object.assign(new ParentBasedSampler({ root: new RequestRootSampler(ratio) }), { ratio });
+}
+
+/**
+ * The roots' sampler under the default: a request's trace is decided when it arrives
+ * (`requestDecision`, before Next sees it), so Next's span for a request that comes without a
+ * dropped parent is one that decision kept, and is kept here. Any other root (a job's pass,
+ * mail) is decided by the ratio.
+ */
+class RequestRootSampler implements Sampler {
+  constructor(private readonly ratio: TraceIdRatioBasedSampler) {}
+
+  shouldSample(ctx: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes): SamplingResult {
+    if (attributes['next.span_type'] === 'BaseServer.handleRequest') return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    return this.ratio.shouldSample(ctx, traceId);
+  }
+
+  toString(): string {
+    return `RequestRootSampler{${this.ratio.toString()}}`;
+  }
+}
+
+/**
+ * Decides a request's trace once, as it arrives (called by the server guard's hook on the
+ * HTTP server, before Next): a request without a caller's `traceparent` that the ratio
+ * drops gets one, for a made-up parent, not sampled. Every span below it is then dropped by
+ * the parent-based sampler, through both of Next's passes over the request (its proxy's and
+ * the render's, which read the same headers), so Next never starts one (see
+ * `hideDroppedTracesFromNext`). A caller's valid `traceparent` is followed, as before.
+ */
+function requestDecision(ratio: TraceIdRatioBasedSampler): (headers: IncomingHttpHeaders) => void {
+  const ids = new RandomIdGenerator();
+  return (headers) => {
+    if (typeof headers.traceparent === 'string' && TRACEPARENT.test(headers.traceparent)) return;
+    const traceId = ids.generateTraceId();
+    if (ratio.shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED) {
+      delete headers.traceparent;
+    } else {
+      headers.traceparent = `00-${traceId}-${ids.generateSpanId()}-00`;
+    }
+    delete headers.tracestate;
+  };
+}
+
+const TRACEPARENT = /^(?!ff)[\da-f]{2}-(?!0{32})[\da-f]{32}-(?!0{16})[\da-f]{16}-[\da-f]{2}$/;
+
+/**
+ * Next wraps its own work in spans whenever a tracer provider is registered: per span, a
+ * context switch, option and attribute copies and three more promises, even when the trace
+ * is dropped and the span is never made. Its only test of whether tracing is on
+ * (`isOpenTelemetryEnabled` in next/dist/server/lib/trace/tracer.js) is a recording active
+ * span, or else the registered provider's class name not being `NoopTracerProvider`. So
+ * while the active span is one the sampler dropped, the provider names itself that, and
+ * Next runs its work bare; in a kept trace, and with no span at all, it is itself. The
+ * decision must then be taken before Next's first span (`requestDecision`): the `traceparent`
+ * Next would write on a request for its second pass is not written under a dropped span.
+ */
+function hideDroppedTracesFromNext(provider: NodeTracerProvider): void {
+  const own = provider.constructor;
+  const noop = { name: 'NoopTracerProvider' };
+  Object.defineProperty(provider, 'constructor', { configurable: true, get: () => (droppedParent(context.active()) ? noop : own) });
 }
 
 /** Does the sampler follow the parent (so a dropped parent's children are dropped)? */
