@@ -17,13 +17,13 @@
 // what identical servers differ by), and one JSON line ({"benchTracingInstructions": …}).
 // Slow by design: ~50× a server's own CPU time while measured.
 import { execFile } from 'node:child_process';
-import { createServer, type Server as HttpServer } from 'node:http';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { makeFixture } from './fixture';
 import { stopAll } from './processes';
+import { spanSink } from './span-sink';
 import { startNextServer, type Server } from './server';
 
 const { values: flags } = parseArgs({
@@ -45,24 +45,6 @@ const { values: flags } = parseArgs({
 });
 const log = (message: string) => console.error(`[bench:tracing-instructions ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const run = promisify(execFile);
-
-/** An OTLP/HTTP receiver that takes every export and throws it away, counting the spans in the raw bytes. */
-function spanSink(): Promise<{ server: HttpServer; url: string; spans: () => number }> {
-  const SPAN_ID = Buffer.from('"spanId"');
-  let spans = 0;
-  const server = createServer((req, res) => {
-    req.on('data', (chunk: Buffer) => {
-      for (let at = chunk.indexOf(SPAN_ID); at !== -1; at = chunk.indexOf(SPAN_ID, at + SPAN_ID.length)) spans += 1;
-    });
-    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, spans: () => spans });
-    }),
-  );
-}
 
 type Request = { path: string; headers?: Record<string, string> };
 

@@ -14,7 +14,6 @@
 // show on this host, i.e. what "off costs nothing" can be told from. The build is
 // NEXT_DIST_DIR's (.next-bench), so two builds can be measured one after the other.
 // Prints a table and one JSON line ({"benchTracing": {...}}). Every server it starts is stopped.
-import { createServer, type Server as HttpServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { makeFixture } from './fixture';
 import { measure, rotate, type Plan } from './load';
 import { runToCompletion, stopAll } from './processes';
+import { spanSink } from './span-sink';
 import { buildEnv, DIST_DIR, ROOT, startNextServer, type Server } from './server';
 
 const { values: flags } = parseArgs({
@@ -47,8 +47,6 @@ const ROUNDS = Number(flags.rounds);
 const SLICE_SECONDS = Number(flags.seconds);
 const log = (message: string) => console.error(`[bench:tracing ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-const SPAN_ID = Buffer.from('"spanId"');
-
 /** CPU seconds (user + system, every thread) the processes of a group have used so far, from /proc. */
 function groupCpuSeconds(pgid: number): number {
   let ticks = 0;
@@ -64,28 +62,6 @@ function groupCpuSeconds(pgid: number): number {
     }
   }
   return ticks / 100; // USER_HZ
-}
-
-/** An OTLP/HTTP receiver that takes every export and throws it away, counting the spans. */
-function spanSink(): Promise<{ server: HttpServer; url: string; spans: () => number }> {
-  let spans = 0;
-  const server = createServer((req, res) => {
-    // Counted in the raw bytes, never decoded or parsed: the sink shares the host with the
-    // servers it measures, so the less it does, the less it takes from the traced one. One
-    // "spanId" per span (and per link, of which there are none); a chunk boundary splitting
-    // one only undercounts.
-    req.on('data', (chunk: Buffer) => {
-      for (let at = chunk.indexOf(SPAN_ID); at !== -1; at = chunk.indexOf(SPAN_ID, at + SPAN_ID.length)) spans += 1;
-    });
-    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ server, url: `http://127.0.0.1:${port}`, spans: () => spans });
-    }),
-  );
 }
 
 async function main() {
