@@ -269,12 +269,22 @@ test.describe('checkout', () => {
     const after = await sessionsWith(variant);
     expect(after.filter((id) => !before.includes(id))).toEqual([landed]);
 
-    // Two simultaneous submits of one cart (same cookies) answer the same session.
+    // A submit after the first one's answer (a slow double click: the cart has a new nonce by
+    // then) lands on the same session, and starts no other.
     const origin = new URL(page.url()).origin;
     const submit = () => page.request.post('/shop-api/checkout', { headers: { Origin: origin }, maxRedirects: 0, form: {} });
+    const again = await submit();
+    expect(again.status()).toBe(303);
+    expect(again.headers().location).toBe(`/checkout/${landed}`);
+    expect(await sessionsWith(variant)).toEqual(after);
+
+    // Later (the few seconds it is remembered are over), two simultaneous submits of the cart
+    // (same cookies) answer one new session.
+    await context.clearCookies({ name: 'checkout_recent' });
     const [a, b] = await Promise.all([submit(), submit()]);
     expect([a.status(), b.status()]).toEqual([303, 303]);
     expect(a.headers().location).toMatch(/^\/checkout\/cs_/);
+    expect(a.headers().location).not.toBe(`/checkout/${landed}`);
     expect(b.headers().location).toBe(a.headers().location);
     const final = await sessionsWith(variant);
     expect(final.filter((id) => !after.includes(id))).toHaveLength(1);
