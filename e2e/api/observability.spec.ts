@@ -169,7 +169,7 @@ test.describe('an instance with metrics, traces and its log read', () => {
   test('GET /metrics: Bearer METRICS_TOKEN only, Prometheus text, never cached or rate-limited', async ({ request }) => {
     // Reads refused by a shopper's budget: counted by policy. The budget's window is fixed, so
     // 25 reads may straddle its end and fit both halves; 45 in a row overfill one of them.
-    const statuses = [];
+    const statuses: number[] = [];
     for (let i = 0; i < 45 && !statuses.includes(429); i++) {
       const res = await request.get(`${instance.baseURL}${V1}/site`, {
         headers: { Authorization: `Bearer ${creds().core}`, 'Site-Buyer-IP': '203.0.113.9' },
