@@ -31,6 +31,8 @@ export type SeedOptions = {
    * Site's catalog version past the old one, so no cache takes the new catalog for the old.
    */
   keepCredentials?: boolean;
+  /** false: the demo Site without products, bundles or collections, as a shop before its first catalog import. */
+  demoCatalog?: boolean;
 };
 
 export type SeedSummary = {
@@ -126,6 +128,7 @@ export async function seedDatabase(database: Database, options: SeedOptions = {}
   const checkoutBaseUrl = options.checkoutBaseUrl ?? DEFAULT_CHECKOUT_BASE_URL;
 
   const demo = buildSite(seedSettings('demo'), 'NLH', (rows, site) => {
+    if (options.demoCatalog === false) return;
     addProducts(rows, site, DEMO_PRODUCTS);
     const bench = extra > 0 ? benchProducts(extra) : null;
     if (bench) addProducts(rows, site, bench.products, DEMO_PRODUCTS.length);

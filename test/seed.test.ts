@@ -401,4 +401,20 @@ describe('wipe and determinism', () => {
     const images = await bench.select({ url: schema.productImages.url }).from(schema.productImages);
     for (const url of new Set(images.map((i) => i.url))) expect(existsSync(join(ROOT, 'public', url)), url).toBe(true);
   });
+
+  it('seeds the demo Site without its catalog, and the outlet whole, with demoCatalog: false', async () => {
+    const empty = await freshDatabase();
+    const result = await seedDatabase(empty, { demoCatalog: false });
+    expect(result.sites.find((s) => s.handle === 'demo')?.publishedProducts).toBe(0);
+    for (const table of [schema.products, schema.collections]) {
+      expect(await empty.select().from(table).where(eq(table.siteId, DEMO)), getTableName(table)).toEqual([]);
+    }
+    // Every bundle is a product's, so the outlet's are all there are.
+    const bundleProducts = await empty.select({ siteId: schema.products.siteId }).from(schema.bundles)
+      .innerJoin(schema.products, eq(schema.products.id, schema.bundles.productId));
+    expect(bundleProducts.every((b) => b.siteId === OUTLET)).toBe(true);
+    const outlet = await empty.select().from(schema.products).where(eq(schema.products.siteId, OUTLET));
+    expect(outlet.map((p) => p.id).sort()).toEqual((await productsOf(OUTLET)).map((p) => p.id).sort());
+    expect(await empty.select().from(schema.sites)).toHaveLength(2);
+  });
 });

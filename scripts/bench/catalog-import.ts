@@ -88,28 +88,6 @@ async function child(url: string, file: string, latencyMs: number | null): Promi
   closeDatabase(local);
 }
 
-/** A Site's catalog deleted, the other Site's kept (its products are what the checkouts buy). */
-async function emptyCatalog(database: Database, siteHandle: string): Promise<void> {
-  const site = '(SELECT id FROM sites WHERE handle = ?)';
-  const products = `(SELECT id FROM products WHERE site_id = ${site})`;
-  for (const sql of [
-    `DELETE FROM bundle_items WHERE bundle_id IN (SELECT id FROM bundles WHERE product_id IN ${products})`,
-    `DELETE FROM bundle_prices WHERE bundle_id IN (SELECT id FROM bundles WHERE product_id IN ${products})`,
-    `DELETE FROM bundles WHERE product_id IN ${products}`,
-    `DELETE FROM collection_products WHERE collection_id IN (SELECT id FROM collections WHERE site_id = ${site})`,
-    `DELETE FROM collection_translations WHERE collection_id IN (SELECT id FROM collections WHERE site_id = ${site})`,
-    `DELETE FROM collections WHERE site_id = ${site}`,
-    `DELETE FROM variant_prices WHERE variant_id IN (SELECT id FROM product_variants WHERE site_id = ${site})`,
-    `DELETE FROM inventory_levels WHERE variant_id IN (SELECT id FROM product_variants WHERE site_id = ${site})`,
-    `DELETE FROM product_variants WHERE site_id = ${site}`,
-    `DELETE FROM product_images WHERE product_id IN ${products}`,
-    `DELETE FROM product_translations WHERE product_id IN ${products}`,
-    `DELETE FROM products WHERE site_id = ${site}`,
-    `DELETE FROM market_translations WHERE site_id = ${site}`,
-  ])
-    await execute(database, { sql, args: [siteHandle] });
-}
-
 type Checkouts = { created: number; failed: string[]; slowestMs: number };
 
 /** Checkout sessions on `siteHandle`, one after another, until `stop`: what a shopper on another instance meets. */
@@ -205,8 +183,8 @@ async function main(): Promise<void> {
 
     const targetUrl = `file:${join(dir, 'target.db')}`;
     const target = await open(targetUrl);
-    await seedDatabase(target, {});
-    await emptyCatalog(target, 'demo');
+    // The demo Site empty, the outlet's catalog kept (its products are what the checkouts buy).
+    await seedDatabase(target, { demoCatalog: false });
     const server = flags.remote
       ? await startLibsqlTestServer({ path: join(dir, 'target.db'), latencyMs: Number(flags.latency ?? 20) })
       : null;

@@ -188,20 +188,23 @@ const DELETE_STAGED = 1_000;
 async function deleteStaged(database: Database, where: string, args: Value[]): Promise<void> {
   const staged = `SELECT product_id FROM catalog_import_staged WHERE ${where} ORDER BY product_id LIMIT ${DELETE_STAGED}`;
   const variants = `SELECT id FROM product_variants WHERE product_id IN (${staged})`;
+  // The tables a staged product's rows were written to (stagingOf), children first.
+  const rows: Statement[] = [
+    ...VARIANT_ROWS.map((t) => ({ sql: `DELETE FROM ${tableName(t)} WHERE variant_id IN (${variants})`, args })),
+    ...[...PRODUCT_ROWS].reverse().map((t) => ({ sql: `DELETE FROM ${tableName(t)} WHERE product_id IN (${staged})`, args })),
+  ];
   for (;;) {
     const results = await writeBatch(database, [
-      { sql: `DELETE FROM variant_prices WHERE variant_id IN (${variants})`, args },
-      { sql: `DELETE FROM inventory_levels WHERE variant_id IN (${variants})`, args },
-      { sql: `DELETE FROM product_variants WHERE product_id IN (${staged})`, args },
-      { sql: `DELETE FROM product_translations WHERE product_id IN (${staged})`, args },
-      { sql: `DELETE FROM product_images WHERE product_id IN (${staged})`, args },
+      ...rows,
       { sql: `SELECT count(*) AS n FROM (${staged})`, args },
       { sql: `DELETE FROM products WHERE id IN (${staged})`, args },
       { sql: 'DELETE FROM catalog_import_staged WHERE product_id NOT IN (SELECT id FROM products)', args: [] },
     ]);
-    if (Number(results[5]?.rows[0]?.n ?? 0) < DELETE_STAGED) return;
+    if (Number(results[rows.length]?.rows[0]?.n ?? 0) < DELETE_STAGED) return;
   }
 }
+
+const tableName = (table: TableName) => getTableName(TABLES[table].table);
 
 /**
  * Writes exactly the changed rows, in one transaction sent as one request.
