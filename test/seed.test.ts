@@ -410,7 +410,9 @@ describe('wipe and determinism', () => {
       expect(await empty.select().from(table).where(eq(table.siteId, DEMO)), getTableName(table)).toEqual([]);
     }
     // Every bundle is a product's, so the outlet's are all there are.
-    const bundleProducts = await empty.select({ siteId: schema.products.siteId }).from(schema.bundles)
+    const bundleProducts = await empty
+      .select({ siteId: schema.products.siteId })
+      .from(schema.bundles)
       .innerJoin(schema.products, eq(schema.products.id, schema.bundles.productId));
     expect(bundleProducts.every((b) => b.siteId === OUTLET)).toBe(true);
     const outlet = await empty.select().from(schema.products).where(eq(schema.products.siteId, OUTLET));

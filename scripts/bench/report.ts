@@ -20,17 +20,18 @@ export type Row = Measured & {
 export type Target = { name: string; value: number | null; limit: string; pass: boolean | null };
 
 /**
- * Rendering ahead right after one product's prices changed, with no shopper meanwhile
- * (run.ts): what one pass of the job did. `written`: pages the database got since the change
- * (stored_pages rows whose stored_at moved), null where there is no such table.
- */
-/**
  * Where the shop's and the bare app's memory was after the reads: each group's mappings
  * (processes.ts) and process.memoryUsage() (the shop's after a full GC, the bare app's as it ran).
  */
 export type MemoryBreakdown = Record<'shop' | 'bare', { map: MemoryMap; usage: Memory | null }>;
 
-export type AheadAfterChange = { handle: string; rendered: number; seconds: number; written: number | null };
+/**
+ * Rendering ahead right after one product's prices changed, with no shopper meanwhile
+ * (run.ts): what the job's passes did for the change. `written`: pages the database got since
+ * the change (stored_pages rows whose stored_at moved), null where there is no such table.
+ * `renderedBefore`: what it rendered before the change, bringing every address up to date.
+ */
+export type AheadAfterChange = { handle: string; rendered: number; seconds: number; written: number | null; renderedBefore: number };
 
 export type Report = {
   rows: Map<ScenarioKey, Row>;
@@ -165,7 +166,7 @@ export function targetsOf(report: Report): Target[] {
 
 function aheadText(a: AheadAfterChange): string {
   const written = a.written === null ? '' : `; ${a.written} written to the database since the change`;
-  return `${a.rendered} rendered in ${a.seconds} s (${a.handle}'s prices changed${written})`;
+  return `${a.rendered} rendered in ${a.seconds} s (${a.handle}'s prices changed${written}; ${a.renderedBefore} before the change)`;
 }
 
 function pad(text: string | number, width: number, left = false): string {

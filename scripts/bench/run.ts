@@ -276,31 +276,40 @@ async function aheadAfterChange(fixture: Fixture, origin: string): Promise<Ahead
     env: { STOREFRONT_ORIGIN: origin, JOBS: 'cron', CRON_SECRET: secret },
   });
   try {
+    // Rendering ahead until it has nothing left (addresses shoppers asked at during the run, in
+    // other languages, are rendered whole there): the measured pass is then the change's alone.
+    const before = await renderAheadPasses(renderer.base, secret);
+    if (!before) return undefined;
+    log(`rendering ahead before the change: ${before.rendered} pages in ${before.seconds} s`);
     const since = Date.now();
     const handle = await changeOnePrice(fixture);
     log(`changed the prices of ${handle}; rendering ahead …`);
-    const started = Date.now();
-    let rendered = 0;
-    for (;;) {
-      const res = await fetchWithin(`${renderer.base}/api/cron/render-ahead`, 180_000, {
-        headers: { Authorization: `Bearer ${secret}` },
-      });
-      const body = JSON.parse(res.body) as { rendered?: number; finished?: string; skipped?: string };
-      if (res.status === 404) {
-        log(`no render-ahead job in this build (${JSON.stringify(body).slice(0, 200)})`);
-        return undefined;
-      }
-      if (!res.ok || body.skipped) throw new Error(`render-ahead answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
-      rendered += body.rendered ?? 0;
-      if (body.finished !== 'no') break;
-      if (Date.now() - started > 20 * 60_000) throw new Error('rendering ahead after a change did not finish in 20 minutes');
-    }
-    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    const after = await renderAheadPasses(renderer.base, secret);
+    if (!after) return undefined;
     const written = await pagesWrittenSince(fixture, since);
-    return { handle, rendered, seconds, written };
+    return { handle, ...after, written, renderedBefore: before.rendered };
   } finally {
     await renderer.stop();
   }
+}
+
+/** The render-ahead cron route asked until a pass finishes: the pages it rendered, and how long it took. */
+async function renderAheadPasses(base: string, secret: string): Promise<{ rendered: number; seconds: number } | undefined> {
+  const started = Date.now();
+  let rendered = 0;
+  for (;;) {
+    const res = await fetchWithin(`${base}/api/cron/render-ahead`, 180_000, { headers: { Authorization: `Bearer ${secret}` } });
+    const body = JSON.parse(res.body) as { rendered?: number; finished?: string; skipped?: string };
+    if (res.status === 404) {
+      log(`no render-ahead job in this build (${JSON.stringify(body).slice(0, 200)})`);
+      return undefined;
+    }
+    if (!res.ok || body.skipped) throw new Error(`render-ahead answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
+    rendered += body.rendered ?? 0;
+    if (body.finished !== 'no') break;
+    if (Date.now() - started > 20 * 60_000) throw new Error('rendering ahead did not finish in 20 minutes');
+  }
+  return { rendered, seconds: Math.round((Date.now() - started) / 100) / 10 };
 }
 
 /** Kept pages the database got since `since` (ms), or null when it keeps none in stored_pages. */
@@ -377,7 +386,13 @@ async function measureCatalog(
       for (const key of keys) {
         if (only && !only.has(key)) continue;
         const credential = fixture.credentials[token++ % fixture.credentials.length]!;
-        if (SCENARIOS[key].changesCatalog) log(`changed the prices of ${await changeOnePrice(fixture)}`);
+        if (SCENARIOS[key].changesCatalog) {
+          // First every path once, unmeasured, as an instance that served the catalog before the
+          // change: the row then shows what the change made stale, not what was never asked for.
+          const before = await pass(planFor(SCENARIOS[key], targets, credential), targets.allHandles.length, PASS_SECONDS);
+          log(`${key}: ${before.requests} paths read before the change (${before.rps} req/s)`);
+          log(`changed the prices of ${await changeOnePrice(fixture)}`);
+        }
         rows.set(key, await paired(server, bare, targets, SCENARIOS[key], credential));
       }
     };
