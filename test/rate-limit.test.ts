@@ -44,6 +44,9 @@ beforeAll(async () => {
 const reads: RateLimitPolicy = { name: 'reads', limit: 3, windowSeconds: 60 };
 const T0 = Date.parse('2026-11-21T12:00:00.000Z'); // a window boundary for 60 s windows
 
+/** The latest time JavaScript's Date holds: a window that never ends, so no sweep removes a test's marker rows. */
+const MARKER_WINDOW = 8.64e15;
+
 describe('consumeRateLimit', () => {
   it('counts up to the budget, then refuses, and says how long until the window resets', async () => {
     const seen = [];
@@ -296,14 +299,15 @@ describe('applyRateLimit', () => {
         .select()
         .from(rateLimitCounters)
         .where(sql`${rateLimitCounters.bucket} LIKE ${credentialId + '%'}`);
-    // A write carrying the claim: one batch with the write's own statement.
+    // A write carrying the claim: one batch with the write's own statement. Its marker row is
+    // in a window no sweep takes (one in ~200 requests sweeps windows that have ended).
     const write = async (marker: string) => {
       const admission = await admitWrite({ credentialId, buyerIp: shopper });
       expect(admission.riders).not.toBeNull();
       await writeBatchWith(database, admission.riders, [
         {
-          sql: 'INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, 0, 1)',
-          args: [`${credentialId}:marker:${marker}`],
+          sql: 'INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, ?, 1)',
+          args: [`${credentialId}:marker:${marker}`, MARKER_WINDOW],
         },
       ]);
       return admission.settle();
@@ -318,7 +322,10 @@ describe('applyRateLimit', () => {
     const [bucket, windowStart] = (late.riders!.statements[0] as unknown as { args: [string, number] }).args;
     await database.insert(rateLimitCounters).values({ bucket, windowStart, count: 2 });
     const failure = await writeBatchWith(database, late.riders, [
-      { sql: 'INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, 0, 1)', args: [`${credentialId}:marker:c`] },
+      {
+        sql: 'INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES (?, ?, 1)',
+        args: [`${credentialId}:marker:c`, MARKER_WINDOW],
+      },
     ]).catch((error: unknown) => error);
     const refused = late.refusal(failure)!;
     expect(refused).toBeInstanceOf(DomainError);
