@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
@@ -19,8 +21,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { DomainError } from '@/lib/platform/errors';
+import { waitFor } from './support/smtp';
 import { processSlot } from '@/lib/process-state';
 import { closeDatabase } from '@/db';
+import { batchedStdout, LINE_BATCH_BYTES, loggerOptions } from '@/lib/platform/observability/logger';
 
 // Structured request logs, metrics and statement spans (#46), without a server: the route
 // wrapper with a made-up operation, a credential that is accepted, and the log captured.
@@ -34,6 +38,7 @@ vi.mock('@/lib/platform/auth/http', () => ({
 }));
 vi.mock('@/lib/platform/rate-limit/http', () => ({ applyRateLimit: async () => ({}) }));
 
+const ROOT = new URL('..', import.meta.url).pathname;
 const lines: Array<Record<string, unknown>> = [];
 let raw = '';
 
@@ -47,15 +52,7 @@ beforeAll(() => {
     },
   });
   // The logger the server makes, with its options, writing here instead of stdout.
-  processSlot<{ logger?: unknown }>('logger', () => ({})).logger = pino(
-    {
-      base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      serializers: { err: pino.stdSerializers.err },
-    },
-    sink,
-  );
+  processSlot<{ logger?: unknown }>('logger', () => ({})).logger = pino(loggerOptions(), sink);
 });
 
 afterAll(() => vi.unstubAllEnvs());
@@ -125,6 +122,76 @@ describe('one log line per request', () => {
     expect(line).toMatchObject({ level: 'error', requestId: 'req_obs_boom', status: 500, route: '/site/v1/widgets/{id}' });
     expect(line.err.message).toBe('the widget store fell over');
     expect(line.err.stack).toMatch(/observability\.test\.ts/);
+  });
+});
+
+describe('log lines on stdout, in batches', () => {
+  const logFile = () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sd-log-')), 'out.log');
+    return {
+      path,
+      fd: openSync(path, 'a'),
+      written: () =>
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).n as number),
+    };
+  };
+
+  it('holds info lines back; a warning goes out at once with every line before it; the rest within the flush interval', async () => {
+    const { fd, written } = logFile();
+    const out = batchedStdout(fd);
+    const log = pino(loggerOptions(), out);
+    log.info({ n: 1 }, 'one');
+    log.info({ n: 2 }, 'two');
+    expect(written()).toEqual([]);
+    log.warn({ n: 3 }, 'three');
+    expect(written()).toEqual([1, 2, 3]);
+    log.info({ n: 4 }, 'four');
+    expect(written()).toEqual([1, 2, 3]);
+    await waitFor(() => (written().length === 4 ? true : undefined), 'the held line, written by the timer');
+    expect(written()).toEqual([1, 2, 3, 4]);
+    log.info({ n: 5 }, 'five');
+    out.end();
+    expect(written()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('writes the lines still held when the process exits', () => {
+    const logger = pathToFileURL(join(ROOT, 'lib', 'platform', 'observability', 'logger.ts')).href;
+    const script = `const { logger } = await import(${JSON.stringify(logger)}); logger().info({ n: 1 }, 'held'); process.exit(0);`;
+    const child = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, '--input-type=module', '-e', script],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') },
+        timeout: 60_000,
+      },
+    );
+    expect(child.status).toBe(0);
+    expect(
+      child.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([expect.objectContaining({ level: 'info', n: 1, msg: 'held' })]);
+  });
+
+  it('writes a batch as soon as its bytes are there', () => {
+    const { path, fd, written } = logFile();
+    const out = batchedStdout(fd);
+    const log = pino(loggerOptions(), out);
+    let n = 0;
+    while (written().length === 0 && n < 1000) log.info({ n: ++n, filler: 'x'.repeat(500) }, 'filler');
+    // Every line so far, written by the line that brought the batch to its size.
+    expect(written()).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    const text = readFileSync(path, 'utf8');
+    const last = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+    expect(Buffer.byteLength(text)).toBeGreaterThanOrEqual(LINE_BATCH_BYTES);
+    expect(Buffer.byteLength(text) - Buffer.byteLength(last)).toBeLessThan(LINE_BATCH_BYTES);
+    out.end();
   });
 });
 

@@ -2,11 +2,11 @@ import pino, { type Logger } from 'pino';
 import { processSlot } from '@/lib/process-state';
 
 /**
- * The process's logger: one JSON line per event on stdout, written synchronously (no worker
- * thread: pino's transports run one, which Next's server bundles cannot load), so a line
- * is out before the process can die. Under `next dev` the lines are made readable by
- * pino-pretty, in this thread too. LOG_LEVEL (docs/operating.md) picks the least severe
- * level written: trace, debug, info (the default), warn, error, fatal or silent.
+ * The process's logger: one JSON line per event on stdout, written by this thread (no worker
+ * thread: pino's transports run one, which Next's server bundles cannot load). Lines go out
+ * in batches (`batchedStdout`); under `next dev` they are made readable by pino-pretty, one
+ * by one. LOG_LEVEL (docs/operating.md) picks the least severe level written: trace, debug,
+ * info (the default), warn, error, fatal or silent.
  *
  * What a line may carry is decided where it is written: ids, names, numbers, codes. Never a
  * credential, an email address, an IP address or a body.
@@ -21,12 +21,9 @@ export function logger(): Logger {
   return (holder.logger ??= makeLogger());
 }
 
-function makeLogger(): Logger {
-  // Read here rather than through env(): a bad LOG_LEVEL must not keep the line that says
-  // the environment is invalid from being written.
-  const wanted = process.env.LOG_LEVEL?.trim().toLowerCase();
-  const level = wanted && (LOG_LEVELS as readonly string[]).includes(wanted) ? wanted : 'info';
-  const options: pino.LoggerOptions = {
+/** What every line looks like, whatever it is written to (tests write them elsewhere). */
+export function loggerOptions(level = 'info'): pino.LoggerOptions {
+  return {
     level,
     // No pid or host name on every line: the platform's log already says where it came from.
     base: undefined,
@@ -35,12 +32,60 @@ function makeLogger(): Logger {
     // The error's stack goes into its line as one JSON string: nowhere else.
     serializers: { err: pino.stdSerializers.err },
   };
+}
+
+function makeLogger(): Logger {
+  // Read here rather than through env(): a bad LOG_LEVEL must not keep the line that says
+  // the environment is invalid from being written.
+  const wanted = process.env.LOG_LEVEL?.trim().toLowerCase();
+  const options = loggerOptions(wanted && (LOG_LEVELS as readonly string[]).includes(wanted) ? wanted : 'info');
   const made = process.env.NODE_ENV === 'development' ? prettyLogger(options) : null;
-  const log = made ?? pino(options, pino.destination({ dest: 1, sync: true }));
+  const log = made ?? pino(options, batchedStdout());
   if (wanted && !(LOG_LEVELS as readonly string[]).includes(wanted)) {
     log.warn(`LOG_LEVEL ${JSON.stringify(wanted)} is not one of ${LOG_LEVELS.join(', ')}; logging at info`);
   }
   return log;
+}
+
+/** Lines are written when this many bytes of them wait, or this long after the first of them. */
+export const LINE_BATCH_BYTES = 8192;
+export const LINE_FLUSH_MS = 200;
+
+export type LineBatch = pino.DestinationStream & { flushSync(): void; end(): void };
+
+/**
+ * stdout, written in batches: a write per line was a system call per API request, and on a
+ * pipe (where a platform collects a process's output) each one wakes its reader, which cost
+ * a cached read a sizeable share of its CPU (docs/operating.md#logs). A warning or worse goes
+ * out at once with every line before it, so a failure's line is out before anything that
+ * follows it can stop the process; the rest go out within LINE_FLUSH_MS, and at the process's
+ * exit. A process killed outright (SIGKILL, out of memory) loses at most that long of lines.
+ */
+export function batchedStdout(fd = 1): LineBatch {
+  const out = pino.destination({ dest: fd, sync: true, minLength: LINE_BATCH_BYTES });
+  let timer: NodeJS.Timeout | undefined;
+  const flushSync = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    out.flushSync();
+  };
+  process.once('exit', flushSync);
+  return {
+    // pino sets `lastLevel` before each write on a stream that asks for it.
+    [Symbol.for('pino.metadata')]: true,
+    lastLevel: 0,
+    write(line: string) {
+      out.write(line);
+      if (this.lastLevel >= pino.levels.values.warn!) flushSync();
+      else timer ??= setTimeout(flushSync, LINE_FLUSH_MS).unref();
+    },
+    flushSync,
+    end() {
+      flushSync();
+      process.removeListener('exit', flushSync);
+      out.end();
+    },
+  } as LineBatch & { lastLevel: number };
 }
 
 /** pino-pretty as a stream in this thread (it is a dev dependency: absent, plain JSON lines). */
