@@ -20,7 +20,7 @@ test.describe('when the API is down', () => {
       await expect(page.getByText('The shop is having trouble right now. Please try again in a moment.')).toBeVisible();
       await expect(page.locator('body')).not.toContainText(/ECONNREFUSED|at .*\.js:\d+|SiteApi/);
     }
-    const log = server.output();
+    const log = await server.loggedOutput();
     expect(log).not.toContain(creds().storefront);
     await page.close();
   });

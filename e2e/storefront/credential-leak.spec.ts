@@ -98,7 +98,7 @@ test.describe('the Site credential stays on the server', () => {
     await context.close();
 
     expect(seen).toEqual([]);
-    const log = server.output();
+    const log = await server.loggedOutput();
     expect(log).toContain('Ready');
     expect(leaks(log, secret())).toEqual([]);
   });

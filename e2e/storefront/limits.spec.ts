@@ -143,7 +143,7 @@ test('one shopper who spends their budget is refused; another shopper still gets
   // A is still refused, from any made-up address on the left: at once, before any render,
   // 429 with the API's Retry-After, in A's language, and nothing in the server's log.
   const again = await shopper(browser, proxied!, { 'X-Forwarded-For': '10.9.99.1, 203.0.113.10' });
-  const logged = proxied!.output().length;
+  const logged = (await proxied!.loggedOutput()).length;
   for (let i = 0; i < 5; i++) {
     const refused = await again.request.get('/cart');
     expect(refused.status()).toBe(429);
@@ -151,7 +151,7 @@ test('one shopper who spends their budget is refused; another shopper still gets
     expect(refused.headers()['cache-control']).toBe('no-store');
     expect(await refused.text()).toContain('<h1>Too many requests</h1>');
   }
-  expect(proxied!.output().slice(logged)).not.toMatch(/SiteApiError|rate_limited|Error/);
+  expect((await proxied!.loggedOutput()).slice(logged)).not.toMatch(/SiteApiError|rate_limited|Error/);
   const refusedPage = await again.newPage();
   await refusedPage.goto('/cart');
   await expect(refusedPage.getByRole('heading', { name: 'Too many requests' })).toBeVisible();
@@ -222,12 +222,12 @@ test('a shopper over their read budget who sends a form is told how long to wait
   expect(status).toBe(429);
   await spender.close();
 
-  const logged = proxied!.output().length;
+  const logged = (await proxied!.loggedOutput()).length;
   for (const page of pages) {
     await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click();
     await expect(page.getByText(/Please wait \d+ seconds, then try again\./).first()).toBeVisible();
   }
-  expect(proxied!.output().slice(logged)).not.toMatch(/Error|\n\s+at /);
+  expect((await proxied!.loggedOutput()).slice(logged)).not.toMatch(/Error|\n\s+at /);
   await withScripts.close();
   await withoutScripts.close();
 });

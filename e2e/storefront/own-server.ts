@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { mainDatabaseUrl } from '../support/instances';
+import { logsUpToNow, mainDatabaseUrl } from '../support/instances';
 
 /** A free TCP port on 127.0.0.1. */
 async function freePort(): Promise<number> {
@@ -15,7 +15,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-export type OwnServer = { url: string; output: () => string; stop: () => Promise<void> };
+export type OwnServer = {
+  url: string;
+  /** What the server has written so far (its log lines may still wait in its batch: `loggedOutput`). */
+  output: () => string;
+  /** The output once it holds the log lines of everything the server did before the call (logsUpToNow). */
+  loggedOutput: () => Promise<string>;
+  stop: () => Promise<void>;
+};
 
 /**
  * `next start` of the same production build on the same database, with its stdout and
@@ -61,6 +68,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   return {
     url,
     output: () => output,
+    loggedOutput: () => logsUpToNow(url, () => output),
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();

@@ -69,7 +69,7 @@ test('read-only database files: pages render, a signup asks to try again, and wo
   expect(server.child.exitCode).toBeNull();
   expect(server.child.signalCode).toBeNull();
   expect(server.output()).toContain('storage fault (readonly)');
-  expect(server.output()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  expect(await server.loggedOutput()).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
 
   expect(spawnSync('chattr', ['-i', ...files]).status).toBe(0);
   const again = await subscribe(`readonly-after.${Date.now()}@example.com`);

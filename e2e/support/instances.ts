@@ -1,13 +1,40 @@
 // Extra `next start` processes for the multi-process tests (two instances on one database,
 // kill -9, a locked database). They run the build the Playwright webServer already made.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { openConnection, type Connection } from '@/db';
 
 const NEXT_BIN = join(process.cwd(), 'node_modules', 'next', 'dist', 'bin', 'next');
 
-export type Instance = { port: number; baseURL: string; child: ChildProcess; output: () => string; databaseUrl: string };
+export type Instance = {
+  port: number;
+  baseURL: string;
+  child: ChildProcess;
+  /** What the server has written so far (its log lines may still wait in its batch: `loggedOutput`). */
+  output: () => string;
+  /** The output once it holds the log lines of everything the server did before the call (logsUpToNow). */
+  loggedOutput: () => Promise<string>;
+  databaseUrl: string;
+};
+
+/**
+ * A server's output once it holds the log line of everything the server did before this
+ * call. The server writes its lines in batches and in order, so once the line of a request
+ * made now is out (a refused API read under a request id of the test's own), every line
+ * before it is too: what a test says is not in the log is then really not there.
+ */
+export async function logsUpToNow(baseURL: string, output: () => string): Promise<string> {
+  const marker = `req_logged_${randomBytes(8).toString('hex')}`;
+  await (await fetch(`${baseURL}/site/v1/site`, { headers: { 'X-Request-Id': marker } })).arrayBuffer();
+  const until = Date.now() + 15_000;
+  while (!output().includes(`"requestId":"${marker}"`)) {
+    if (Date.now() > until) throw new Error(`the server did not log ${marker}:\n${output().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return output();
+}
 
 /** A port the OS says is free right now. */
 export function freePort(): Promise<number> {
@@ -42,7 +69,9 @@ export async function startInstance(
   let log = '';
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const instance: Instance = { port, baseURL: `http://127.0.0.1:${port}`, child, output: () => log, databaseUrl };
+  const baseURL = `http://127.0.0.1:${port}`;
+  const output = () => log;
+  const instance: Instance = { port, baseURL, child, output, loggedOutput: () => logsUpToNow(baseURL, output), databaseUrl };
 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
