@@ -44,4 +44,17 @@ describe('links in answers', () => {
     expect(publicOrigin(req({ host: 'evil"/><x', 'x-forwarded-proto': 'javascript' }), undefined)).toBe('http://127.0.0.1:3000');
     expect(publicOrigin(req({ host: 'shop.example' }), 'https://configured.example')).toBe('https://configured.example');
   });
+
+  it("reads the request's own origin as the URL parser would, whatever its path and query", () => {
+    for (const url of [
+      'http://127.0.0.1:3000/site/v1/site',
+      'https://Shop.Example:443/site/v1/commerce/availability?variantIds=a,b/c',
+      'http://[::1]:3100/site/v1/commerce/products/k%C3%A5l?market=SE',
+      'https://shop.example?x=1',
+      'http://shop.example',
+    ]) {
+      const request = new Request(url, { headers: { host: 'not a host' } });
+      expect(publicOrigin(request, undefined), url).toBe(new URL(url).origin);
+    }
+  });
 });

@@ -35,10 +35,14 @@ const HOST = /^(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]+\]
  */
 export function publicOrigin(req: Request, configured: string | undefined): string {
   if (configured) return configured;
-  // req.url, not Next's nextUrl, which spells 127.0.0.1 as "localhost"
-  const own = new URL(req.url);
   const host = req.headers.get('host');
   const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-  const scheme = proto === 'https' || proto === 'http' ? proto : own.protocol.slice(0, -1);
-  return `${scheme}://${host && HOST.test(host) ? host.toLowerCase() : own.host}`;
+  // req.url, not Next's nextUrl, which spells 127.0.0.1 as "localhost". A Request holds it
+  // serialised (scheme://host/path…, never credentials), so its scheme and host are read off
+  // it, not parsed again with the query (an availability batch's is ~2.5 KB).
+  const url = req.url;
+  const afterScheme = url.indexOf('://') + 3;
+  const pathAt = url.indexOf('/', afterScheme);
+  const scheme = proto === 'https' || proto === 'http' ? proto : url.slice(0, afterScheme - 3);
+  return `${scheme}://${host && HOST.test(host) ? host.toLowerCase() : url.slice(afterScheme, pathAt === -1 ? undefined : pathAt)}`;
 }
