@@ -445,4 +445,21 @@ describe('BoundedCache', () => {
     ).rejects.toThrow('nope');
     expect(await cache.through('bad', async () => 1)).toBe(1);
   });
+
+  it('counts each lookup once: a miss that goes on to compute is one miss, a kept value that no longer holds is a miss', async () => {
+    const cache = new BoundedCache<{ at: number }>(10, 1e9);
+    const counts = () => ({ hits: cache.hits, misses: cache.misses });
+    expect(await cache.through('k', async () => ({ at: 1 }))).toEqual({ at: 1 });
+    expect(counts()).toEqual({ hits: 0, misses: 1 });
+    expect(await cache.through('k', async () => ({ at: 2 }))).toEqual({ at: 1 });
+    expect(counts()).toEqual({ hits: 1, misses: 1 });
+    // stale: read again, and counted as the miss it is
+    const fresh = (value: { at: number }) => value.at >= 2;
+    expect(await cache.through('k', async () => ({ at: 2 }), undefined, fresh)).toEqual({ at: 2 });
+    expect(counts()).toEqual({ hits: 1, misses: 2 });
+    // the API's way: a lookup, then a fill only after it missed
+    expect(cache.get('k', fresh)).toEqual({ at: 2 });
+    expect(cache.get('other', fresh) ?? (await cache.fill('other', async () => ({ at: 3 }), undefined, fresh))).toEqual({ at: 3 });
+    expect(counts()).toEqual({ hits: 2, misses: 3 });
+  });
 });

@@ -345,8 +345,7 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   }
   const full = `${key}|${origin}`;
   const holds = fresh ? (answer: Answer) => fresh.holds(answer) : undefined;
-  const hit = answerCache.get(full);
-  return hit && (!holds || holds(hit)) ? hit : answerCache.through(full, make, answerWeight, holds);
+  return answerCache.get(full, holds) ?? answerCache.fill(full, make, answerWeight, holds);
 }
 
 function toResponse(

@@ -42,9 +42,13 @@ export class BoundedCache<V> {
     return this.entries.size;
   }
 
-  get(key: string): V | undefined {
+  /**
+   * The value kept under `key`, if there is one and it still `holds`: a hit; else undefined,
+   * a miss. Each lookup counts once, so a caller that misses here goes on with `fill`.
+   */
+  get(key: string, holds?: (value: V) => boolean): V | undefined {
     const hit = this.entries.get(key);
-    if (!hit) {
+    if (!hit || (holds && !holds(hit.value))) {
       this.misses++;
       return undefined;
     }
@@ -78,12 +82,21 @@ export class BoundedCache<V> {
   async through(
     key: string,
     compute: () => Promise<V>,
-    weigh: (value: V) => number = (value) => estimateBytes(value, this.heapPerJsonByte),
+    weigh?: (value: V) => number,
     /** Whether a kept value still holds (per-scope freshness: catalog-changes.ts); a stale one is read again. */
+    holds?: (value: V) => boolean,
+  ): Promise<V> {
+    const hit = this.get(key, holds);
+    return hit !== undefined ? hit : this.fill(key, compute, weigh, holds);
+  }
+
+  /** After a lookup that missed (`get`): `compute()` once however many requests ask at the same time, and keep it. */
+  async fill(
+    key: string,
+    compute: () => Promise<V>,
+    weigh: (value: V) => number = (value) => estimateBytes(value, this.heapPerJsonByte),
     holds: (value: V) => boolean = () => true,
   ): Promise<V> {
-    const hit = this.get(key);
-    if (hit !== undefined && holds(hit)) return hit;
     const running = this.pending.get(key);
     if (running) {
       // A read started before a change this request already sees is no answer for it.
