@@ -56,7 +56,7 @@ export type LineBatch = pino.DestinationStream & { flushSync(): void; end(): voi
 /**
  * stdout, written in batches: a write per line was a system call per API request, and on a
  * pipe (where a platform collects a process's output) each one wakes its reader, which cost
- * a cached read a sizeable share of its CPU (docs/operating.md#logs). A warning or worse goes
+ * a cached read a few per cent of its CPU (docs/operating.md#logs). A warning or worse goes
  * out at once with every line before it, so a failure's line is out before anything that
  * follows it can stop the process; the rest go out within LINE_FLUSH_MS, and at the process's
  * exit. A process killed outright (SIGKILL, out of memory) loses at most that long of lines.
@@ -64,6 +64,13 @@ export type LineBatch = pino.DestinationStream & { flushSync(): void; end(): voi
 export function batchedStdout(fd = 1): LineBatch {
   const out = pino.destination({ dest: fd, sync: true, minLength: LINE_BATCH_BYTES });
   let timer: NodeJS.Timeout | undefined;
+  // In sync mode `flush` writes what waits at once; `flushSync` also fsyncs, which stdout
+  // redirected to a file would pay on every batch, so it is kept for the exit.
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    out.flush();
+  };
   const flushSync = () => {
     clearTimeout(timer);
     timer = undefined;
@@ -76,8 +83,8 @@ export function batchedStdout(fd = 1): LineBatch {
     lastLevel: 0,
     write(line: string) {
       out.write(line);
-      if (this.lastLevel >= pino.levels.values.warn!) flushSync();
-      else timer ??= setTimeout(flushSync, LINE_FLUSH_MS).unref();
+      if (this.lastLevel >= pino.levels.values.warn!) flush();
+      else timer ??= setTimeout(flush, LINE_FLUSH_MS).unref();
     },
     flushSync,
     end() {
