@@ -51,7 +51,7 @@ function makeLogger(): Logger {
 export const LINE_BATCH_BYTES = 8192;
 export const LINE_FLUSH_MS = 200;
 
-export type LineBatch = pino.DestinationStream & { flushSync(): void; end(): void };
+export type LineBatch = pino.DestinationStream & { end(): void };
 
 /**
  * stdout, written in batches: a write per line was a system call per API request, and on a
@@ -86,7 +86,6 @@ export function batchedStdout(fd = 1): LineBatch {
       if (this.lastLevel >= pino.levels.values.warn!) flush();
       else timer ??= setTimeout(flush, LINE_FLUSH_MS).unref();
     },
-    flushSync,
     end() {
       flushSync();
       process.removeListener('exit', flushSync);
