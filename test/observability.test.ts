@@ -1,3 +1,4 @@
+import { executionAsyncResource } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -268,7 +269,7 @@ describe('statement spans', () => {
 });
 
 describe('a trace the sampler drops', () => {
-  it('makes none of our spans below it, and the work still runs; a kept one gets its whole tree', async () => {
+  it('makes none of our spans below it, nor below no span at all, and the work still runs; a kept one gets its whole tree', async () => {
     const exporter = new InMemorySpanExporter();
     // The SDK's default sampler (parent-based), as the server's.
     await withTracer(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), async () => {
@@ -293,8 +294,20 @@ describe('a trace the sampler drops', () => {
       exporter.reset();
       expect(await operation(caller(false))).toBe(1);
       expect(exporter.getFinishedSpans()).toEqual([]);
+      // No span at all (a request whose trace was dropped as it arrived): none either.
+      expect(await operation(ROOT_CONTEXT)).toBe(2);
+      expect(await database.all(sql`SELECT 1`)).toHaveLength(1);
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      // A job's pass starts a trace of its own, whatever is active.
+      await context.with(caller(false), () =>
+        inSpan('job sweep', { root: true }, async () => (await database.all<{ n: number }>(sql`SELECT count(*) AS n FROM t`))[0]!.n),
+      );
+      const job = exporter.getFinishedSpans().find((s) => s.name === 'job sweep')!;
+      expect(job.parentSpanContext).toBeUndefined();
+      expect(exporter.getFinishedSpans().find((s) => s.name === 'SELECT')?.parentSpanContext?.spanId).toBe(job.spanContext().spanId);
+      exporter.reset();
       const kept = caller(true);
-      expect(await operation(kept)).toBe(2);
+      expect(await operation(kept)).toBe(3);
       const spans = exporter.getFinishedSpans();
       const api = spans.find((s) => s.name === 'getWidget')!;
       expect(api.parentSpanContext?.spanId).toBe(trace.getSpanContext(kept)!.spanId);
@@ -427,43 +440,42 @@ describe('the server’s default: a request’s trace decided as it arrives', ()
     );
   };
 
-  it('dropped: a not-sampled traceparent before Next, and Next’s work runs bare under it', async () => {
+  it('dropped: no context at all, so Next’s work runs bare and none of our spans is made', async () => {
     const { decide, stop } = await started('0');
     try {
       const headers: Record<string, string | string[] | undefined> = { tracestate: 'x=1' };
-      decide(headers);
-      expect(headers.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-00$/);
-      expect(headers.tracestate).toBeUndefined();
+      expect(decide(headers)).toBeUndefined();
+      expect(headers).toEqual({});
       const seen = await nextRequest(headers);
       expect(seen.span).toBeUndefined();
       expect(seen.child).toBeUndefined();
       expect(seen.nextTracing).toBe(false);
-      // The work sees the dropped trace, so our spans and any call it makes follow it.
-      expect(seen.active?.isRecording()).toBe(false);
-      expect(seen.active?.spanContext().traceId).toBe(String(headers.traceparent).split('-')[1]);
-      // Outside a dropped trace, Next sees a provider.
-      const { getTracer } = await import('next/dist/server/lib/trace/tracer');
-      expect(getTracer().isOpenTelemetryEnabled()).toBe(true);
-      // A caller's traceparent is followed, kept or not; one that is no traceparent is replaced.
-      const caller = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
-      const followed: Record<string, string | undefined> = { traceparent: caller, tracestate: 'x=1' };
-      decide(followed);
-      expect(followed).toEqual({ traceparent: caller, tracestate: 'x=1' });
+      expect(seen.active).toBeUndefined();
+      const { inSpan } = await import('@/lib/platform/observability/tracing');
+      expect(await inSpan('getWidget', {}, async (span) => span.isRecording())).toBe(false);
+      // A caller's traceparent decides by its flag and is left as it came; one that is no traceparent goes.
+      const sampled = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+      const followed: Record<string, string | undefined> = { traceparent: sampled, tracestate: 'x=1' };
+      expect(decide(followed)).toBeTypeOf('function');
+      expect(followed).toEqual({ traceparent: sampled, tracestate: 'x=1' });
+      const unsampled: Record<string, string | undefined> = { traceparent: sampled.replace(/01$/, '00') };
+      expect(decide(unsampled)).toBeUndefined();
+      expect(unsampled.traceparent).toBe(sampled.replace(/01$/, '00'));
       const garbage: Record<string, string | undefined> = { traceparent: `00-${'0'.repeat(32)}-${'cd'.repeat(8)}-01` };
-      decide(garbage);
-      expect(garbage.traceparent).toMatch(/-00$/);
+      expect(decide(garbage)).toBeUndefined();
+      expect(garbage.traceparent).toBeUndefined();
     } finally {
       await stop();
     }
   });
 
-  it('kept: no traceparent added, and Next’s span for the request is the root of a whole tree', async () => {
+  it('kept: handed over in a context that says so, and Next’s span for the request is the root of a whole tree', async () => {
     const { decide, stop } = await started('1');
     try {
-      const headers: Record<string, string | string[] | undefined> = {};
-      decide(headers);
-      expect(headers.traceparent).toBeUndefined();
-      const seen = await nextRequest(headers);
+      const headers: Record<string, string | string[] | undefined> = { traceparent: 'not one', tracestate: 'x=1' };
+      const handOver = decide(headers)!;
+      expect(headers).toEqual({});
+      const seen = await handOver(() => nextRequest(headers));
       // Both made and sampled (they have ended by now), the second one below the first.
       expect(seen.span?.spanContext().traceFlags).toBe(1);
       expect(seen.child?.spanContext().traceFlags).toBe(1);
@@ -472,9 +484,50 @@ describe('the server’s default: a request’s trace decided as it arrives', ()
         seen.span?.spanContext().spanId,
       );
       expect(seen.nextTracing).toBe(true);
+      // A root Next starts in a kept request outside its span for it (its router's pipe of the
+      // answer) is a piece of that request, not a trace; one outside every request (a job's) is.
+      const piece = handOver(() =>
+        trace.getTracer('next.js').startSpan('start response', { attributes: { 'next.span_type': 'NextNodeServer.startResponse' } }),
+      );
+      expect(piece.isRecording()).toBe(false);
+      const job = trace.getTracer('site-delivery').startSpan('job sweep');
+      expect(job.isRecording()).toBe(true);
+      job.end();
+      // Outside a kept request Next sees no provider, and makes nothing.
+      const { getTracer } = await import('next/dist/server/lib/trace/tracer');
+      expect(getTracer().isOpenTelemetryEnabled()).toBe(false);
+      expect((await nextRequest({})).span).toBeUndefined();
     } finally {
       await stop();
     }
+  });
+});
+
+describe('the server’s context manager', () => {
+  it('carries a context across awaits, timers and bound callbacks; a promise made outside every context carries none', async () => {
+    const { SparseContextManager } = await import('@/lib/platform/observability/otel-sdk');
+    const manager = new SparseContextManager().enable();
+    const key = createContextKey('test');
+    const ctx = ROOT_CONTEXT.setValue(key, 'a');
+    const value = () => manager.active().getValue(key);
+    const bound = manager.bind(ctx, value);
+    const seen = await manager.with(ctx, async () => {
+      await Promise.resolve();
+      const inTimer = await new Promise((resolve) => setTimeout(() => resolve(value()), 1));
+      const inImmediate = await new Promise((resolve) => setImmediate(() => resolve(value())));
+      const nested = manager.with(ROOT_CONTEXT.setValue(key, 'b'), value);
+      return { afterAwait: value(), inTimer, inImmediate, nested, afterNested: value() };
+    });
+    expect(seen).toEqual({ afterAwait: 'a', inTimer: 'a', inImmediate: 'a', nested: 'b', afterNested: 'a' });
+    expect(manager.active()).toBe(ROOT_CONTEXT);
+    expect(bound()).toBe('a');
+    // The point of it: Node 20's AsyncLocalStorage would give the promise below one more
+    // property (undefined) for its store; this one gives it none, and one within a context.
+    const symbols = () => Object.getOwnPropertySymbols(executionAsyncResource()).length;
+    const outside = await Promise.resolve().then(symbols);
+    const inside = await manager.with(ctx, () => Promise.resolve().then(symbols));
+    expect(inside).toBe(outside + 1);
+    manager.disable();
   });
 });
 

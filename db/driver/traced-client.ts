@@ -74,14 +74,15 @@ export function isTraced(client: object): boolean {
 }
 
 /**
- * Is the active span one the sampler dropped? Then a statement's span would be dropped too
- * (the samplers are parent-based: docs/operating.md#traces) and is not made at all: in a
- * trace that is not kept, the statements are most of the spans a request would build for
- * nothing.
+ * Is there no kept span to hang a statement's span below? Under one the sampler dropped it
+ * would be dropped too (the samplers are parent-based: docs/operating.md#traces), and in a
+ * trace that is not kept the statements are most of the spans a request would build for
+ * nothing; with no span at all (a request whose trace was dropped as it arrived, work
+ * outside any trace) it would be a trace of one statement.
  */
 function parentDropped(): boolean {
   const parent = trace.getSpanContext(context.active());
-  return parent !== undefined && (parent.traceFlags & TraceFlags.SAMPLED) === 0;
+  return parent === undefined || (parent.traceFlags & TraceFlags.SAMPLED) === 0;
 }
 
 /** A statement run synchronously (./sync-reads.ts), in a span of its own. */

@@ -297,4 +297,25 @@ test.describe('an instance with metrics, traces and its log read', () => {
     };
     expect(await waitFor(reachesCaller, "the chain of parents up to the caller's span", 30_000)).toBe(true);
   });
+
+  test('a caller’s traceparent that says “not sampled” is followed: no span of that request, and no trace is a fragment', async ({
+    request,
+  }) => {
+    const dropped = 'cc'.repeat(16);
+    const kept = 'dd'.repeat(16);
+    const read = (traceId: string, flags: string) =>
+      request.get(`${instance.baseURL}${V1}/commerce/products/fjord-ceramic-mug`, {
+        headers: { Authorization: `Bearer ${creds().core}`, traceparent: `00-${traceId}-${'ee'.repeat(8)}-${flags}` },
+      });
+    expect((await read(dropped, '00')).status()).toBe(200);
+    expect((await read(kept, '01')).status()).toBe(200);
+    // Spans go out in the order they end: once the later request's are in, the earlier one's would be.
+    await waitFor(() => receiver.spans.find((s) => s.traceId === kept && s.name === 'getProduct'), 'the kept request’s API span', 30_000);
+    expect(receiver.spans.filter((s) => s.traceId === dropped)).toEqual([]);
+    // Every trace starts at a request (Next's server span) or a job's pass: none is a lone
+    // statement, API span or piece of Next's that lost its parent.
+    const roots = receiver.spans.filter((s) => !s.parentSpanId);
+    expect(roots.length).toBeGreaterThan(0);
+    for (const root of roots) expect(root.kind === 2 || root.name.startsWith('job '), root.name).toBe(true);
+  });
 });

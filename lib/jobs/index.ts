@@ -3,7 +3,6 @@ import { outboxJob } from './outbox';
 import { renderAheadJob } from './render-ahead';
 import { sweepJob } from './sweep';
 import type { Job, JobRunner, PassContext, PassSummary } from './types';
-import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { logger } from '@/lib/platform/observability/logger';
 import { inSpan, tracing } from '@/lib/platform/observability/tracing';
 
@@ -40,7 +39,7 @@ export async function runJobOnce(job: Job, context: Omit<PassContext, 'stopped'>
 export async function tracedPass(job: Job, runner: JobRunner, context: PassContext): Promise<PassSummary> {
   const started = performance.now();
   const summary = tracing()
-    ? await inSpan(`job ${job.name}`, { parent: ROOT_CONTEXT, attributes: { 'job.name': job.name } }, () => runner.pass(context))
+    ? await inSpan(`job ${job.name}`, { root: true, attributes: { 'job.name': job.name } }, () => runner.pass(context))
     : await runner.pass(context);
   const did = Object.values(summary).some((v) => typeof v === 'number' && v > 0);
   if (did) logger().info({ job: job.name, ...summary, durationMs: Math.round(performance.now() - started) }, 'job pass');

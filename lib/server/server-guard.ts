@@ -27,7 +27,8 @@ export function servingServers(): ReadonlySet<Server> {
  * - A request target that is no path (`*`, or `http://host/path`) is answered or made a path
  *   here (originTarget): Next's router fails on `*` with a 500 and a stack.
  * - With tracing on, every request's trace is kept or dropped here, before Next's first span
- *   (`decideTrace`, lib/platform/observability/otel-sdk.ts).
+ *   (`decideTrace`, lib/platform/observability/otel-sdk.ts): a kept one is handed to Next
+ *   in the context that says so.
  * - Every request gets the socket's address in PEER_HEADER (stamped with a per-process
  *   secret, replacing any header of that name the client sent), because Next gives route
  *   code no way to the socket (lib/shopper-address.ts).
@@ -51,8 +52,11 @@ export function guardServer(settings: {
   pageRendersPerShopper?: number;
   listPagesShare?: number;
   trustedHops?: number;
-  /** Decides the request's trace before Next sees it (otel-sdk.ts, with the default sampler). */
-  decideTrace?: (headers: IncomingMessage['headers']) => void;
+  /**
+   * Decides the request's trace before Next sees it (otel-sdk.ts, with the default sampler):
+   * how to hand a kept one to Next, or undefined.
+   */
+  decideTrace?: (headers: IncomingMessage['headers']) => (<T>(work: () => T) => T) | undefined;
 }): void {
   const proto = Server.prototype as Server & { [PATCHED]?: true };
   if (proto[PATCHED]) return;
@@ -71,7 +75,9 @@ export function guardServer(settings: {
     if (event === 'request') {
       const [req, res] = args as [IncomingMessage, ServerResponse];
       req.headers[PEER_HEADER] = peerHeaderValue(stamp, req.socket?.remoteAddress, req.headers['x-forwarded-for'] !== undefined);
-      settings.decideTrace?.(req.headers);
+      const inTrace = settings.decideTrace?.(req.headers);
+      const forward = () => Reflect.apply(emit, this, [event, ...args]) as boolean;
+      const handOver = inTrace ? () => inTrace(forward) : forward;
       if (req.url?.[0] !== '/') {
         const target = originTarget(req.method ?? 'GET', req.url ?? '');
         if ('status' in target) {
@@ -96,7 +102,7 @@ export function guardServer(settings: {
         const admit = (start: () => void) => {
           if (!gate.admit(req, res, start, shopper, () => refuse(req, res, busy()))) refuse(req, res, busy());
         };
-        const render = () => Reflect.apply(emit, this, [event, ...args]);
+        const render = handOver;
         const turn = shopper !== null && isQueriedListPage(req.url ?? '/') ? pacer.reserve(shopper) : undefined;
         if (turn === undefined) admit(render);
         else if (turn === null) refuse(req, res, busy());
@@ -116,6 +122,7 @@ export function guardServer(settings: {
         }
         return true;
       }
+      return handOver();
     }
     if (event === 'clientError') {
       const [error, socket] = args as [Error & { code?: string }, Duplex];

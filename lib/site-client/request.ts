@@ -44,7 +44,7 @@ async function send<O extends Operation>(operation: O, input: CallInput<O>): Pro
   if (buyerIp) headers['Site-Buyer-IP'] = buyerIp;
   if (input.ifMatch) headers['If-Match'] = input.ifMatch;
   // W3C traceparent of this call's span: the API's span is its child, over HTTP or in process.
-  if (tracingCalls()) injectTraceHeaders(headers);
+  if (tracingCalls()) injectTraceHeaders(headers, !inProcess);
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
   // Reads, and writes that carry an idempotency key, are safe to send again.
   const repeatable = method === 'GET' || Boolean(input.idempotencyKey);

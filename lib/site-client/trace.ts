@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { context, propagation, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { env } from '@/lib/env';
 import { processSlot } from '@/lib/process-state';
@@ -8,8 +9,9 @@ import { processSlot } from '@/lib/process-state';
  * of the page that makes it, and carries its W3C traceparent, so the API's span, and its
  * statements', hang below it in one tree. Only when traces are exported
  * (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing is made or sent. Under a page's span the
- * sampler dropped, no span is made either (the samplers are parent-based, so it would be
- * dropped too); the call still carries the page's traceparent, which says "not sampled".
+ * sampler dropped, or none (a page whose trace was dropped as it arrived), no span is made
+ * either (the samplers are parent-based, so it would be dropped too); the call still says
+ * "not sampled" (injectTraceHeaders).
  */
 const holder = processSlot<{ on?: boolean }>('siteClientTracing', () => ({}));
 
@@ -19,7 +21,7 @@ export function tracingCalls(): boolean {
 
 export function tracedCall<T>(operationId: string, method: string, work: () => Promise<T>): Promise<T> {
   const parent = trace.getSpanContext(context.active());
-  if (parent && (parent.traceFlags & TraceFlags.SAMPLED) === 0) return work();
+  if (!parent || (parent.traceFlags & TraceFlags.SAMPLED) === 0) return work();
   const attributes = { 'site.operation': operationId, 'http.request.method': method };
   return trace
     .getTracer('site-delivery')
@@ -35,6 +37,17 @@ export function tracedCall<T>(operationId: string, method: string, work: () => P
     });
 }
 
-export function injectTraceHeaders(headers: Record<string, string>): void {
-  propagation.inject(context.active(), headers);
+/**
+ * The call's W3C traceparent: its span's. With no span (a page whose trace the server
+ * dropped as it arrived carries none: otel-sdk.ts), a call over HTTP says "not sampled", for
+ * a parent that exists nowhere, so the server that answers it does not decide it anew and
+ * keep one in ten of them as traces cut off from their pages; in process nothing is needed.
+ */
+export function injectTraceHeaders(headers: Record<string, string>, overHttp: boolean): void {
+  const active = context.active();
+  if (trace.getSpanContext(active)) propagation.inject(active, headers);
+  else if (overHttp) {
+    const ids = randomBytes(24).toString('hex');
+    headers.traceparent = `00-${ids.slice(0, 32)}-${ids.slice(32)}-00`;
+  }
 }

@@ -1,11 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   context,
+  createContextKey,
   ROOT_CONTEXT,
   trace,
   TraceFlags,
   type Attributes,
   type Context,
+  type ContextManager,
   type Span,
   type SpanKind,
   type SpanOptions,
@@ -34,15 +37,20 @@ import { env } from '@/lib/env';
  * (`/v1/traces` is added to OTEL_EXPORTER_OTLP_ENDPOINT), OTEL_EXPORTER_OTLP_HEADERS for a
  * collector's key, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and its _ARG, OTEL_BSP_SCHEDULE_DELAY
  * and the others of the batch processor. Registering it makes it the global tracer provider,
- * with the async-hooks context manager and the W3C trace-context propagator; Next's own spans
- * use it too. No resource detectors run: the service's name is the resource.
+ * with this file's context manager (`SparseContextManager`) and the W3C trace-context
+ * propagator; Next's own spans use it too. No resource detectors run: the service's name is
+ * the resource.
  *
  * With a parent-based sampler (the default, and every `parentbased_*`), the provider is one
  * that starts no span below a dropped one (`SampledTreeTracerProvider`). With the default
  * sampler, each request's trace is also decided as it arrives, before Next's first span
- * (`decideRequest`, called by the server guard), and Next runs bare under a dropped one.
+ * (`decideRequest`, called by the server guard): a kept request runs in a context that says
+ * so, a dropped one in none at all, and Next runs bare outside a kept one.
  */
-export function startTraceExport(): { shutdown: () => Promise<void>; decideRequest?: (headers: IncomingHttpHeaders) => void } {
+export function startTraceExport(): {
+  shutdown: () => Promise<void>;
+  decideRequest?: (headers: IncomingHttpHeaders) => RunInTrace | undefined;
+} {
   const sampler = defaultSampler();
   const Provider = parentBased() ? SampledTreeTracerProvider : NodeTracerProvider;
   const provider = new Provider({
@@ -51,10 +59,10 @@ export function startTraceExport(): { shutdown: () => Promise<void>; decideReque
     ...(sampler ? { sampler } : {}),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
-  provider.register();
+  provider.register({ contextManager: new SparseContextManager() });
   const shutdown = () => provider.shutdown();
   if (!sampler) return { shutdown };
-  hideDroppedTracesFromNext(provider);
+  showNextOnlyKeptTraces(provider);
   return { shutdown, decideRequest: requestDecision(sampler.ratio) };
 }
 
@@ -79,17 +87,23 @@ export function defaultSampler(
   return Object.assign(new ParentBasedSampler({ root: new RequestRootSampler(ratio) }), { ratio });
 }
 
+/** Marks the context of a request whose trace is kept (`requestDecision`). */
+const KEPT = createContextKey('site-delivery: this request is traced');
+
 /**
  * The roots' sampler under the default: a request's trace is decided when it arrives
- * (`requestDecision`, before Next sees it), so Next's span for a request that comes without a
- * dropped parent is one that decision kept, and is kept here. Any other root (a job's pass,
- * mail) is decided by the ratio.
+ * (`requestDecision`, before Next sees it), and Next only makes spans in a request that
+ * decision kept, so its span for the request is kept here. Any other root in such a request
+ * is a piece of it that Next started outside its span for the request (the span of its
+ * router's pipe of the answer, `start response`): not a trace of its own, dropped. A root
+ * outside every request (a job's pass) is decided by the ratio.
  */
 class RequestRootSampler implements Sampler {
   constructor(private readonly ratio: TraceIdRatioBasedSampler) {}
 
   shouldSample(ctx: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes): SamplingResult {
     if (attributes['next.span_type'] === 'BaseServer.handleRequest') return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    if (ctx.getValue(KEPT) === true) return { decision: SamplingDecision.NOT_RECORD };
     return this.ratio.shouldSample(ctx, traceId);
   }
 
@@ -98,25 +112,38 @@ class RequestRootSampler implements Sampler {
   }
 }
 
+/** Runs a request's handling (Next's, from the server guard) in the trace decided for it. */
+export type RunInTrace = <T>(work: () => T) => T;
+
 /**
  * Decides a request's trace once, as it arrives (called by the server guard's hook on the
- * HTTP server, before Next): a request without a caller's `traceparent` that the ratio
- * drops gets one, for a made-up parent, not sampled. Every span below it is then dropped by
- * the parent-based sampler, through both of Next's passes over the request (its proxy's and
- * the render's, which read the same headers), so Next never starts one (see
- * `hideDroppedTracesFromNext`). A caller's valid `traceparent` is followed, as before.
+ * HTTP server, before Next): a runner that hands the request to Next in a context marked
+ * as kept, or undefined for a dropped one, which Next then handles with no context of ours
+ * at all. A caller's valid `traceparent` decides by its sampled flag; without one (or with
+ * one that is not valid, which is removed) the ratio decides. In a kept request Next reads
+ * the caller's `traceparent` itself and starts its span for the request below it, or as
+ * the root (which `RequestRootSampler` keeps). Everything below follows by the parent
+ * (Next's spans, the site-client's, the API's, the statements'): under no span, none of
+ * ours is made (tracing.ts).
+ *
+ * Why nothing at all for a dropped request, rather than a context that says "dropped": on
+ * Node 20 every async resource a context switch reaches carries the store (see
+ * `SparseContextManager`); nine requests in ten then carry none.
  */
-function requestDecision(ratio: TraceIdRatioBasedSampler): (headers: IncomingHttpHeaders) => void {
+function requestDecision(ratio: TraceIdRatioBasedSampler): (headers: IncomingHttpHeaders) => RunInTrace | undefined {
   const ids = new RandomIdGenerator();
+  const kept = ROOT_CONTEXT.setValue(KEPT, true);
+  const inKeptTrace: RunInTrace = (work) => context.with(kept, work);
   return (headers) => {
-    if (typeof headers.traceparent === 'string' && TRACEPARENT.test(headers.traceparent)) return;
-    const traceId = ids.generateTraceId();
-    if (ratio.shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED) {
-      delete headers.traceparent;
-    } else {
-      headers.traceparent = `00-${traceId}-${ids.generateSpanId()}-00`;
+    const caller = headers.traceparent;
+    if (typeof caller === 'string' && TRACEPARENT.test(caller)) {
+      return (Number.parseInt(caller.slice(-2), 16) & TraceFlags.SAMPLED) === TraceFlags.SAMPLED ? inKeptTrace : undefined;
     }
+    delete headers.traceparent;
     delete headers.tracestate;
+    return ratio.shouldSample(ROOT_CONTEXT, ids.generateTraceId()).decision === SamplingDecision.RECORD_AND_SAMPLED
+      ? inKeptTrace
+      : undefined;
   };
 }
 
@@ -125,18 +152,20 @@ const TRACEPARENT = /^(?!ff)[\da-f]{2}-(?!0{32})[\da-f]{32}-(?!0{16})[\da-f]{16}
 /**
  * Next wraps its own work in spans whenever a tracer provider is registered: per span, a
  * context switch, option and attribute copies and three more promises, even when the trace
- * is dropped and the span is never made. Its only test of whether tracing is on
- * (`isOpenTelemetryEnabled` in next/dist/server/lib/trace/tracer.js) is a recording active
- * span, or else the registered provider's class name not being `NoopTracerProvider`. So
- * while the active span is one the sampler dropped, the provider names itself that, and
- * Next runs its work bare; in a kept trace, and with no span at all, it is itself. The
- * decision must then be taken before Next's first span (`requestDecision`): the `traceparent`
- * Next would write on a request for its second pass is not written under a dropped span.
+ * is dropped and the span is never made; and it reads the request's `traceparent` into a
+ * context of its own. Its only test of whether tracing is on (`isOpenTelemetryEnabled` in
+ * next/dist/server/lib/trace/tracer.js) is a recording active span, or else the registered
+ * provider's class name not being `NoopTracerProvider`. So outside a request the server
+ * guard handed over as kept (`requestDecision`), the provider names itself that, and Next
+ * runs its work bare; inside one, and below any recording span, it is itself.
  */
-function hideDroppedTracesFromNext(provider: NodeTracerProvider): void {
+function showNextOnlyKeptTraces(provider: NodeTracerProvider): void {
   const own = provider.constructor;
   const noop = { name: 'NoopTracerProvider' };
-  Object.defineProperty(provider, 'constructor', { configurable: true, get: () => (droppedParent(context.active()) ? noop : own) });
+  Object.defineProperty(provider, 'constructor', {
+    configurable: true,
+    get: () => (context.active().getValue(KEPT) === true ? own : noop),
+  });
 }
 
 /** Does the sampler follow the parent (so a dropped parent's children are dropped)? */
@@ -195,4 +224,61 @@ function sampledTreeTracer(tracer: Tracer): Tracer {
       return ctx === active ? fn(dropped) : context.with(ctx, fn, undefined, dropped);
     },
   } as Tracer;
+}
+
+/**
+ * Node 20's AsyncLocalStorage copies each enabled store onto every async resource made (each
+ * promise, timer, socket), `undefined` included: one more property on each of a request's
+ * ~200 promises, written with a lookup V8 cannot cache, and more for the collector to scan.
+ * This one writes only a store there is: a resource made outside any context (a request
+ * whose trace is dropped, `requestDecision`) stays as it was. `getStore` answers the same
+ * either way (a missing property reads as undefined). Node 22's async context frames do not
+ * call this at all; there it is unused.
+ */
+class SparseStorage<T> extends AsyncLocalStorage<T> {
+  _propagate(resource: Record<symbol, unknown>, trigger: Record<symbol, unknown>): void {
+    const key = (this as unknown as { kResourceStore: symbol }).kResourceStore;
+    const store = trigger[key];
+    if (store !== undefined) resource[key] = store;
+  }
+}
+
+/**
+ * The SDK's context manager, as its AsyncLocalStorage one does it, over a `SparseStorage`.
+ * `bind` takes functions (what Next binds); anything else is returned as it is: nothing in
+ * this server binds an event emitter.
+ */
+export class SparseContextManager implements ContextManager {
+  private readonly storage = new SparseStorage<Context>();
+
+  active(): Context {
+    return this.storage.getStore() ?? ROOT_CONTEXT;
+  }
+
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.storage.run(ctx, thisArg == null ? fn : fn.bind(thisArg), ...args);
+  }
+
+  bind<T>(ctx: Context, target: T): T {
+    if (typeof target !== 'function') return target;
+    const fn = target as (...args: unknown[]) => unknown;
+    const run = <R>(work: () => R): R => this.with(ctx, work);
+    return function (this: unknown, ...args: unknown[]) {
+      return run(() => fn.apply(this, args));
+    } as T;
+  }
+
+  enable(): this {
+    return this;
+  }
+
+  disable(): this {
+    this.storage.disable();
+    return this;
+  }
 }

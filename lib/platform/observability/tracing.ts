@@ -1,6 +1,8 @@
 import {
   context,
+  INVALID_SPAN_CONTEXT,
   propagation,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -32,23 +34,27 @@ export function tracing(): boolean {
 export const tracer = () => trace.getTracer('site-delivery');
 
 /**
- * Runs `work` in a span of its own (a child of the active one), ended when the work settles;
- * a failure marks it as an error, with the exception's type and message (never a body).
+ * Runs `work` in a span of its own (a child of the active one, or of `parent`; a new trace's
+ * root with `root`), ended when the work settles; a failure marks it as an error, with the
+ * exception's type and message (never a body).
  *
- * Under a parent the sampler dropped, no span is made: the samplers are parent-based
- * (docs/operating.md#traces), so it would be dropped too, and so would everything below it
- * (its statements see the same dropped parent). `work` then gets the parent's span, on which
- * attributes and statuses are no-ops.
+ * Below no kept span, no span is made: under a parent the sampler dropped it would be dropped
+ * too (the samplers are parent-based: docs/operating.md#traces), and a request whose trace was
+ * dropped as it arrived runs with no span at all (otel-sdk.ts, `requestDecision`). So only a
+ * job's pass or the like (`root`) starts a trace here. `work` then gets the parent's span, or
+ * one that is no span, on which attributes and statuses are no-ops; its statements see the
+ * same (none are made).
  */
 export function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context },
+  options: { kind?: SpanKind; attributes?: Attributes; parent?: Context; root?: boolean },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const active = context.active();
-  const parent = options.parent ?? active;
-  const dropped = droppedSpan(parent);
-  if (dropped) return parent === active ? work(dropped) : context.with(parent, work, undefined, dropped);
+  const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
+  if (!options.root) {
+    const above = trace.getSpan(parent);
+    if (!above || (above.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return work(above ?? NO_SPAN);
+  }
   return tracer().startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
@@ -66,20 +72,12 @@ export function inSpan<T>(
   );
 }
 
-/** The parent's span, when the sampler dropped it (it is not recording and not sampled). */
-function droppedSpan(parent: Context): Span | undefined {
-  const span = trace.getSpan(parent);
-  return span && (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0 ? span : undefined;
-}
+/** What work outside a kept trace gets for its span: none that records. */
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 export function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
   if (error instanceof Error) span.recordException({ name: error.name, message: error.message });
-}
-
-/** Adds W3C traceparent (and tracestate) for the active span to outgoing headers. */
-export function injectTraceHeaders(headers: Record<string, string>): void {
-  propagation.inject(context.active(), headers);
 }
 
 /**
