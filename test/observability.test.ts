@@ -521,6 +521,17 @@ describe('the server’s context manager', () => {
     expect(seen).toEqual({ afterAwait: 'a', inTimer: 'a', inImmediate: 'a', nested: 'b', afterNested: 'a' });
     expect(manager.active()).toBe(ROOT_CONTEXT);
     expect(bound()).toBe('a');
+    // Two at once, their awaits interleaved, each keeps its own.
+    const both = await Promise.all(
+      ['x', 'y'].map((v, i) =>
+        manager.with(ROOT_CONTEXT.setValue(key, v), async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2 - i));
+          await Promise.resolve();
+          return value();
+        }),
+      ),
+    );
+    expect(both).toEqual(['x', 'y']);
     // The point of it: Node 20's AsyncLocalStorage would give the promise below one more
     // property (undefined) for its store; this one gives it none, and one within a context.
     const symbols = () => Object.getOwnPropertySymbols(executionAsyncResource()).length;

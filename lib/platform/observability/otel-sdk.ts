@@ -228,12 +228,12 @@ function sampledTreeTracer(tracer: Tracer): Tracer {
 
 /**
  * Node 20's AsyncLocalStorage copies each enabled store onto every async resource made (each
- * promise, timer, socket), `undefined` included: one more property on each of a request's
- * ~200 promises, written with a lookup V8 cannot cache, and more for the collector to scan.
- * This one writes only a store there is: a resource made outside any context (a request
- * whose trace is dropped, `requestDecision`) stays as it was. `getStore` answers the same
- * either way (a missing property reads as undefined). Node 22's async context frames do not
- * call this at all; there it is unused.
+ * promise, timer, socket), `undefined` included: one more property added to each of a
+ * request's ~200 promises (of many shapes, so V8 cannot specialise the store), and more for
+ * the collector to scan. This one writes only a store there is: a resource made outside any
+ * context (a request whose trace is dropped, `requestDecision`) stays as it was. `getStore`
+ * answers the same either way (a missing property reads as undefined). Node's async context
+ * frames (the default from Node 24) do not call this at all; there it is unused.
  */
 class SparseStorage<T> extends AsyncLocalStorage<T> {
   _propagate(resource: Record<symbol, unknown>, trigger: Record<symbol, unknown>): void {
