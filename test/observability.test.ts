@@ -453,6 +453,14 @@ describe('the server’s default: a request’s trace decided as it arrives', ()
       expect(seen.active).toBeUndefined();
       const { inSpan } = await import('@/lib/platform/observability/tracing');
       expect(await inSpan('getWidget', {}, async (span) => span.isRecording())).toBe(false);
+      // The shop's calls from such a page: over HTTP they say "not sampled", in process nothing.
+      const { injectTraceHeaders } = await import('@/lib/site-client/trace');
+      const overHttp: Record<string, string> = {};
+      injectTraceHeaders(overHttp, true);
+      expect(overHttp.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-00$/);
+      const inProcess: Record<string, string> = {};
+      injectTraceHeaders(inProcess, false);
+      expect(inProcess).toEqual({});
       // A caller's traceparent decides by its flag and is left as it came; one that is no traceparent goes.
       const sampled = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
       const followed: Record<string, string | undefined> = { traceparent: sampled, tracestate: 'x=1' };
