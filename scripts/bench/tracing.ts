@@ -1,4 +1,4 @@
-// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--port-base=3611] [--sample-ratio=0.1] [--only=api_product|page_render] [--profile=<dir>]
+// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--processes=1] [--port-base=3611] [--sample-ratio=0.1] [--only=api_product|page_render] [--profile=<dir>]
 //
 // What traces cost (issue #46): four `next start` instances of one build on one seeded
 // database. `off` has OTEL_EXPORTER_OTLP_ENDPOINT unset (tracing off: no SDK, no spans);
@@ -13,6 +13,9 @@
 // around, CPU per request less. `off again` over `off` is the spread two identical servers
 // show on this host, i.e. what "off costs nothing" can be told from. The build is
 // NEXT_DIST_DIR's (.next-bench), so two builds can be measured one after the other.
+// `--processes=N` starts N processes of each kind and pools them (their CPU over their
+// requests, their mean rate): two processes of one build can differ by up to ~10 % in CPU
+// a request for a whole run (scripts/bench/HISTORY.md), which more rounds do not average out.
 // Prints a table and one JSON line ({"benchTracing": {...}}). Every server it starts is stopped.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -30,8 +33,9 @@ const { values: flags } = parseArgs({
     products: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '3' },
-    // Four ports from here on (3611–3614 by default): pick free ones on a shared host.
+    // Four ports a process of each kind from here on (3611–3614 by default): pick free ones on a shared host.
     'port-base': { type: 'string', default: '3611' },
+    processes: { type: 'string', default: '1' },
     // The `default` server keeps this share of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio); unset: the documented default.
     'sample-ratio': { type: 'string' },
     // One scenario only (its key, e.g. api_product).
@@ -42,7 +46,9 @@ const { values: flags } = parseArgs({
   },
 });
 const BASE_PORT = Number(flags['port-base']);
-const PORTS = { off: BASE_PORT, all: BASE_PORT + 1, sampled: BASE_PORT + 2, offAgain: BASE_PORT + 3 } as const;
+const PROCESSES = Math.max(1, Number(flags.processes));
+/** The port of the `replica`th process of kind `kind` (0 off, 1 all, 2 default, 3 off again). */
+const portOf = (kind: number, replica: number) => BASE_PORT + replica * 4 + kind;
 const ROUNDS = Number(flags.rounds);
 const SLICE_SECONDS = Number(flags.seconds);
 const log = (message: string) => console.error(`[bench:tracing ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -81,7 +87,7 @@ async function main() {
     }
     const products = Number(flags.products);
     log(`seeding ${products} products …`);
-    const fixture = await makeFixture(dir, products, `http://127.0.0.1:${PORTS.off}`, 4);
+    const fixture = await makeFixture(dir, products, `http://127.0.0.1:${portOf(0, 0)}`, 4 * PROCESSES);
     // Every page rendered, none kept: the page row measures a render and its API calls.
     const common = { PAGE_RENDER_AHEAD: 'off', PAGE_STORE: 'off', PAGE_CACHE_MB: '0', LOG_LEVEL: 'warn' };
     const start = (label: string, port: number, env: Record<string, string>) =>
@@ -97,14 +103,21 @@ async function main() {
     const sampling: Record<string, string> = flags['sample-ratio']
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] }
       : {};
-    const off = await start('tracing off', PORTS.off, {});
-    const all = await start('tracing on, every trace', PORTS.all, {
-      ...exporting(sinks.all.url),
-      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
-    });
-    const sampled = await start('tracing on, default sampling', PORTS.sampled, { ...exporting(sinks.sampled.url), ...sampling });
-    const offAgain = await start('tracing off (again)', PORTS.offAgain, {});
-    const everyServer = [off, all, sampled, offAgain];
+    const kinds: Array<[string, Record<string, string>]> = [
+      ['tracing off', {}],
+      ['tracing on, every trace', { ...exporting(sinks.all.url), OTEL_TRACES_SAMPLER: 'parentbased_always_on' }],
+      ['tracing on, default sampling', { ...exporting(sinks.sampled.url), ...sampling }],
+      ['tracing off (again)', {}],
+    ];
+    // Replica by replica, each holding one process of every kind; kindOf[i] is server i's kind.
+    const everyServer: Server[] = [];
+    const kindOf: number[] = [];
+    for (let replica = 0; replica < PROCESSES; replica += 1) {
+      for (const [kind, [label, env]] of kinds.entries()) {
+        everyServer.push(await start(PROCESSES > 1 ? `${label} #${replica + 1}` : label, portOf(kind, replica), env));
+        kindOf.push(kind);
+      }
+    }
 
     // A working set every server has read once before the slices start (their caches equally
     // warm, so a ratio compares the code, not which server happened to see a product first):
@@ -154,27 +167,37 @@ async function main() {
     // after (the batch of spans it exported), and one ratio per round shows the spread.
     const measureRounds = async (plan: (s: Server) => Plan) => {
       const plans = everyServer.map(plan);
-      const rates = everyServer.map(() => [] as number[]);
-      const cpuPerRequest = everyServer.map(() => [] as number[]);
-      const p50s = everyServer.map(() => [] as number[]);
+      // Per kind and round: its processes' mean rate and p50, and their CPU over their requests.
+      const rates = kinds.map(() => [] as number[]);
+      const cpuPerRequest = kinds.map(() => [] as number[]);
+      const p50s = kinds.map(() => [] as number[]);
       for (const p of plans) await measure(p, 2, 0);
       await new Promise((r) => setTimeout(r, 1000));
       let cpuBefore = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
       for (let round = 0; round < ROUNDS; round += 1) {
         const requests = everyServer.map(() => 0);
+        const rate = everyServer.map(() => 0);
+        const p50 = everyServer.map(() => 0);
         for (let k = 0; k < everyServer.length; k += 1) {
           const i = (round + k) % everyServer.length;
           const m = await measure(plans[i]!, SLICE_SECONDS, 0);
-          rates[i]!.push(m.rps);
+          rate[i] = m.rps;
           requests[i] = m.requests;
-          p50s[i]!.push(m.p50);
+          p50[i] = m.p50;
           // the requests autocannon left in flight finish before the next slice begins
           await new Promise((r) => setTimeout(r, 300));
         }
         // the last batch of spans (OTEL_BSP_SCHEDULE_DELAY) is exported within the round
         await new Promise((r) => setTimeout(r, 700));
         const cpuAfter = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
-        everyServer.forEach((_, i) => cpuPerRequest[i]!.push(((cpuAfter[i]! - cpuBefore[i]!) * 1e6) / Math.max(1, requests[i]!)));
+        kinds.forEach((_, kind) => {
+          const of = everyServer.map((_, i) => i).filter((i) => kindOf[i] === kind);
+          const sum = (xs: number[]) => of.reduce((a, i) => a + xs[i]!, 0);
+          rates[kind]!.push(sum(rate) / of.length);
+          p50s[kind]!.push(sum(p50) / of.length);
+          const cpu = of.reduce((a, i) => a + cpuAfter[i]! - cpuBefore[i]!, 0);
+          cpuPerRequest[kind]!.push((cpu * 1e6) / Math.max(1, sum(requests)));
+        });
         cpuBefore = cpuAfter;
       }
       return { rates, cpuPerRequest, p50s };
@@ -236,7 +259,7 @@ async function main() {
     }
     const spans = { all: sinks.all.spans(), default: sinks.sampled.spans() };
     console.log(
-      `\nTracing cost, ${products} products, ${ROUNDS} rounds of ${SLICE_SECONDS} s; host: ${cpus().length} cores, load ${loadavg()
+      `\nTracing cost, ${products} products, ${ROUNDS} rounds of ${SLICE_SECONDS} s, ${PROCESSES} process(es) of each kind; host: ${cpus().length} cores, load ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
@@ -251,7 +274,9 @@ async function main() {
       );
     }
     console.log(`spans exported: every trace kept ${spans.all}, default sampling ${spans.default}`);
-    console.log(JSON.stringify({ benchTracing: { products, sampleRatio: flags['sample-ratio'] ?? null, rows, spans } }));
+    console.log(
+      JSON.stringify({ benchTracing: { products, processes: PROCESSES, sampleRatio: flags['sample-ratio'] ?? null, rows, spans } }),
+    );
     if (spans.all === 0 || spans.default === 0) throw new Error('a traced server exported no spans: its row measured nothing');
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
