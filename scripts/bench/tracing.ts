@@ -118,6 +118,7 @@ async function main() {
         kindOf.push(kind);
       }
     }
+    const serversOf = kinds.map((_, kind) => kindOf.flatMap((k, i) => (k === kind ? [i] : [])));
 
     // A working set every server has read once before the slices start (their caches equally
     // warm, so a ratio compares the code, not which server happened to see a product first):
@@ -190,8 +191,7 @@ async function main() {
         // the last batch of spans (OTEL_BSP_SCHEDULE_DELAY) is exported within the round
         await new Promise((r) => setTimeout(r, 700));
         const cpuAfter = everyServer.map((s) => groupCpuSeconds(s.managed.pid));
-        kinds.forEach((_, kind) => {
-          const of = everyServer.map((_, i) => i).filter((i) => kindOf[i] === kind);
+        serversOf.forEach((of, kind) => {
           const sum = (xs: number[]) => of.reduce((a, i) => a + xs[i]!, 0);
           rates[kind]!.push(sum(rate) / of.length);
           p50s[kind]!.push(sum(p50) / of.length);
