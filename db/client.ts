@@ -3,7 +3,7 @@ import { SQLiteTransaction } from 'drizzle-orm/sqlite-core';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import * as schema from './schema';
 import type { LocalClient } from './driver/local-client';
-import { openClient, prepareLocalFile } from './driver/open-client';
+import { openClient } from './driver/open-client';
 
 export type Database = LibSQLDatabase<typeof schema> & { $client: Client };
 /** A transaction handle; domain functions take `tx?: Tx` and default to the database. */
@@ -52,11 +52,6 @@ export function withoutWaiting(database: Database): Database {
   let view = impatientViews.get(database);
   if (!view) impatientViews.set(database, (view = drizzle({ client: impatient, schema, casing: 'snake_case' }) as Database));
   return view;
-}
-
-/** WAL for a local file (db/driver/open-client.ts); nothing for a server. */
-export async function configureLocalDatabase(database: Database, url: string): Promise<void> {
-  await prepareLocalFile(database.$client, url);
 }
 
 export { schema };

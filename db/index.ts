@@ -4,7 +4,7 @@
  * reached only through what is exported here; a lint rule holds that line
  * (eslint.config.mjs: no `@libsql/*`, `db/driver` or `.$client` outside db/).
  *
- * - Opening and closing: openDatabase, closeDatabase, configureLocalDatabase, overNetwork,
+ * - Opening and closing: openDatabase, closeDatabase, overNetwork,
  *   databaseFolder (a local file's folder).
  * - Drizzle: the Database itself (its query builder), readTransaction for one snapshot,
  *   prepared/statementOf for queries built once (db/prepared.ts).
@@ -17,7 +17,6 @@
 export {
   BUSY_TIMEOUT_MS,
   baseDatabase,
-  configureLocalDatabase,
   inTransaction,
   openDatabase,
   readTransaction,

@@ -6,7 +6,6 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { db } from '@/lib/db';
-import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { DomainError } from '@/lib/platform/errors';
 import {
@@ -102,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const database = db();
-  await migrateDatabase(database, env().DATABASE_URL);
+  await migrateDatabase(database);
 
   if (command === 'export') {
     const out = values.out ? createWriteStream(values.out) : process.stdout;

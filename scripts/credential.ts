@@ -3,7 +3,6 @@
 // npm run -s credential -- list [--site <handle>]
 import { parseArgs } from 'node:util';
 import { db } from '@/lib/db';
-import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { createCredential, listCredentials, revokeCredential } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
@@ -21,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
   });
   const database = db();
-  await migrateDatabase(database, env().DATABASE_URL);
+  await migrateDatabase(database);
 
   if (command === 'create') {
     if (!values.site || (values.scope !== 'core' && values.scope !== 'extended')) {

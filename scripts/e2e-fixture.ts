@@ -1,7 +1,6 @@
 // Migrates and seeds the e2e database and writes fresh credentials to a JSON file.
 import { writeFileSync } from 'node:fs';
 import { db } from '@/lib/db';
-import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
 import { createCredential, revokeCredential } from '@/lib/platform/auth/credentials';
@@ -9,7 +8,7 @@ import { createCredential, revokeCredential } from '@/lib/platform/auth/credenti
 const [out] = process.argv.slice(2);
 if (!out) throw new Error('usage: e2e-fixture <credentials.json>');
 const database = db();
-await migrateDatabase(database, env().DATABASE_URL);
+await migrateDatabase(database);
 await seedDatabase(database);
 const make = async (siteHandle: string, scope: 'core' | 'extended') => (await createCredential(database, { siteHandle, scope })).token;
 const revoked = await make('demo', 'extended');

@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`usage: job <${JOBS.map((j) => j.name).join('|')}|list>`);
     return 2;
   }
-  await migrateDatabase(db(), env().DATABASE_URL);
+  await migrateDatabase(db());
   // Pages are rendered by asking the shop for them: its public origin, when it is set.
   const summary = await runJobOnce(job, { deadline: Number.POSITIVE_INFINITY, frontDoor: env().STOREFRONT_ORIGIN ?? null });
   console.log(`${job.name}: ${JSON.stringify(summary)}`);

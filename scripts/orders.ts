@@ -4,7 +4,6 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { db } from '@/lib/db';
-import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { toMoney } from '@/lib/commerce/money';
 import { allOrders, csvLine, listOrders, orderByNumber, orderCsvRows, ordersCsvHeader, siteIdByHandle } from '@/lib/commerce/orders';
@@ -27,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const database = db();
-  await migrateDatabase(database, env().DATABASE_URL);
+  await migrateDatabase(database);
   let siteId: string | undefined;
   if (values.site) {
     siteId = (await siteIdByHandle(database, values.site)) ?? undefined;

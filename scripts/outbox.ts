@@ -2,7 +2,6 @@
 // npm run -s outbox -- status           messages by channel and status
 // npm run -s outbox -- retry [id…]      queue parked (failed) messages again, all or by id
 import { db } from '@/lib/db';
-import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { outboxSummary, requeueFailedMessages } from '@/lib/commerce/signups/outbox';
 import { configuredMailer, drainSettings } from '@/lib/mail/config';
@@ -17,7 +16,7 @@ const USAGE = `usage:
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const database = db();
-  await migrateDatabase(database, env().DATABASE_URL);
+  await migrateDatabase(database);
 
   if (command === 'drain') {
     const mailer = configuredMailer();

@@ -8,7 +8,7 @@ import { ensureStorefrontCredential } from './storefront-credential';
 
 const database = db();
 const config = env();
-await migrateDatabase(database, config.DATABASE_URL);
+await migrateDatabase(database);
 if (await isDatabaseEmpty(database)) {
   const summary = await seedDatabase(database, {});
   console.log('seeded the demo shop', JSON.stringify(summary));

@@ -17,7 +17,7 @@ const { consumeRateLimit } = await import('@/lib/platform/rate-limit/store');
 const { applyRateLimit } = await import('@/lib/platform/rate-limit/http');
 
 const database = openDatabase({ url });
-await migrateDatabase(database, url);
+await migrateDatabase(database);
 const policy = { name: 'reads' as const, limit: 1e12, windowSeconds: 60 };
 
 async function measure(label: string, run: (i: number) => Promise<unknown>) {

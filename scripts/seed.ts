@@ -28,7 +28,7 @@ const { products, force } = parseFlags(process.argv.slice(2));
 const started = performance.now();
 const database = db();
 const config = env();
-await migrateDatabase(database, config.DATABASE_URL);
+await migrateDatabase(database);
 const empty = await isDatabaseEmpty(database);
 if (!empty && !force) {
   console.error(

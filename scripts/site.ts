@@ -4,7 +4,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { db } from '@/lib/db';
-import { env } from '@/lib/env';
 import { migrateDatabase } from '@/db/migrate';
 import { createCredential } from '@/lib/platform/auth/credentials';
 import { DomainError } from '@/lib/platform/errors';
@@ -68,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const database = db();
-  await migrateDatabase(database, env().DATABASE_URL);
+  await migrateDatabase(database);
   const dryRun = values['dry-run'] ?? false;
 
   if (command === 'export') {

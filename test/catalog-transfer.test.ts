@@ -40,7 +40,7 @@ async function freshDatabase(products = 0): Promise<Database> {
   dirs.push(dir);
   const url = `file:${join(dir, 'site.db')}`;
   const database = openDatabase({ url });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
   await seedDatabase(database, { products });
   return database;
 }

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { createClient, LibsqlError } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database as Db } from '@/db/client';
+import { openDatabase, readTransaction, type Database as Db } from '@/db/client';
+import { closeDatabase } from '@/db';
 import { migrateDatabase } from '@/db/migrate';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
@@ -16,7 +17,7 @@ const freshUrl = () => `file:${join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'sit
 async function freshDatabase(busyTimeoutMs?: number) {
   const url = freshUrl();
   const database = openDatabase({ url, busyTimeoutMs });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
   await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
   return { url, database };
 }
@@ -99,10 +100,42 @@ describe('group commit: write batches asked for together', () => {
 });
 
 describe('the local database', () => {
-  it('is in WAL mode after migration, so readers never wait for the writer', async () => {
+  it('is in WAL mode, so readers never wait for the writer', async () => {
     const { database } = await freshDatabase();
     const mode = await database.$client.execute('PRAGMA journal_mode');
     expect(String(mode.rows[0]![0])).toBe('wal');
+  });
+
+  it('switches a copy in rollback-journal mode to WAL when it opens it, so a write need not wait for a read transaction', async () => {
+    const { database: source } = await freshDatabase();
+    await source.run(sql`INSERT INTO probe (v) VALUES ('before')`);
+    // A copy made by VACUUM INTO (a backup, a test's copy) is in rollback-journal mode,
+    // and a server started on it with `next start` runs no migration.
+    const copyPath = join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'copy.db');
+    await source.$client.execute({ sql: 'VACUUM INTO ?', args: [copyPath] });
+    const modeOf = () => {
+      const plain = new Database(copyPath);
+      try {
+        return (plain.prepare('PRAGMA journal_mode').raw(true).get() as unknown[])[0];
+      } finally {
+        plain.close();
+      }
+    };
+    expect(modeOf()).toBe('delete');
+
+    const copy = openDatabase({ url: `file:${copyPath}`, busyTimeoutMs: 2_000 });
+    expect(modeOf()).toBe('wal');
+    // A read transaction that stays open until a write has committed beside it: in rollback-
+    // journal mode its lock would hold the write back until it failed as busy.
+    const seen = await readTransaction(copy, async (tx) => {
+      const first = await tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe`);
+      await copy.run(sql`INSERT INTO probe (v) VALUES ('during')`);
+      const again = await tx.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe`);
+      return [first[0]!.n, again[0]!.n];
+    });
+    expect(seen).toEqual([1, 1]); // one snapshot inside the transaction
+    expect((await copy.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe`))[0]!.n).toBe(2);
+    closeDatabase(copy);
   });
 
   it('writes on one connection with synchronous = NORMAL (WAL synced at checkpoints, not at every commit)', async () => {
@@ -234,7 +267,7 @@ describe('the local database', () => {
     const workers = processSlot('sqliteCheckpointers', () => new Map<string, unknown>());
     const first = openDatabase({ url });
     const second = openDatabase({ url });
-    await migrateDatabase(first, url);
+    await migrateDatabase(first);
     expect(workers.has(file)).toBe(true);
     first.$client.close();
     expect(workers.has(file)).toBe(true);

@@ -34,7 +34,7 @@ let variant: string;
 const log = vi.spyOn(logger(), 'info').mockImplementation((() => undefined) as never);
 
 beforeAll(async () => {
-  await migrateDatabase(db(), url);
+  await migrateDatabase(db());
   await seedDatabase(db());
   demo = (await authenticateCredential(db(), (await createCredential(db(), { siteHandle: 'demo', scope: 'core' })).token))!;
   variant = await firstVariantOf(db(), 'demo');

@@ -38,7 +38,7 @@ let credential: string;
 const log = vi.spyOn(logger(), 'info').mockImplementation((() => undefined) as never);
 
 beforeAll(async () => {
-  await migrateDatabase(db(), url);
+  await migrateDatabase(db());
   await seedDatabase(db());
   credential = (await createCredential(db(), { siteHandle: 'demo', scope: 'core' })).token;
   demo = (await authenticateCredential(db(), credential))!;

@@ -38,7 +38,7 @@ process.env.DATABASE_BUSY_TIMEOUT_MS = '200';
 
 beforeAll(async () => {
   database = openDatabase({ url });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
 });
 
 const reads: RateLimitPolicy = { name: 'reads', limit: 3, windowSeconds: 60 };

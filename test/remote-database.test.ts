@@ -44,7 +44,7 @@ describe('the libSQL test server, through the app’s own client', () => {
   it('migrates and seeds the schema over HTTP, and the seeded catalog reads back', async () => {
     const server = await serverOnAFreshFile();
     const database = open(server.url);
-    await migrateDatabase(database, server.url);
+    await migrateDatabase(database);
     const summary = await seedDatabase(database);
     expect(summary).toBeTruthy();
     const rows = await database.all<{ n: number }>(sql`SELECT count(*) AS n FROM products`);

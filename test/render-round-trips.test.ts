@@ -29,7 +29,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sd-render-trips-'));
   server = await startLibsqlTestServer({ path: join(dir, 'site.db') });
   const setup = openDatabase({ url: server.url });
-  await migrateDatabase(setup, server.url);
+  await migrateDatabase(setup);
   await seedDatabase(setup);
   ({ token } = await createCredential(setup, { siteHandle: 'demo', scope: 'extended' }));
   closeDatabase(setup);

@@ -32,7 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sd-round-trips-'));
   server = await startLibsqlTestServer({ path: join(dir, 'site.db') });
   database = openDatabase({ url: server.url });
-  await migrateDatabase(database, server.url);
+  await migrateDatabase(database);
   await seedDatabase(database);
   ({ token } = await createCredential(database, { siteHandle: 'demo', scope: 'core' }));
   // The proxy's page key reads the app's database (lib/db) with the storefront's credential;

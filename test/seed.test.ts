@@ -19,7 +19,7 @@ async function freshDatabase(): Promise<Database> {
   dirs.push(dir);
   const url = `file:${join(dir, 'site.db')}`;
   const database = openDatabase({ url });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
   return database;
 }
 

@@ -240,7 +240,7 @@ describe('on a remote database (libSQL over HTTP, as sqld or Turso)', () => {
     const server = await startLibsqlTestServer({ path: join(dir, 'site.db') });
     const remote = openDatabase({ url: server.url });
     try {
-      await migrateDatabase(remote, server.url);
+      await migrateDatabase(remote);
       const { doc, lines } = parsed(FJELL());
       const before = server.requests();
       const created = await createSite(remote, doc, lines);

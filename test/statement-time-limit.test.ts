@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeDatabase, configureLocalDatabase, openDatabase, readTransaction, type Database as Db } from '@/db';
+import { closeDatabase, openDatabase, readTransaction, type Database as Db } from '@/db';
 import { storageFaultOf } from '@/db/faults';
 import { toProblem } from '@/lib/api/route';
 
@@ -26,7 +26,6 @@ async function fresh(statementTimeoutMs: number) {
   const url = `file:${join(dir, 'site.db')}`;
   const database = openDatabase({ url, statementTimeoutMs });
   opened.push(database);
-  await configureLocalDatabase(database, url);
   await database.run(sql`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
   await database.run(sql`INSERT INTO probe (v) VALUES ('kept')`);
   return database;

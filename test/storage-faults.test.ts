@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
 import Database from 'libsql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configureLocalDatabase, openDatabase, withoutWaiting, type Database as Db } from '@/db/client';
+import { openDatabase, withoutWaiting, type Database as Db } from '@/db/client';
 import { storageFaultOf } from '@/db/faults';
 
 // The driver under another process's lock and under storage faults, with real parts:
@@ -27,7 +27,6 @@ async function freshDatabase(dir: string, busyTimeoutMs: number) {
   const url = `file:${path}`;
   const database = openDatabase({ url, busyTimeoutMs });
   opened.push(database);
-  await configureLocalDatabase(database, url);
   await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
   return { path, database };
 }

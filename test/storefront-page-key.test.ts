@@ -221,7 +221,7 @@ describe('the proxy’s page key, against the database', () => {
     dir = mkdtempSync(join(tmpdir(), 'page-key-'));
     const url = `file:${join(dir, 'site.db')}`;
     database = openDatabase({ url });
-    await migrateDatabase(database, url);
+    await migrateDatabase(database);
     await seedDatabase(database);
     token = (await createCredential(database, { siteHandle: 'demo', scope: 'extended' })).token;
     // lib/env reads the environment once, on first use: set it before the module runs.

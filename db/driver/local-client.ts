@@ -1,5 +1,6 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
+import Database from 'libsql';
 import {
   createClient,
   LibsqlError,
@@ -15,6 +16,7 @@ import { checkpointerFor, DEFAULT_AUTOCHECKPOINT_PAGES } from './checkpointer';
 import { reportStorageFault, reportStorageRecovered, storageFaultActive, storageFaultOf } from '../faults';
 import { createStatementCachingClient } from './statement-cache';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './statement-time-limit';
+import { logDatabase } from '../log';
 import { processSlot } from '@/lib/process-state';
 
 /** The local client, and a view of it whose writes never wait for another process's lock. */
@@ -78,6 +80,7 @@ export function createLocalClient(config: Config & { timeout: number; statementT
   // Reads have a time limit (statement-time-limit.ts); writes, which hold the lock, run to their end.
   const openReaders = () => open(READ_CONNECTIONS, 0, READ_PAGE_CACHE_KIB, config.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
   let current = openReaders();
+  if (path) ensureWal(path);
   // Opened on first use (and again after a fault): a file that cannot be opened fails
   // that write, not the start of the process.
   let writer: { client: Client; ready: Promise<Client> } | null = null;
@@ -391,6 +394,50 @@ async function markForReaders(writer: Client): Promise<void> {
   await writer.execute(READ_MARK_SQL).catch(() => undefined);
 }
 const READ_MARK_SQL = 'SELECT 1 FROM sqlite_schema LIMIT 1';
+
+/** How long opening a file that is not in WAL mode yet may wait for another process's lock to switch it. */
+const WAL_SWITCH_WAIT_MS = 1_000;
+
+/**
+ * Everything above assumes WAL: readers beside the writer, no reader ever waiting inside
+ * SQLite. A file in rollback-journal mode (a new one, or a copy made by VACUUM INTO or a
+ * backup, started without `npm start`'s migration) breaks that: a reader holds a lock the
+ * writer's COMMIT must wait for, and a reader waits, event loop blocked, for a writer of
+ * its own process. So the file is switched when the client opens it, before this process
+ * reads or writes it; for a file already in WAL it reads 20 bytes of the header. A file that cannot be
+ * switched now (read-only, or locked past the wait) is served as it is, and said so.
+ */
+function ensureWal(path: string): void {
+  if (walInHeader(path)) return;
+  let connection: Database.Database | undefined;
+  try {
+    connection = new Database(path, { timeout: WAL_SWITCH_WAIT_MS });
+    const mode = String((connection.prepare('PRAGMA journal_mode = WAL').raw(true).get() as unknown[] | undefined)?.[0] ?? '');
+    if (mode !== 'wal') throw new Error(`SQLite answered journal_mode ${mode}`);
+  } catch (error) {
+    logDatabase(
+      'warn',
+      { code: (error as { code?: unknown }).code ?? null },
+      `the database file is not in WAL mode and could not be switched now (${error instanceof Error ? error.message : String(error)}): writes may wait for readers`,
+    );
+  } finally {
+    connection?.close();
+  }
+}
+
+/** The file's header says WAL (its read and write versions, bytes 18 and 19, are 2): read without SQLite, which could write the -shm file. */
+function walInHeader(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const header = Buffer.alloc(20);
+    return readSync(fd, header, 0, 20, 0) === 20 && header[18] === 2 && header[19] === 2;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** A transaction that gives the process's write turn back when it ends, however it ends. */
 function turnHolding(

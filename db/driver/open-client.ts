@@ -42,12 +42,3 @@ export function databaseFolder(url: string): string | null {
   const path = url.slice('file:'.length).split('?')[0] ?? '';
   return path && path !== ':memory:' ? dirname(resolve(/*turbopackIgnore: true*/ path)) : null;
 }
-
-/**
- * WAL lets readers run beside the one writer; it is a property of the file, set once. A
- * server keeps its own journal (and refuses PRAGMA writes), so nothing is asked of it.
- */
-export async function prepareLocalFile(client: Client, url: string): Promise<void> {
-  if (!url.startsWith('file:')) return;
-  await client.execute('PRAGMA journal_mode = WAL');
-}

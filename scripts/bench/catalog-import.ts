@@ -42,7 +42,7 @@ const CLI_NODE_FLAGS = [
 
 async function open(url: string): Promise<Database> {
   const database = openDatabase({ url });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
   return database;
 }
 

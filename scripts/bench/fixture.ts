@@ -38,7 +38,7 @@ export async function makeFixture(dir: string, products: number, baseUrl: string
   const database = openDatabase({ url });
   try {
     const started = Date.now();
-    await migrateDatabase(database, url);
+    await migrateDatabase(database);
     await seedDatabase(database, { products, checkoutBaseUrl: `${baseUrl}/checkout` });
     const seedSeconds = (Date.now() - started) / 1000;
     const credentials: string[] = [];

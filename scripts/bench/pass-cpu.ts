@@ -86,7 +86,7 @@ async function main() {
   let handles: string[];
   try {
     if (!flags.db) {
-      await migrateDatabase(database, url);
+      await migrateDatabase(database);
       await seedDatabase(database, { products: Number(flags.products) });
     }
     token = (await createCredential(database, { siteHandle: 'demo', scope: 'core', label: 'pass-cpu' })).token;

@@ -46,7 +46,7 @@ async function prepare(): Promise<{ token: string; handles: string[] }> {
   const database = openDatabase({ url });
   try {
     if (!flags.db) {
-      await migrateDatabase(database, url);
+      await migrateDatabase(database);
       await seedDatabase(database, { products: Number(flags.products) });
     }
     const { token } = await createCredential(database, { siteHandle: 'demo', scope: 'core', label: 'product-miss' });

@@ -91,7 +91,7 @@ async function measureQueries(database: Database, seconds: number) {
 
 async function fresh(url: string): Promise<Database> {
   const database = openDatabase({ url });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
   return database;
 }
 

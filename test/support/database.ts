@@ -19,7 +19,7 @@ export async function freshDatabase(options: { seed?: boolean | SeedOptions; bus
   const file = join(dir, 'site.db');
   const url = `file:${file}`;
   const database = openDatabase({ url, busyTimeoutMs: options.busyTimeoutMs });
-  await migrateDatabase(database, url);
+  await migrateDatabase(database);
   const seed = options.seed ?? true;
   if (seed) await seedDatabase(database, seed === true ? {} : seed);
   return { database, url, file, dir };

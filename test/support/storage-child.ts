@@ -5,7 +5,7 @@
 //   read   -> "read <n>" | "fault <kind>"  count the rows
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
-import { configureLocalDatabase, openDatabase } from '@/db/client';
+import { openDatabase } from '@/db/client';
 import { storageFaultOf } from '@/db/faults';
 
 const url = process.argv[2]!;
@@ -34,7 +34,6 @@ async function answer(command: string): Promise<string> {
 }
 
 async function main() {
-  await configureLocalDatabase(database, url);
   await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
   const lines = createInterface({ input: process.stdin });
   // One command at a time, in order.
