@@ -1,4 +1,5 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClient, LibsqlError } from '@libsql/client';
@@ -136,6 +137,26 @@ describe('the local database', () => {
     expect(seen).toEqual([1, 1]); // one snapshot inside the transaction
     expect((await copy.all<{ n: number }>(sql`SELECT count(*) AS n FROM probe`))[0]!.n).toBe(2);
     closeDatabase(copy);
+  });
+
+  it("keeps its connections' locks on the file when another client opens it, so another process never takes the WAL from under them", async () => {
+    const { url, database } = await freshDatabase();
+    await database.run(sql`INSERT INTO probe (v) VALUES ('kept')`);
+    const file = url.slice('file:'.length);
+    // A second client of the same file in this process (the server's db() beside a script's).
+    const second = openDatabase({ url });
+    // Another process opens the file and closes it. Were this process's locks gone (a
+    // descriptor of the file closed outside SQLite drops them all), it would take itself
+    // for the last connection and delete the WAL the first client still reads.
+    const source = `
+      const Database = require('node:module').createRequire(process.cwd() + '/package.json')('libsql');
+      const db = new Database(${JSON.stringify(file)});
+      db.prepare('SELECT count(*) FROM probe').get();
+      db.close();`;
+    execFileSync(process.execPath, ['-e', source]);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    expect((await database.all<{ v: string }>(sql`SELECT v FROM probe`)).map((r) => r.v)).toEqual(['kept']);
+    closeDatabase(second);
   });
 
   it('writes on one connection with synchronous = NORMAL (WAL synced at checkpoints, not at every commit)', async () => {

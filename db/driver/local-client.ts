@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'libsql';
 import {
@@ -404,15 +404,19 @@ const WAL_SWITCH_WAIT_MS = 1_000;
  * backup, started without `npm start`'s migration) breaks that: a reader holds a lock the
  * writer's COMMIT must wait for, and a reader waits, event loop blocked, for a writer of
  * its own process. So the file is switched when the client opens it, before this process
- * reads or writes it; for a file already in WAL it reads 20 bytes of the header. A file that cannot be
+ * reads or writes it; for a file already in WAL it costs one PRAGMA read. Through SQLite,
+ * never by opening the file directly: closing a descriptor of the file drops every POSIX lock
+ * this process holds on it, SQLite's included, and another process could then take the WAL
+ * for its own (the test suite corrupted a database that way). A file that cannot be
  * switched now (read-only, or locked past the wait) is served as it is, and said so.
  */
 function ensureWal(path: string): void {
-  if (walInHeader(path)) return;
   let connection: Database.Database | undefined;
   try {
     connection = new Database(path, { timeout: WAL_SWITCH_WAIT_MS });
-    const mode = String((connection.prepare('PRAGMA journal_mode = WAL').raw(true).get() as unknown[] | undefined)?.[0] ?? '');
+    const modeOf = (sql: string) => String((connection!.prepare(sql).raw(true).get() as unknown[] | undefined)?.[0] ?? '');
+    if (modeOf('PRAGMA journal_mode') === 'wal') return;
+    const mode = modeOf('PRAGMA journal_mode = WAL');
     if (mode !== 'wal') throw new Error(`SQLite answered journal_mode ${mode}`);
   } catch (error) {
     logDatabase(
@@ -422,20 +426,6 @@ function ensureWal(path: string): void {
     );
   } finally {
     connection?.close();
-  }
-}
-
-/** The file's header says WAL (its read and write versions, bytes 18 and 19, are 2): read without SQLite, which could write the -shm file. */
-function walInHeader(path: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const header = Buffer.alloc(20);
-    return readSync(fd, header, 0, 20, 0) === 20 && header[18] === 2 && header[19] === 2;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
