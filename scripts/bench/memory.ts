@@ -19,7 +19,7 @@ import { pass } from './load';
 import { memoryMapMb } from './processes';
 import { buildReference, referenceMemoryMb, savePage, startReference } from './reference';
 import { discover, planFor, referencePlan, SCENARIOS } from './scenarios';
-import { liveMemoryMb, startNextServer, type Memory, type Server } from './server';
+import { liveMemoryMb, START_NODE_OPTIONS, startNextServer, type Memory, type Server } from './server';
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,10 +33,7 @@ const { values: flags } = parseArgs({
 });
 
 /** `npm start`'s V8 flags (package.json). */
-const START = /\bnode ((?:--\S+ )+)node_modules\/next\//
-  .exec((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
-  .trim()
-  .split(' ');
+const START = START_NODE_OPTIONS;
 
 /** The shop's variants: V8 flags and settings. `bare` is the reference app. */
 const VARIANTS: Record<string, { nodeOptions: string[]; env?: Record<string, string> }> = {

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { makeFixture } from './fixture';
 import { stopAll } from './processes';
 import { buildReference, savePage, startReference } from './reference';
-import { ROOT, startNextServer, type Server } from './server';
+import { ROOT, START_NODE_OPTIONS, startNextServer, type Server } from './server';
 
 const { values } = parseArgs({
   options: {
@@ -76,7 +76,7 @@ try {
     databaseUrl: fixture.url,
     storefrontCredential: fixture.storefront,
     cpuProfileDir: values.profile,
-    nodeOptions: ['--max-old-space-size=256', '--heap-growing-percent=100', '--max-semi-space-size=8'],
+    nodeOptions: START_NODE_OPTIONS,
     env: { PAGE_RENDER_AHEAD: 'off', JOBS: 'cron' },
   });
   const cookie = { Cookie: 'market=se; locale=en-SE' };

@@ -13,7 +13,7 @@
 // curve of product reads, the 1k→10k growth, and last one JSON line ({"bench": {...}}).
 // Every server it starts is stopped on exit.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,15 +28,21 @@ import { buildReference, referenceMemoryMb, savePage, startReference } from './r
 import { formatTable, lighthouseTable, storefrontPages, type LighthouseRow } from './lighthouse';
 import { jsonLine, printTable, type AheadAfterChange, type MemoryBreakdown, type Row } from './report';
 import { discover, planFor, referencePlan, SCENARIOS, type Scenario, type ScenarioKey, type Targets } from './scenarios';
-import { buildEnv, DIST_DIR, liveMemoryMb, ROOT, SERVER_MALLOC_ARENA_MAX, startNextServer, type Memory, type Server } from './server';
+import {
+  buildEnv,
+  DIST_DIR,
+  liveMemoryMb,
+  ROOT,
+  SERVER_MALLOC_ARENA_MAX,
+  START_NODE_OPTIONS,
+  startNextServer,
+  type Memory,
+  type Server,
+} from './server';
 
 /** BENCH_PORT_BASE moves the five ports (several runs on one host). */
 const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3601);
 const PORTS = { big: PORT_BASE, small: PORT_BASE + 1, reference: PORT_BASE + 2, renderer: PORT_BASE + 3, passes: PORT_BASE + 4 } as const;
-/** The V8 options `npm start` runs the server with (package.json), so the bench measures what shops run. */
-const START_NODE_OPTIONS = /\bnode ((?:--\S+ )+)node_modules\/next\//
-  .exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
-  .trim();
 const { values: flags } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -56,7 +62,7 @@ const { values: flags } = parseArgs({
     // A first or second pass over the catalog is cut off after this long (a pass of pages rendered on request takes minutes).
     'pass-seconds': { type: 'string' },
     // What `npm start` uses: a heap cap, and how V8 sizes the heap under it (docs/operating.md).
-    'server-node-options': { type: 'string', default: START_NODE_OPTIONS },
+    'server-node-options': { type: 'string', default: START_NODE_OPTIONS.join(' ') },
   },
 });
 /** The fixed warm-up before each scenario (its reference gets 1 s): the same for every read. */

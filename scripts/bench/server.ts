@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetchWithin, RssSampler, startProcess, stopProcess, waitForHttp, type Managed } from './processes';
 
@@ -14,6 +15,12 @@ export type Server = { label: string; base: string; managed: Managed; rss: RssSa
  * default. MALLOC_ARENA_MAX in the benchmark's own environment wins.
  */
 export const SERVER_MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+
+/** The V8 options `npm start` runs the server with (package.json), so a bench measures what shops run. */
+export const START_NODE_OPTIONS: string[] = /\bnode ((?:--\S+ )+)node_modules\/next\//
+  .exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)![1]!
+  .trim()
+  .split(' ');
 
 /**
  * The production build, in its own dist dir (so it never disturbs anyone's .next). The
