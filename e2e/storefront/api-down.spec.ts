@@ -4,6 +4,8 @@ import { startOwnServer, type OwnServer } from './own-server';
 
 // The shop running against an API that does not answer (nothing listens on port 9).
 test.describe('when the API is down', () => {
+  // One server for the file's tests, in one worker.
+  test.describe.configure({ mode: 'serial' });
   let server: OwnServer;
   test.beforeAll(async () => {
     server = await startOwnServer({ SITE_API_CREDENTIAL: creds().storefront, SITE_API_BASE_URL: 'http://127.0.0.1:9' });
@@ -25,14 +27,18 @@ test.describe('when the API is down', () => {
     await page.close();
   });
 
-  test('pages answer 503 with Retry-After and a title in the shopper’s language', async ({ browser }) => {
-    const cases: [string | null, string][] = [
-      [null, 'We couldn’t load this page'],
-      ['en-SE', 'We couldn’t load this page'],
-      ['de-DE', 'Die Seite konnte nicht geladen werden'],
-      ['sv-SE', 'Vi kunde inte visa sidan'],
-    ];
-    for (const [locale, title] of cases) {
+  // One test a language: nine pages each, which on a busy host take a good part of a
+  // test's minute (all four languages in one test took 55 s in CI).
+  const cases: [string | null, string][] = [
+    [null, 'We couldn’t load this page'],
+    ['en-SE', 'We couldn’t load this page'],
+    ['de-DE', 'Die Seite konnte nicht geladen werden'],
+    ['sv-SE', 'Vi kunde inte visa sidan'],
+  ];
+  for (const [locale, title] of cases) {
+    test(`pages answer 503 with Retry-After and a title in the shopper’s language (${locale ?? 'no locale cookie'})`, async ({
+      browser,
+    }) => {
       const context = await browser.newContext({ baseURL: server.url });
       if (locale) await context.addCookies([{ name: 'locale', value: locale, url: server.url }]);
       const page = await context.newPage();
@@ -55,6 +61,6 @@ test.describe('when the API is down', () => {
         await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
       }
       await context.close();
-    }
-  });
+    });
+  }
 });
