@@ -166,8 +166,7 @@ async function paired(server: Server, reference: Server, targets: Targets, scena
   return row;
 }
 
-/** What rendering a catalog's product pages ahead took (renderAhead). */
-/** Pages rendered ahead at a start; seconds from the instance's start to its last pass's end (within 1 s). */
+/** What rendering a catalog's product pages ahead took (renderAhead): every pass's pages, and seconds from the instance's start to its last pass's end (within 1 s). */
 type RenderedAhead = { pages: number; seconds: number; passes: number; peakRssMb: number };
 
 /**
