@@ -19,7 +19,7 @@ import { pass } from './load';
 import { memoryMapMb } from './processes';
 import { buildReference, referenceMemoryMb, savePage, startReference } from './reference';
 import { discover, planFor, referencePlan, SCENARIOS } from './scenarios';
-import { liveMemoryMb, START_NODE_OPTIONS, startNextServer, type Memory, type Server } from './server';
+import { liveMemoryMb, START_NODE_OPTIONS as START, startNextServer, type Memory, type Server } from './server';
 
 const { values: flags } = parseArgs({
   options: {
@@ -31,9 +31,6 @@ const { values: flags } = parseArgs({
     'no-reference-build': { type: 'boolean', default: false },
   },
 });
-
-/** `npm start`'s V8 flags (package.json). */
-const START = START_NODE_OPTIONS;
 
 /** The shop's variants: V8 flags and settings. `bare` is the reference app. */
 const VARIANTS: Record<string, { nodeOptions: string[]; env?: Record<string, string> }> = {
