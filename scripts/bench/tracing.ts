@@ -1,10 +1,12 @@
-// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--processes=1] [--port-base=3611] [--sample-ratio=0.1] [--only=api_product|page_render] [--profile=<dir>]
+// npx tsx --conditions=react-server scripts/bench/tracing.ts [--no-build] [--products=1000] [--rounds=6] [--seconds=3] [--processes=1] [--port-base=3611] [--sample-ratio=0.1 | --default-ratio=0.01] [--only=api_product|page_render] [--profile=<dir>]
 //
 // What traces cost (issue #46): four `next start` instances of one build on one seeded
 // database. `off` has OTEL_EXPORTER_OTLP_ENDPOINT unset (tracing off: no SDK, no spans);
 // `all` exports every span over OTLP/HTTP to a sink in this process
 // (OTEL_TRACES_SAMPLER=parentbased_always_on); `default` exports with the sampler left unset,
-// i.e. at the documented default (docs/operating.md#traces), or at --sample-ratio; `off again`
+// i.e. at the documented default (docs/operating.md#traces), or at --sample-ratio (the SDK's
+// sampler at that ratio), or at --default-ratio (this service's own sampler, only its share of
+// traces changed, as OTEL_TRACES_SAMPLER_ARG alone does it); `off again`
 // is off too. Each scenario runs in rounds, every server taking the load alone for one slice
 // per round, so all see the same machine and the same amount of work. A row is a server's
 // throughput over the off servers' in the same round, and its CPU time per request (from
@@ -38,6 +40,8 @@ const { values: flags } = parseArgs({
     processes: { type: 'string', default: '1' },
     // The `default` server keeps this share of traces (OTEL_TRACES_SAMPLER=parentbased_traceidratio); unset: the documented default.
     'sample-ratio': { type: 'string' },
+    // The `default` server keeps this share with the default sampler (OTEL_TRACES_SAMPLER_ARG alone).
+    'default-ratio': { type: 'string' },
     // One scenario only (its key, e.g. api_product).
     only: { type: 'string' },
     // Each server writes a V8 CPU profile (node --cpu-prof) to <dir>/<server> when it stops:
@@ -102,7 +106,9 @@ async function main() {
     const exporting = (url: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_BSP_SCHEDULE_DELAY: '500' });
     const sampling: Record<string, string> = flags['sample-ratio']
       ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: flags['sample-ratio'] }
-      : {};
+      : flags['default-ratio']
+        ? { OTEL_TRACES_SAMPLER_ARG: flags['default-ratio'] }
+        : {};
     const kinds: Array<[string, Record<string, string>]> = [
       ['tracing off', {}],
       ['tracing on, every trace', { ...exporting(sinks.all.url), OTEL_TRACES_SAMPLER: 'parentbased_always_on' }],
@@ -210,7 +216,15 @@ async function main() {
     const round2 = (x: number) => Math.round(x * 100) / 100;
     const compared = [
       { key: 'all', label: 'on, every trace kept', index: 1 },
-      { key: 'default', label: flags['sample-ratio'] ? `on, ${flags['sample-ratio']} of traces kept` : 'on, default sampling', index: 2 },
+      {
+        key: 'default',
+        label: flags['sample-ratio']
+          ? `on, ${flags['sample-ratio']} of traces kept`
+          : flags['default-ratio']
+            ? `on, the default sampler keeping ${flags['default-ratio']}`
+            : 'on, default sampling',
+        index: 2,
+      },
       { key: 'offAgain', label: 'off again (two identical servers)', index: 3 },
     ];
     const rows: Array<{
@@ -275,7 +289,16 @@ async function main() {
     }
     console.log(`spans exported: every trace kept ${spans.all}, default sampling ${spans.default}`);
     console.log(
-      JSON.stringify({ benchTracing: { products, processes: PROCESSES, sampleRatio: flags['sample-ratio'] ?? null, rows, spans } }),
+      JSON.stringify({
+        benchTracing: {
+          products,
+          processes: PROCESSES,
+          sampleRatio: flags['sample-ratio'] ?? null,
+          defaultRatio: flags['default-ratio'] ?? null,
+          rows,
+          spans,
+        },
+      }),
     );
     if (spans.all === 0 || spans.default === 0) throw new Error('a traced server exported no spans: its row measured nothing');
   } finally {
