@@ -39,12 +39,13 @@ export function savePage(dir: string, html: string): string {
   return file;
 }
 
-export async function startReference(port: number, pageFile: string): Promise<Server> {
+export async function startReference(port: number, pageFile: string, options: { cpuProfileDir?: string } = {}): Promise<Server> {
   const base = `http://127.0.0.1:${port}`;
+  const profiling = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const managed = startProcess(
     'reference',
     process.execPath,
-    [NEXT_BIN, 'start', APP, '-p', String(port), '-H', '127.0.0.1'],
+    [...profiling, NEXT_BIN, 'start', APP, '-p', String(port), '-H', '127.0.0.1'],
     referenceEnv(pageFile),
   );
   const rss = new RssSampler(managed.pid);
@@ -62,6 +63,8 @@ export async function startReference(port: number, pageFile: string): Promise<Se
     rss,
     stop: async () => {
       rss.stop();
+      // SIGINT lets node write its --cpu-prof file; SIGKILL follows if it lingers.
+      if (options.cpuProfileDir) process.kill(managed.pid, 'SIGINT');
       await stopProcess(managed);
     },
   };

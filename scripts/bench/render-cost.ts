@@ -8,12 +8,15 @@
 // nothing rendered ahead), each handle once, so every view is a render (and is kept, as in
 // `page_render`); the reference renders names it has not seen. The two alternate, `rounds`
 // times each. Builds: the shop's in NEXT_DIST_DIR (default .next-bench), the reference's as
-// `npm run bench` builds it (built here when missing).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `npm run bench` builds it (built here when missing). With --profile, both servers write a V8
+// CPU profile (<dir>/shop, <dir>/bare) and the script prints, kind of code by kind, where the
+// shop's extra CPU a render goes over the measured rounds (profile-kinds.ts).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeFixture } from './fixture';
+import { compareKinds } from './profile-kinds';
 import { stopAll } from './processes';
 import { buildReference, savePage, startReference } from './reference';
 import { ROOT, START_NODE_OPTIONS, startNextServer, type Server } from './server';
@@ -25,7 +28,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '4' },
     connections: { type: 'string', default: '2' },
     port: { type: 'string', default: '3631' },
-    /** A V8 CPU profile of the shop's server, written here when it stops. */
+    /** V8 CPU profiles of both servers, written under this folder when they stop. */
     profile: { type: 'string' },
   },
 });
@@ -64,6 +67,9 @@ async function perRender(server: Server, urls: string[], headers: Record<string,
 // The reference keeps what it renders in its build folder, across runs: names no run used.
 const run = Date.now().toString(36);
 
+/** CLOCK_MONOTONIC in µs: the clock V8 stamps its profile samples with. */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 const dir = mkdtempSync(join(tmpdir(), 'sd-render-cost-'));
@@ -75,7 +81,7 @@ try {
     port: PORT,
     databaseUrl: fixture.url,
     storefrontCredential: fixture.storefront,
-    cpuProfileDir: values.profile,
+    cpuProfileDir: values.profile && join(values.profile, 'shop'),
     nodeOptions: START_NODE_OPTIONS,
     env: { PAGE_RENDER_AHEAD: 'off', JOBS: 'cron' },
   });
@@ -84,7 +90,8 @@ try {
   const first = await fetch(pageOf(fixture.allHandles[0]!), { headers: cookie });
   const html = await first.text();
   if (!existsSync(join(ROOT, 'scripts', 'bench', 'reference-app', '.next-reference'))) await buildReference();
-  const bare = await startReference(PORT + 1, savePage(dir, html));
+  const bare = await startReference(PORT + 1, savePage(dir, html), { cpuProfileDir: values.profile && join(values.profile, 'bare') });
+  const measured = { fromUs: 0, toUs: 0, shopMs: NaN, bareMs: NaN };
   try {
     console.log(`page ${html.length} bytes; ${PAGES} renders a round, c=${CONNECTIONS}, ${ROUNDS} rounds`);
     // Warm both (JIT, first-render work): a round's worth each, not measured.
@@ -96,6 +103,7 @@ try {
     );
     const shopMs: number[] = [];
     const bareMs: number[] = [];
+    measured.fromUs = nowUs();
     for (let round = 1; round <= ROUNDS; round++) {
       const urls = handles.slice(round * PAGES, (round + 1) * PAGES).map(pageOf);
       shopMs.push(await perRender(shop, urls, cookie));
@@ -109,7 +117,9 @@ try {
         `round ${round}: shop ${shopMs.at(-1)!.toFixed(1)} ms CPU a render, bare ${bareMs.at(-1)!.toFixed(1)} ms, ratio ${(bareMs.at(-1)! / shopMs.at(-1)!).toFixed(2)}`,
       );
     }
+    measured.toUs = nowUs();
     const result = { shopMs: median(shopMs), bareMs: median(bareMs), ratio: median(bareMs) / median(shopMs) };
+    Object.assign(measured, { shopMs: result.shopMs, bareMs: result.bareMs });
     console.log(
       `median: shop ${result.shopMs.toFixed(1)} ms, bare ${result.bareMs.toFixed(1)} ms CPU a render; bare/shop ${result.ratio.toFixed(2)}`,
     );
@@ -117,6 +127,23 @@ try {
   } finally {
     await bare.stop();
     await shop.stop();
+  }
+  if (values.profile) {
+    // The main thread's profile: CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile, thread 0.
+    const profileIn = (sub: string) =>
+      join(
+        values.profile!,
+        sub,
+        readdirSync(join(values.profile!, sub)).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))!,
+      );
+    console.log(`\nwhere a render's CPU goes, the measured rounds (${values.profile}):`);
+    console.log(
+      compareKinds(
+        { label: 'shop', file: profileIn('shop'), perItemMs: measured.shopMs },
+        { label: 'bare', file: profileIn('bare'), perItemMs: measured.bareMs },
+        measured,
+      ),
+    );
   }
 } finally {
   await stopAll();
