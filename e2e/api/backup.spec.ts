@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/request';
 import { creds, V1 } from '../support/api';
 import { copyDatabase, killInstance, mainDatabaseUrl, rawClient, startInstance, type Instance } from '../support/instances';
 import { variantIds } from '../support/signups';

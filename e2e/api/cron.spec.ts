@@ -1,7 +1,8 @@
 // Background jobs without a long-lived process: an instance with JOBS=cron runs no timers,
 // and a platform's cron (GET /api/cron/<name> with the CRON_SECRET) makes the work happen.
 // Its own instance, on a copy of the e2e database, sending to a real SMTP server.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/request';
 import type { Connection } from '@/db';
 import { creds, expectProblem } from '../support/api';
 import type { Instance } from '../support/instances';

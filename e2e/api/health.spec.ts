@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/request';
 import type { Connection } from '@/db';
 import { expectProblem } from '../support/api';
 import { copyDatabase, killInstance, mainDatabaseUrl, rawClient, startInstance, type Instance } from '../support/instances';

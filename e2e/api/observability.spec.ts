@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/request';
 import { creds, V1 } from '../support/api';
 import { copyDatabase, killInstance, mainDatabaseUrl, startInstance, type Instance } from '../support/instances';
 import { waitFor } from '../support/mail';

@@ -1,7 +1,8 @@
 // Payments with Stripe, end to end: a server instance of its own (on a copy of the e2e
 // database) with STRIPE_* pointing at a local stand-in of Stripe's API, sending mail through
 // a real SMTP server; the webhook gets events signed the way Stripe signs them.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/request';
 import { CheckoutSession, PaymentPreparation } from '@/lib/contract/checkout';
 import { Product } from '@/lib/contract/catalog';
 import { auth, creds, V1 } from '../support/api';

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/request';
 import { rawClient } from '../support/instances';
 
 // Kept product pages over a network: an instance reads the page with the storefront's

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Value } from '@/db';
 import AxeBuilder from '@axe-core/playwright';
-import { test as baseTest, expect as baseExpect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { expect as baseExpect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { test as baseTest } from '../support/request';
 import { mainDatabaseUrl, rawClient } from '../support/instances';
 
 /** Server actions re-render the page; on a busy 2-core machine that can take a few seconds. */

@@ -5,7 +5,8 @@
  * closed objects, so an undocumented field fails too). Anything the document does not
  * describe fails the test that received it.
  */
-import { expect, test as base, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { test as base } from './request';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
