@@ -90,6 +90,7 @@ export const WIPE_ORDER: SQLiteTable[] = [
   schema.rateLimitCounters,
   schema.analyticsEvents,
   schema.storedPages,
+  schema.storedAnswers,
   ...CATALOG_TABLES,
   schema.shippingRates,
   schema.addressBook,

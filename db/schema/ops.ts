@@ -62,6 +62,39 @@ export const analyticsEvents = sqliteTable(
 );
 
 /**
+ * Product answers of the API as sent, shared by every instance (lib/platform/cache/stored-answers.ts):
+ * a new instance serves what another one already built instead of building it again. One row
+ * per answer address; a row answers only for the build it was made by, and only while none of
+ * the catalog scopes it shows changed after the version it was read at (catalog_changes).
+ */
+export const storedAnswers = sqliteTable(
+  'stored_answers',
+  {
+    siteId: text()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    origin: text().notNull(),
+    market: text().notNull(),
+    locale: text().notNull(),
+    handle: text().notNull(),
+    build: text().notNull(),
+    /** The catalog version the answer was read at. */
+    validAt: integer().notNull(),
+    /** The catalog_changes scopes the answer shows, comma-separated. */
+    scopes: text().notNull(),
+    etag: text().notNull(),
+    storedAt: integer().notNull(),
+    /** Last: a query that needs only the columns above never reads the answer's overflow pages. */
+    body: text().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle] }),
+    // clean-up of other builds
+    index('stored_answers_build_idx').on(t.siteId, t.build),
+  ],
+);
+
+/**
  * Product pages as rendered, gzipped, shared by every instance (lib/storefront/stored-pages.ts).
  * One row per page address; a row answers only for the build and catalog version it was
  * rendered at, and a new render of the address replaces it.

@@ -4,6 +4,7 @@ import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFaul
 import type { Riders } from '@/db';
 import { DomainError } from '@/lib/platform/errors';
 import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
+import { countStored, keptInDatabase, storeAnswer, storedAnswer } from '@/lib/platform/cache/stored-answers';
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
 import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
 import { authenticate } from '@/lib/platform/auth/http';
@@ -327,8 +328,16 @@ function serialiseBody(reply: Reply, origin: string): { text: string; etag?: str
 const keptOrigins = new Set<string>();
 
 function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
-  const { key, load, fresh, scopesOf } = reply.memo!;
+  const { key, load, fresh, scopesOf, shared } = reply.memo!;
   const make = async (): Promise<Answer> => {
+    // Another instance (or this one before a restart) may have built it already.
+    const address = shared && fresh && keptInDatabase(origin) ? { ...shared.address, origin } : null;
+    if (address) {
+      const stored = await storedAnswer(shared!.database, address);
+      const holds = stored !== null && fresh!.holds(stored);
+      countStored(holds);
+      if (holds) return stored!;
+    }
     const body = await load();
     // A kept answer is the domain's own typed object, built from rows the database's
     // constraints keep in shape, and made once per change: in production it is sent as built,
@@ -337,7 +346,10 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
     // of the demo catalog in every market and locale.
     const text = textOf(body, env().NODE_ENV === 'production' ? undefined : reply.schema, origin);
     const answer = { text, etag: strongEtag(text) };
-    return fresh && scopesOf ? { ...answer, validAt: fresh.validAt, scopes: scopesOf(body as never) } : answer;
+    if (!fresh || !scopesOf) return answer;
+    const scoped = { ...answer, validAt: fresh.validAt, scopes: scopesOf(body as never) };
+    if (address) storeAnswer(shared!.database, address, scoped);
+    return scoped;
   };
   if (!keptOrigins.has(origin)) {
     if (keptOrigins.size >= MAX_ORIGINS) return make();

@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/env';
-import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
+import { reasonOf, warnSometimes } from '@/lib/platform/observability/warn-sometimes';
 import { logger } from '@/lib/platform/observability/logger';
 import { JOBS, tracedPass, type Job } from './index';
 import { processSlot } from '@/lib/process-state';

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { closeDatabase } from '@/db';
 import { db } from '@/lib/db';
 import { logger } from '@/lib/platform/observability/logger';
+import { flushStoredAnswers } from '@/lib/platform/cache/stored-answers';
 import { servingServers } from './server-guard';
 
 /**
@@ -19,7 +20,9 @@ export function stopCleanlyOnSigterm(options: { graceMs: number; stopJobs: () =>
     const started = Date.now();
     logger().info({ graceMs: options.graceMs }, 'SIGTERM: no new connections; finishing requests in flight and jobs');
     const drained = Promise.all([...servingServers()].map(closeServer));
-    const finished = Promise.all([drained, options.stopJobs()]).then(() => true);
+    // Answers built by the last requests are written before the database closes (a cache: a
+    // write that fails costs only their building again elsewhere).
+    const finished = Promise.all([drained.then(() => flushStoredAnswers(db())), options.stopJobs()]).then(() => true);
     const late = new Promise<false>((resolve) => setTimeout(() => resolve(false), options.graceMs).unref());
     void Promise.race([finished, late])
       .then((done) => {

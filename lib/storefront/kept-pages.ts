@@ -1,10 +1,10 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
-import { isLoopbackHost } from '@/lib/loopback';
-import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
+import { reasonOf, warnSometimes } from '@/lib/platform/observability/warn-sometimes';
 import { plainHtml, storePage, storedPage, type PageAddress, type StoredPage } from '@/lib/storefront/stored-pages';
 import { catchUp, unchangedSince } from '@/lib/platform/cache/catalog-changes';
+import { keptInDatabase } from '@/lib/platform/cache/stored-answers';
 import { readLogEntries, readsUnchanged, scopesOfTag } from '@/lib/site-client';
 import { pageReadsId, readsOfRendered } from '@/lib/storefront/page-reads';
 import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageKey } from '@/lib/storefront/routing';
@@ -18,20 +18,12 @@ import { CACHED_PAGES_PREFIX, catalogSegment, parseCachedProductPath, type PageK
 export const PAGE_CACHE_CONTROL = 'private, no-cache, no-store, max-age=0, must-revalidate';
 
 /**
- * Whether pages of this origin are kept in the database. The origin comes from the Host
- * header unless STOREFRONT_ORIGIN is set, so without it only this machine's own names are
- * kept: made-up Host headers must not fill the database. Other pages still come from
- * Next's page cache in memory, which bounds itself.
+ * Whether pages of this origin are kept in the database: as answers are (keptInDatabase: the
+ * configured origin, or this machine's own names). Other pages still come from Next's page
+ * cache in memory, which bounds itself.
  */
 export function storesPagesOf(origin: string): boolean {
-  const settings = env();
-  if (settings.PAGE_STORE === 'off') return false;
-  if (settings.STOREFRONT_ORIGIN) return origin === settings.STOREFRONT_ORIGIN;
-  try {
-    return isLoopbackHost(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
+  return env().PAGE_STORE !== 'off' && keptInDatabase(origin);
 }
 
 /**

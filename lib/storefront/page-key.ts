@@ -4,7 +4,7 @@ import { loadMarkets, type MarketInfo } from '@/lib/commerce/markets';
 import { db } from '@/lib/db';
 import { env, type Env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
-import { warnSometimes } from '@/lib/warn-sometimes';
+import { warnSometimes } from '@/lib/platform/observability/warn-sometimes';
 import { credentialAndPage, type StoredPage } from './stored-pages';
 import { LOCALE_COOKIE, MARKET_COOKIE, chooseLocality, countryFrom, parseOrigin, requestOrigin, type PageKey } from './routing';
 

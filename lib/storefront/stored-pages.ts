@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { execute, overNetwork, prepared, read, rows, run, schema, syncReads, type Database } from '@/db';
 import { authenticateAlong, type SiteContext } from '@/lib/platform/auth/credentials';
+import { STORED_BUILD } from '@/lib/platform/cache/stored-answers';
 
 /**
  * Rendered product pages kept in the database (table stored_pages), gzipped: shared by every
@@ -17,11 +18,8 @@ import { authenticateAlong, type SiteContext } from '@/lib/platform/auth/credent
 export type PageAddress = { siteId: string; origin: string; market: string; locale: string; handle: string };
 export type StoredPage = { gzipped: Buffer; policy: string; catalogVersion: number; reads: string | null };
 
-/**
- * What the stored HTML is valid for besides the catalog: this build's asset names. Set at
- * build time (next.config.mjs); a process outside a build (tests, scripts) has its own.
- */
-export const PAGE_BUILD = process.env.SHOP_BUILD_ID || `unbuilt-${process.pid}`;
+/** What the stored HTML is valid for besides the catalog: this build's asset names. */
+export const PAGE_BUILD = STORED_BUILD;
 
 const FIND_SQL = `SELECT html, policy, catalog_version, reads FROM stored_pages WHERE site_id = ? AND origin = ? AND market = ?
   AND locale = ? AND handle = ? AND build = ?`;

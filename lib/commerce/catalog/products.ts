@@ -1,6 +1,6 @@
 import { and, asc, eq, exists, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { productVariants, products, variantPrices } from '@/db/schema';
-import { readTransaction, type DbOrTx } from '@/db';
+import { baseDatabase, readTransaction, type Database, type DbOrTx } from '@/db';
 import type { CatalogProduct, Product, ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import type { Image } from '@/lib/contract/common';
 import type { SiteContext } from '@/lib/platform/auth/credentials';
@@ -57,6 +57,10 @@ export async function productKept(database: DbOrTx, site: Site, handle: string, 
     key: `product|${siteKey(database, site)}|${choice.market.id}|${choice.locale}|${handle}`,
     fresh: await freshnessFor(database, site),
     scopesOf: productScopes,
+    shared: {
+      database: baseDatabase(database) as Database,
+      address: { siteId: site.id, market: choice.market.id, locale: choice.locale, handle },
+    },
   };
 }
 

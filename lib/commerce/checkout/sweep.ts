@@ -1,7 +1,7 @@
 import { and, inArray, lt, sql } from 'drizzle-orm';
 import { checkoutSessionLines, checkoutSessions, SWEEPABLE_SESSION } from '@/db/schema';
 import type { Database } from '@/db/client';
-import { reasonOf, warnSometimes } from '@/lib/warn-sometimes';
+import { reasonOf, warnSometimes } from '@/lib/platform/observability/warn-sometimes';
 
 /**
  * How long an expired session is kept before it is deleted: as long as an Idempotency-Key

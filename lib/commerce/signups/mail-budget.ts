@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Statement, Value } from '@/db';
-import { warnSometimes } from '@/lib/warn-sometimes';
+import { warnSometimes } from '@/lib/platform/observability/warn-sometimes';
 import { enqueueConfirmation } from './outbox';
 
 /**

@@ -1,5 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
-import { baseDatabase, schema, type DbOrTx } from '@/db/client';
+import { baseDatabase, schema, type Database, type DbOrTx } from '@/db/client';
+import type { AnswerAddress } from './stored-answers';
 import { processSlot } from '@/lib/process-state';
 
 /**
@@ -80,9 +81,15 @@ export type Freshness = { readonly validAt: number; holds(kept: Partial<Scoped>)
 /**
  * Where a read's answer is kept (lib/api/reply.ts, okKept): by `key` alone (the key carries
  * the catalog version), or, with `fresh`, per scope: kept across catalog changes for as long
- * as none of the scopes `scopesOf` names in the answer changed.
+ * as none of the scopes `scopesOf` names in the answer changed. With `shared`, also in the
+ * database at that address (with the origin), for every instance (stored-answers.ts).
  */
-export type KeptRead = { key: string; fresh?: Freshness; scopesOf?: (body: never) => readonly string[] };
+export type KeptRead = {
+  key: string;
+  fresh?: Freshness;
+  scopesOf?: (body: never) => readonly string[];
+  shared?: { database: Database; address: Omit<AnswerAddress, 'origin'> };
+};
 
 /** The request's Freshness for the Site at the version its credential read saw (after catchUp). */
 export async function freshnessFor(database: DbOrTx, site: { id: string; catalogVersion: number }): Promise<Freshness> {

@@ -1,4 +1,4 @@
-import { logger } from '@/lib/platform/observability/logger';
+import { logger } from './logger';
 
 /**
  * A warning (the server's log) that speaks at most once a minute: for failures that only
