@@ -18,7 +18,8 @@ import { startJobTimers } from '@/lib/jobs/timers';
 import { renderAheadJob, rendersAheadOnTimer } from '@/lib/jobs/render-ahead';
 import { firstVariantOf } from './support/database';
 import { logger } from '@/lib/platform/observability/logger';
-import { closeDatabase } from '@/db';
+import { closeDatabase, rows, run } from '@/db';
+import { STORED_BUILD } from '@/lib/platform/cache/stored-answers';
 
 vi.mock('server-only', () => ({}));
 
@@ -69,9 +70,20 @@ describe('jobs', () => {
     const policy = { name: 'reads', limit: 10, windowSeconds: 60 } as const;
     await consumeRateLimit(db(), { bucket: 'jobs-test:old', policy, now: now - 3600_000 });
     await consumeRateLimit(db(), { bucket: 'jobs-test:now', policy, now });
+    // A stored answer of a build long gone, and one of this build (it stays: its product is unchanged).
+    const answer = (handle: string, build: string) =>
+      run(
+        db(),
+        `INSERT INTO stored_answers (site_id, origin, market, locale, handle, build, valid_at, scopes, etag, stored_at, body)
+          VALUES (?, 'http://127.0.0.1:3000', 'se', 'en-SE', ?, ?, ?, ?, '"e"', ?, '{}')`,
+        [demo.site.id, handle, build, demo.site.catalogVersion, `product:${handle}`, now - 86_400_000],
+      );
+    await answer('linen-tote-bag', 'a-build-long-gone');
+    await answer('fjord-ceramic-mug', STORED_BUILD);
 
     const summary = await once('sweep');
-    expect(summary).toMatchObject({ checkoutSessions: 3, rateLimitWindows: 1 });
+    expect(summary).toMatchObject({ checkoutSessions: 3, rateLimitWindows: 1, storedAnswers: 1 });
+    expect(await rows(db(), 'SELECT handle FROM stored_answers')).toMatchObject([{ handle: 'fjord-ceramic-mug' }]);
     const left = await db()
       .select({ id: checkoutSessions.id })
       .from(checkoutSessions)
@@ -88,7 +100,7 @@ describe('jobs', () => {
       .where(inArray(rateLimitCounters.bucket, ['jobs-test:old', 'jobs-test:now']));
     expect(buckets.map((b) => b.bucket)).toEqual(['jobs-test:now']);
     // Nothing left: the next pass deletes nothing.
-    expect(await once('sweep')).toMatchObject({ checkoutSessions: 0, rateLimitWindows: 0 });
+    expect(await once('sweep')).toMatchObject({ checkoutSessions: 0, rateLimitWindows: 0, storedAnswers: 0 });
   });
 
   it('render-ahead: says why it did nothing where it cannot render (no storefront credential)', async () => {

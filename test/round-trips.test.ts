@@ -77,6 +77,44 @@ describe('round trips to a database over a network', () => {
     expect(requests[1]![0]).toMatch(/^select/i);
   });
 
+  it('a product read through the route: an answer no instance built yet and one another built alike cost the credential and one request', async () => {
+    const { GET } = await import('@/app/site/v1/commerce/products/[handle]/route');
+    const { answerCache } = await import('@/lib/platform/cache/memo');
+    const { flushStoredAnswers } = await import('@/lib/platform/cache/stored-answers');
+    const { db } = await import('@/lib/db');
+    const handles = (await rows<{ handle: string }>(database, "SELECT handle FROM products WHERE status = 'published' LIMIT 2")).map(
+      (r) => r.handle,
+    );
+    const read = async (handle: string) => {
+      const res = await GET(
+        new Request(`http://127.0.0.1:3000/site/v1/commerce/products/${handle}`, { headers: { Authorization: `Bearer ${token}` } }),
+        { params: Promise.resolve({ handle }) },
+      );
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    await read(handles[1]!); // the markets, and the read budget's lease, are the process's from here on
+    await flushStoredAnswers(db()); // its answer's write, which would otherwise go out during the next read
+    let built = '';
+    const buildRequests = await requestsOf(async () => (built = await read(handles[0]!)));
+    await flushStoredAnswers(db());
+    // marked: only the stored answer can carry the mark
+    const marked = built.replace('"handle":', '"handle" :');
+    await run(database, 'UPDATE stored_answers SET body = ? WHERE handle = ?', [marked, handles[0]!]);
+    answerCache.clear(); // another instance: nothing in memory
+    let served = '';
+    const storedRequests = await requestsOf(async () => (served = await read(handles[0]!)));
+    expect(served).toBe(marked);
+    for (const requests of [buildRequests, storedRequests]) {
+      expect(requests).toHaveLength(2);
+      // the stored answer's read and the product's own, together (one read-only batch)
+      const reads = requests[1]!.filter((statement) => !/^(begin|commit|rollback)\b/i.test(statement));
+      expect(reads).toHaveLength(2);
+      expect(reads[0]).toMatch(/from stored_answers/i);
+      expect(reads[1]).toMatch(/^select "id", "handle"/i);
+    }
+  });
+
   it('a newsletter signup: the credential, then its consent, subscription, mail budget and message in one write (≤ 2)', async () => {
     const { site, credentialId } = await signedIn();
     await chooseMarket(database, site, {});

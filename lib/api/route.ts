@@ -1,10 +1,10 @@
 import 'server-only';
 import { z, ZodError, type ZodType } from 'zod';
 import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFault } from '@/db/faults';
-import type { Riders } from '@/db';
+import { overNetwork, type Riders } from '@/db';
 import { DomainError } from '@/lib/platform/errors';
 import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
-import { countStored, keptInDatabase, storeAnswer, storedAnswer } from '@/lib/platform/cache/stored-answers';
+import { countStored, keptInDatabase, storeAnswer, storedAnswer, storedAnswerWith } from '@/lib/platform/cache/stored-answers';
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
 import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
 import { authenticate } from '@/lib/platform/auth/http';
@@ -332,13 +332,21 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
   const make = async (): Promise<Answer> => {
     // Another instance (or this one before a restart) may have built it already.
     const address = shared && fresh && keptInDatabase(origin) ? { ...shared.address, origin } : null;
+    let body: unknown;
     if (address) {
-      const stored = await storedAnswer(shared!.database, address);
-      const holds = stored !== null && fresh!.holds(stored);
+      const { database, alongside } = shared!;
+      // Over a network the answer's own read goes in the same request, in case it is needed.
+      const together = alongside && overNetwork(database) ? alongside() : null;
+      const found = together
+        ? await storedAnswerWith(database, address, together.statement)
+        : { stored: await storedAnswer(database, address), row: undefined };
+      const holds = found.stored !== null && fresh!.holds(found.stored);
       countStored(holds);
-      if (holds) return stored!;
+      if (holds) return found.stored!;
+      body = together ? await together.body(found.row) : await load();
+    } else {
+      body = await load();
     }
-    const body = await load();
     // A kept answer is the domain's own typed object, built from rows the database's
     // constraints keep in shape, and made once per change: in production it is sent as built,
     // without its schema's parse (a copy of the whole answer, a sizeable share of a miss).

@@ -9,9 +9,10 @@ import type { Job, PassContext } from './types';
 
 /**
  * Deletes what can no longer matter: checkout sessions long expired, Idempotency-Key answers
- * past their replay time, rate-limit windows past, stored answers no request can be served. Requests already do a little of this now
- * and then; the job does all of it on a schedule, a batch at a time until nothing is left or
- * its time is up, so a quiet shop's tables shrink too.
+ * past their replay time, rate-limit windows past, stored product answers that can never be
+ * served again. Requests already do a little of this now and then; the job does all of it on
+ * a schedule, a batch at a time until nothing is left or its time is up, so a quiet shop's
+ * tables shrink too.
  */
 export const sweepJob: Job = {
   name: 'sweep',

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { products } from '@/db/schema';
-import { inTransaction, prepared, statementOf, syncReads, type DbOrTx, type SyncReader } from '@/db';
+import { inTransaction, prepared, statementOf, syncReads, type DbOrTx, type Statement, type SyncReader } from '@/db';
 import { isPublished } from '../published';
 import { toMoney } from '../money';
 import type { MarketChoice } from '../markets';
@@ -125,7 +125,24 @@ function foundOf([id, handle, options, updatedAt, texts, images, variants, bundl
 
 /** The product with everything its answer shows; null when the Site has no published product with the handle. */
 export async function loadProductByHandle(database: DbOrTx, siteId: string, handle: string, choice: MarketChoice, fallback: string) {
-  const found = await readRow(database, { siteId, handle, locale: choice.locale, fallback, marketId: choice.market.id });
+  return loadedFrom(await readRow(database, { siteId, handle, locale: choice.locale, fallback, marketId: choice.market.id }), choice);
+}
+
+/**
+ * The same read as a statement to send in a batch with others (over a network, one request
+ * for several reads), and how to make its row (a result's first, if any) what
+ * loadProductByHandle answers.
+ */
+export function productByHandleStatement(database: DbOrTx, siteId: string, handle: string, choice: MarketChoice, fallback: string) {
+  const query = prepared(database, 'catalog.productByHandle', productQuery);
+  const statement = statementOf(query, { siteId, handle, locale: choice.locale, fallback, marketId: choice.market.id }) as Statement;
+  return {
+    statement,
+    loaded: (row: ArrayLike<unknown> | undefined) => loadedFrom(row ? foundOf(Array.from(row) as RawRow) : null, choice),
+  };
+}
+
+function loadedFrom(found: Found | null, choice: MarketChoice) {
   if (!found) return null;
   const images = imagesFrom(JSON.parse(found.images) as Parameters<typeof imagesFrom>[0], false, choice.locale).get(found.id) ?? [];
   return {

@@ -24,7 +24,7 @@ import {
 } from './list-index';
 import { displayedOptions } from './option-texts';
 import { iso, loadImages, loadTranslations, loadVariants, publicVariant, summarise } from './product-loaders';
-import { loadProductByHandle } from './product-by-handle';
+import { loadProductByHandle, productByHandleStatement } from './product-by-handle';
 
 type Site = SiteContext['site'];
 export type PageRequest = { limit: number; cursor?: string };
@@ -60,6 +60,10 @@ export async function productKept(database: DbOrTx, site: Site, handle: string, 
     shared: {
       database: baseDatabase(database) as Database,
       address: { siteId: site.id, market: choice.market.id, locale: choice.locale, handle },
+      alongside: () => {
+        const { statement, product } = publishedProductStatement(database, site, handle, choice);
+        return { statement, body: product };
+      },
     },
   };
 }
@@ -78,7 +82,20 @@ export function productScopes(product: Product): string[] {
  * meanwhile is seen whole or not at all.
  */
 export async function getPublishedProduct(database: DbOrTx, site: Site, handle: string, choice: MarketChoice): Promise<Product> {
-  const found = await loadProductByHandle(database, site.id, handle, choice, site.defaultLocale);
+  return productOf(database, await loadProductByHandle(database, site.id, handle, choice, site.defaultLocale), choice);
+}
+
+/**
+ * getPublishedProduct as a statement to send in a batch with other reads (over a network,
+ * one request for several: lib/api/route.ts sends it with the stored answer's read), and
+ * how to make its result the product.
+ */
+export function publishedProductStatement(database: DbOrTx, site: Site, handle: string, choice: MarketChoice) {
+  const { statement, loaded } = productByHandleStatement(database, site.id, handle, choice, site.defaultLocale);
+  return { statement, product: (row: ArrayLike<unknown> | undefined) => productOf(database, loaded(row), choice) };
+}
+
+async function productOf(database: DbOrTx, found: Awaited<ReturnType<typeof loadProductByHandle>>, choice: MarketChoice): Promise<Product> {
   if (!found) throw new NotFound('The product');
   const { row, text, images, variants: vs, bundles: bundleList, collections: memberOf } = found;
   if (vs.length === 0) throw await notSoldIn(database, row, text?.title ?? row.handle, choice);

@@ -1,5 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { baseDatabase, schema, type Database, type DbOrTx } from '@/db/client';
+import type { Statement } from '@/db';
 import type { AnswerAddress } from './stored-answers';
 import { processSlot } from '@/lib/process-state';
 
@@ -88,7 +89,12 @@ export type KeptRead = {
   key: string;
   fresh?: Freshness;
   scopesOf?: (body: never) => readonly string[];
-  shared?: { database: Database; address: Omit<AnswerAddress, 'origin'> };
+  shared?: {
+    database: Database;
+    address: Omit<AnswerAddress, 'origin'>;
+    /** The answer's own read as a statement, sent with the stored answer's over a network (one request). */
+    alongside?: () => { statement: Statement; body: (row: ArrayLike<unknown> | undefined) => Promise<unknown> };
+  };
 };
 
 /** The request's Freshness for the Site at the version its credential read saw (after catchUp). */

@@ -1,4 +1,4 @@
-import { execute, run, syncReads, withoutWaiting, writeBatch, type Database, type Statement } from '@/db';
+import { execute, readBatch, run, syncReads, withoutWaiting, writeBatch, type Database, type Statement } from '@/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/platform/observability/warn-sometimes';
@@ -63,13 +63,32 @@ export async function storedAnswer(database: Database, address: AnswerAddress): 
   try {
     const row = await reads.run(database, (reader) => (reader.get('answer', ...args) as unknown[] | undefined) ?? null);
     const values = row !== undefined ? row : await execute(database, { sql: FIND_SQL, args }).then((r) => r.rows[0] ?? null);
-    if (!values) return null;
-    const [text, etag, validAt, scopes] = Array.from(values as ArrayLike<unknown>);
-    return { text: String(text), etag: String(etag), validAt: Number(validAt), scopes: String(scopes).split(',') };
+    return values ? answerOf(values as ArrayLike<unknown>) : null;
   } catch (error) {
     warn(`[cache] stored answers could not be read (${reasonOf(error)}); answers are built meanwhile`);
     return null;
   }
+}
+
+/**
+ * Over a network: the stored answer and another read (the answer's own, should it have to be
+ * built) in one request, so that an answer no instance has built yet costs no round trip
+ * more than before answers were stored. Errors are the other read's to answer for.
+ */
+export async function storedAnswerWith(
+  database: Database,
+  address: AnswerAddress,
+  other: Statement,
+): Promise<{ stored: StoredAnswer | null; row: ArrayLike<unknown> | undefined }> {
+  const args = [address.siteId, address.origin, address.market, address.locale, address.handle, STORED_BUILD];
+  const [found, read] = await readBatch(database, [{ sql: FIND_SQL, args }, other]);
+  const values = found!.rows[0];
+  return { stored: values ? answerOf(values) : null, row: read!.rows[0] };
+}
+
+function answerOf(values: ArrayLike<unknown>): StoredAnswer {
+  const [text, etag, validAt, scopes] = Array.from(values);
+  return { text: String(text), etag: String(etag), validAt: Number(validAt), scopes: String(scopes).split(',') };
 }
 
 /** Counts a stored answer that spared a build (`served`) or did not. */
