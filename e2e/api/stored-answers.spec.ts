@@ -41,7 +41,8 @@ async function product(request: APIRequestContext, instance: Instance, handle: s
 }
 
 async function storedBody(handle: string): Promise<string | null> {
-  const found = await database.execute({ sql: 'SELECT body FROM stored_answers WHERE handle = ?', args: [handle] });
+  // This deployment's answer: the copied database also holds the shared e2e server's, under its own origin.
+  const found = await database.execute({ sql: 'SELECT body FROM stored_answers WHERE handle = ? AND origin = ?', args: [handle, ORIGIN] });
   return found.rows[0] ? String(found.rows[0].body) : null;
 }
 
@@ -61,7 +62,10 @@ test('an answer one instance built is served by another without building it, unt
 
   // Marked in the database: only an answer served from there can carry the mark.
   const marked = built.text.replace('"handle":', '"handle" :');
-  await database.execute({ sql: 'UPDATE stored_answers SET body = ? WHERE handle = ?', args: [marked, 'hygge-wool-rug'] });
+  await database.execute({
+    sql: 'UPDATE stored_answers SET body = ? WHERE handle = ? AND origin = ?',
+    args: [marked, 'hygge-wool-rug', ORIGIN],
+  });
   const hitsBefore = await storedHits(request, b);
   const served = await product(request, b, 'hygge-wool-rug');
   expect(served.text).toBe(marked);
