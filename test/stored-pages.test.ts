@@ -107,12 +107,17 @@ describe('pages kept in the database', () => {
     expect(Number(count.rows[0]!.n)).toBe(1);
   });
 
-  it('never answers a page of another build', async () => {
+  it('never answers a page of another build, nor replaces one', async () => {
     const address: PageAddress = { ...at(siteId), handle: handles[2]! };
     await storePage(t.database, address, 9, '<p>ours</p>', 'p');
     await execute(t.database, { sql: "UPDATE stored_pages SET build = 'another-build' WHERE handle = ?", args: [handles[2]!] });
     expect(PAGE_BUILD).not.toBe('another-build');
     expect(await storedPage(t.database, address)).toBeNull();
+    // During a deploy both builds serve the address: neither replaces the other's page.
+    await storePage(t.database, address, 10, '<p>this build</p>', 'p');
+    expect(plainHtml((await storedPage(t.database, address))!).toString()).toBe('<p>this build</p>');
+    const kept = await execute(t.database, { sql: 'SELECT build FROM stored_pages WHERE handle = ? ORDER BY build', args: [handles[2]!] });
+    expect(kept.rows.map((r) => String(r.build))).toEqual(['another-build', PAGE_BUILD].sort());
   });
 
   it('lists the pages an address lacks or whose product changed since, in handle order, from a cursor', async () => {

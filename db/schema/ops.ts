@@ -64,8 +64,9 @@ export const analyticsEvents = sqliteTable(
 /**
  * Product answers of the API as sent, shared by every instance (lib/platform/cache/stored-answers.ts):
  * a new instance serves what another one already built instead of building it again. One row
- * per answer address; a row answers only for the build it was made by, and only while none of
- * the catalog scopes it shows changed after the version it was read at (catalog_changes).
+ * per answer address and build (during a deploy two builds serve the same addresses, each its
+ * own answers); a row answers only while none of the catalog scopes it shows changed after the
+ * version it was read at (catalog_changes).
  */
 export const storedAnswers = sqliteTable(
   'stored_answers',
@@ -88,7 +89,7 @@ export const storedAnswers = sqliteTable(
     body: text().notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle] }),
+    primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle, t.build] }),
     // clean-up of other builds
     index('stored_answers_build_idx').on(t.siteId, t.build),
   ],
@@ -96,8 +97,9 @@ export const storedAnswers = sqliteTable(
 
 /**
  * Product pages as rendered, gzipped, shared by every instance (lib/storefront/stored-pages.ts).
- * One row per page address; a row answers only for the build and catalog version it was
- * rendered at, and a new render of the address replaces it.
+ * One row per page address and build (during a deploy two builds serve the same addresses,
+ * each its own pages); a row answers for the catalog version it was rendered at, and the
+ * build's next render of the address replaces it.
  */
 export const storedPages = sqliteTable(
   'stored_pages',
@@ -124,7 +126,7 @@ export const storedPages = sqliteTable(
     reads: text(),
   },
   (t) => [
-    primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle] }),
+    primaryKey({ columns: [t.siteId, t.origin, t.market, t.locale, t.handle, t.build] }),
     // clean-up of other builds
     index('stored_pages_build_idx').on(t.siteId, t.build),
   ],

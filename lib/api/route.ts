@@ -4,7 +4,7 @@ import { reportStorageFault, retryAfterSeconds, storageFaultOf, type StorageFaul
 import { overNetwork, type Riders } from '@/db';
 import { DomainError } from '@/lib/platform/errors';
 import { answerCache, answerWeight, BoundedCache, deepFreeze, type Answer } from '@/lib/platform/cache/memo';
-import { countStored, keptInDatabase, storeAnswer, storedAnswer, storedAnswerWith } from '@/lib/platform/cache/stored-answers';
+import { countStored, keptInDatabase, storeAnswer, storedAnswer } from '@/lib/platform/cache/stored-answers';
 import { shopperKeyOf } from '@/lib/platform/rate-limit/store';
 import type { Scope, SiteContext } from '@/lib/platform/auth/credentials';
 import { authenticate } from '@/lib/platform/auth/http';
@@ -337,9 +337,7 @@ function keptAnswer(reply: Reply, origin: string): Answer | Promise<Answer> {
       const { database, alongside } = shared!;
       // Over a network the answer's own read goes in the same request, in case it is needed.
       const together = alongside && overNetwork(database) ? alongside() : null;
-      const found = together
-        ? await storedAnswerWith(database, address, together.statement)
-        : { stored: await storedAnswer(database, address), row: undefined };
+      const found = await storedAnswer(database, address, together?.statement);
       const holds = found.stored !== null && fresh!.holds(found.stored);
       countStored(holds);
       if (holds) return found.stored!;

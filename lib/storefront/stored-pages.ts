@@ -10,8 +10,9 @@ import { STORED_BUILD } from '@/lib/platform/cache/stored-answers';
  * Rendered product pages kept in the database (table stored_pages), gzipped: shared by every
  * instance, kept across restarts, and as many as the catalog has, where Next's page cache
  * holds a few hundred in one process's memory. A page is kept under its address (Site,
- * origin, market, locale, handle) and answers for the build and the catalog version it
- * was rendered at: the Site's catalog version moves with every catalog change (database
+ * origin, market, locale, handle) and the build that rendered it (during a deploy two builds
+ * serve the same addresses), and answers for the catalog version it was rendered at: the
+ * Site's catalog version moves with every catalog change (database
  * triggers). A page of an older version is still served while nothing it shows changed
  * since (lib/storefront/kept-pages.ts, keptPage). See docs/storefront.md.
  */
@@ -97,7 +98,7 @@ export async function credentialAndPage(
   return { context, page };
 }
 
-/** Keeps a page just rendered, replacing whatever the address held. */
+/** Keeps a page just rendered, replacing what the address held for this build. */
 export async function storePage(
   database: Database,
   address: PageAddress,
@@ -113,7 +114,7 @@ export async function storePage(
   await database
     .insert(t)
     .values({ ...address, ...page })
-    .onConflictDoUpdate({ target: [t.siteId, t.origin, t.market, t.locale, t.handle], set: page });
+    .onConflictDoUpdate({ target: [t.siteId, t.origin, t.market, t.locale, t.handle, t.build], set: page });
 }
 
 /** The page's HTML for a client that does not take gzip. */

@@ -54,39 +54,34 @@ countCache(counted);
 
 /**
  * The answer kept at this address by this build, if there is one (of whichever version: the
- * caller judges it). Read at once on a local file (a prepared statement, no promise), else by
- * an ordinary query. Null when there is none or the database cannot say.
+ * caller judges it). Alone, it is read at once on a local file (a prepared statement, no
+ * promise), else by an ordinary query, and null when the database cannot say. With
+ * `alongside` (over a network: the answer's own read, should it have to be built) both go in
+ * one request, so an answer no instance has built yet costs no round trip more than before
+ * answers were stored; errors are then that read's to answer for.
  */
-export async function storedAnswer(database: Database, address: AnswerAddress): Promise<StoredAnswer | null> {
-  if (!keptInDatabase(address.origin)) return null;
+export async function storedAnswer(
+  database: Database,
+  address: AnswerAddress,
+  alongside?: Statement,
+): Promise<{ stored: StoredAnswer | null; row?: ArrayLike<unknown> }> {
   const args = [address.siteId, address.origin, address.market, address.locale, address.handle, STORED_BUILD];
+  if (alongside) {
+    const [found, read] = await readBatch(database, [{ sql: FIND_SQL, args }, alongside]);
+    return { stored: answerOf(found!.rows[0]), row: read!.rows[0] };
+  }
   try {
     const row = await reads.run(database, (reader) => (reader.get('answer', ...args) as unknown[] | undefined) ?? null);
-    const values = row !== undefined ? row : await execute(database, { sql: FIND_SQL, args }).then((r) => r.rows[0] ?? null);
-    return values ? answerOf(values as ArrayLike<unknown>) : null;
+    const values = row !== undefined ? row : await execute(database, { sql: FIND_SQL, args }).then((r) => r.rows[0]);
+    return { stored: answerOf(values ?? undefined) };
   } catch (error) {
     warn(`[cache] stored answers could not be read (${reasonOf(error)}); answers are built meanwhile`);
-    return null;
+    return { stored: null };
   }
 }
 
-/**
- * Over a network: the stored answer and another read (the answer's own, should it have to be
- * built) in one request, so that an answer no instance has built yet costs no round trip
- * more than before answers were stored. Errors are the other read's to answer for.
- */
-export async function storedAnswerWith(
-  database: Database,
-  address: AnswerAddress,
-  other: Statement,
-): Promise<{ stored: StoredAnswer | null; row: ArrayLike<unknown> | undefined }> {
-  const args = [address.siteId, address.origin, address.market, address.locale, address.handle, STORED_BUILD];
-  const [found, read] = await readBatch(database, [{ sql: FIND_SQL, args }, other]);
-  const values = found!.rows[0];
-  return { stored: values ? answerOf(values) : null, row: read!.rows[0] };
-}
-
-function answerOf(values: ArrayLike<unknown>): StoredAnswer {
+function answerOf(values: ArrayLike<unknown> | undefined): StoredAnswer | null {
+  if (!values) return null;
   const [text, etag, validAt, scopes] = Array.from(values);
   return { text: String(text), etag: String(etag), validAt: Number(validAt), scopes: String(scopes).split(',') };
 }
@@ -137,9 +132,9 @@ const BATCH = 64;
 const WAIT_MS = 200;
 const UPSERT_SQL = `INSERT INTO stored_answers (site_id, origin, market, locale, handle, build, valid_at, scopes, etag, stored_at, body)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (site_id, origin, market, locale, handle) DO UPDATE SET build = excluded.build, valid_at = excluded.valid_at,
+  ON CONFLICT (site_id, origin, market, locale, handle, build) DO UPDATE SET valid_at = excluded.valid_at,
     scopes = excluded.scopes, etag = excluded.etag, stored_at = excluded.stored_at, body = excluded.body
-  WHERE stored_answers.build <> excluded.build OR stored_answers.valid_at <= excluded.valid_at`;
+  WHERE stored_answers.valid_at <= excluded.valid_at`;
 const queues = new Map<Database, Map<string, Statement>>();
 const timers = new Map<Database, ReturnType<typeof setTimeout>>();
 
