@@ -58,6 +58,31 @@ export async function writeBatchWith(database: Database, riders: Riders | null |
   return results.slice(riders.statements.length);
 }
 
+/**
+ * One step of a clean-up that walks a whole table: deletes the rows matching `where` (a
+ * condition on the table's own columns, its values `args`) among the next `chunk` rows after
+ * rowid `after`, in one short write. A walk of many such steps never holds the write lock,
+ * nor on a local file the process, for longer than a step, where one statement over every
+ * row would. Answers how many went and the rowid the next step starts after (null once the
+ * table is done). `table` is the app's own name, never input.
+ */
+export async function deleteStep(
+  database: Database,
+  table: string,
+  where: string,
+  args: InValue[],
+  after: number,
+  chunk: number,
+): Promise<{ deleted: number; next: number | null }> {
+  const last = `(SELECT max(rowid) FROM (SELECT rowid FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?))`;
+  const [end, deleted] = await writeBatch(database, [
+    { sql: `SELECT ${last} AS last`, args: [after, chunk] },
+    { sql: `DELETE FROM ${table} WHERE rowid > ? AND rowid <= ${last} AND (${where})`, args: [after, after, chunk, ...args] },
+  ]);
+  const next = end!.rows[0]?.last;
+  return { deleted: deleted!.rowsAffected, next: next === null || next === undefined ? null : Number(next) };
+}
+
 /** Statements read from one snapshot: over a network one request, on a local file one connection. */
 export function readBatch(database: Database, statements: Statement[]): Promise<Result[]> {
   return database.$client.batch(statements, 'read');

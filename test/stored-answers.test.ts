@@ -151,14 +151,25 @@ describe('product answers kept in the database', () => {
     await product('hygge-wool-rug');
     expect((await stored()).map((r) => r.handle)).toEqual(['fjord-ceramic-mug', 'hygge-wool-rug', 'linen-tote-bag']);
     const { purgeDeadAnswers } = await import('@/lib/platform/cache/stored-answers');
-    expect(await purgeDeadAnswers(database, Date.now(), 60_000)).toBe(0);
+    // Step by step through the table, as the sweep job does: each step looks at `chunk` rows.
+    const purgeAll = async (chunk?: number) => {
+      let deleted = 0;
+      let steps = 0;
+      for (let after: number | null = 0; after !== null; steps++) {
+        const step = await purgeDeadAnswers(database, Date.now(), 60_000, after, chunk);
+        deleted += step.deleted;
+        after = step.next;
+      }
+      return { deleted, steps };
+    };
+    expect(await purgeAll()).toEqual({ deleted: 0, steps: 2 });
 
     await changePrice('fjord-ceramic-mug', 100);
     await run(database, "UPDATE stored_answers SET build = 'old-build', stored_at = ? WHERE handle = 'linen-tote-bag'", [
       Date.now() - 120_000,
     ]);
     await run(database, "UPDATE stored_answers SET build = 'old-build' WHERE handle = 'hygge-wool-rug'");
-    expect(await purgeDeadAnswers(database, Date.now(), 60_000)).toBe(2);
+    expect(await purgeAll(1)).toEqual({ deleted: 2, steps: 4 });
     // the previous build's recent answer stays for its instances still serving
     expect((await stored()).map((r) => r.handle)).toEqual(['hygge-wool-rug']);
   });

@@ -239,10 +239,13 @@ export async function remoteRoundTrips(options: {
 export function printRemote(result: Awaited<ReturnType<typeof remoteRoundTrips>>): void {
   console.log('\n| action | latency | round trips (median) | most | in sequence | budget | p50 |\n|---|---:|---:|---:|---:|---:|---:|');
   for (const r of result.rows) {
+    // At 0 ms a request not awaited (the kept page's version probe) can be answered before
+    // the one beside it ends, and then counts as one after another: an order is only a
+    // sequence where round trips take time, so that budget is judged at a latency above 0.
+    const unjudged = r.budgetOf === 'in sequence' && r.latencyMs === 0;
     const held = (r.budgetOf === 'in sequence' ? r.inSequence : r.requests) <= r.budget;
-    console.log(
-      `| ${r.action} | ${r.latencyMs} ms | ${r.requests} | ${r.maxRequests} | ${r.inSequence} | ≤ ${r.budget}${r.budgetOf === 'in sequence' ? ' in sequence' : ''}${held ? '' : ' ✗'} | ${r.p50Ms} ms |`,
-    );
+    const budget = `≤ ${r.budget}${r.budgetOf === 'in sequence' ? ' in sequence' : ''}${unjudged ? ' (judged above 0 ms)' : held ? '' : ' ✗'}`;
+    console.log(`| ${r.action} | ${r.latencyMs} ms | ${r.requests} | ${r.maxRequests} | ${r.inSequence} | ${budget} | ${r.p50Ms} ms |`);
   }
   console.log(
     `| idle instance (timers on) | – | ${result.idlePer5s} per 5 s | – | – | ≤ ${result.idleBudgetPer5s}${result.idlePer5s <= result.idleBudgetPer5s ? '' : ' ✗'} | – |`,

@@ -1,4 +1,4 @@
-import { execute, readBatch, run, syncReads, withoutWaiting, writeBatch, type Database, type Statement } from '@/db';
+import { deleteStep, execute, readBatch, syncReads, withoutWaiting, writeBatch, type Database, type Statement } from '@/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/platform/observability/warn-sometimes';
@@ -155,22 +155,32 @@ export async function flushStoredAnswers(database: Database): Promise<void> {
 }
 
 /**
- * Removes up to `limit` answers that can never be served again: made by another build more
- * than `graceMs` ago (during a deploy, instances of the previous build may still serve
- * theirs), or of a product or Site changed since (the product's next read stores it anew; one
- * no longer published never is). Answers how many went (the sweep job calls it until none).
+ * Removes answers that can never be served again among the next `chunk` rows after rowid
+ * `after` (one step of deleteStep: the sweep job walks the table in steps, so no write holds
+ * the lock or the process for long): made by another build more than `graceMs` ago (during a
+ * deploy, instances of the previous build may still serve theirs), or of a product or Site
+ * changed since (the product's next read stores it anew; one no longer published never is).
  */
-export async function purgeDeadAnswers(database: Database, now: number, graceMs: number, limit = 500): Promise<number> {
-  const result = await run(
+export function purgeDeadAnswers(
+  database: Database,
+  now: number,
+  graceMs: number,
+  after = 0,
+  chunk = PURGE_CHUNK,
+): Promise<{ deleted: number; next: number | null }> {
+  return deleteStep(
     database,
-    `DELETE FROM stored_answers WHERE rowid IN (SELECT a.rowid FROM stored_answers a WHERE
-      (a.build <> ? AND a.stored_at < ?)
-      OR EXISTS (SELECT 1 FROM catalog_changes c WHERE c.site_id = a.site_id
-        AND c.scope IN ('site', 'product:' || a.handle) AND c.version > a.valid_at)
-      LIMIT ?)`,
-    [STORED_BUILD, now - graceMs, limit],
+    'stored_answers',
+    `(build <> ? AND stored_at < ?)
+      OR EXISTS (SELECT 1 FROM catalog_changes c WHERE c.site_id = stored_answers.site_id
+        AND c.scope IN ('site', 'product:' || stored_answers.handle) AND c.version > stored_answers.valid_at)`,
+    [STORED_BUILD, now - graceMs],
+    after,
+    chunk,
   );
-  return result.rowsAffected;
 }
+
+/** Rows a purge step looks at: a few milliseconds' work on a local file. */
+const PURGE_CHUNK = 1000;
 
 const warn = warnSometimes();
