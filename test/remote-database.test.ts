@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { beginTransaction, closeDatabase, openConnection, openDatabase, readTransaction, type Database } from '@/db';
+import { beginTransaction, closeDatabase, deleteStep, openConnection, openDatabase, readTransaction, type Database } from '@/db';
 import { storageFaultOf } from '@/db/faults';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDatabase } from '@/db/seed';
@@ -69,6 +69,27 @@ describe('the libSQL test server, through the app’s own client', () => {
       await tx.run(sql`INSERT INTO probe (v) VALUES ('committed')`);
     });
     expect(await readTransaction(database, (tx) => count(tx))).toBe(2);
+  });
+
+  it('walks a table in short writes (deleteStep): one request a step, the rows matching deleted, the walk ended', async () => {
+    const server = await serverOnAFreshFile();
+    const database = open(server.url);
+    await database.run(sql`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
+    for (const v of ['dead', 'kept', 'dead', 'dead', 'kept']) await database.run(sql`INSERT INTO probe (v) VALUES (${v})`);
+    const steps: Array<{ deleted: number; requests: number }> = [];
+    for (let after: number | null = 0; after !== null;) {
+      const before = server.requests();
+      const step = await deleteStep(database, 'probe', 'v = ?', ['dead'], after, 2);
+      steps.push({ deleted: step.deleted, requests: server.requests() - before });
+      after = step.next;
+    }
+    expect(steps).toEqual([
+      { deleted: 1, requests: 1 },
+      { deleted: 2, requests: 1 },
+      { deleted: 0, requests: 1 },
+      { deleted: 0, requests: 1 },
+    ]);
+    expect((await database.all<{ v: string }>(sql`SELECT v FROM probe ORDER BY id`)).map((r) => r.v)).toEqual(['kept', 'kept']);
   });
 
   it('refuses what sqld refuses: several statements in one execute, VACUUM, ATTACH, a PRAGMA write', async () => {
