@@ -12,9 +12,9 @@ import { STORED_BUILD } from '@/lib/platform/cache/stored-answers';
  * holds a few hundred in one process's memory. A page is kept under its address (Site,
  * origin, market, locale, handle) and the build that rendered it (during a deploy two builds
  * serve the same addresses), and answers for the catalog version it was rendered at: the
- * Site's catalog version moves with every catalog change (database
- * triggers). A page of an older version is still served while nothing it shows changed
- * since (lib/storefront/kept-pages.ts, keptPage). See docs/storefront.md.
+ * Site's catalog version moves with every catalog change (database triggers). A page of an
+ * older version is still served while nothing it shows changed since
+ * (lib/storefront/kept-pages.ts, keptPage). See docs/storefront.md.
  */
 export type PageAddress = { siteId: string; origin: string; market: string; locale: string; handle: string };
 export type StoredPage = { gzipped: Buffer; policy: string; catalogVersion: number; reads: string | null };
@@ -167,6 +167,7 @@ export async function storedAddresses(database: Database, siteId: string, limit:
  * Answers how many went.
  */
 export async function dropDeadPages(database: Database, siteId: string, graceMs: number): Promise<number> {
+  const storedBefore = Date.now() - graceMs;
   let dropped = 0;
   for (let after: number | null = 0; after !== null;) {
     const step = await deleteStep(
@@ -174,7 +175,7 @@ export async function dropDeadPages(database: Database, siteId: string, graceMs:
       'stored_pages',
       `site_id = ? AND ((build <> ? AND stored_at < ?)
         OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = stored_pages.site_id AND p.handle = stored_pages.handle AND p.status = 'published'))`,
-      [siteId, PAGE_BUILD, Date.now() - graceMs],
+      [siteId, PAGE_BUILD, storedBefore],
       after,
       DROP_CHUNK,
     );
