@@ -31,6 +31,7 @@ export { idList, inIdList, prepared, statementOf } from './prepared';
 export {
   beginTransaction,
   closeDatabase,
+  deleteInSteps,
   deleteStep,
   execute,
   onTransaction,

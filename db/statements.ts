@@ -83,6 +83,28 @@ export async function deleteStep(
   return { deleted: deleted!.rowsAffected, next: next === null || next === undefined ? null : Number(next) };
 }
 
+/**
+ * Walks the whole table in deleteStep's short writes while `going()` allows (a job stops at
+ * its deadline and resumes on its next pass). Answers how many rows went and in how many
+ * steps.
+ */
+export async function deleteInSteps(
+  database: Database,
+  table: string,
+  where: string,
+  args: InValue[],
+  { chunk, going = () => true }: { chunk: number; going?: () => boolean },
+): Promise<{ deleted: number; steps: number }> {
+  let deleted = 0;
+  let steps = 0;
+  for (let after: number | null = 0; after !== null && going(); steps++) {
+    const step = await deleteStep(database, table, where, args, after, chunk);
+    deleted += step.deleted;
+    after = step.next;
+  }
+  return { deleted, steps };
+}
+
 /** Statements read from one snapshot: over a network one request, on a local file one connection. */
 export function readBatch(database: Database, statements: Statement[]): Promise<Result[]> {
   return database.$client.batch(statements, 'read');

@@ -29,23 +29,10 @@ async function sweepOnce(context: PassContext) {
   summary.checkoutSessions = await untilDone(context, () => sweepExpiredCheckoutSessions(database, { now }));
   summary.idempotencyKeys = await untilDone(context, () => purgeExpiredIdempotencyKeys(database, now));
   // An answer of the previous build stays while that build's instances may still be serving.
-  summary.storedAnswers = await stepThrough(context, (after) => purgeDeadAnswers(database, now, 10 * 60_000, after));
+  summary.storedAnswers = (
+    await purgeDeadAnswers(database, now, 10 * 60_000, { going: () => !context.stopped() && Date.now() < context.deadline })
+  ).deleted;
   return summary;
-}
-
-/** Steps through a table from its start to its end, each step a short write (as untilDone). */
-async function stepThrough(
-  context: PassContext,
-  step: (after: number) => Promise<{ deleted: number; next: number | null }>,
-): Promise<number> {
-  let total = 0;
-  let after: number | null = 0;
-  while (after !== null && !context.stopped() && Date.now() < context.deadline) {
-    const { deleted, next } = await step(after);
-    total += deleted;
-    after = next;
-  }
-  return total;
 }
 
 /** Batches until one deletes nothing: each is a short write, so others get the lock between them. */

@@ -2,7 +2,7 @@ import { gunzipSync, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { deleteStep, execute, overNetwork, prepared, read, rows, schema, syncReads, type Database } from '@/db';
+import { deleteInSteps, execute, overNetwork, prepared, read, rows, schema, syncReads, type Database } from '@/db';
 import { authenticateAlong, type SiteContext } from '@/lib/platform/auth/credentials';
 import { STORED_BUILD } from '@/lib/platform/cache/stored-answers';
 
@@ -163,26 +163,19 @@ export async function storedAddresses(database: Database, siteId: string, limit:
  * published, or of another build stored more than `graceMs` ago (during a deploy, instances
  * of the previous build may still serve theirs). Pages of an older catalog version stay
  * until their address is rendered again: they say which addresses shoppers ask for.
- * DROP_CHUNK rows a step (deleteStep), so no write holds the lock or the process for long.
+ * DROP_CHUNK rows a step (deleteInSteps), so no write holds the lock or the process for long.
  * Answers how many went.
  */
 export async function dropDeadPages(database: Database, siteId: string, graceMs: number): Promise<number> {
-  const storedBefore = Date.now() - graceMs;
-  let dropped = 0;
-  for (let after: number | null = 0; after !== null;) {
-    const step = await deleteStep(
-      database,
-      'stored_pages',
-      `site_id = ? AND ((build <> ? AND stored_at < ?)
-        OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = stored_pages.site_id AND p.handle = stored_pages.handle AND p.status = 'published'))`,
-      [siteId, PAGE_BUILD, storedBefore],
-      after,
-      DROP_CHUNK,
-    );
-    dropped += step.deleted;
-    after = step.next;
-  }
-  return dropped;
+  const { deleted } = await deleteInSteps(
+    database,
+    'stored_pages',
+    `site_id = ? AND ((build <> ? AND stored_at < ?)
+      OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = stored_pages.site_id AND p.handle = stored_pages.handle AND p.status = 'published'))`,
+    [siteId, PAGE_BUILD, Date.now() - graceMs],
+    { chunk: DROP_CHUNK },
+  );
+  return deleted;
 }
 
 /** Pages a step of dropDeadPages looks at: a few milliseconds' work on a local file. */

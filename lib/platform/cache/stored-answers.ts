@@ -1,4 +1,4 @@
-import { deleteStep, execute, readBatch, syncReads, withoutWaiting, writeBatch, type Database, type Statement } from '@/db';
+import { deleteInSteps, execute, readBatch, syncReads, withoutWaiting, writeBatch, type Database, type Statement } from '@/db';
 import { env } from '@/lib/env';
 import { isLoopbackHost } from '@/lib/loopback';
 import { reasonOf, warnSometimes } from '@/lib/platform/observability/warn-sometimes';
@@ -155,28 +155,26 @@ export async function flushStoredAnswers(database: Database): Promise<void> {
 }
 
 /**
- * Removes answers that can never be served again among the next `chunk` rows after rowid
- * `after` (one step of deleteStep: the sweep job walks the table in steps, so no write holds
- * the lock or the process for long): made by another build more than `graceMs` ago (during a
- * deploy, instances of the previous build may still serve theirs), or of a product or Site
- * changed since (the product's next read stores it anew; one no longer published never is).
+ * Removes answers that can never be served again: made by another build more than `graceMs`
+ * ago (during a deploy, instances of the previous build may still serve theirs), or of a
+ * product or Site changed since (the product's next read stores it anew; one no longer
+ * published never is). `chunk` rows a step (deleteInSteps), while `going()` allows, so no
+ * write holds the lock or the process for long.
  */
 export function purgeDeadAnswers(
   database: Database,
   now: number,
   graceMs: number,
-  after = 0,
-  chunk = PURGE_CHUNK,
-): Promise<{ deleted: number; next: number | null }> {
-  return deleteStep(
+  { chunk = PURGE_CHUNK, going }: { chunk?: number; going?: () => boolean } = {},
+): Promise<{ deleted: number; steps: number }> {
+  return deleteInSteps(
     database,
     'stored_answers',
     `(build <> ? AND stored_at < ?)
       OR EXISTS (SELECT 1 FROM catalog_changes c WHERE c.site_id = stored_answers.site_id
         AND c.scope IN ('site', 'product:' || stored_answers.handle) AND c.version > stored_answers.valid_at)`,
     [STORED_BUILD, now - graceMs],
-    after,
-    chunk,
+    { chunk, going },
   );
 }
 
