@@ -83,6 +83,9 @@ export async function deleteStep(
   return { deleted: deleted!.rowsAffected, next: next === null || next === undefined ? null : Number(next) };
 }
 
+/** Rows a step of deleteInSteps looks at: a few milliseconds' work on a local file. */
+const STEP_ROWS = 1000;
+
 /**
  * Walks the whole table in deleteStep's short writes while `going()` allows (a job stops at
  * its deadline and resumes on its next pass). Answers how many rows went and in how many
@@ -93,7 +96,7 @@ export async function deleteInSteps(
   table: string,
   where: string,
   args: InValue[],
-  { chunk, going = () => true }: { chunk: number; going?: () => boolean },
+  { chunk = STEP_ROWS, going = () => true }: { chunk?: number; going?: () => boolean } = {},
 ): Promise<{ deleted: number; steps: number }> {
   let deleted = 0;
   let steps = 0;

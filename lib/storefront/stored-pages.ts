@@ -163,7 +163,7 @@ export async function storedAddresses(database: Database, siteId: string, limit:
  * published, or of another build stored more than `graceMs` ago (during a deploy, instances
  * of the previous build may still serve theirs). Pages of an older catalog version stay
  * until their address is rendered again: they say which addresses shoppers ask for.
- * DROP_CHUNK rows a step (deleteInSteps), so no write holds the lock or the process for long.
+ * A step at a time (deleteInSteps), so no write holds the lock or the process for long.
  * Answers how many went.
  */
 export async function dropDeadPages(database: Database, siteId: string, graceMs: number): Promise<number> {
@@ -173,10 +173,6 @@ export async function dropDeadPages(database: Database, siteId: string, graceMs:
     `site_id = ? AND ((build <> ? AND stored_at < ?)
       OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = stored_pages.site_id AND p.handle = stored_pages.handle AND p.status = 'published'))`,
     [siteId, PAGE_BUILD, Date.now() - graceMs],
-    { chunk: DROP_CHUNK },
   );
   return deleted;
 }
-
-/** Pages a step of dropDeadPages looks at: a few milliseconds' work on a local file. */
-const DROP_CHUNK = 1000;

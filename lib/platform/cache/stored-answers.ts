@@ -158,14 +158,14 @@ export async function flushStoredAnswers(database: Database): Promise<void> {
  * Removes answers that can never be served again: made by another build more than `graceMs`
  * ago (during a deploy, instances of the previous build may still serve theirs), or of a
  * product or Site changed since (the product's next read stores it anew; one no longer
- * published never is). `chunk` rows a step (deleteInSteps), while `going()` allows, so no
- * write holds the lock or the process for long.
+ * published never is). A step at a time (deleteInSteps), while `going()` allows, so no write
+ * holds the lock or the process for long.
  */
 export function purgeDeadAnswers(
   database: Database,
   now: number,
   graceMs: number,
-  { chunk = PURGE_CHUNK, going }: { chunk?: number; going?: () => boolean } = {},
+  steps: { chunk?: number; going?: () => boolean } = {},
 ): Promise<{ deleted: number; steps: number }> {
   return deleteInSteps(
     database,
@@ -174,11 +174,8 @@ export function purgeDeadAnswers(
       OR EXISTS (SELECT 1 FROM catalog_changes c WHERE c.site_id = stored_answers.site_id
         AND c.scope IN ('site', 'product:' || stored_answers.handle) AND c.version > stored_answers.valid_at)`,
     [STORED_BUILD, now - graceMs],
-    { chunk, going },
+    steps,
   );
 }
-
-/** Rows a purge step looks at: a few milliseconds' work on a local file. */
-const PURGE_CHUNK = 1000;
 
 const warn = warnSometimes();
