@@ -74,13 +74,17 @@ export async function deleteStep(
   after: number,
   chunk: number,
 ): Promise<{ deleted: number; next: number | null }> {
-  const last = `(SELECT max(rowid) FROM (SELECT rowid FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?))`;
+  const window = `SELECT rowid FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`;
   const [end, deleted] = await writeBatch(database, [
-    { sql: `SELECT ${last} AS last`, args: [after, chunk] },
-    { sql: `DELETE FROM ${table} WHERE rowid > ? AND rowid <= ${last} AND (${where})`, args: [after, after, chunk, ...args] },
+    { sql: `SELECT max(rowid) AS last, count(*) AS seen FROM (${window})`, args: [after, chunk] },
+    {
+      sql: `DELETE FROM ${table} WHERE rowid > ? AND rowid <= (SELECT max(rowid) FROM (${window})) AND (${where})`,
+      args: [after, after, chunk, ...args],
+    },
   ]);
-  const next = end!.rows[0]?.last;
-  return { deleted: deleted!.rowsAffected, next: next === null || next === undefined ? null : Number(next) };
+  const { last, seen } = end!.rows[0]!;
+  // A window short of `chunk` rows reached the table's end: no empty step to learn it.
+  return { deleted: deleted!.rowsAffected, next: last === null || Number(seen) < chunk ? null : Number(last) };
 }
 
 /** Rows a step of deleteInSteps looks at: a few milliseconds' work on a local file. */
