@@ -42,6 +42,14 @@ describe('the Next.js the internals were checked against', () => {
     );
   });
 
+  it("binds async context through Node's AsyncLocalStorage class, whose statics lib/server/async-context.ts replaces", () => {
+    expect(nextSource('server/node-environment-baseline.js')).toMatch(/globalThis\.AsyncLocalStorage = AsyncLocalStorage;/);
+    const binding = nextSource('server/app-render/async-local-storage.js');
+    expect(binding).toContain('return maybeGlobalAsyncLocalStorage.snapshot();');
+    expect(binding).toContain('return maybeGlobalAsyncLocalStorage.bind(fn);');
+    expect(nextSource('server/async-storage/work-store.js')).toContain('runInCleanSnapshot: (0, _asynclocalstorage.createSnapshot)()');
+  });
+
   it('serves over a node:http Server, whose request event the server guard sees', () => {
     expect(nextSource('server/lib/start-server.js')).toMatch(/_http\.default\.createServer\(requestListener\)/);
   });

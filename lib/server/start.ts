@@ -2,6 +2,7 @@ import { env } from '@/lib/env';
 import { guardServer } from './server-guard';
 import { logger } from '@/lib/platform/observability/logger';
 import { setDatabaseLog } from '@/db';
+import { bindAsyncContextCheaply } from './async-context';
 
 /**
  * What a server instance starts before it answers any request Next hands to our code
@@ -14,9 +15,11 @@ import { setDatabaseLog } from '@/db';
  *   ahead, sweeps), unless JOBS=cron;
  * - trace export (lib/platform/observability/otel-sdk.ts), when OTEL_EXPORTER_OTLP_ENDPOINT is set;
  * - a clean stop on SIGTERM (lib/server/shutdown.ts), when Next leaves the signal to us;
- * - db/'s log lines (db/log.ts) through the process's logger.
+ * - db/'s log lines (db/log.ts) through the process's logger;
+ * - async context bound without Node 20's deprecated accessor (./async-context.ts).
  */
 export async function startServer(): Promise<void> {
+  bindAsyncContextCheaply();
   // db/ cannot import the logger (it sits below lib/): its lines (storage faults, the
   // checkpoint worker) are handed to it here, so the server writes one kind of line.
   setDatabaseLog((level, fields, message) => logger()[level](fields, message));
