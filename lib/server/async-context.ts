@@ -19,13 +19,8 @@ type Runner = <R, A extends unknown[]>(fn: (...args: A) => R, ...args: A) => R;
 export function bindAsyncContextCheaply(): boolean {
   if (Reflect.get(AsyncLocalStorage, CHEAP) === true) return false;
   // Reading the descriptor does not call the deprecated getter.
-  if (
-    !Object.getOwnPropertyDescriptor(
-      AsyncLocalStorage.bind(() => {}),
-      'asyncResource',
-    )
-  )
-    return false;
+  const nodeBound = AsyncLocalStorage.bind(() => {});
+  if (!Object.getOwnPropertyDescriptor(nodeBound, 'asyncResource')) return false;
   AsyncLocalStorage.bind = function bind<F extends (...args: never[]) => unknown>(fn: F): F {
     if (typeof fn !== 'function') return AsyncResource.bind(fn);
     const resource = new AsyncResource(fn.name || 'bound-anonymous-fn');
