@@ -13,7 +13,6 @@ const node = { bind: nodeBind.bind(AsyncLocalStorage), snapshot: nodeSnapshot.bi
 afterAll(() => {
   AsyncLocalStorage.bind = nodeBind;
   AsyncLocalStorage.snapshot = nodeSnapshot;
-  Reflect.deleteProperty(AsyncLocalStorage, Symbol.for('site-delivery.async-context.cheap'));
 });
 
 const store = new AsyncLocalStorage<string>();

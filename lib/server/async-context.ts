@@ -1,13 +1,11 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 
-const CHEAP = Symbol.for('site-delivery.async-context.cheap');
-
 type Runner = <R, A extends unknown[]>(fn: (...args: A) => R, ...args: A) => R;
 
 /**
  * Binds `AsyncLocalStorage.snapshot()` and `AsyncLocalStorage.bind()` without the deprecated
  * `asyncResource` accessor (DEP0172) that Node 20 gives every bound function, and does
- * nothing where Node's own bind no longer makes one (or when already done). Returns whether
+ * nothing where Node's own bind makes none (or where this already ran). Returns whether
  * it replaced them.
  *
  * Why: Next calls both on every request (its work store's snapshot, `after()`'s bind), and
@@ -17,10 +15,10 @@ type Runner = <R, A extends unknown[]>(fn: (...args: A) => R, ...args: A) => R;
  * `length`), so every store reads the same; only the deprecated property is missing.
  */
 export function bindAsyncContextCheaply(): boolean {
-  if (Reflect.get(AsyncLocalStorage, CHEAP) === true) return false;
-  // Reading the descriptor does not call the deprecated getter.
-  const nodeBound = AsyncLocalStorage.bind(() => {});
-  if (!Object.getOwnPropertyDescriptor(nodeBound, 'asyncResource')) return false;
+  // Reading the descriptor does not call the deprecated getter. Once replaced, the accessor
+  // is gone, so a second call finds nothing to do.
+  const probe = AsyncLocalStorage.bind(() => {});
+  if (!Object.getOwnPropertyDescriptor(probe, 'asyncResource')) return false;
   AsyncLocalStorage.bind = function bind<F extends (...args: never[]) => unknown>(fn: F): F {
     if (typeof fn !== 'function') return AsyncResource.bind(fn);
     const resource = new AsyncResource(fn.name || 'bound-anonymous-fn');
@@ -35,6 +33,5 @@ export function bindAsyncContextCheaply(): boolean {
     const resource = new AsyncResource('bound-anonymous-fn');
     return (fn, ...args) => resource.runInAsyncScope(fn, undefined, ...args);
   };
-  Reflect.set(AsyncLocalStorage, CHEAP, true);
   return true;
 }
