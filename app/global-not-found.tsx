@@ -60,7 +60,7 @@ export default async function GlobalNotFound() {
     <html lang={context.locale}>
       <body>
         <ChromeStringsProvider strings={chromeStrings(context.t)}>
-          <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={cart ? itemCount(cart) : null}>
+          <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={cart ? itemCount(cart) : null} fullLoads>
             <ShopNotFound />
           </ShopChrome>
         </ChromeStringsProvider>

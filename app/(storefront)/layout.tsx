@@ -70,7 +70,7 @@ export default async function StorefrontLayout({ children }: { children: ReactNo
     <html lang={context.locale}>
       <body>
         <ChromeStringsProvider strings={chromeStrings(context.t)}>
-          <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={itemCount(cart)}>
+          <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={itemCount(cart)} fullLoads={false}>
             {children}
           </ShopChrome>
         </ChromeStringsProvider>

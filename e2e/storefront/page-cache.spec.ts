@@ -452,6 +452,36 @@ test.describe('cached product pages', () => {
     await expect(page.getByRole('radio', { name: 'Midnight' })).toBeChecked();
   });
 
+  test('a cached page prefetches only product pages: its other links load in full anyway', async ({ page, context, request }) => {
+    const handle = 'fjord-ceramic-mug';
+    await cachedPage(request, handle, 'market=se; locale=en-SE');
+    await useLocale(context);
+    const ahead: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (r.headers()['next-router-prefetch'] || url.searchParams.has('_rsc')) ahead.push(url.pathname);
+    });
+    await openProduct(page, `/products/${handle}`);
+    await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
+    // The related products' links are next/link (a product page is under the same root
+    // layout): once the router has prefetched those, it has seen every link above them.
+    const related = page.getByRole('region', { name: /^More from / }).getByRole('link');
+    const hrefs = await related.evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    expect(hrefs.length).toBeGreaterThan(0);
+    await expect
+      .poll(async () => {
+        await related.last().scrollIntoViewIfNeeded();
+        return hrefs.filter((href) => ahead.includes(href));
+      })
+      .toEqual(hrefs);
+    await page.waitForLoadState('networkidle');
+    // The header, breadcrumbs, price note and footer link to pages under the shop's other root layout.
+    expect(ahead.filter((path) => !/^\/products\/[a-z0-9-]+$/.test(path))).toEqual([]);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Shipping' }).click();
+    await expect(page).toHaveURL(/\/shipping$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+
   test('the header counts the shopper’s own cart on a cached page', async ({ page, context, request, browser }) => {
     // Two browser contexts and four page loads: more than the default 30 s on a busy machine.
     test.slow();

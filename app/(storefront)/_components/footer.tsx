@@ -1,14 +1,14 @@
-import Link from 'next/link';
 import { formatLanguage } from '../_lib/format';
 import { fill } from '../_lib/i18n';
 import { newsletterStrings } from '../_lib/i18n/islands';
 import type { Shop } from '../_lib/shop';
 import { NewsletterForm } from './newsletter-form';
 import { SHOP_PAGE_LINKS } from './shop-page-links';
+import { ShopLink } from './shop-link';
 
-type Props = { shop: Shop; navigation: { handle: string; title: string }[]; marketName: string };
+type Props = { shop: Shop; navigation: { handle: string; title: string }[]; marketName: string; fullLoads: boolean };
 
-export function Footer({ shop, navigation, marketName }: Props) {
+export function Footer({ shop, navigation, marketName, fullLoads }: Props) {
   const { t, site, market, locale, texts } = shop;
   return (
     <footer className="site-footer">
@@ -24,7 +24,9 @@ export function Footer({ shop, navigation, marketName }: Props) {
             <ul>
               {navigation.map((c) => (
                 <li key={c.handle}>
-                  <Link href={`/collections/${c.handle}`}>{c.title}</Link>
+                  <ShopLink href={`/collections/${c.handle}`} fullLoad={fullLoads}>
+                    {c.title}
+                  </ShopLink>
                 </li>
               ))}
             </ul>
@@ -33,10 +35,14 @@ export function Footer({ shop, navigation, marketName }: Props) {
             <h2 id="footer-shop">{site.name}</h2>
             <ul>
               <li>
-                <Link href="/products">{t.allProducts}</Link>
+                <ShopLink href="/products" fullLoad={fullLoads}>
+                  {t.allProducts}
+                </ShopLink>
               </li>
               <li>
-                <Link href="/cart">{t.cart}</Link>
+                <ShopLink href="/cart" fullLoad={fullLoads}>
+                  {t.cart}
+                </ShopLink>
               </li>
             </ul>
           </nav>
@@ -45,7 +51,9 @@ export function Footer({ shop, navigation, marketName }: Props) {
           <ul className="footer-legal">
             {SHOP_PAGE_LINKS.map((l) => (
               <li key={l.key}>
-                <Link href={l.href}>{l.title(t)}</Link>
+                <ShopLink href={l.href} fullLoad={fullLoads}>
+                  {l.title(t)}
+                </ShopLink>
               </li>
             ))}
           </ul>

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import type { Market } from '@/lib/contract/catalog';
 import { searchBoxStrings } from '../_lib/i18n/islands';
 import type { Shop } from '../_lib/shop';
@@ -6,11 +5,18 @@ import { CartLink } from './cart-link';
 import { MarketSwitcher } from './market-switcher';
 import { NavLinks } from './nav-links';
 import { SearchBox } from './search-box';
+import { ShopLink } from './shop-link';
 
 /** `cartCount` null: a cached page, which learns the count in the browser. */
-type Props = { shop: Shop; navigation: { handle: string; title: string }[]; markets: Market[]; cartCount: number | null };
+type Props = {
+  shop: Shop;
+  navigation: { handle: string; title: string }[];
+  markets: Market[];
+  cartCount: number | null;
+  fullLoads: boolean;
+};
 
-export function Header({ shop, navigation, markets, cartCount }: Props) {
+export function Header({ shop, navigation, markets, cartCount, fullLoads }: Props) {
   const { t, site, market, locale, texts } = shop;
   const links = [
     { href: '/products', title: t.allProducts },
@@ -31,12 +37,12 @@ export function Header({ shop, navigation, markets, cartCount }: Props) {
       </section>
       <header className="site-header">
         <div className="container bar">
-          <Link className="brand" href="/">
+          <ShopLink className="brand" href="/" fullLoad={fullLoads}>
             {site.name}
-          </Link>
-          <NavLinks links={links} label={t.mainNav} menu={t.menu} />
+          </ShopLink>
+          <NavLinks links={links} label={t.mainNav} menu={t.menu} fullLoads={fullLoads} />
           <SearchBox t={searchBoxStrings(t)} />
-          <CartLink count={cartCount} label={t.cart} />
+          <CartLink count={cartCount} label={t.cart} fullLoad={fullLoads} />
         </div>
       </header>
     </>

@@ -1,18 +1,18 @@
 'use client';
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef } from 'react';
+import { ShopLink } from './shop-link';
 
 type Links = { href: string; title: string }[];
 
-function LinkList({ links, pathname }: { links: Links; pathname: string }) {
+function LinkList({ links, pathname, fullLoads }: { links: Links; pathname: string; fullLoads: boolean }) {
   return (
     <ul>
       {links.map((link) => (
         <li key={link.href}>
-          <Link href={link.href} aria-current={pathname === link.href ? 'page' : undefined}>
+          <ShopLink href={link.href} aria-current={pathname === link.href ? 'page' : undefined} fullLoad={fullLoads}>
             {link.title}
-          </Link>
+          </ShopLink>
         </li>
       ))}
     </ul>
@@ -25,7 +25,7 @@ function LinkList({ links, pathname }: { links: Links; pathname: string }) {
  * without JavaScript; once hydrated, following a link closes it (the header stays mounted
  * across client-side navigations). CSS shows one of the two at a time.
  */
-export function NavLinks({ links, label, menu }: { links: Links; label: string; menu: string }) {
+export function NavLinks({ links, label, menu, fullLoads }: { links: Links; label: string; menu: string; fullLoads: boolean }) {
   const pathname = usePathname();
   const disclosure = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
@@ -34,12 +34,12 @@ export function NavLinks({ links, label, menu }: { links: Links; label: string; 
   return (
     <>
       <nav className="main-nav" aria-label={label}>
-        <LinkList links={links} pathname={pathname} />
+        <LinkList links={links} pathname={pathname} fullLoads={fullLoads} />
       </nav>
       <details className="nav-menu" ref={disclosure}>
         <summary>{menu}</summary>
         <nav aria-label={label}>
-          <LinkList links={links} pathname={pathname} />
+          <LinkList links={links} pathname={pathname} fullLoads={fullLoads} />
         </nav>
       </details>
     </>

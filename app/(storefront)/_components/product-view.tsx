@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import type { AvailabilityBatch, Product } from '@/lib/contract/catalog';
 import type { BundleItemName } from '../_lib/data';
 import { formatMoney } from '../_lib/format';
@@ -11,6 +10,7 @@ import { BundleOffer, type BundleView } from './bundle-offer';
 import { ProductGallery } from './product-gallery';
 import { ProductPurchase, type VariantView } from './product-purchase';
 import { SelectionProvider } from './product-selection';
+import { ShopLink } from './shop-link';
 
 /** Title, description, canonical URL and Open Graph image of a product page. */
 /**
@@ -65,6 +65,8 @@ type Props = {
   variantId?: string;
   /** Whether the market's prices include tax (its `taxInclusive`): the note under the price says so. */
   taxInclusive: boolean;
+  /** A kept page, under a root layout of its own: its links to the shop's other pages are plain (ShopLink). */
+  fullLoads: boolean;
 };
 
 /**
@@ -72,21 +74,21 @@ type Props = {
  * costs of each market a link away (/shipping). The same for every variant and shopper of
  * the market, so it may be part of a cached page.
  */
-export function PriceNote({ taxInclusive, t }: { taxInclusive: boolean; t: Dictionary }) {
+export function PriceNote({ taxInclusive, t, fullLoad }: { taxInclusive: boolean; t: Dictionary; fullLoad: boolean }) {
   const [before, after = ''] = (taxInclusive ? t.priceTaxIncluded : t.priceTaxExcluded).split('{shipping}');
   return (
     <p className="price-note muted" data-testid="price-note">
       {before}
-      <Link href="/shipping" prefetch={false}>
+      <ShopLink href="/shipping" prefetch={false} fullLoad={fullLoad}>
         {t.priceShipping}
-      </Link>
+      </ShopLink>
       {after}
     </p>
   );
 }
 
 /** The product page's content, the same whether the page renders on request or comes from the page cache. */
-export function ProductView({ product: p, t, locale, origin, availability, bundles, variantId, taxInclusive }: Props) {
+export function ProductView({ product: p, t, locale, origin, availability, bundles, variantId, taxInclusive, fullLoads }: Props) {
   const initial = p.variants.find((v) => v.id === variantId) ?? p.variants.find((v) => v.availability !== 'out_of_stock') ?? p.variants[0];
   const variants: VariantView[] = p.variants.map((v) => ({
     id: v.id,
@@ -103,10 +105,14 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
       <nav className="breadcrumbs" aria-label={t.breadcrumb}>
         <ol>
           <li>
-            <Link href="/">{t.home}</Link>
+            <ShopLink href="/" fullLoad={fullLoads}>
+              {t.home}
+            </ShopLink>
           </li>
           <li>
-            <Link href="/products">{t.allProducts}</Link>
+            <ShopLink href="/products" fullLoad={fullLoads}>
+              {t.allProducts}
+            </ShopLink>
           </li>
           <li>
             <span aria-current="page">{p.title}</span>
@@ -128,7 +134,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
                 options={p.options}
                 variants={variants}
                 initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
-                priceNote={<PriceNote taxInclusive={taxInclusive} t={t} />}
+                priceNote={<PriceNote taxInclusive={taxInclusive} t={t} fullLoad={fullLoads} />}
                 t={purchaseStrings(t)}
               />
             ) : null}

@@ -12,19 +12,26 @@ type Props = {
   markets?: Market[];
   /** Null on a cached page: the header asks for it in the browser. */
   cartCount: number | null;
+  /** The page has a root layout of its own: its links to the shop's other pages are plain (ShopLink). */
+  fullLoads: boolean;
   children: ReactNode;
 };
 
 /** Header, main and footer: the same on pages rendered on request and on cached product pages. */
-export function ShopChrome({ shop, navigation, markets, cartCount, children }: Props) {
+export function ShopChrome({ shop, navigation, markets, cartCount, fullLoads, children }: Props) {
   const named = markets ?? shop.site.markets;
   return (
     <>
-      <Header shop={shop} navigation={navigation} markets={named} cartCount={cartCount} />
+      <Header shop={shop} navigation={navigation} markets={named} cartCount={cartCount} fullLoads={fullLoads} />
       <main id="main" className="container" tabIndex={-1}>
         {children}
       </main>
-      <Footer shop={shop} navigation={navigation} marketName={named.find((m) => m.id === shop.market.id)?.name ?? shop.market.name} />
+      <Footer
+        shop={shop}
+        navigation={navigation}
+        marketName={named.find((m) => m.id === shop.market.id)?.name ?? shop.market.name}
+        fullLoads={fullLoads}
+      />
       <PageViewBeacon />
     </>
   );

@@ -53,6 +53,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
         bundles={bundleViews(p, locale, names)}
         variantId={typeof wanted === 'string' ? wanted : undefined}
         taxInclusive={market.taxInclusive}
+        fullLoads={false}
       />
       <RelatedProducts product={p} where={{ market: market.id, locale }} t={t} />
     </>

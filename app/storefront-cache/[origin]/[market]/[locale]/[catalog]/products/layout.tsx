@@ -19,7 +19,7 @@ export default async function CachedChromeLayout({ children, params }: { childre
   if (current.market.id !== market || current.locale !== locale) notFound();
   const { navigation, markets } = await snapshotFor(catalog, market, locale);
   return (
-    <ShopChrome shop={current} navigation={navigation} markets={markets} cartCount={null}>
+    <ShopChrome shop={current} navigation={navigation} markets={markets} cartCount={null} fullLoads>
       {children}
     </ShopChrome>
   );

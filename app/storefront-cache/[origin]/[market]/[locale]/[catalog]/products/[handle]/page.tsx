@@ -67,6 +67,7 @@ export default async function CachedProductPage({ params }: Props) {
         availability={null}
         bundles={bundleViews(p, locale, names)}
         taxInclusive={taxInclusive}
+        fullLoads
       />
       <RelatedProducts product={p} where={where} t={t} required />
     </>

@@ -1,0 +1,23 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+
+type Props = {
+  href: string;
+  /**
+   * The page this link is on has a root layout of its own (a kept product page), and the
+   * link leaves it: Next loads the target in full either way (docs/storefront.md).
+   */
+  fullLoad: boolean;
+  className?: string;
+  'aria-current'?: 'page';
+  prefetch?: false;
+  children: ReactNode;
+};
+
+/**
+ * A link to another page of the shop. Across root layouts a plain <a>: next/link would cost
+ * every render its client component, and prefetch a payload the browser cannot use.
+ */
+export function ShopLink({ fullLoad, prefetch, ...link }: Props) {
+  return fullLoad ? <a {...link} /> : <Link {...link} prefetch={prefetch} />;
+}
