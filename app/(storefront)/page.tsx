@@ -61,7 +61,7 @@ export default async function HomePage() {
           <h2 id="featured-title">{t.featured}</h2>
           <Link href="/products">{t.allProducts}</Link>
         </div>
-        <ProductGrid products={home.featured} locale={locale} t={t} eager={4} />
+        <ProductGrid products={home.featured} locale={locale} t={t} fullLoads eager={4} />
       </section>
     </>
   );

@@ -482,6 +482,30 @@ test.describe('cached product pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   });
 
+  test('a list page prefetches no product page: those are under a root layout of their own', async ({ context }) => {
+    await useLocale(context);
+    for (const path of ['/', '/collections/kitchen']) {
+      const page = await context.newPage();
+      const ahead: string[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (r.headers()['next-router-prefetch'] || url.searchParams.has('_rsc')) ahead.push(url.pathname);
+      });
+      await page.goto(path);
+      const cards = page.locator('.product-card a');
+      expect(await cards.count(), path).toBeGreaterThan(0);
+      await cards.last().scrollIntoViewIfNeeded();
+      // The header's link to the list, under the same root layout, is prefetched: the router is at work.
+      await expect.poll(() => ahead.includes('/products'), { message: path }).toBe(true);
+      await page.waitForLoadState('networkidle');
+      expect(
+        ahead.filter((p) => /^\/products\/[^/]+$/.test(p)),
+        path,
+      ).toEqual([]);
+      await page.close();
+    }
+  });
+
   test('the header counts the shopper’s own cart on a cached page', async ({ page, context, request, browser }) => {
     // Two browser contexts and four page loads: more than the default 30 s on a busy machine.
     test.slow();

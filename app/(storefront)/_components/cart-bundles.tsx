@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { ShopLink } from './shop-link';
 import type { Product } from '@/lib/contract/catalog';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { removeBundle, setBundleQuantity } from '../_actions/cart';
@@ -46,7 +46,15 @@ export async function CartBundles({
           <li className="cart-line" key={entry.bundleId}>
             <span />
             <div>
-              <h2>{bundle ? <Link href={`/products/${entry.productHandle}`}>{bundle.title}</Link> : t.lineUnavailable}</h2>
+              <h2>
+                {bundle ? (
+                  <ShopLink href={`/products/${entry.productHandle}`} fullLoad>
+                    {bundle.title}
+                  </ShopLink>
+                ) : (
+                  t.lineUnavailable
+                )}
+              </h2>
               {bundle ? (
                 <>
                   <p className="variant">{t.bundleIncludes}:</p>

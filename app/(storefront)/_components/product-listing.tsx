@@ -60,7 +60,8 @@ export function ProductListing({
           </p>
         ) : null}
         {products.length > 0 ? (
-          <ProductGrid products={products} locale={locale} t={t} eager={4} heading="h2" />
+          // A list is under the shop's root layout, a product page under its own.
+          <ProductGrid products={products} locale={locale} t={t} fullLoads eager={4} heading="h2" />
         ) : (
           <div className="state empty-list">
             <h2>{t.searchEmptyTitle}</h2>

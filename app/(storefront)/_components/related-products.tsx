@@ -13,10 +13,12 @@ type Props = {
    * simply shows no section.
    */
   required?: boolean;
+  /** The page is not a kept product page, so the products' pages load in full (ShopLink). */
+  fullLoads: boolean;
 };
 
 /** "More from <collection>": other products of the product's first collection, one list read (relatedRead). */
-export async function RelatedProducts({ product, where, t, required = false }: Props) {
+export async function RelatedProducts({ product, where, t, fullLoads, required = false }: Props) {
   const collection = product.collections[0];
   const read = relatedRead(product, where);
   if (!collection || !read) return null;
@@ -26,7 +28,7 @@ export async function RelatedProducts({ product, where, t, required = false }: P
   return (
     <section className="related" aria-labelledby="related-title">
       <h2 id="related-title">{fill(t.moreFrom, { collection: collection.title })}</h2>
-      <ProductGrid products={others} locale={where.locale} t={t} heading="h3" />
+      <ProductGrid products={others} locale={where.locale} t={t} fullLoads={fullLoads} heading="h3" />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { setLineQuantity, removeLine } from '../_actions/cart';
 import { AvailabilityBadge } from '../_components/availability-badge';
 import { CartBundles } from '../_components/cart-bundles';
 import { QuantityStepper } from '../_components/quantity-stepper';
+import { ShopLink } from '../_components/shop-link';
 import { readCart, isCartEmpty, itemCount, type Cart } from '../_lib/cart';
 import { bundleProduct, resolveVariants, variantsKey } from '../_lib/data';
 import { formatMoney, sumMoney } from '../_lib/format';
@@ -131,9 +132,9 @@ async function CartLines({ cart, flagged: flaggedIds, t, locale }: { cart: Cart;
             <div>
               <h2>
                 {found ? (
-                  <Link href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`}>
+                  <ShopLink href={`/products/${found.product.handle}?variant=${encodeURIComponent(line.variantId)}`} fullLoad>
                     {found.product.title}
-                  </Link>
+                  </ShopLink>
                 ) : (
                   t.lineUnavailable
                 )}

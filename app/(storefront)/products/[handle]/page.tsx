@@ -55,7 +55,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
         taxInclusive={market.taxInclusive}
         fullLoads={false}
       />
-      <RelatedProducts product={p} where={{ market: market.id, locale }} t={t} />
+      <RelatedProducts product={p} where={{ market: market.id, locale }} t={t} fullLoads />
     </>
   );
 }

@@ -69,7 +69,7 @@ export default async function CachedProductPage({ params }: Props) {
         taxInclusive={taxInclusive}
         fullLoads
       />
-      <RelatedProducts product={p} where={where} t={t} required />
+      <RelatedProducts product={p} where={where} t={t} fullLoads={false} required />
     </>
   );
 }
