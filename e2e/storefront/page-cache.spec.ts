@@ -477,6 +477,11 @@ test.describe('cached product pages', () => {
     await page.waitForLoadState('networkidle');
     // The header, breadcrumbs, price note and footer link to pages under the shop's other root layout.
     expect(ahead.filter((path) => !/^\/products\/[a-z0-9-]+$/.test(path))).toEqual([]);
+    // So does the confirmation's link to the cart.
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await expect(page.getByRole('link', { name: 'View cart' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(ahead.filter((path) => !/^\/products\/[a-z0-9-]+$/.test(path))).toEqual([]);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Shipping' }).click();
     await expect(page).toHaveURL(/\/shipping$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -1,13 +1,24 @@
 'use client';
-import Link from 'next/link';
 import type { BundleStrings } from '../_lib/i18n/islands';
+import { ShopLink } from './shop-link';
 import { useCartCommand } from './use-cart-command';
 
 const ADD_BUNDLE = '/shop-api/cart/bundles';
 
 export type BundleView = { id: string; title: string; price: string; items: { label: string; href: string | null; quantity: number }[] };
 
-export function BundleOffer({ productHandle, bundle, t }: { productHandle: string; bundle: BundleView; t: BundleStrings }) {
+/** `fullLoads` as ProductView's: from a kept page the cart loads in full, the items' product pages do not. */
+export function BundleOffer({
+  productHandle,
+  bundle,
+  t,
+  fullLoads,
+}: {
+  productHandle: string;
+  bundle: BundleView;
+  t: BundleStrings;
+  fullLoads: boolean;
+}) {
   const { state, onSubmit, pending } = useCartCommand(ADD_BUNDLE, t.tryAgainLater);
   return (
     <li className="panel">
@@ -18,7 +29,14 @@ export function BundleOffer({ productHandle, bundle, t }: { productHandle: strin
       <ul>
         {bundle.items.map((item, i) => (
           <li key={i}>
-            {item.quantity} × {item.href ? <Link href={item.href}>{item.label}</Link> : item.label}
+            {item.quantity} ×{' '}
+            {item.href ? (
+              <ShopLink href={item.href} fullLoad={!fullLoads}>
+                {item.label}
+              </ShopLink>
+            ) : (
+              item.label
+            )}
           </li>
         ))}
       </ul>
@@ -32,7 +50,12 @@ export function BundleOffer({ productHandle, bundle, t }: { productHandle: strin
       <div aria-live="polite">
         {state.status !== 'idle' && !pending ? (
           <p key={state.at} className={`notice ${state.status === 'added' ? 'notice-success' : 'notice-error'} mt-10`}>
-            {state.message} {state.status === 'added' ? <Link href="/cart">{t.viewCart}</Link> : null}
+            {state.message}{' '}
+            {state.status === 'added' ? (
+              <ShopLink href="/cart" fullLoad={fullLoads}>
+                {t.viewCart}
+              </ShopLink>
+            ) : null}
           </p>
         ) : null}
       </div>

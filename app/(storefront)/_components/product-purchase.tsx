@@ -1,5 +1,4 @@
 'use client';
-import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, type ReactNode } from 'react';
 import type { AvailabilityBatch } from '@/lib/contract/catalog';
@@ -12,6 +11,7 @@ import { SignupForm } from './signup-form';
 import { useSelection } from './product-selection';
 import { useCartCommand } from './use-cart-command';
 import { QueryIsland } from './query-island';
+import { ShopLink } from './shop-link';
 
 export type VariantView = {
   id: string;
@@ -34,6 +34,8 @@ type Props = {
   /** Under the price: what it includes (rendered on the server, product-view.tsx). */
   priceNote?: ReactNode;
   t: PurchaseStrings;
+  /** As ProductView's: the cart loads in full from a kept page (ShopLink). */
+  fullLoads: boolean;
 };
 
 const REFRESH_MS = 30_000;
@@ -60,7 +62,7 @@ export function ProductPurchase(props: Props) {
   );
 }
 
-function Purchase({ productHandle, options, variants, initialAvailability, priceNote, t }: Props) {
+function Purchase({ productHandle, options, variants, initialAvailability, priceNote, t, fullLoads }: Props) {
   const id = useId();
   const { options: selection, setOptions: setSelection } = useSelection();
   const ids = useMemo(() => variants.map((v) => v.id), [variants]);
@@ -161,7 +163,10 @@ function Purchase({ productHandle, options, variants, initialAvailability, price
       <div aria-live="polite">
         {cartState.status === 'added' && !adding ? (
           <p className="notice notice-success" key={cartState.at}>
-            {cartState.message} <Link href="/cart">{t.viewCart}</Link>
+            {cartState.message}{' '}
+            <ShopLink href="/cart" fullLoad={fullLoads}>
+              {t.viewCart}
+            </ShopLink>
           </p>
         ) : null}
         {cartState.status === 'error' && !adding ? (

@@ -136,6 +136,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
                 initialAvailability={availability ? { data: availability.data, asOf: availability.asOf } : null}
                 priceNote={<PriceNote taxInclusive={taxInclusive} t={t} fullLoad={fullLoads} />}
                 t={purchaseStrings(t)}
+                fullLoads={fullLoads}
               />
             ) : null}
             <section className="description" aria-labelledby="description-title">
@@ -149,7 +150,7 @@ export function ProductView({ product: p, t, locale, origin, availability, bundl
                 <h2 id="bundles-title">{t.bundles}</h2>
                 <ul className="bundle-list">
                   {bundles.map((b) => (
-                    <BundleOffer key={b.id} productHandle={p.handle} bundle={b} t={bundleStrings(t)} />
+                    <BundleOffer key={b.id} productHandle={p.handle} bundle={b} t={bundleStrings(t)} fullLoads={fullLoads} />
                   ))}
                 </ul>
               </section>

@@ -31,7 +31,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
   ]);
   const read = await productOrNotSold(handle, where);
   // priced in other markets only: the page says so (never the 404 of a product that is not there)
-  if ('notSold' in read) return <NotSoldHere notSold={read.notSold} market={market.id} markets={site.markets} t={t} />;
+  if ('notSold' in read) return <NotSoldHere notSold={read.notSold} market={market.id} markets={site.markets} t={t} fullLoads={false} />;
   const p = read.product;
   // Its related section's read goes out with the others, not after them.
   relatedRead(p, { market: market.id, locale });

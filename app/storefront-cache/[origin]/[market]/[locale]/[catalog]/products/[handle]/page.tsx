@@ -45,7 +45,7 @@ export default async function CachedProductPage({ params }: Props) {
   const [current, read] = await Promise.all([siteFor(catalog), productOrNotSold(handle, where)]);
   if ('notSold' in read) {
     // kept like any page of this catalog version: a price added later moves the version
-    return <NotSoldHere notSold={read.notSold} market={market} markets={current.markets} t={dictionary(uiLanguage(locale))} />;
+    return <NotSoldHere notSold={read.notSold} market={market} markets={current.markets} t={dictionary(uiLanguage(locale))} fullLoads />;
   }
   const p = read.product;
   const { taxInclusive } = shopIn(current, where).market;
