@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 type Props = {
   href: string;
   /**
-   * The page this link is on has a root layout of its own (a kept product page), and the
-   * link leaves it: Next loads the target in full either way (docs/storefront.md).
+   * The link crosses between the shop's two root layouts (a kept product page's, every other
+   * page's): Next loads the target in full either way (docs/storefront.md).
    */
   fullLoad: boolean;
   className?: string;
