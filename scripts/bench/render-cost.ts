@@ -1,4 +1,4 @@
-// npx tsx --conditions=react-server scripts/bench/render-cost.ts [--products=600] [--pages=60] [--rounds=4] [--connections=2] [--port=3631] [--profile=<dir>]
+// npx tsx --conditions=react-server scripts/bench/render-cost.ts [--products=600] [--pages=60] [--rounds=4] [--connections=2] [--port=3631] [--profile=<dir>] [--bare-bytes=<n>]
 //
 // Issue #44 point 3: what one render of a product page costs, beside a bare Next page of about
 // the same bytes rendered on its first request (the reference app's `/rendered/<name>`, the
@@ -10,7 +10,10 @@
 // times each. Builds: the shop's in NEXT_DIST_DIR (default .next-bench), the reference's as
 // `npm run bench` builds it (built here when missing). With --profile, both servers write a V8
 // CPU profile (<dir>/shop, <dir>/bare) and the script prints, kind of code by kind, where the
-// shop's extra CPU a render goes over the measured rounds (profile-kinds.ts).
+// shop's extra CPU a render goes over the measured rounds (profile-kinds.ts). With --bare-bytes,
+// the bare page is sized to that many bytes instead of the shop's page: builds with parts of the
+// page taken out are then all measured against the same bare render (scripts/bench/HISTORY.md,
+// 2026-12-01).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +33,8 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3631' },
     /** V8 CPU profiles of both servers, written under this folder when they stop. */
     profile: { type: 'string' },
+    /** The bare page's size in bytes (default: the shop's first page's). */
+    'bare-bytes': { type: 'string' },
   },
 });
 const PAGES = Number(values.pages);
@@ -90,7 +95,9 @@ try {
   const first = await fetch(pageOf(fixture.allHandles[0]!), { headers: cookie });
   const html = await first.text();
   if (!existsSync(join(ROOT, 'scripts', 'bench', 'reference-app', '.next-reference'))) await buildReference();
-  const bare = await startReference(PORT + 1, savePage(dir, html), { cpuProfileDir: values.profile && join(values.profile, 'bare') });
+  const bare = await startReference(PORT + 1, savePage(dir, html.padEnd(Number(values['bare-bytes'] ?? 0))), {
+    cpuProfileDir: values.profile && join(values.profile, 'bare'),
+  });
   const measured = { fromUs: 0, toUs: 0, shopMs: NaN, bareMs: NaN };
   try {
     console.log(`page ${html.length} bytes; ${PAGES} renders a round, c=${CONNECTIONS}, ${ROUNDS} rounds`);
