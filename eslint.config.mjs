@@ -214,6 +214,11 @@ export default defineConfig([
         ],
         message: "The storefront uses lib/site-client only (and the process's logger).",
       },
+      {
+        group: ['next/link'],
+        message:
+          'Links go through ShopLink (_components/shop-link.tsx): it knows which targets load in full and which are worth prefetching.',
+      },
     ],
   ),
   // Process-wide state has one owner (lib/process-state.ts): every slot named, with why it

@@ -42,7 +42,7 @@ export default async function GlobalNotFound() {
         <body>
           <ChromeStringsProvider strings={chromeStrings(dictionary(lang))}>
             <main className="container">
-              <ShopNotFound />
+              <ShopNotFound fullLoad />
             </main>
           </ChromeStringsProvider>
         </body>
@@ -61,7 +61,7 @@ export default async function GlobalNotFound() {
       <body>
         <ChromeStringsProvider strings={chromeStrings(context.t)}>
           <ShopChrome shop={context} navigation={navigation} markets={markets} cartCount={cart ? itemCount(cart) : null} fullLoads>
-            <ShopNotFound />
+            <ShopNotFound fullLoad />
           </ShopChrome>
         </ChromeStringsProvider>
       </body>

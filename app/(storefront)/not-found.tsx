@@ -11,5 +11,5 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default function NotFound() {
-  return <ShopNotFound />;
+  return <ShopNotFound fullLoad={false} />;
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { ProductGrid } from './_components/product-card';
+import { ShopLink } from './_components/shop-link';
 import { fill } from './_lib/i18n';
 import { shop, snapshot } from './_lib/shop';
 
@@ -21,9 +21,9 @@ export default async function HomePage() {
           {/* The shop's own words (its settings); a shop that has none yet shows its name. */}
           <h1 id="hero-title">{texts.heroTitle ?? site.name}</h1>
           {texts.heroText ? <p>{texts.heroText}</p> : null}
-          <Link className="btn btn-primary" href="/products">
+          <ShopLink fullLoad={false} className="btn btn-primary" href="/products">
             {t.heroCta}
-          </Link>
+          </ShopLink>
         </div>
         <div className="hero-art" aria-hidden="true">
           {art.map((p) => (
@@ -40,7 +40,7 @@ export default async function HomePage() {
         <ul className="collection-tiles">
           {home.navigation.map((c, i) => (
             <li key={c.handle}>
-              <Link href={`/collections/${c.handle}`}>
+              <ShopLink fullLoad={false} href={`/collections/${c.handle}`}>
                 {c.image ? (
                   // On a phone the first tiles are in the first screen (the hero's pictures are
                   // hidden there) and the first is its largest paint: not lazy, so it is asked
@@ -50,7 +50,7 @@ export default async function HomePage() {
                 ) : null}
                 <strong>{c.title}</strong>
                 <span>{fill(t.productsCount, { count: c.productCount })}</span>
-              </Link>
+              </ShopLink>
             </li>
           ))}
         </ul>
@@ -59,7 +59,9 @@ export default async function HomePage() {
       <section className="section" aria-labelledby="featured-title">
         <div className="section-head">
           <h2 id="featured-title">{t.featured}</h2>
-          <Link href="/products">{t.allProducts}</Link>
+          <ShopLink fullLoad={false} href="/products">
+            {t.allProducts}
+          </ShopLink>
         </div>
         <ProductGrid products={home.featured} locale={locale} t={t} fullLoads eager={4} />
       </section>

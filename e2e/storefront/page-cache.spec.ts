@@ -7,7 +7,7 @@ import { Product } from '@/lib/contract/catalog';
 import { creds, get } from '../support/api';
 import { copyDatabase, mainDatabaseUrl, rawClient, twoInstancesOnACopy, type Instance } from '../support/instances';
 import { startOwnServer } from './own-server';
-import { BASE_URL, currentVariantId, expect, openProduct, test, useLocale } from './helpers';
+import { BASE_URL, currentVariantId, expect, openProduct, test, typeUntilSuggested, useLocale } from './helpers';
 
 // Product pages are kept: in the database once rendered (X-Page-Source: stored), and in
 // Next's page cache, keyed by origin, market, locale and the Site's catalog version
@@ -487,26 +487,39 @@ test.describe('cached product pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   });
 
-  test('a list page prefetches no product page: those are under a root layout of their own', async ({ context }) => {
+  test('a page rendered on request prefetches nothing, and its links still navigate in place', async ({ context }) => {
+    // Such a page's prefetch would bring only its route tree and title (no loading boundary,
+    // no prerender): the click waits for the server either way, so it is not asked for.
+    test.slow();
     await useLocale(context);
-    for (const path of ['/', '/collections/kitchen']) {
+    for (const path of ['/', '/collections/kitchen', '/cart']) {
       const page = await context.newPage();
       const ahead: string[] = [];
       page.on('request', (r) => {
-        const url = new URL(r.url());
-        if (r.headers()['next-router-prefetch'] || url.searchParams.has('_rsc')) ahead.push(url.pathname);
+        if (r.headers()['next-router-prefetch']) ahead.push(new URL(r.url()).pathname);
       });
       await page.goto(path);
-      const cards = page.locator('.product-card a');
-      expect(await cards.count(), path).toBeGreaterThan(0);
-      await cards.last().scrollIntoViewIfNeeded();
-      // The header's link to the list, under the same root layout, is prefetched: the router is at work.
-      await expect.poll(() => ahead.includes('/products'), { message: path }).toBe(true);
+      // Hydrated: from here the router prefetches any link it may, in view or hovered.
+      await typeUntilSuggested(page, 'mug');
+      await page.keyboard.press('Escape');
+      const nav = page.locator('header .main-nav a');
+      for (const link of await nav.all()) await link.hover();
+      const footer = page.getByRole('contentinfo');
+      await footer.scrollIntoViewIfNeeded();
+      for (const link of await footer.getByRole('link').all()) await link.hover();
+      if (path !== '/cart') {
+        const cards = page.locator('.product-card a');
+        expect(await cards.count(), path).toBeGreaterThan(0);
+        await cards.last().scrollIntoViewIfNeeded();
+      }
       await page.waitForLoadState('networkidle');
-      expect(
-        ahead.filter((p) => /^\/products\/[^/]+$/.test(p)),
-        path,
-      ).toEqual([]);
+      expect(ahead, path).toEqual([]);
+      // The header's links are next/link all the same: a click navigates without a new document.
+      await page.evaluate(() => Object.assign(window, { stayed: true }));
+      await nav.filter({ hasText: 'Textiles' }).click();
+      await expect(page).toHaveURL(/\/collections\/textiles$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Textiles' })).toBeVisible();
+      expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed), path).toBe(true);
       await page.close();
     }
   });

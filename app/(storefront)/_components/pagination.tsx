@@ -1,5 +1,5 @@
-import Link from 'next/link';
 import type { Dictionary } from '../_lib/i18n';
+import { ShopLink } from './shop-link';
 
 type Props = {
   path: string;
@@ -22,14 +22,14 @@ export function Pagination({
   return (
     <nav className="pagination" aria-label={t.pagination}>
       {cursor ? (
-        <Link className="btn btn-secondary" href={hrefFor()}>
+        <ShopLink fullLoad={false} className="btn btn-secondary" href={hrefFor()}>
           {t.previousPage}
-        </Link>
+        </ShopLink>
       ) : null}
       {nextCursor ? (
-        <Link className="btn btn-secondary" href={hrefFor(nextCursor)} rel="next">
+        <ShopLink fullLoad={false} className="btn btn-secondary" href={hrefFor(nextCursor)} rel="next">
           {t.nextPage}
-        </Link>
+        </ShopLink>
       ) : null}
     </nav>
   );

@@ -34,7 +34,8 @@ export function ProductCard({ product, locale, t, fullLoad, priority = false, he
   const href = match ? `/products/${product.handle}?variant=${encodeURIComponent(match.variantIds[0]!)}` : `/products/${product.handle}`;
   return (
     <li className="product-card">
-      <ShopLink href={href} fullLoad={fullLoad}>
+      {/* Not a full load only on a kept page, whose related products are kept pages too. */}
+      <ShopLink href={href} fullLoad={fullLoad} prefetch>
         <div className="thumb">
           {image ? (
             // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser

@@ -1,9 +1,9 @@
-import Link from 'next/link';
 import type { ProductFacets } from '@/lib/contract/catalog';
 import type { ProductSort } from '@/lib/contract/operations/reads';
 import { formatMoney } from '../_lib/format';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { listHref, splitOption, without, type ListState } from '../_lib/search';
+import { ShopLink } from './shop-link';
 
 /** A filter in effect, named for the shopper, and the list's URL without it. */
 export type ActiveFilter = { label: string; href: string };
@@ -173,7 +173,9 @@ export function ProductFilters({ path, state, facets, defaultOrder, t, locale, c
             {t.filterApply}
           </button>
           {anyFilter || state.sort ? (
-            <Link href={listHref(path, { q: state.q, available: false, options: [] })}>{t.filterClear}</Link>
+            <ShopLink fullLoad={false} href={listHref(path, { q: state.q, available: false, options: [] })}>
+              {t.filterClear}
+            </ShopLink>
           ) : null}
         </div>
       </form>
@@ -188,7 +190,9 @@ export function ActiveFilterLinks({ filters, t }: { filters: ActiveFilter[]; t: 
     <ul className="active-filters">
       {filters.map((f) => (
         <li key={f.href}>
-          <Link href={f.href}>{fill(t.searchRemoveFilter, { filter: f.label })}</Link>
+          <ShopLink fullLoad={false} href={f.href}>
+            {fill(t.searchRemoveFilter, { filter: f.label })}
+          </ShopLink>
         </li>
       ))}
     </ul>

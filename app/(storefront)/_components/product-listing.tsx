@@ -1,10 +1,10 @@
-import Link from 'next/link';
 import type { ProductFacets, ProductSummary } from '@/lib/contract/catalog';
 import { fill, type Dictionary } from '../_lib/i18n';
 import { listHref, resultCount, type ListParam, type ListState } from '../_lib/search';
 import { Pagination } from './pagination';
 import { ProductGrid } from './product-card';
 import { ActiveFilterLinks, ProductFilters, activeFilters, type ListOrder } from './product-filters';
+import { ShopLink } from './shop-link';
 
 type Props = {
   path: string;
@@ -78,7 +78,9 @@ export function ProductListing({
                 <ul className="collection-links">
                   {collections.map((c) => (
                     <li key={c.handle}>
-                      <Link href={`/collections/${c.handle}`}>{c.title}</Link>
+                      <ShopLink fullLoad={false} href={`/collections/${c.handle}`}>
+                        {c.title}
+                      </ShopLink>
                     </li>
                   ))}
                 </ul>

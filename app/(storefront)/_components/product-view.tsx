@@ -79,7 +79,7 @@ export function PriceNote({ taxInclusive, t, fullLoad }: { taxInclusive: boolean
   return (
     <p className="price-note muted" data-testid="price-note">
       {before}
-      <ShopLink href="/shipping" prefetch={false} fullLoad={fullLoad}>
+      <ShopLink href="/shipping" fullLoad={fullLoad}>
         {t.priceShipping}
       </ShopLink>
       {after}

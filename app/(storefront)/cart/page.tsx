@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { fetchAvailabilityBatch } from '@/lib/site-client';
 import { setLineQuantity, removeLine } from '../_actions/cart';
 import { AvailabilityBadge } from '../_components/availability-badge';
@@ -28,9 +27,9 @@ export default async function CartPage({ searchParams }: Props) {
       <div className="state">
         <h1>{t.yourCart}</h1>
         <p className="muted">{t.cartEmpty}</p>
-        <Link className="btn btn-primary" href="/products">
+        <ShopLink fullLoad={false} className="btn btn-primary" href="/products">
           {t.continueShopping}
-        </Link>
+        </ShopLink>
       </div>
     );
   }
@@ -61,7 +60,9 @@ export default async function CartPage({ searchParams }: Props) {
             </button>
           </form>
           <p className="mt-12 mb-0">
-            <Link href="/products">{t.continueShopping}</Link>
+            <ShopLink fullLoad={false} href="/products">
+              {t.continueShopping}
+            </ShopLink>
           </p>
         </aside>
       </div>

@@ -1,5 +1,5 @@
-import Link from 'next/link';
 import type { Dictionary } from '../../_lib/i18n';
+import { ShopLink } from '../shop-link';
 
 /** What every step of the checkout shows for a session that expired: back to the cart, which still holds the lines. */
 export function SessionExpired({ t }: { t: Dictionary }) {
@@ -7,9 +7,9 @@ export function SessionExpired({ t }: { t: Dictionary }) {
     <div className="state" role="alert">
       <h1>{t.secureCheckout}</h1>
       <p>{t.sessionExpired}</p>
-      <Link className="btn btn-primary" href="/cart">
+      <ShopLink fullLoad={false} className="btn btn-primary" href="/cart">
         {t.backToCart}
-      </Link>
+      </ShopLink>
     </div>
   );
 }

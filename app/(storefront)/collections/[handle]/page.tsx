@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { ViewBeacon } from '../../_components/analytics-beacon';
 import { ProductListing } from '../../_components/product-listing';
+import { ShopLink } from '../../_components/shop-link';
 import { collection, productList } from '../../_lib/data';
 import { isNarrowed, listHref, readListState } from '../../_lib/search';
 import { shop, snapshot } from '../../_lib/shop';
@@ -63,7 +63,9 @@ export default async function CollectionPage({ params, searchParams }: Props) {
       <nav className="breadcrumbs" aria-label={t.breadcrumb}>
         <ol>
           <li>
-            <Link href="/">{t.home}</Link>
+            <ShopLink fullLoad={false} href="/">
+              {t.home}
+            </ShopLink>
           </li>
           <li>
             <span aria-current="page">{c.title}</span>

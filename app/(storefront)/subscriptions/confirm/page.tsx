@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { ConfirmForm } from '../../_components/confirm-form';
+import { ShopLink } from '../../_components/shop-link';
 import { confirmStrings } from '../../_lib/i18n/islands';
 import { shop } from '../../_lib/shop';
 
@@ -36,9 +36,9 @@ export default async function ConfirmSubscriptionPage({ searchParams }: Props) {
         </p>
       )}
       <p className="mt-24">
-        <Link className="btn btn-secondary" href="/">
+        <ShopLink fullLoad={false} className="btn btn-secondary" href="/">
           {t.continueShopping}
-        </Link>
+        </ShopLink>
       </p>
     </div>
   );

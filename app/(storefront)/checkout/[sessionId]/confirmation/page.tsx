@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { Address } from '@/lib/contract/checkout';
 import { fetchSite } from '@/lib/site-client';
 import { OrderSummary } from '../../../_components/checkout/order-summary';
+import { ShopLink } from '../../../_components/shop-link';
 import { checkoutSession } from '../../../_lib/checkout';
 import { formatCountry } from '../../../_lib/format';
 import { shop } from '../../../_lib/shop';
@@ -39,12 +39,12 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
           <section className="panel" aria-labelledby="payment-title">
             <h2 id="payment-title">{t.payment}</h2>
             <p className="mb-0">
-              <Link className="btn btn-primary" href={`/checkout/${session.id}/pay`}>
+              <ShopLink fullLoad={false} className="btn btn-primary" href={`/checkout/${session.id}/pay`}>
                 {t.continuePayment}
-              </Link>{' '}
-              <Link className="btn btn-secondary" href={`/checkout/${session.id}/confirmation`}>
+              </ShopLink>{' '}
+              <ShopLink fullLoad={false} className="btn btn-secondary" href={`/checkout/${session.id}/confirmation`}>
                 {t.refresh}
-              </Link>
+              </ShopLink>
             </p>
           </section>
           {summary}
@@ -86,9 +86,9 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
             </section>
           ) : null}
           <p className="mt-16">
-            <Link className="btn btn-secondary" href="/">
+            <ShopLink fullLoad={false} className="btn btn-secondary" href="/">
               {t.continueShopping}
-            </Link>
+            </ShopLink>
           </p>
         </div>
         {summary}

@@ -14,5 +14,5 @@ export async function generateMetadata({ params }: { params: Promise<CachedPageP
 
 /** An unknown, draft or archived product: the shop's 404 (cached for this catalog version like any page). */
 export default function NotFound() {
-  return <ShopNotFound />;
+  return <ShopNotFound fullLoad />;
 }
