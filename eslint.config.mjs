@@ -216,8 +216,7 @@ export default defineConfig([
       },
       {
         group: ['next/link'],
-        message:
-          'Links go through ShopLink (_components/shop-link.tsx): it knows which targets load in full and which are worth prefetching.',
+        message: 'Links go through ShopLink (_components/shop-link.tsx): it knows which targets load in full, and prefetches none.',
       },
     ],
   ),

@@ -31,7 +31,7 @@ export function BundleOffer({
           <li key={i}>
             {item.quantity} ×{' '}
             {item.href ? (
-              <ShopLink href={item.href} fullLoad={!fullLoads} prefetch>
+              <ShopLink href={item.href} fullLoad={!fullLoads}>
                 {item.label}
               </ShopLink>
             ) : (

@@ -34,8 +34,7 @@ export function ProductCard({ product, locale, t, fullLoad, priority = false, he
   const href = match ? `/products/${product.handle}?variant=${encodeURIComponent(match.variantIds[0]!)}` : `/products/${product.handle}`;
   return (
     <li className="product-card">
-      {/* Not a full load only on a kept page, whose related products are kept pages too. */}
-      <ShopLink href={href} fullLoad={fullLoad} prefetch>
+      <ShopLink href={href} fullLoad={fullLoad}>
         <div className="thumb">
           {image ? (
             // eslint-disable-next-line @next/next/no-img-element -- the seed's SVGs need no optimiser

@@ -1,5 +1,4 @@
-// The one home of next/link in the shop: every link says whether it crosses root layouts, and
-// whether its target is worth prefetching.
+// The one home of next/link in the shop: each link says whether it crosses root layouts.
 // eslint-disable-next-line no-restricted-imports
 import Link from 'next/link';
 import type { ReactNode } from 'react';
@@ -11,11 +10,6 @@ type Props = {
    * page's): Next loads the target in full either way (docs/storefront.md).
    */
   fullLoad: boolean;
-  /**
-   * Prefetch the target while the link is in view: only for a kept product page, which is
-   * prerendered, so its prefetch brings the page itself.
-   */
-  prefetch?: boolean;
   className?: string;
   rel?: string;
   'aria-current'?: 'page';
@@ -25,11 +19,12 @@ type Props = {
 /**
  * A link to another page of the shop. Across root layouts a plain <a>: next/link would cost
  * every render its client component, and prefetch a payload the browser cannot use. Within
- * one, next/link (the click navigates in place), not prefetched unless asked: a page rendered
- * on request has no loading boundary and no prerender, so its prefetch brings only its route
- * tree and title, which spares the click nothing, and costs the server a request and the
- * page's metadata reads per link in view (scripts/bench/HISTORY.md, 2026-12-01).
+ * one, next/link (the click navigates in place), never prefetched: no page of the shop has a
+ * loading boundary or a prerender Next's router can take in advance, so a prefetch brings only
+ * the route's tree (and a page rendered on request, its title), the click fetches the page all
+ * the same, and each link in view cost the server a request (scripts/bench/HISTORY.md,
+ * 2026-12-01).
  */
-export function ShopLink({ fullLoad, prefetch = false, ...link }: Props) {
-  return fullLoad ? <a {...link} /> : <Link {...link} prefetch={prefetch ? null : false} />;
+export function ShopLink({ fullLoad, ...link }: Props) {
+  return fullLoad ? <a {...link} /> : <Link {...link} prefetch={false} />;
 }
