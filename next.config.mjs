@@ -80,6 +80,13 @@ const nextConfig = {
       { source: '/site/v1/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
       // The storefront's own JSON endpoints are no documents either.
       { source: '/shop-api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
+      // The catalog's own images (public/products, public/collections): a shopper's browser
+      // asks for them once an hour at most, not on every view; a file changed by a deploy shows
+      // within the hour (docs/catalog.md).
+      {
+        source: '/:dir(products|collections)/:file([^/]+\\.(?:svg|png|jpe?g|webp|avif|gif))',
+        headers: [{ key: 'Cache-Control', value: 'public, max-age=3600, stale-while-revalidate=86400' }],
+      },
       // The reference's files carry the renderer's version in their names (app/docs/assets.mjs).
       { source: '/docs/assets/:file*', headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }] },
     ];

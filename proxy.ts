@@ -25,7 +25,9 @@ export async function proxy(req: NextRequest): Promise<Response | undefined> {
 
 // Every path but the API, the API reference, the shop's JSON endpoints, the benchmark's
 // reference routes (a ceiling must not pay for the proxy), the framework's
-// files and the catalog's images (whose names end in .svg) — unless its percent-encoding
+// files and the catalog's images in public/products and public/collections (no page of
+// the shop ends in an image's extension; served as they are, even while the API is down or
+// the shopper is refused pages) — unless its percent-encoding
 // needs checking (step 1). And the API's reads (step 2) when the request has no body: Next
 // would copy a body in memory for the proxy. (For the same reason a body sent to the API or
 // the shop's endpoints skips step 1 too; the server guard answers a malformed path then.)
@@ -41,7 +43,7 @@ export const config = {
         { type: 'header', key: 'transfer-encoding' },
       ],
     },
-    '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|api/|healthz$|readyz$|metrics$|_next/|bench-|products/[^/]*\\.svg$|robots\\.txt$|sitemap\\.xml$).*)',
+    '/((?!site/v1(?:/|$)|docs(?:/|$)|shop-api/|api/|healthz$|readyz$|metrics$|_next/|bench-|(?:products|collections)/[^/]*\\.(?:svg|png|jpe?g|webp|avif|gif)$|robots\\.txt$|sitemap\\.xml$).*)',
     {
       source: '/site/v1/:path+',
       missing: [

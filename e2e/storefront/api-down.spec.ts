@@ -27,6 +27,14 @@ test.describe('when the API is down', () => {
     await page.close();
   });
 
+  test('the catalog’s own images are still served', async ({ request }) => {
+    for (const path of ['/collections/kitchen.svg', '/products/mug-white.svg']) {
+      const res = await request.get(`${server.url}${path}`);
+      expect(res.status(), path).toBe(200);
+      expect(res.headers()['content-type'], path).toBe('image/svg+xml');
+    }
+  });
+
   // One test a language: nine pages each, which on a busy host take a good part of a
   // test's minute (all four languages in one test took 55 s in CI).
   const cases: [string | null, string][] = [

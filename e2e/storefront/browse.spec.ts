@@ -105,6 +105,23 @@ test.describe('browsing', () => {
     expect(robots).toContain('Disallow: /checkout/');
   });
 
+  test('the catalog’s own images may be kept by the browser for an hour', async ({ page, context, request }) => {
+    await useLocale(context);
+    // A home page shows both kinds: collection tiles and product cards.
+    await page.goto('/');
+    const sources = await page
+      .locator('main img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('src')!).filter((src) => src.startsWith('/')));
+    expect(sources.some((src) => src.startsWith('/collections/'))).toBe(true);
+    expect(sources.some((src) => src.startsWith('/products/'))).toBe(true);
+    for (const src of new Set(sources)) {
+      const res = await request.get(src);
+      expect(res.status(), src).toBe(200);
+      expect(res.headers()['content-type'], src).toMatch(/^image\//);
+      expect(res.headers()['cache-control'], src).toBe('public, max-age=3600, stale-while-revalidate=86400');
+    }
+  });
+
   test('products list pages forward with a cursor', async ({ page, context }) => {
     await useLocale(context);
     await page.goto('/products');
