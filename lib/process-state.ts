@@ -65,6 +65,14 @@ export function registerNextCacheHandler(kind: 'FetchCache', handler: unknown): 
   store[key] = { ...(store[key] as object | undefined), [kind]: handler };
 }
 
+/**
+ * The IncrementalCache Next made last: route-module.js keeps each one it makes for a request
+ * in `globalThis.__incrementalCache` before it reads or writes anything through it.
+ */
+export function nextsLatestIncrementalCache(): unknown {
+  return (globalThis as unknown as { __incrementalCache?: unknown }).__incrementalCache;
+}
+
 /** V8's collector, where node was started with --expose-gc (the benchmark's server), else null. */
 export function exposedGc(): (() => void) | null {
   const gc = (globalThis as unknown as { gc?: () => void }).gc;

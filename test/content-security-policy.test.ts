@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { API_POLICY, hashPolicy, inlineSources, noncePolicy } from '@/lib/security/content-security-policy.mjs';
 import PageCacheHandler, { registerPageCache } from '@/lib/security/page-cache-handler.mjs';
 import { IncrementalCache } from 'next/dist/server/lib/incremental-cache';
@@ -154,6 +154,29 @@ describe('PageCacheHandler', () => {
 describe('registerPageCache', () => {
   const slot = Symbol.for('@next/cache-handlers');
 
+  /** The way Next's server builds one for every request, with no `cacheHandler` configured. */
+  const nextsIncrementalCache = () =>
+    new IncrementalCache({
+      fs: undefined as never,
+      dev: false,
+      flushToDisk: true,
+      minimalMode: false,
+      serverDistDir: '/nonexistent',
+      requestHeaders: {},
+      maxMemoryCacheSize: 1024 * 1024,
+      previewProps: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
+      prerenderManifest: {
+        version: 4,
+        routes: {},
+        dynamicRoutes: {},
+        notFoundRoutes: [],
+        preview: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
+      },
+      fetchCacheKeyPrefix: '',
+      allowedRevalidateHeaderKeys: [],
+      CurCacheHandler: undefined,
+    } as never);
+
   it('is how the page cache is set up: next.config names no cacheHandler, which Next would import on every request', async () => {
     const configFile = '../next.config.mjs'; // plain JavaScript, untyped
     const { default: configFor } = (await import(configFile)) as { default: (phase: string) => Record<string, unknown> };
@@ -170,31 +193,63 @@ describe('registerPageCache', () => {
     try {
       registerPageCache();
       expect(global[slot]).toEqual({ DefaultCache: useCacheHandler, FetchCache: PageCacheHandler });
-      // The way Next's server builds one for every request, with no `cacheHandler` configured.
-      const cache = new IncrementalCache({
-        fs: undefined as never,
-        dev: false,
-        flushToDisk: true,
-        minimalMode: false,
-        serverDistDir: '/nonexistent',
-        requestHeaders: {},
-        maxMemoryCacheSize: 1024 * 1024,
-        previewProps: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
-        prerenderManifest: {
-          version: 4,
-          routes: {},
-          dynamicRoutes: {},
-          notFoundRoutes: [],
-          preview: { previewModeId: 'p', previewModeSigningKey: 's', previewModeEncryptionKey: 'e' },
-        },
-        fetchCacheKeyPrefix: '',
-        allowedRevalidateHeaderKeys: [],
-        CurCacheHandler: undefined,
-      } as never);
+      const cache = nextsIncrementalCache();
       expect(cache.cacheHandler).toBeInstanceOf(PageCacheHandler);
       // The handler itself never writes pages to disk, whatever Next asks for.
       expect((cache.cacheHandler as unknown as { flushToDisk: boolean }).flushToDisk).toBe(false);
     } finally {
+      global[slot] = before;
+    }
+  });
+
+  it('spares Next measuring a page it never checks against a limit, and keeps the page whole', async () => {
+    const before = global[slot];
+    const global_ = globalThis as unknown as { __incrementalCache?: unknown };
+    const current = global_.__incrementalCache;
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const toJSON = vi.spyOn(Buffer.prototype, 'toJSON');
+    try {
+      registerPageCache({ memoryOnly: () => true });
+      const cache = nextsIncrementalCache();
+      // As route-module.js does with each one it makes; the handler's first read finds it there.
+      global_.__incrementalCache = cache;
+      const pageCtx = {
+        kind: 'APP_PAGE',
+        isRoutePPREnabled: false,
+        isFallback: false,
+        route: { kind: 'APP_PAGE', sourceRoute: '/p/[handle]/page' },
+      };
+      expect(await cache.get('/p/x', pageCtx as never)).toBeNull();
+
+      const rscData = Buffer.from('0:["$","p",null,{"children":"x"}]\n'.repeat(200));
+      const page = {
+        kind: 'APP_PAGE',
+        html: '<html><body><p>x</p></body></html>',
+        rscData,
+        headers: {},
+        status: 200,
+        postponed: undefined,
+        segmentData: undefined,
+      };
+      await cache.set('/p/x', page as never, { ...pageCtx, cacheControl: { revalidate: false, expire: undefined } } as never);
+      // Next measured it (its call is still made) without spelling out the payload.
+      expect(stringify.mock.calls.some(([value]) => value === page)).toBe(true);
+      expect(toJSON).not.toHaveBeenCalled();
+      expect(Object.hasOwn(page, 'toJSON')).toBe(false);
+      const kept = await cache.get('/p/x', pageCtx as never);
+      expect(kept?.value).toMatchObject({ kind: 'APP_PAGE', html: page.html, status: 200 });
+      expect((kept?.value as unknown as { rscData: Buffer }).rscData.equals(rscData)).toBe(true);
+      expect(JSON.stringify(page)).toContain('"rscData":{"type":"Buffer"');
+
+      // A fetch entry, whose size Next does check, is measured as it always was.
+      const fetched = { kind: 'FETCH', data: { headers: {}, body: 'x'.repeat(10), status: 200, url: 'https://x/' }, revalidate: 60 };
+      await cache.set('f', fetched as never, { fetchCache: true, fetchUrl: 'https://x/', tags: [] } as never);
+      const measured = stringify.mock.calls.findIndex(([value]) => value === fetched);
+      expect(stringify.mock.results[measured]?.value).toContain('"body":"xxxxxxxxxx"');
+    } finally {
+      stringify.mockRestore();
+      toJSON.mockRestore();
+      global_.__incrementalCache = current;
       global[slot] = before;
     }
   });

@@ -10,7 +10,7 @@
 // API calls included (docs/performance.md).
 import fileSystemCache from 'next/dist/server/lib/incremental-cache/file-system-cache.js';
 import { hashPolicy } from './content-security-policy.mjs';
-import { registerNextCacheHandler } from '../process-state';
+import { nextsLatestIncrementalCache, registerNextCacheHandler } from '../process-state';
 
 const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 const HEADER = 'content-security-policy';
@@ -28,6 +28,7 @@ export default class PageCacheHandler extends FileSystemCache {
   }
 
   async get(key, ctx) {
+    measureEntriesCheaply(nextsLatestIncrementalCache());
     // A page that is never on disk (not built, never flushed) misses here at once, where
     // Next would first look for its files: three failing reads (two of them blocking) a render.
     if (memoryOnly?.(key) && !FileSystemCache.memoryCache?.get(key)) return null;
@@ -47,6 +48,38 @@ export default class PageCacheHandler extends FileSystemCache {
     }
   }
 }
+
+/**
+ * Next's IncrementalCache measures every entry with `JSON.stringify(entry).length` before it
+ * hands it to this handler, though it compares the size with its limit only for fetch
+ * entries. For a page that spells out the RSC payload's Buffer as an array of numbers and
+ * escapes the HTML again: about a twentieth of a product page's render (HISTORY.md,
+ * 2026-12-01). So each IncrementalCache class Next uses (one per bundle; route-module.js puts
+ * every new instance in `globalThis.__incrementalCache`) gets a `set` that gives any other
+ * entry a `toJSON` of its own while Next measures it, and takes it away again at once: the
+ * measuring is synchronous, before Next's first await.
+ */
+const MEASURED_CHEAPLY = Symbol.for('site-delivery.entriesMeasuredCheaply');
+
+export function measureEntriesCheaply(cache) {
+  const proto = cache && typeof cache === 'object' ? Object.getPrototypeOf(cache) : null;
+  if (!proto || Object.hasOwn(proto, MEASURED_CHEAPLY) || typeof proto.set !== 'function') return;
+  Object.defineProperty(proto, MEASURED_CHEAPLY, { value: true });
+  const set = proto.set;
+  proto.set = function set_(key, data, ctx) {
+    if (ctx?.fetchCache || !data || typeof data !== 'object' || Object.hasOwn(data, 'toJSON')) {
+      return set.call(this, key, data, ctx);
+    }
+    Object.defineProperty(data, 'toJSON', { value: unmeasured, configurable: true, writable: true });
+    try {
+      return set.call(this, key, data, ctx);
+    } finally {
+      delete data.toJSON;
+    }
+  };
+}
+
+const unmeasured = () => 0;
 
 function withPolicy(value) {
   if (value?.kind !== 'APP_PAGE' || typeof value.html !== 'string' || !value.html) return;
