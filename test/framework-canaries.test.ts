@@ -36,6 +36,15 @@ describe('the Next.js the internals were checked against', () => {
     expect(source).toMatch(/globalCacheHandler[^\n]*\.FetchCache/);
   });
 
+  it('keeps each IncrementalCache it makes where the page cache finds it, and still measures every entry it stores', () => {
+    // lib/security/page-cache-handler.mjs (measureEntriesCheaply): once Next stops measuring
+    // page entries, that wrapper has nothing left to spare and should go.
+    expect(nextSource('server/route-modules/route-module.js')).toContain('globalThis.__incrementalCache = incrementalCache;');
+    const pageRuntime = nextSource('compiled/next-server/app-page-turbo.runtime.prod.js');
+    expect(pageRuntime).toMatch(/globalThis\.__incrementalCache=\w+/);
+    expect(pageRuntime).toMatch(/let \w+=JSON\.stringify\(\w+\)\.length;if\(\w+\.fetchCache&&/);
+  });
+
   it('leaves SIGTERM to the application when NEXT_MANUAL_SIG_HANDLE is set (lib/server/shutdown.ts)', () => {
     expect(nextSource('server/lib/start-server.js')).toMatch(
       /if \(!process\.env\.NEXT_MANUAL_SIG_HANDLE\) \{\s*process\.on\('SIGINT', cleanup\);\s*process\.on\('SIGTERM', cleanup\);/,
