@@ -59,6 +59,17 @@ describe('the Next.js the internals were checked against', () => {
     expect(nextSource('server/async-storage/work-store.js')).toContain('runInCleanSnapshot: (0, _asynclocalstorage.createSnapshot)()');
   });
 
+  it("passes the proxy's answer up by throwing the tracer module's BubbledError, read only for its result (lib/server/proxy-answers.ts)", () => {
+    const server = nextSource('server/next-server.js');
+    expect(server).toContain('const _tracer = require("./lib/trace/tracer");');
+    expect(server).toContain('throw new _tracer.BubbledError(true, result);');
+    expect(nextSource('server/lib/trace/tracer.js')).toContain('class BubbledError extends Error {');
+    // The router takes the answer from `result` and never reads the error's stack.
+    const router = nextSource('server/lib/router-utils/resolve-routes.js');
+    expect(router).toContain("if (!('result' in err) || !('response' in err.result)) {");
+    expect(router).toContain('middlewareRes = err.result.response;');
+  });
+
   it('serves over a node:http Server, whose request event the server guard sees', () => {
     expect(nextSource('server/lib/start-server.js')).toMatch(/_http\.default\.createServer\(requestListener\)/);
   });

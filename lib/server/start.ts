@@ -3,6 +3,7 @@ import { guardServer } from './server-guard';
 import { logger } from '@/lib/platform/observability/logger';
 import { setDatabaseLog } from '@/db';
 import { bindAsyncContextCheaply } from './async-context';
+import { bubbleProxyAnswersCheaply } from './proxy-answers';
 
 /**
  * What a server instance starts before it answers any request Next hands to our code
@@ -16,10 +17,12 @@ import { bindAsyncContextCheaply } from './async-context';
  * - trace export (lib/platform/observability/otel-sdk.ts), when OTEL_EXPORTER_OTLP_ENDPOINT is set;
  * - a clean stop on SIGTERM (lib/server/shutdown.ts), when Next leaves the signal to us;
  * - db/'s log lines (db/log.ts) through the process's logger;
- * - async context bound without Node 20's deprecated accessor (./async-context.ts).
+ * - async context bound without Node 20's deprecated accessor (./async-context.ts);
+ * - the proxy's answers passed up to Next's router without a stack trace (./proxy-answers.ts).
  */
 export async function startServer(): Promise<void> {
   bindAsyncContextCheaply();
+  bubbleProxyAnswersCheaply();
   // db/ cannot import the logger (it sits below lib/): its lines (storage faults, the
   // checkpoint worker) are handed to it here, so the server writes one kind of line.
   setDatabaseLog((level, fields, message) => logger()[level](fields, message));
