@@ -59,7 +59,7 @@ describe('the Next.js the internals were checked against', () => {
     expect(nextSource('server/async-storage/work-store.js')).toContain('runInCleanSnapshot: (0, _asynclocalstorage.createSnapshot)()');
   });
 
-  it("passes the proxy's answer up by throwing the tracer module's BubbledError, read only for its result (lib/server/proxy-answers.ts)", () => {
+  it("passes the proxy's answer up by throwing the tracer module's BubbledError, read only for its result (lib/server/proxy-in-next.ts)", () => {
     const server = nextSource('server/next-server.js');
     expect(server).toContain('const _tracer = require("./lib/trace/tracer");');
     expect(server).toContain('throw new _tracer.BubbledError(true, result);');
@@ -68,6 +68,23 @@ describe('the Next.js the internals were checked against', () => {
     const router = nextSource('server/lib/router-utils/resolve-routes.js');
     expect(router).toContain("if (!('result' in err) || !('response' in err.result)) {");
     expect(router).toContain('middlewareRes = err.result.response;');
+  });
+
+  it('looks up the proxy through three methods whose answers come from the module cache (lib/server/proxy-in-next.ts)', () => {
+    const server = nextSource('server/next-server.js');
+    expect(server).toMatch(
+      /getMiddlewareManifest\(\) \{\s*if \(this\.minimalMode\) \{\s*return null;\s*\} else \{\s*const manifest = require\(this\.middlewareManifestPath\);/,
+    );
+    expect(server).toContain("return require((0, _path.join)(/* turbopackIgnore: true */ this.distDir, 'server', 'middleware.js'));");
+    expect(server).toMatch(
+      /async getMiddleware\(\) \{[^]*?const manifest = this\.getMiddlewareManifest\(\);[^]*?await this\.loadNodeMiddleware\(\);/,
+    );
+    // Asked per request by the request handler, the catch-all and runMiddleware.
+    expect(nextSource('server/base-server.js')).toContain('const middleware = await this.getMiddleware();');
+    expect(server.match(/await this\.(getMiddleware|loadNodeMiddleware)\(\)/g)?.length).toBeGreaterThanOrEqual(4);
+    // Whether the proxy is an Edge function: asked of page '/', getMiddleware's, with middleware: true.
+    expect(server).toMatch(/this\.getEdgeFunctionInfo\(\{\s*page: middleware\.page,\s*middleware: true\s*\}\)/);
+    expect(server).toMatch(/\]\),\s*page: '\/'\s*\};/);
   });
 
   it('serves over a node:http Server, whose request event the server guard sees', () => {

@@ -3,7 +3,7 @@ import { guardServer } from './server-guard';
 import { logger } from '@/lib/platform/observability/logger';
 import { setDatabaseLog } from '@/db';
 import { bindAsyncContextCheaply } from './async-context';
-import { bubbleProxyAnswersCheaply } from './proxy-answers';
+import { bubbleProxyAnswersCheaply, lookUpProxyOnce } from './proxy-in-next';
 
 /**
  * What a server instance starts before it answers any request Next hands to our code
@@ -18,11 +18,13 @@ import { bubbleProxyAnswersCheaply } from './proxy-answers';
  * - a clean stop on SIGTERM (lib/server/shutdown.ts), when Next leaves the signal to us;
  * - db/'s log lines (db/log.ts) through the process's logger;
  * - async context bound without Node 20's deprecated accessor (./async-context.ts);
- * - the proxy's answers passed up to Next's router without a stack trace (./proxy-answers.ts).
+ * - the proxy found once by Next's server, and its answers passed up without a stack trace
+ *   (./proxy-in-next.ts).
  */
 export async function startServer(): Promise<void> {
   bindAsyncContextCheaply();
   bubbleProxyAnswersCheaply();
+  lookUpProxyOnce();
   // db/ cannot import the logger (it sits below lib/): its lines (storage faults, the
   // checkpoint worker) are handed to it here, so the server writes one kind of line.
   setDatabaseLog((level, fields, message) => logger()[level](fields, message));
