@@ -21,6 +21,19 @@ const cleanups: Array<() => void> = [];
 test.beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'sd-storage-faults-'));
 });
+let startedBefore = 0;
+test.beforeEach(() => {
+  startedBefore = started.length;
+});
+test.afterEach(async ({}, testInfo) => {
+  // How each server of a failed test ended and what it said: a SIGBUS leaves no line of its own.
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const server of started.slice(startedBefore)) {
+    const { exitCode, signalCode } = server.child;
+    const ended = exitCode === null && signalCode === null ? 'still running' : `exited (${signalCode ?? exitCode})`;
+    await testInfo.attach(`server on port ${server.port}: ${ended}`, { body: server.output(), contentType: 'text/plain' });
+  }
+});
 test.afterAll(async () => {
   await Promise.all(started.map(killInstance));
   for (const cleanup of cleanups.reverse()) cleanup();
