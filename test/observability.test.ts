@@ -477,6 +477,18 @@ describe('the server’s default: a request’s trace decided as it arrives', ()
     }
   });
 
+  it('keeps the share of requests OTEL_TRACES_SAMPLER_ARG says, each decided as it arrives', async () => {
+    const { decide, stop } = await started('0.1');
+    try {
+      let kept = 0;
+      for (let i = 0; i < 2000; i++) if (decide({})) kept++;
+      expect(kept / 2000).toBeGreaterThan(0.06);
+      expect(kept / 2000).toBeLessThan(0.14);
+    } finally {
+      await stop();
+    }
+  });
+
   it('kept: handed over in a context that says so, and Next’s span for the request is the root of a whole tree', async () => {
     const { decide, stop } = await started('1');
     try {

@@ -19,7 +19,6 @@ import {
   BatchSpanProcessor,
   NodeTracerProvider,
   ParentBasedSampler,
-  RandomIdGenerator,
   SamplingDecision,
   TraceIdRatioBasedSampler,
   type NodeTracerConfig,
@@ -63,7 +62,7 @@ export function startTraceExport(): {
   const shutdown = () => provider.shutdown();
   if (!sampler) return { shutdown };
   showNextOnlyKeptTraces(provider);
-  return { shutdown, decideRequest: requestDecision(sampler.ratio) };
+  return { shutdown, decideRequest: requestDecision(sampler.share) };
 }
 
 /** The share of traces kept when OTEL_TRACES_SAMPLER is unset (docs/operating.md#traces). */
@@ -78,13 +77,11 @@ export const DEFAULT_TRACE_RATIO = 0.1;
  * (a storefront page, an API request from elsewhere, a job's pass), and a kept trace keeps
  * its whole tree; a caller's traceparent that says "sampled" is followed.
  */
-export function defaultSampler(
-  vars: Record<string, string | undefined> = process.env,
-): (Sampler & { readonly ratio: TraceIdRatioBasedSampler }) | undefined {
+export function defaultSampler(vars: Record<string, string | undefined> = process.env): (Sampler & { readonly share: number }) | undefined {
   if (vars.OTEL_TRACES_SAMPLER?.trim()) return undefined;
   const arg = Number(vars.OTEL_TRACES_SAMPLER_ARG?.trim() || Number.NaN);
-  const ratio = new TraceIdRatioBasedSampler(arg >= 0 && arg <= 1 ? arg : DEFAULT_TRACE_RATIO);
-  return Object.assign(new ParentBasedSampler({ root: new RequestRootSampler(ratio) }), { ratio });
+  const share = arg >= 0 && arg <= 1 ? arg : DEFAULT_TRACE_RATIO;
+  return Object.assign(new ParentBasedSampler({ root: new RequestRootSampler(new TraceIdRatioBasedSampler(share)) }), { share });
 }
 
 /** Marks the context of a request whose trace is kept (`requestDecision`). */
@@ -130,8 +127,7 @@ export type RunInTrace = <T>(work: () => T) => T;
  * Node 20 every async resource a context switch reaches carries the store (see
  * `SparseContextManager`); nine requests in ten then carry none.
  */
-function requestDecision(ratio: TraceIdRatioBasedSampler): (headers: IncomingHttpHeaders) => RunInTrace | undefined {
-  const ids = new RandomIdGenerator();
+function requestDecision(share: number): (headers: IncomingHttpHeaders) => RunInTrace | undefined {
   const kept = ROOT_CONTEXT.setValue(KEPT, true);
   const inKeptTrace: RunInTrace = (work) => context.with(kept, work);
   return (headers) => {
@@ -141,9 +137,9 @@ function requestDecision(ratio: TraceIdRatioBasedSampler): (headers: IncomingHtt
     }
     delete headers.traceparent;
     delete headers.tracestate;
-    return ratio.shouldSample(ROOT_CONTEXT, ids.generateTraceId()).decision === SamplingDecision.RECORD_AND_SAMPLED
-      ? inKeptTrace
-      : undefined;
+    // The same odds as the ratio sampler's test of a random trace id, without making one:
+    // the trace's id is Next's to make, for a kept request only.
+    return Math.random() < share ? inKeptTrace : undefined;
   };
 }
 
