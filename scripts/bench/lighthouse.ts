@@ -102,7 +102,9 @@ async function runOnce(chrome: LaunchedChrome, page: LighthousePage, formFactor:
 
 /**
  * Measures every page `runs` times per form factor and answers (and prints) the medians.
- * Pages take turns within a round, so drift on a shared host touches each of them alike.
+ * Pages take turns within a round, so drift on a shared host touches each of them alike, and
+ * every other round runs them in reverse: of two builds' same page measured back to back, the
+ * second read ~3–5 points higher, whichever build it was.
  */
 export async function lighthouseTable(pages: LighthousePage[], opts: LighthouseOptions = {}): Promise<LighthouseRow[]> {
   const runs = opts.runs ?? 3;
@@ -122,7 +124,7 @@ export async function lighthouseTable(pages: LighthousePage[], opts: LighthouseO
   try {
     for (const formFactor of formFactors) {
       for (let round = 1; round <= runs; round += 1) {
-        for (const page of pages) {
+        for (const page of round % 2 ? pages : [...pages].reverse()) {
           const s = await runOnce(chrome, page, formFactor);
           const key = `${formFactor}\u0000${page.label}`;
           samples.set(key, [...(samples.get(key) ?? []), s]);
@@ -212,11 +214,14 @@ async function main() {
     if (f !== 'mobile' && f !== 'desktop') throw new Error(`unknown form factor ${f}`);
     return f;
   });
-  const pages: LighthousePage[] = [];
-  for (const base of positionals) {
-    const prefix = positionals.length > 1 ? `${new URL(base).host} ` : '';
-    for (const page of await storefrontPages(base)) pages.push({ ...page, label: prefix + page.label });
-  }
+  // Interleaved (home on each base, then product on each…): one page on every build back to back.
+  const perBase = await Promise.all(
+    positionals.map(async (base) => {
+      const prefix = positionals.length > 1 ? `${new URL(base).host} ` : '';
+      return (await storefrontPages(base)).map((page) => ({ ...page, label: prefix + page.label }));
+    }),
+  );
+  const pages: LighthousePage[] = perBase[0]!.flatMap((_, i) => perBase.map((list) => list[i]!));
   pages.push({ label: 'reference (bare Next page)', url: reference });
   await lighthouseTable(pages, { runs: Number(values.runs), formFactors });
 }
