@@ -104,7 +104,7 @@ async function runOnce(chrome: LaunchedChrome, page: LighthousePage, formFactor:
  * Measures every page `runs` times per form factor and answers (and prints) the medians.
  * Pages take turns within a round, so drift on a shared host touches each of them alike, and
  * every other round runs them in reverse: of two builds' same page measured back to back, the
- * second read ~3–5 points higher, whichever build it was.
+ * second read 1.5–8 points higher, whichever build it was.
  */
 export async function lighthouseTable(pages: LighthousePage[], opts: LighthouseOptions = {}): Promise<LighthouseRow[]> {
   const runs = opts.runs ?? 3;
