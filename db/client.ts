@@ -12,6 +12,7 @@ export type DbOrTx = Database | Tx;
 
 /** busyTimeoutMs: local files; timeoutMs: each request to a remote server (db/driver/remote-client.ts). */
 /** statementTimeoutMs: each read statement on a local file (db/driver/statement-time-limit.ts). */
+/** checkpointIntervalMs: how often a local file's WAL is checkpointed (db/driver/checkpointer.ts). */
 /** traced: a span per statement (db/driver/traced-client.ts), when traces are exported. */
 export type DatabaseConfig = {
   url: string;
@@ -19,6 +20,7 @@ export type DatabaseConfig = {
   busyTimeoutMs?: number;
   timeoutMs?: number;
   statementTimeoutMs?: number;
+  checkpointIntervalMs?: number;
   traced?: boolean;
 };
 
@@ -31,10 +33,11 @@ export function openDatabase({
   busyTimeoutMs = BUSY_TIMEOUT_MS,
   timeoutMs,
   statementTimeoutMs,
+  checkpointIntervalMs,
   traced = false,
 }: DatabaseConfig): Database {
   // What differs for a local file and a server is chosen in db/driver (open-client.ts).
-  const client = openClient({ url, authToken, busyTimeoutMs, timeoutMs, statementTimeoutMs, traced });
+  const client = openClient({ url, authToken, busyTimeoutMs, timeoutMs, statementTimeoutMs, checkpointIntervalMs, traced });
   return drizzle({ client, schema, casing: 'snake_case' }) as Database;
 }
 

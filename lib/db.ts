@@ -15,6 +15,7 @@ export function db(): Database {
       DATABASE_BUSY_TIMEOUT_MS,
       DATABASE_TIMEOUT_MS,
       DATABASE_STATEMENT_TIMEOUT_MS,
+      DATABASE_CHECKPOINT_INTERVAL_MS,
       OTEL_EXPORTER_OTLP_ENDPOINT,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
     } = env();
@@ -24,6 +25,7 @@ export function db(): Database {
       busyTimeoutMs: DATABASE_BUSY_TIMEOUT_MS,
       timeoutMs: DATABASE_TIMEOUT_MS,
       statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS,
+      checkpointIntervalMs: DATABASE_CHECKPOINT_INTERVAL_MS,
       // A span per statement, when traces are exported (docs/operating.md#traces).
       traced: Boolean(OTEL_EXPORTER_OTLP_ENDPOINT || OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
     });

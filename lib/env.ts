@@ -24,6 +24,8 @@ const Env = z.object({
    * answers 503 (db/driver/statement-time-limit.ts): no read holds the event loop past it.
    */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+  /** How often the checkpoint worker copies a local file's WAL into the database (db/driver/checkpointer.ts). */
+  DATABASE_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(250),
   /** Checkout sessions live this long (seconds). */
   CHECKOUT_SESSION_TTL_SECONDS: z.coerce
     .number()

@@ -243,6 +243,31 @@ describe('the local database', () => {
     database.$client.close();
   });
 
+  it('checkpoints at the interval it is opened with (DATABASE_CHECKPOINT_INTERVAL_MS)', async () => {
+    const open = async (checkpointIntervalMs?: number) => {
+      const url = freshUrl();
+      const database = openDatabase({ url, checkpointIntervalMs });
+      await migrateDatabase(database);
+      await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
+      return { file: url.slice('file:'.length), database };
+    };
+    const often = await open();
+    const seldom = await open(3_600_000);
+    const sizes = { often: statSync(often.file).size, seldom: statSync(seldom.file).size };
+    const row = 'x'.repeat(3000);
+    for (const { database } of [often, seldom]) {
+      await database.$client.batch(
+        Array.from({ length: 100 }, () => ({ sql: 'INSERT INTO probe (v) VALUES (?)', args: [row] })),
+        'write',
+      );
+    }
+    // The default interval's worker has moved its pages into the file; the hour's has not begun.
+    await expect.poll(() => statSync(often.file).size, { timeout: 5_000, interval: 50 }).toBeGreaterThan(sizes.often + 80 * 4096);
+    expect(statSync(seldom.file).size).toBe(sizes.seldom);
+    often.database.$client.close();
+    seldom.database.$client.close();
+  });
+
   it('survives its checkpoint worker being stopped mid-checkpoint, as process exit stops it (60 times)', async () => {
     // Calling the driver for a value while the thread is being terminated makes its native
     // binding panic and abort the process (and this test run with it); the worker must not.

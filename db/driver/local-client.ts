@@ -57,14 +57,16 @@ export type LocalClient = Client & { impatient: Client };
  * be writable; every later read, of any connection or process, finds the mark and writes
  * nothing, and reads go on while the files are read-only.
  */
-export function createLocalClient(config: Config & { timeout: number; statementTimeoutMs?: number }): LocalClient {
+export function createLocalClient(
+  config: Config & { timeout: number; statementTimeoutMs?: number; checkpointIntervalMs?: number },
+): LocalClient {
   // Even at 0, the writes of this process take turns: each may wait a moment for the one before.
   const timeoutMs = Math.max(config.timeout, 50);
   const queue = writeQueueFor(config.url);
   const path = filePath(config.url);
   const shm = path ? `${path}-shm` : null;
   // WAL checkpoints run on a worker thread of their own (see checkpointer.ts).
-  const checkpointer = path ? checkpointerFor(path) : null;
+  const checkpointer = path ? checkpointerFor(path, { intervalMs: config.checkpointIntervalMs }) : null;
   // Reads use a pool of connections; writes take turns on ONE connection of their own, so
   // per-connection settings hold for every write: `synchronous = NORMAL` syncs the WAL at
   // checkpoints rather than at every commit. A commit still survives the process being

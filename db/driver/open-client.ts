@@ -11,6 +11,7 @@ export type ClientConfig = {
   busyTimeoutMs: number;
   timeoutMs?: number;
   statementTimeoutMs?: number;
+  checkpointIntervalMs?: number;
   traced: boolean;
 };
 
@@ -24,11 +25,19 @@ export type ClientConfig = {
  * - Anything else is a server (`libsql://`, `https://`, `http://`): the client whose every
  *   request has a time limit (remote-client.ts). The server orders the writes.
  */
-export function openClient({ url, authToken, busyTimeoutMs, timeoutMs, statementTimeoutMs, traced }: ClientConfig): Client {
+export function openClient({
+  url,
+  authToken,
+  busyTimeoutMs,
+  timeoutMs,
+  statementTimeoutMs,
+  checkpointIntervalMs,
+  traced,
+}: ClientConfig): Client {
   const folder = databaseFolder(url);
   if (folder) mkdirSync(folder, { recursive: true });
   const plain = url.startsWith('file:')
-    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs, statementTimeoutMs })
+    ? createLocalClient({ url, authToken, timeout: busyTimeoutMs, statementTimeoutMs, checkpointIntervalMs })
     : createRemoteClient({ url, authToken, timeoutMs });
   return traced ? tracedClient(plain) : plain;
 }

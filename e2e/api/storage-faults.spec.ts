@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,10 @@ test.afterEach(async ({}, testInfo) => {
   // How each server of a failed test ended and what it said: a SIGBUS leaves no line of its own.
   if (testInfo.status === testInfo.expectedStatus) return;
   for (const server of started.slice(startedBefore)) {
+    // A process that has just died (a request's connection reset) is seen to exit a moment later.
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      await Promise.race([once(server.child, 'exit'), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    }
     const { exitCode, signalCode } = server.child;
     const ended = exitCode === null && signalCode === null ? 'still running' : `exited (${signalCode ?? exitCode})`;
     await testInfo.attach(`server on port ${server.port}: ${ended}`, { body: server.output(), contentType: 'text/plain' });
@@ -46,6 +51,12 @@ async function start(databaseUrl: string, env: Record<string, string> = {}) {
   started.push(instance);
   return instance;
 }
+
+/**
+ * A server that writes only when asked: no pages rendered ahead, and background jobs (the
+ * outbox's mail, the sweeps) only on a cron call, which these tests never make.
+ */
+const QUIET = { DATABASE_BUSY_TIMEOUT_MS: '1000', PAGE_RENDER_AHEAD: 'off', JOBS: 'cron' };
 
 const PRODUCT = '/commerce/products/aurora-wool-throw';
 let variant: string | undefined;
@@ -257,8 +268,9 @@ test('read-only database files: writes answer 503 instead of crashing the server
   const path = pathOf(url);
   const files = [path, `${path}-wal`, `${path}-shm`];
   cleanups.push(() => spawnSync('chattr', ['-i', ...files]));
-  // Nothing rendered ahead: its pages would be commits while the files turn read-only (see checkpointedAndWrittenOut).
-  const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '1000', PAGE_RENDER_AHEAD: 'off' });
+  // Nothing rendered ahead and no background jobs: their pages and the signup's mail would be
+  // commits while the files turn read-only (see checkpointedAndWrittenOut).
+  const server = await start(url, QUIET);
   const before = freshEmail('readonly');
   expect((await signUp(request, server, before)).status()).toBe(202);
 
@@ -294,10 +306,11 @@ test('files turning read-only right after writes: the server stays up, reads ans
   const path = pathOf(url);
   const files = [path, `${path}-wal`, `${path}-shm`];
   cleanups.push(() => spawnSync('chattr', ['-i', ...files]));
-  // Nothing rendered ahead: a page being written when the files turn read-only stops the
-  // process (SIGBUS), which no check can prevent (docs/storage-faults.md, "What is left").
-  // The signup's own commit is what each round's read comes right after.
-  const server = await start(url, { DATABASE_BUSY_TIMEOUT_MS: '1000', PAGE_RENDER_AHEAD: 'off' });
+  // Nothing rendered ahead, no background jobs and no checkpoint while the test runs: a page,
+  // the signup's mail being marked sent, or the WAL being checkpointed when the files turn
+  // read-only stops the process (SIGBUS), which no check can prevent (docs/storage-faults.md,
+  // "What is left"). The signup's own commit is what each round's read comes right after.
+  const server = await start(url, { ...QUIET, DATABASE_CHECKPOINT_INTERVAL_MS: '3600000' });
   const acknowledged: string[] = [];
   for (let round = 0; round < 3; round++) {
     const email = freshEmail('readonly-at-once');
