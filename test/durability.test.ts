@@ -15,9 +15,9 @@ import { processSlot } from '@/lib/process-state';
 
 const freshUrl = () => `file:${join(mkdtempSync(join(tmpdir(), 'sd-dur-')), 'site.db')}`;
 
-async function freshDatabase(busyTimeoutMs?: number) {
+async function freshDatabase(busyTimeoutMs?: number, checkpointIntervalMs?: number) {
   const url = freshUrl();
-  const database = openDatabase({ url, busyTimeoutMs });
+  const database = openDatabase({ url, busyTimeoutMs, checkpointIntervalMs });
   await migrateDatabase(database);
   await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
   return { url, database };
@@ -245,10 +245,7 @@ describe('the local database', () => {
 
   it('checkpoints at the interval it is opened with (DATABASE_CHECKPOINT_INTERVAL_MS)', async () => {
     const open = async (checkpointIntervalMs?: number) => {
-      const url = freshUrl();
-      const database = openDatabase({ url, checkpointIntervalMs });
-      await migrateDatabase(database);
-      await database.run(sql`CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`);
+      const { url, database } = await freshDatabase(undefined, checkpointIntervalMs);
       return { file: url.slice('file:'.length), database };
     };
     const often = await open();
